@@ -1,0 +1,279 @@
+"""`webeval`: the command-line face of webeval_core (show, ls, score, index, export, app)."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from webeval_core.diagnostics import UnreadableError
+from webeval_core.index import RootIndex, TrajectorySummary, build_index, index_as_json
+from webeval_core.trajectory import Trajectory, load_trajectory, trajectory_json
+
+APP_FILE = Path(__file__).resolve().parent.parent / "app.py"
+
+
+def _print_json(payload: object, out: TextIO) -> None:
+    json.dump(payload, out, indent=2, ensure_ascii=False, default=str)
+    out.write("\n")
+
+
+def _shorten(text: str | None, width: int) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class _Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, label: str, stream: TextIO = sys.stderr) -> None:
+        self.label = label
+        self.stream = stream
+        self.enabled = stream.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled or total == 0:
+            return
+        width = 30
+        filled = int(width * done / total)
+        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+# --- show -----------------------------------------------------------------------------------
+
+
+def _format_trajectory(t: Trajectory) -> str:
+    lines = [
+        f"Task {t.task_id}  ({t.layout} layout, {t.log_generation or 'no'} log)",
+        f"Folder:   {t.path}",
+        f"Outcome:  {t.outcome}",
+        f"Steps:    {len(t.steps)}    Screenshots: {len(t.screenshots)}"
+        + (f"    Duration: {t.duration_s:.1f} s" if t.duration_s is not None else ""),
+    ]
+    usage = t.token_usage
+    if usage.prompt_tokens or usage.completion_tokens:
+        lines.append(f"Tokens:   {usage.prompt_tokens} prompt, {usage.completion_tokens} completion")
+    lines.append(f"Answer:   {_shorten(t.final_answer_text, 300) or '(none)'}")
+    for name, score_file in sorted(t.scores.items()):
+        lines.append(f"Score:    {name} = {score_file.score}")
+    if t.steps:
+        lines.append("")
+        lines.append(f"{'#':>4}  {'action':<18} {'arguments':<48} url")
+        for step in t.steps:
+            args = json.dumps(step.arguments, ensure_ascii=False)
+            lines.append(f"{step.index:>4}  {step.action:<18} {_shorten(args, 48):<48} {_shorten(step.url, 60)}")
+    errors = t.error_lines
+    if errors:
+        lines.append("")
+        lines.append(f"core.log errors ({len(errors)}):")
+        lines.extend(f"  line {e.line}: {_shorten(e.message, 120)}" for e in errors)
+    if t.warnings:
+        lines.append("")
+        lines.append(f"Warnings ({len(t.warnings)}):")
+        lines.extend(f"  {w}" for w in t.warnings)
+    return "\n".join(lines)
+
+
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        trajectory = load_trajectory(Path(args.dir))
+    except UnreadableError as exc:
+        print(f"webeval show: {exc.path}: {exc.reason}", file=sys.stderr)
+        return 1
+    if args.json:
+        _print_json(trajectory_json(trajectory), out)
+    else:
+        out.write(_format_trajectory(trajectory) + "\n")
+    return 0
+
+
+# --- ls / index / export --------------------------------------------------------------------
+
+
+def _load_index(args: argparse.Namespace, label: str) -> RootIndex | None:
+    root = Path(args.root)
+    if not root.is_dir():
+        print(f"webeval {label}: {root}: not a folder", file=sys.stderr)
+        return None
+    return build_index(root, use_cache=not getattr(args, "no_cache", False), on_progress=_Progress("Reading"))
+
+
+def _score_cell(summary: TrajectorySummary) -> str:
+    return ", ".join(f"{name}={score}" for name, score in sorted(summary.scores.items())) or "-"
+
+
+def cmd_ls(args: argparse.Namespace, out: TextIO) -> int:
+    index = _load_index(args, "ls")
+    if index is None:
+        return 1
+    if args.json:
+        _print_json(index_as_json(index), out)
+        return 0
+    if not index.summaries:
+        out.write(f"No trajectory folders found under {index.root}\n")
+        return 0
+    for run in index.runs:
+        members = [s for s in index.summaries if s.run_key == run.key and not s.unreadable]
+        out.write(f"\n{run.key}  ({len(members)} trajectories)\n")
+        meta = ", ".join(f"{k}={v}" for k, v in run.metadata.items() if v)
+        if meta:
+            out.write(f"  {meta}\n")
+        out.write(f"  {'task':<10} {'outcome':<10} {'steps':>5}  scores\n")
+        for s in members:
+            out.write(f"  {s.task_id:<10} {s.outcome or '-':<10} {s.steps:>5}  {_score_cell(s)}\n")
+    if index.unreadable:
+        out.write(f"\nUnreadable folders ({len(index.unreadable)}):\n")
+        for s in index.unreadable:
+            out.write(f"  {s.path}: {s.unreadable}\n")
+    return 0
+
+
+def cmd_index(args: argparse.Namespace, out: TextIO) -> int:
+    index = _load_index(args, "index")
+    if index is None:
+        return 1
+    out.write(
+        f"Indexed {len(index.summaries)} trajectories in {len(index.runs)} runs under {index.root}"
+        f" ({len(index.unreadable)} unreadable).\n"
+    )
+    return 0
+
+
+_EXPORT_COLUMNS = (
+    "run_key",
+    "task_id",
+    "path",
+    "layout",
+    "outcome",
+    "steps",
+    "screenshots",
+    "duration_s",
+    "prompt_tokens",
+    "completion_tokens",
+    "core_error",
+    "warnings",
+    "unreadable",
+    "final_answer",
+)
+
+
+def _export_rows(index: RootIndex) -> list[dict[str, Any]]:
+    rows = []
+    for s in index.summaries:
+        row = {column: getattr(s, column) for column in _EXPORT_COLUMNS}
+        row["path"] = str(s.path)
+        row.update({f"score:{name}": score for name, score in sorted(s.scores.items())})
+        rows.append(row)
+    return rows
+
+
+def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    index = _load_index(args, "export")
+    if index is None:
+        return 1
+    rows = _export_rows(index)
+    target: TextIO = open(args.output, "w", newline="", encoding="utf-8") if args.output else out  # noqa: SIM115
+    try:
+        if args.format == "jsonl":
+            for row in rows:
+                target.write(json.dumps(row, ensure_ascii=False) + "\n")
+        else:
+            columns = list(dict.fromkeys(key for row in rows for key in row)) or list(_EXPORT_COLUMNS)
+            writer = csv.DictWriter(target, fieldnames=columns)
+            writer.writeheader()
+            writer.writerows(rows)
+    finally:
+        if target is not out:
+            target.close()
+    if args.output:
+        print(f"Wrote {len(rows)} rows to {args.output}", file=sys.stderr)
+    return 0
+
+
+# --- app ------------------------------------------------------------------------------------
+
+
+def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
+    root = Path(args.root).resolve()
+    if not root.is_dir():
+        print(f"webeval app: {root}: not a folder", file=sys.stderr)
+        return 1
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(APP_FILE),
+        f"--server.address={args.host}",
+        f"--server.port={args.port}",
+        "--server.headless=true",
+        "--browser.gatherUsageStats=false",
+    ]
+    env = {**os.environ, "WEBEVAL_ROOT": str(root)}
+    out.write(f"Opening {root} at http://{args.host}:{args.port}\n")
+    out.flush()
+    try:
+        return subprocess.call(command, env=env)
+    except KeyboardInterrupt:
+        return 0
+
+
+# --- parser ---------------------------------------------------------------------------------
+
+Handler = Callable[[argparse.Namespace, TextIO], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="webeval", description="Inspect and score web-agent trajectories.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    show = sub.add_parser("show", help="summarise one trajectory folder")
+    show.add_argument("dir", help="a trajectory folder")
+    show.add_argument("--json", action="store_true", help="print one JSON object")
+    show.set_defaults(handler=cmd_show)
+
+    ls = sub.add_parser("ls", help="list runs and trajectories under a folder")
+    ls.add_argument("root")
+    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--no-cache", action="store_true", help="re-read every folder")
+    ls.set_defaults(handler=cmd_ls)
+
+    index = sub.add_parser("index", help="(re)build the cached summary index of a folder")
+    index.add_argument("root")
+    index.add_argument("--no-cache", action="store_true", help="ignore the existing cache")
+    index.set_defaults(handler=cmd_index)
+
+    export = sub.add_parser("export", help="export one row per trajectory as CSV or JSON lines")
+    export.add_argument("root")
+    export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
+    export.add_argument("-o", "--output", help="file to write (default: stdout)")
+    export.set_defaults(handler=cmd_export)
+
+    app = sub.add_parser("app", help="open the Streamlit inspector on a folder")
+    app.add_argument("root", nargs="?", default=str(APP_FILE.parent / "sample_runs"))
+    app.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
+    app.add_argument("--port", type=int, default=8501)
+    app.set_defaults(handler=cmd_app)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args, out or sys.stdout)
+    except BrokenPipeError:  # `webeval ls | head` must not print a traceback
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
