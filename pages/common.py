@@ -6,11 +6,16 @@ Everything here is a thin cache or guard around webeval_core; no page reads file
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
+import pandas as pd
 import streamlit as st
 
+from webeval_core.diagnostics import UnreadableError
 from webeval_core.index import RootIndex, build_index
+from webeval_core.metrics import trajectory_frame
+from webeval_core.tasks import load_catalog
 from webeval_core.trajectory import Trajectory, load_trajectory
 
 REPO = Path(__file__).resolve().parent.parent
@@ -70,3 +75,65 @@ def inside_root(path: Path, root: Path | None = None) -> Path | None:
     except OSError:
         return None
     return resolved if resolved == base or base in resolved.parents else None
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:=])")
+
+
+def escape_markdown(text: str) -> str:
+    """`text` with Markdown (and Streamlit's `:color[...]`, `$math$`) syntax escaped, for labels
+    that only accept Markdown (page links, buttons, tab titles)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def load_frame(root: str) -> pd.DataFrame:
+    """metrics.trajectory_frame of a root: one row per trajectory, for lists and charts."""
+    try:
+        catalog = load_catalog()
+    except UnreadableError:
+        catalog = None  # rows keep their task ids; sites and task types stay unknown
+    return trajectory_frame(load_index(root), catalog)
+
+
+def current_frame() -> pd.DataFrame:
+    return load_frame(str(current_root()))
+
+
+def open_trajectory(run_key: str, task_id: str) -> None:
+    st.switch_page(PAGES["trajectory"], query_params={"run": run_key, "task": task_id})
+
+
+_TABLE_COLUMNS = {
+    "run": st.column_config.TextColumn("run"),
+    "task_id": st.column_config.TextColumn("task"),
+    "site": st.column_config.TextColumn("site"),
+    "task_type": st.column_config.TextColumn("type"),
+    "intent": st.column_config.TextColumn("intent", width="large"),
+    "outcome": st.column_config.TextColumn("outcome"),
+    "status": st.column_config.TextColumn("status", help="WebArena-Verified verdict"),
+    "result": st.column_config.TextColumn("result", help="As counted in success rates"),
+    "score": st.column_config.NumberColumn("score", format="%.2f"),
+    "steps": st.column_config.NumberColumn("steps"),
+    "duration_s": st.column_config.NumberColumn("duration (s)", format="%.0f"),
+    "tokens": st.column_config.NumberColumn("tokens"),
+    "tags": st.column_config.TextColumn("failure tags"),
+    "answer": st.column_config.TextColumn("answer", width="medium"),
+}
+
+
+def trajectory_table(rows: pd.DataFrame, run_labels: dict[str, str], key: str) -> None:
+    """Trajectories as a table (agent text shown as plain text); selecting a row opens it."""
+    view = rows.assign(run=rows["run"].map(run_labels), tags=rows["tags"].map(", ".join))
+    event = st.dataframe(
+        view[list(_TABLE_COLUMNS)],
+        key=key,
+        on_select="rerun",
+        selection_mode="single-row",
+        hide_index=True,
+        column_config=_TABLE_COLUMNS,
+        width="stretch",
+    )
+    if event.selection.rows:
+        chosen = rows.iloc[event.selection.rows[0]]
+        open_trajectory(str(chosen["run"]), str(chosen["task_id"]))

@@ -199,6 +199,70 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# --- score ----------------------------------------------------------------------------------
+
+
+def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
+    from webeval_core.runs import iter_trajectory_dirs
+    from webeval_core.scoring import score_trajectories, summarize
+    from webeval_core.tasks import load_catalog
+
+    try:
+        catalog = load_catalog(args.tasks)
+    except UnreadableError as exc:
+        print(f"webeval score: {exc.path}: {exc.reason}", file=sys.stderr)
+        return 1
+    folders: list[Path] = []
+    for given in args.paths:
+        path = Path(given)
+        if not path.is_dir():
+            print(f"webeval score: {path}: not a folder", file=sys.stderr)
+            return 1
+        folders.extend(iter_trajectory_dirs(path))
+    outcomes = score_trajectories(
+        folders,
+        config=args.config,
+        catalog=catalog,
+        jobs=args.jobs,
+        force=args.force,
+        on_progress=_Progress("Scoring"),
+    )
+    summary = summarize(outcomes)
+    if args.json:
+        results = [
+            {k: getattr(o, k) for k in ("task_id", "status", "score", "eval_hash", "reason")}
+            | {"path": str(o.path)}
+            for o in outcomes
+        ]
+        _print_json({"results": results, "summary": summary.model_dump(mode="json")}, out)
+        return 0
+    if not outcomes:
+        out.write("No trajectory folders found.\n")
+        return 0
+    hashes = sorted({o.eval_hash for o in outcomes if o.eval_hash})
+    out.write(f"Scored {len(outcomes)} trajectories with {', '.join(hashes) or 'no evaluator run'}\n\n")
+    out.write(
+        f"{'':<28} {'scored':>7} {'success':>8} {'failure':>8} {'error':>6} {'excluded':>9} {'rate':>7}\n"
+    )
+    groups = [("overall", summary.overall)]
+    groups += [(f"site {name}", tally) for name, tally in summary.per_site.items()]
+    groups += [(f"type {name}", tally) for name, tally in summary.per_task_type.items()]
+    for label, tally in groups:
+        rate = f"{tally.success_rate:.1%}" if tally.success_rate is not None else "-"
+        out.write(
+            f"{_shorten(label, 28):<28} {tally.scored:>7} {tally.success:>8} {tally.failure:>8}"
+            f" {tally.error:>6} {tally.excluded:>9} {rate:>7}\n"
+        )
+    written = sum(1 for o in outcomes if o.score_file and not o.reused)
+    reused = sum(1 for o in outcomes if o.reused)
+    out.write(f"\nScore files: {written} written, {reused} already up to date.\n")
+    errors = [o for o in outcomes if o.status == "error"]
+    if errors:
+        out.write(f"\nErrors ({len(errors)}):\n")
+        out.writelines(f"  {o.path}: {o.reason}\n" for o in errors)
+    return 0
+
+
 # --- app ------------------------------------------------------------------------------------
 
 
@@ -257,6 +321,23 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
     export.set_defaults(handler=cmd_export)
+
+    score = sub.add_parser("score", help="score trajectories with the official WebArena-Verified evaluator")
+    score.add_argument(
+        "paths", nargs="+", metavar="PATH", help="a trajectory folder or any folder holding them"
+    )
+    score.add_argument(
+        "--config", help="URL config (default: webarena-verified-config.json in a parent folder)"
+    )
+    score.add_argument("--tasks", help="dataset file of the same shape (default: the installed 812 tasks)")
+    score.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)"
+    )
+    score.add_argument(
+        "--force", action="store_true", help="re-evaluate even when a score file is up to date"
+    )
+    score.add_argument("--json", action="store_true", help="print one JSON object")
+    score.set_defaults(handler=cmd_score)
 
     app = sub.add_parser("app", help="open the Streamlit inspector on a folder")
     app.add_argument("root", nargs="?", default=str(APP_FILE.parent / "sample_runs"))

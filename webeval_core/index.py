@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from webeval_core import __version__
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.metrics import Verdict, read_verdict
 from webeval_core.runs import Run, discover_runs
 from webeval_core.trajectory import Outcome, load_trajectory
 
@@ -35,6 +36,8 @@ _WATCHED_FILES = (
 )
 _PARALLEL_FROM = 64  # below this, process start-up costs more than it saves
 _ANSWER_PREVIEW = 400
+# Bumped whenever TrajectorySummary changes shape, so older cache files are re-read, not trusted.
+_CACHE_VERSION = f"{__version__}+summary-2"
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -57,6 +60,7 @@ class TrajectorySummary(BaseModel):
     final_answer: str | None = None
     scores: dict[str, float | None] = {}
     core_error: str | None = None  # error type of the last [ERROR] line of core.log
+    verdict: Verdict | None = None  # WebArena-Verified verdict from a score file or eval_result.json
     warnings: int = 0
     unreadable: str | None = None  # reason, when the folder could not be loaded at all
 
@@ -113,6 +117,7 @@ def summarize(run_key: str, trajectory_dir: Path) -> TrajectorySummary:
         final_answer=answer[:_ANSWER_PREVIEW] if answer else None,
         scores={name: sf.score for name, sf in trajectory.scores.items()},
         core_error=_error_type(errors[-1].message) if errors else None,
+        verdict=read_verdict(trajectory.scores, trajectory.eval_result),
         warnings=len(trajectory.warnings),
     )
 
@@ -164,12 +169,12 @@ def _read_cache(path: Path) -> dict[str, _CacheEntry]:
         cache = _CacheFile.model_validate_json(path.read_bytes())
     except (OSError, ValidationError, ValueError):
         return {}
-    return cache.entries if cache.version == __version__ else {}
+    return cache.entries if cache.version == _CACHE_VERSION else {}
 
 
 def _write_cache(path: Path, entries: dict[str, _CacheEntry]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    payload = _CacheFile(version=__version__, entries=entries).model_dump_json()
+    payload = _CacheFile(version=_CACHE_VERSION, entries=entries).model_dump_json()
     with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as handle:
         handle.write(payload)
     os.replace(handle.name, path)

@@ -1,0 +1,121 @@
+"""Time reading a 10,000-line web_surfer.log, alone and as part of a whole trajectory folder.
+
+Builds, in a temporary folder, one log per generation (text, fara-structured, solver) and one
+mixing every line shape (plus blank lines, LLM-call events and a traceback), each 10,000 lines
+with thoughts of realistic length, beside one PNG per action (Fara naming), an answer file,
+times.json and core.log. Prints the median of several runs for `parse_action_log` on the bytes
+and for `load_trajectory` on the folder.
+
+Usage: .venv/bin/python benchmarks/bench_load_log.py [--lines 10000] [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.builders import (  # noqa: E402
+    FARA_ACTIONS,
+    SOLVER_ACTIONS,
+    Act,
+    log_lines,
+    write_core_log,
+    write_final_answer,
+    write_log,
+    write_screenshots,
+    write_times,
+)
+from webeval_core.actionlog import parse_action_log  # noqa: E402
+from webeval_core.trajectory import load_trajectory  # noqa: E402
+
+THOUGHT = "The search results list several trails; the third one matches the requested length. " * 4
+
+
+def realistic(actions: tuple[Act, ...]) -> list[Act]:
+    return [Act(a.action, a.args, thought=THOUGHT, observation=a.observation, url=a.url) for a in actions]
+
+
+def generation_lines(generation: str, total: int) -> list[str]:
+    acts = realistic(SOLVER_ACTIONS if generation == "solver" else FARA_ACTIONS)
+    per_action = {"text": 2, "fara-structured": 3, "solver": 2}[generation]
+    cycle = acts * (total // (per_action * len(acts)) + 1)
+    return log_lines(generation, cycle)[:total]  # type: ignore[arg-type]
+
+
+def mixed_lines(total: int) -> list[str]:
+    """Every line shape the reader knows, in one log: the worst case for its branches."""
+    llm_call = json.dumps(
+        {"timestamp": "2025-11-14T14:35:15.204417", "prompt_tokens": 2383, "completion_tokens": 192, "type": "LLMCallEvent"}
+    )
+    block = [
+        *log_lines("fara-structured", realistic(FARA_ACTIONS)),
+        *log_lines("text", realistic(FARA_ACTIONS)),
+        *log_lines("solver", realistic(SOLVER_ACTIONS)),
+        llm_call,
+        "",
+        "Traceback (most recent call last):",
+        "TimeoutError: Timeout 30000ms exceeded.",
+    ]
+    return (block * (total // len(block) + 1))[:total]
+
+
+def median_ms(action: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        action()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def build_folder(root: Path, name: str, lines: list[str]) -> Path:
+    folder = root / name
+    folder.mkdir()
+    write_log(folder, lines)
+    steps = len(parse_action_log((folder / "web_surfer.log").read_bytes()).steps)
+    names = write_screenshots(folder, steps, "fara")
+    write_final_answer(folder, name, screenshots=names)
+    write_times(folder)
+    write_core_log(folder, "2025-11-14 14:35:10,000 [INFO] webeval.core.t - [Execution t] Start\n" * 200)
+    return folder
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+    logs = {
+        "text": generation_lines("text", args.lines),
+        "fara-structured": generation_lines("fara-structured", args.lines),
+        "solver": generation_lines("solver", args.lines),
+        "mixed": mixed_lines(args.lines),
+    }
+    print(f"{args.lines} lines per log, median of {args.runs} runs (Python {sys.version.split()[0]})")
+    print(f"{'log':<16} {'MB':>5} {'steps':>6} {'warnings':>8} {'parse ms':>9} {'load ms':>8}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, lines in logs.items():
+            folder = build_folder(Path(tmp), name, lines)
+            data = (folder / "web_surfer.log").read_bytes()
+            parsed = parse_action_log(data)
+            loaded = load_trajectory(folder)
+            parse_ms = median_ms(lambda data=data: parse_action_log(data), args.runs)  # type: ignore[misc]
+            load_ms = median_ms(lambda folder=folder: load_trajectory(folder), args.runs)  # type: ignore[misc]
+            print(
+                f"{name:<16} {len(data) / 1e6:>5.1f} {len(parsed.steps):>6} {len(loaded.warnings):>8} "
+                f"{parse_ms:>9.1f} {load_ms:>8.1f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

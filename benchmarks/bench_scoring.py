@@ -1,0 +1,343 @@
+"""Score one synthetic 812-task run with `webeval score` and with the official CLI; compare.
+
+The run uses the official CLI's folder layout (<task_id>/agent_response.json + network.har) in a
+temporary folder: answers are each task's expected response (about one in seven perturbed), and
+every HAR holds 50-300 noise requests (pages, XHR, static assets) plus, for most tasks with
+network checks, the requests those checks expect (some with a wrong field). Both tools score
+the same folder with the same URL config; the verdicts must be identical.
+
+Usage: .venv/bin/python benchmarks/bench_scoring.py [--jobs 2] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+SITE_URLS = {
+    "__GITLAB__": "http://localhost:8023",
+    "__REDDIT__": "http://localhost:9999",
+    "__SHOPPING__": "http://localhost:7770",
+    "__SHOPPING_ADMIN__": "http://localhost:7780/admin",
+    "__MAP__": "http://localhost:3000",
+    "__WIKIPEDIA__": "http://localhost:8888",
+    "__HOMEPAGE__": "http://localhost:4399",
+}
+DOCUMENT = {
+    "accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "sec-fetch-dest": "document",
+    "sec-fetch-mode": "navigate",
+    "sec-fetch-user": "?1",
+}
+XHR = {"accept": "application/json, text/plain, */*", "x-requested-with": "XMLHttpRequest"}
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+# Regex pieces seen in expected URLs and post data, each with a literal that matches it.
+_REGEX_EXAMPLES = [
+    (r"\d+", "42"),
+    (r"\d*", "4"),
+    (r"[a-z0-9-]*", "night-guard"),
+    (r"[^/]+", "x"),
+    (r".*", ""),
+    (r".+", "x"),
+    (r"\s+", " "),
+    (r"\s*", ""),
+    (r"\.", "."),
+    (r"\?", "?"),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--keep", help="build the run in this folder and keep it")
+    args = parser.parse_args()
+    work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-scoring-"))
+    try:
+        return run(work, args.jobs, random.Random(args.seed))
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def run(work: Path, jobs: int, rng: random.Random) -> int:
+    sys.path.insert(0, str(ROOT))
+    from webeval_core.tasks import default_dataset_path
+
+    tasks = json.loads(default_dataset_path().read_text())
+    runs = work / "run"
+    runs.mkdir(parents=True, exist_ok=True)
+    config = work / "config.json"
+    config.write_text(json.dumps({"environments": {k: {"urls": [v]} for k, v in SITE_URLS.items()}}))
+    started = time.perf_counter()
+    stats = {"perturbed answers": 0, "expected requests": 0, "wrong requests": 0, "entries": 0}
+    for task in tasks:
+        build_task(runs / str(task["task_id"]), task, rng, stats)
+    print(f"Built {len(tasks)} trajectories in {time.perf_counter() - started:.1f} s under {runs}")
+    print("  " + ", ".join(f"{k}: {v}" for k, v in stats.items()))
+
+    ours_cmd = [sys.executable, "-m", "webeval_core.cli", "score", str(runs), "--config", str(config), "--jobs", str(jobs)]
+    ours_s, ours_out = timed([*ours_cmd, "--json", "--force"])
+    ours = {r["task_id"]: r["status"] for r in json.loads(ours_out)["results"]}
+    again_s, _ = timed([*ours_cmd, "--json"])
+
+    ids = ",".join(str(t["task_id"]) for t in tasks)
+    official_cmd = [str(BIN / "webarena-verified"), "eval-tasks", "--task-ids", ids]
+    official_s, _ = timed([*official_cmd, "--output-dir", str(runs), "--config", str(config)])
+    official = {}
+    for task in tasks:
+        result = runs / str(task["task_id"]) / "eval_result.json"
+        official[str(task["task_id"])] = json.loads(result.read_text())["status"] if result.exists() else "missing"
+
+    agree = sum(1 for k, v in official.items() if ours.get(k) == v)
+    print(f"\nwebeval score --jobs {jobs}:        {ours_s:7.2f} s  ({tally(ours)})")
+    print(f"webeval score again (up to date): {again_s:7.2f} s")
+    print(f"webarena-verified eval-tasks:     {official_s:7.2f} s  ({tally(official)})")
+    print(f"ratio ours / official:            {ours_s / official_s:7.3f}")
+    print(f"verdicts identical:               {agree} / {len(official)}")
+    for task_id in sorted(k for k in official if ours.get(k) != official[k])[:20]:
+        print(f"  task {task_id}: ours {ours.get(task_id)}, official {official[task_id]}")
+    return 0 if agree == len(official) else 1
+
+
+def timed(command: list[str]) -> tuple[float, str]:
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+    elapsed = time.perf_counter() - started
+    if done.returncode:
+        sys.exit(f"{command[0]} failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    return elapsed, done.stdout
+
+
+def tally(statuses: dict[str, str]) -> str:
+    counts: dict[str, int] = {}
+    for status in statuses.values():
+        counts[status] = counts.get(status, 0) + 1
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+
+
+# --- building one trajectory ----------------------------------------------------------------
+
+
+def build_task(folder: Path, task: dict[str, Any], rng: random.Random, stats: dict[str, int]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    response_cfg = next(e for e in task["eval"] if e["evaluator"] == "AgentResponseEvaluator")
+    (folder / "agent_response.json").write_text(answer(response_cfg["expected"], rng, stats))
+    site_urls = [SITE_URLS[f"__{site.upper()}__"] for site in task["sites"]]
+    entries = noise(site_urls, rng)
+    is_navigate = response_cfg["expected"]["task_type"].lower() == "navigate"
+    expected: list[dict[str, Any]] = []
+    if rng.random() < 0.75:
+        for cfg in task["eval"]:
+            if cfg["evaluator"] != "NetworkEventEvaluator":
+                continue
+            if cfg.get("should_not_exist") and rng.random() < 0.7:
+                continue  # mostly leave forbidden requests out (a pass)
+            made = expected_entry(cfg["expected"], is_navigate, rng, stats)
+            if made is not None:
+                expected.append(made)
+    # Mutations land among the noise; a navigate task ends on its page.
+    for made in expected:
+        if is_navigate and made["request"]["method"] == "GET":
+            entries.append(made)
+        else:
+            entries.insert(rng.randrange(len(entries) // 2, len(entries) + 1), made)
+    for i, item in enumerate(entries):
+        item["startedDateTime"] = (T0 + timedelta(seconds=i * 0.7)).isoformat().replace("+00:00", "Z")
+    stats["entries"] += len(entries)
+    har = {"log": {"version": "1.2", "creator": {"name": "Playwright", "version": "1.50"}, "entries": entries}}
+    (folder / "network.har").write_text(json.dumps(har))
+
+
+def answer(expected: dict[str, Any], rng: random.Random, stats: dict[str, int]) -> str:
+    data = expected.get("retrieved_data")
+    if isinstance(data, list):
+        data = [first_alternative(item) for item in data]
+    response = {"task_type": expected["task_type"], "status": expected["status"], "retrieved_data": data}
+    roll = rng.random()
+    if roll < 0.15:
+        stats["perturbed answers"] += 1
+        kind = rng.choice(["status", "type", "data", "prose"])
+        if kind == "status":
+            response["status"] = "NOT_FOUND_ERROR" if response["status"] == "SUCCESS" else "SUCCESS"
+        elif kind == "type":
+            response["task_type"] = "retrieve" if response["task_type"] != "retrieve" else "navigate"
+        elif kind == "data":
+            response["retrieved_data"] = (data or [])[:-1] + ["something else"]
+        else:
+            return f"I finished the task. The answer is {json.dumps(data)}."
+    if roll > 0.9:
+        return "```json\n" + json.dumps(response, indent=2) + "\n```"
+    return json.dumps(response)
+
+
+def first_alternative(item: Any) -> Any:
+    if isinstance(item, list):
+        return first_alternative(item[0]) if item else None
+    if isinstance(item, dict):
+        return {k: first_alternative(v) for k, v in item.items()}
+    return item
+
+
+def noise(site_urls: list[str], rng: random.Random) -> list[dict[str, Any]]:
+    entries = []
+    for _ in range(rng.randint(50, 300)):
+        base = rng.choice(site_urls)
+        kind = rng.random()
+        page = f"/page-{rng.randint(1, 999)}"
+        if kind < 0.5:
+            ext = rng.choice([".js", ".css", ".png", ".woff2", ".svg"])
+            entries.append(har_entry(f"{base}/static/asset-{rng.randint(1, 9999)}{ext}", headers={"accept": "*/*"}))
+        elif kind < 0.75:
+            entries.append(har_entry(f"{base}/api{page}?q={rng.randint(1, 99)}", headers=XHR))
+        else:
+            entries.append(har_entry(f"{base}{page}", headers=DOCUMENT))
+    # A browsing session starts on a page, so navigate tasks have something to compare.
+    entries.insert(0, har_entry(site_urls[0] + "/", headers=DOCUMENT))
+    return entries
+
+
+def expected_entry(
+    spec: dict[str, Any], is_navigate: bool, rng: random.Random, stats: dict[str, int]
+) -> dict[str, Any] | None:
+    url = literal(first_alternative(spec["url"]))
+    if url is None:
+        return None
+    query = {k: literal(first_alternative(v)) for k, v in (spec.get("query_params") or {}).items()}
+    if any(v is None for v in query.values()):
+        return None
+    if query:
+        url += ("&" if "?" in url else "?") + urlencode(query)
+    method = spec.get("http_method", "GET")
+    headers = dict(DOCUMENT if method == "GET" and is_navigate else XHR)
+    for name, value in (spec.get("headers") or {}).items():
+        rendered = literal(first_alternative(value))
+        if rendered is None:
+            return None
+        headers[name.lower()] = rendered
+    status = spec.get("response_status", 200)
+    post = spec.get("post_data")
+    body = None
+    if post:
+        body = post_body(post)
+        if body is None:
+            return None
+    stats["expected requests"] += 1
+    if rng.random() < 0.1:
+        stats["wrong requests"] += 1
+        status = 500 if status != 500 else 200
+    made = har_entry(url, method=method, status=status, headers=headers, body=body)
+    if spec.get("response_content"):
+        content = {k.removeprefix("$."): first_alternative(v) for k, v in spec["response_content"].items()}
+        made["response"]["content"] = {"mimeType": "application/json", "text": json.dumps(content), "size": 10}
+    if spec.get("response_cookies"):
+        made["response"]["cookies"] = [
+            {"name": k, "value": literal(first_alternative(v)) or ""} for k, v in spec["response_cookies"].items()
+        ]
+    return made
+
+
+def post_body(post: dict[str, Any]) -> tuple[str, str] | None:
+    values: dict[str, Any] = {}
+    for key, raw in post.items():
+        value = first_alternative(raw)
+        if isinstance(value, str):
+            value = literal(value)
+            if value is None:
+                return None
+        values[key] = value
+    if any(k.startswith("$.") for k in values):
+        nested: dict[str, Any] = {}
+        for key, value in values.items():
+            parts = key.removeprefix("$.").split(".")
+            target = nested
+            for part in parts[:-1]:
+                target = target.setdefault(part, {})
+            target[parts[-1]] = value
+        return "application/json", json.dumps(nested)
+    form = {k: "" if v is None else str(v) for k, v in values.items()}
+    return "application/x-www-form-urlencoded", urlencode(form)
+
+
+def literal(value: Any) -> str | None:
+    """A concrete string for an expected value: placeholders rendered, simple regexes instantiated."""
+    if not isinstance(value, str):
+        return None if value is None else str(value)
+    rendered = value
+    for placeholder, url in SITE_URLS.items():
+        rendered = rendered.replace(placeholder, url)
+    if not (value.startswith("^") and value.endswith("$")):
+        return rendered
+    pattern = rendered[1:-1]
+    text = pattern
+    for piece, example in _REGEX_EXAMPLES:
+        text = text.replace(piece, example)
+    # (?:a|b) and (a|b) become a; a trailing ? after a char makes it optional (keep it).
+    previous = None
+    while previous != text:
+        previous = text
+        text = re.sub(r"\((?:\?:)?([^()|]*)(?:\|[^()]*)?\)\??", r"\1", text)
+    text = text.replace("?", "").replace("^", "").replace("$", "").replace("\\", "")
+    if text.startswith("http") is False and pattern.startswith(".*"):
+        text = SITE_URLS["__MAP__"] + text
+    try:
+        return text if re.fullmatch(pattern, text) else None
+    except re.error:
+        return None
+
+
+def har_entry(
+    url: str,
+    *,
+    method: str = "GET",
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+    body: tuple[str, str] | None = None,
+) -> dict[str, Any]:
+    request: dict[str, Any] = {
+        "method": method,
+        "url": url,
+        "httpVersion": "HTTP/1.1",
+        "headers": [{"name": k, "value": v} for k, v in (headers or {}).items()],
+        "queryString": [],
+        "cookies": [],
+        "headersSize": -1,
+        "bodySize": 0,
+    }
+    if body is not None:
+        request["postData"] = {"mimeType": body[0], "text": body[1]}
+    return {
+        "startedDateTime": "",
+        "time": 10.0,
+        "request": request,
+        "response": {
+            "status": status,
+            "statusText": "",
+            "httpVersion": "HTTP/1.1",
+            "headers": [{"name": "content-type", "value": "text/html"}],
+            "cookies": [],
+            "content": {"size": 2048, "mimeType": "text/html"},
+            "redirectURL": "",
+            "headersSize": -1,
+            "bodySize": 2048,
+        },
+        "cache": {},
+        "timings": {"send": 0, "wait": 9, "receive": 1},
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main())

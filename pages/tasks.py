@@ -1,0 +1,166 @@
+"""Tasks: browse the WebArena-Verified catalog and see which loaded trajectories attempted each task.
+
+Filters live in the URL (`site`, `type`, `template`, `q`) and so does the open task (`task`), so a
+filtered view or one task can be shared as a link.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import PAGES, current_frame, current_index, escape_markdown
+from webeval_core.diagnostics import UnreadableError
+from webeval_core.metrics import PASS
+from webeval_core.tasks import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
+
+_SHOWN_IDS = "_tasks_shown_ids"  # the filtered ids in table order, for the selection callback
+
+
+@st.cache_data(show_spinner=False, max_entries=2)
+def _task_frame(checksum: str, _catalog: TaskCatalog) -> pd.DataFrame:
+    """One row per task; cached per dataset checksum so filtering reruns stay instant."""
+    rows = [
+        {
+            "task": task.task_id,
+            "sites": ", ".join(task.sites),
+            "type": task.task_type,
+            "expected status": task.expected.status,
+            "intent": task.intent,
+            "template": task.intent_template_id,
+            "network checks": len(task.network_checks),
+            "_search": f"{task.task_id} {task.intent} {task.intent_template}".lower(),
+            "_sites": frozenset(task.sites),
+        }
+        for task in _catalog.tasks.values()
+    ]
+    return pd.DataFrame(rows)
+
+
+def _filtered(frame: pd.DataFrame, attempted: set[str]) -> pd.DataFrame:
+    sites = set(st.session_state.get("site") or ())
+    types = st.session_state.get("type") or []
+    template = st.session_state.get("template")
+    query = (st.session_state.get("q") or "").strip().lower()
+    mask = pd.Series(True, index=frame.index)
+    if sites:
+        mask &= frame["_sites"].map(lambda s: bool(s & sites))
+    if types:
+        mask &= frame["type"].isin(types)
+    if template is not None:
+        mask &= frame["template"] == template
+    if query:
+        mask &= frame["_search"].str.contains(query, regex=False)
+    if st.session_state.get("attempted"):
+        mask &= frame["task"].astype(str).isin(attempted)
+    return frame[mask]
+
+
+def _select_task() -> None:
+    """A row click puts its task in the URL; clearing the selection closes the details."""
+    rows = st.session_state["task_table"].selection.rows
+    shown = st.session_state.get(_SHOWN_IDS, [])
+    if rows and rows[0] < len(shown):
+        st.query_params["task"] = str(shown[rows[0]])
+    else:
+        st.query_params.pop("task", None)
+
+
+def _render_attempts(attempts: pd.DataFrame) -> None:
+    st.subheader(f"Attempts in the loaded runs ({len(attempts)})")
+    if attempts.empty:
+        st.caption("No trajectory under the current root attempted this task.")
+        return
+    index = current_index()
+    for row in attempts.itertuples(index=False):
+        run = index.run(row.run)
+        cols = st.columns([5, 2, 2, 2])
+        cols[0].page_link(
+            PAGES["trajectory"],
+            label=escape_markdown(run.label if run else row.run),
+            icon="🎞️",
+            query_params={"run": row.run, "task": row.task_id},
+        )
+        cols[1].text(f"{row.result}" + (f" ({row.status})" if row.status else ""))
+        cols[2].text(f"outcome: {row.outcome or '-'}")
+        cols[3].text(f"{row.steps} steps")
+
+
+def _render_task(task: Task, attempts: pd.DataFrame) -> None:
+    st.divider()
+    st.subheader(f"Task {task.task_id}")
+    st.text(task.intent)
+    meta = st.columns(4)
+    meta[0].metric("Type", task.task_type)
+    meta[1].metric("Expected status", task.expected.status)
+    meta[2].metric("Network checks", len(task.network_checks))
+    meta[3].metric("Revision", task.revision)
+    st.text(f"Sites: {', '.join(task.sites)}\nTemplate {task.intent_template_id}: {task.intent_template}")
+    st.markdown("**Start URLs**")
+    st.code("\n".join(task.start_urls), language=None)
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Expected response**")
+        st.json(task.expected.model_dump(mode="json"))
+        st.markdown("**Results schema**" + (" (order matters)" if task.ordered else ""))
+        st.json(task.results_schema, expanded=False)
+    with right:
+        st.markdown(f"**Evaluator configs ({len(task.evaluators)})**")
+        st.json(list(task.evaluators), expanded=2)
+    _render_attempts(attempts)
+
+
+st.title("Tasks")
+try:
+    catalog = load_catalog()
+except UnreadableError as exc:
+    st.error(f"The task catalog cannot be read: {exc.reason}")
+    st.stop()
+
+trajectories = current_frame()
+by_task = {str(task_id): rows for task_id, rows in trajectories.groupby("task_id", sort=False)}
+frame = _task_frame(catalog.checksum, catalog)
+templates = {t.intent_template_id: t.intent_template for t in catalog.tasks.values()}
+
+cols = st.columns([2, 2, 3, 3])
+cols[0].multiselect("Site", SITES, key="site", bind="query-params", placeholder="any site")
+cols[1].multiselect("Task type", TASK_TYPES, key="type", bind="query-params", placeholder="any type")
+cols[2].selectbox(
+    "Intent template",
+    sorted(templates),
+    index=None,
+    key="template",
+    bind="query-params",
+    format_func=lambda tid: f"{tid}: {templates[tid]}",
+    placeholder="any template",
+)
+cols[3].text_input("Search", key="q", bind="query-params", placeholder="words of the intent, or a task id")
+st.toggle("Only tasks attempted in the loaded runs", key="attempted")
+
+shown = _filtered(frame, set(by_task))
+st.session_state[_SHOWN_IDS] = shown["task"].tolist()
+keys = shown["task"].astype(str)
+table = shown.drop(columns=["_search", "_sites"]).assign(
+    attempts=keys.map(lambda t: len(by_task[t]) if t in by_task else 0),
+    passed=keys.map(lambda t: int((by_task[t]["result"] == PASS).sum()) if t in by_task else 0),
+)
+st.caption(f"{len(shown)} of {len(frame)} tasks from {catalog.path.name} (sha256 {catalog.checksum[:12]}…)")
+st.dataframe(
+    table,
+    key="task_table",
+    on_select=_select_task,
+    selection_mode="single-row",
+    hide_index=True,
+    width="stretch",
+    column_config={
+        "task": st.column_config.NumberColumn("task", format="%d", width="small"),
+        "intent": st.column_config.TextColumn("intent", width="large"),
+        "template": st.column_config.NumberColumn("template", format="%d", width="small"),
+    },
+)
+
+chosen = catalog.get(st.query_params.get("task", ""))
+if chosen is not None:
+    _render_task(chosen, by_task.get(str(chosen.task_id), trajectories.iloc[0:0]))
+else:
+    st.caption("Select a row to see the task's expected response, evaluator configs and attempts.")

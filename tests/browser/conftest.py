@@ -1,0 +1,216 @@
+"""Browser tests: the real Streamlit server driven by Debian's Chromium through Playwright.
+
+Nothing is installed here. `python3 dev.py test` installs Chromium when it can; when
+`/usr/bin/chromium` is still missing every test in this folder is skipped with that reason.
+
+The server browses a temporary copy of `sample_runs/` (tests write score files, never into the
+repository) and keeps its summary-index cache in a temporary XDG_CACHE_HOME. Screenshots go to
+`<repo>/test-artifacts/browser/` (gitignored) so a person can look at what the tests saw.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = REPO / "test-artifacts" / "browser"
+SAMPLE_RUNS = REPO / "sample_runs"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+VIEWPORT = {"width": 1440, "height": 1000}
+SERVER_START_TIMEOUT_S = 60.0
+# The first render of a page loads pandas/plotly and builds the summary index: be generous.
+FIRST_RENDER_MS = 60_000
+RENDER_MS = 20_000
+SKIP_REASON = (
+    f"Chromium not found at {CHROMIUM}: browser tests need Debian's chromium package "
+    "(`python3 dev.py test` installs it when run as root with apt-get)"
+)
+
+_THIS_DIR = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip this folder's tests, and only these, when the system Chromium is absent."""
+    if CHROMIUM.exists():
+        return
+    skip = pytest.mark.skip(reason=SKIP_REASON)
+    for item in items:
+        if _THIS_DIR in Path(item.path).resolve().parents:
+            item.add_marker(skip)
+
+
+# --- the server -----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(
+                f"streamlit exited with code {process.returncode}:\n{log.read_text(errors='replace')[-4000:]}"
+            )
+        try:
+            with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"streamlit not healthy after {timeout_s:.0f} s:\n{log.read_text(errors='replace')[-4000:]}")
+
+
+def start_server(root: Path, cache_home: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start `streamlit run app.py` on a free loopback port browsing `root`; return it and its URL."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(REPO / "app.py"),
+        "--server.headless=true",
+        "--server.address=127.0.0.1",
+        f"--server.port={port}",
+        "--browser.gatherUsageStats=false",
+        "--server.fileWatcherType=none",
+    ]
+    env = {**os.environ, "WEBEVAL_ROOT": str(root), "XDG_CACHE_HOME": str(cache_home)}
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base_url, process, log, SERVER_START_TIMEOUT_S)
+    except BaseException:
+        stop_server(process)
+        raise
+    return process, base_url
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def runs_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy of sample_runs/: the tests write score files into it."""
+    if not (SAMPLE_RUNS.is_dir() and any(SAMPLE_RUNS.iterdir())):
+        pytest.skip(f"{SAMPLE_RUNS} is empty: run scripts/make_sample_runs.py first")
+    target = tmp_path_factory.mktemp("webeval-root") / "sample_runs"
+    shutil.copytree(SAMPLE_RUNS, target, symlinks=True)
+    return target
+
+
+@pytest.fixture(scope="session")
+def streamlit_server(runs_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app on a free loopback port, browsing the copy; yields its base URL."""
+    cache_home = tmp_path_factory.mktemp("xdg-cache")
+    process, base_url = start_server(runs_copy, cache_home, ARTIFACTS / "server.log")
+    try:
+        yield base_url
+    finally:
+        stop_server(process)
+
+
+# --- the browser (pytest-playwright fixtures, pointed at the system Chromium) ---------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": VIEWPORT}
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+class App:
+    """A Playwright page on the running app, with the waits Streamlit needs."""
+
+    def __init__(self, page: Page, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+
+    def url(self, path: str = "", **query: object) -> str:
+        url = f"{self.base_url}/{path.lstrip('/')}"
+        return f"{url}?{urlencode({k: str(v) for k, v in query.items()})}" if query else url
+
+    def goto(self, path: str = "", *expected: str | Locator, timeout: float = FIRST_RENDER_MS, **query: object) -> None:
+        self.page.goto(self.url(path, **query))
+        self.wait(*expected, timeout=timeout)
+
+    @property
+    def main(self) -> Locator:
+        """The page body (without the sidebar), where the views render."""
+        return self.page.locator("[data-testid='stMain']")
+
+    def wait(self, *expected: str | Locator, timeout: float = RENDER_MS) -> None:
+        """Wait until the script is idle and each expected text (or locator) is visible.
+
+        Right after a click the old state can still read notRunning, so the expected content,
+        not the script state alone, is what proves the rerun finished.
+        """
+        for item in expected:
+            locator = self.main.get_by_text(item).first if isinstance(item, str) else item.first
+            expect(locator).to_be_visible(timeout=timeout)
+        expect(self.page.locator("[data-testid='stApp'][data-test-script-state='notRunning']")).to_have_count(
+            1, timeout=timeout
+        )
+        # Elements of the previous run fade out as stale until the rerun replaces them.
+        expect(self.page.locator("[data-stale='true']")).to_have_count(0, timeout=timeout)
+
+    def assert_no_exception(self) -> None:
+        exceptions = self.page.locator("[data-testid='stException']")
+        if exceptions.count():
+            self.shot("exception")
+        expect(exceptions, "the page shows a Python exception").to_have_count(0)
+
+    def shot(self, name: str, *, full_page: bool = True) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        return path
+
+
+@pytest.fixture
+def app(page: Page, streamlit_server: str) -> App:
+    page.set_default_timeout(RENDER_MS)
+    return App(page, streamlit_server)

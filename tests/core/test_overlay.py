@@ -1,0 +1,116 @@
+"""Pixel checks: the action mark lands where the step's point says, thumbnails keep the aspect."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from webeval_core.diagnostics import UnreadableError
+from webeval_core.overlay import MARK_COLOR, action_label, render_overlay, thumbnail
+
+GREY = (128, 128, 128)
+
+
+@pytest.fixture
+def screenshot(tmp_path: Path) -> Path:
+    path = tmp_path / "screenshot1.png"
+    Image.new("RGB", (1440, 900), GREY).save(path)
+    return path
+
+
+def _decode(data: bytes) -> Image.Image:
+    assert data.startswith(b"\x89PNG")
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _is_mark(pixel: tuple[int, ...]) -> bool:
+    return pixel[:3] == MARK_COLOR
+
+
+def test_point_is_drawn_at_its_pixel_and_nowhere_far(screenshot: Path) -> None:
+    image = _decode(render_overlay(screenshot, point=(740.2, 82.4)))
+    assert image.size == (1440, 900)
+    assert _is_mark(image.getpixel((740, 82)))
+    radius = 900 // 45
+    # The ring passes through (x + radius, y) and the crosshair arm extends beyond it.
+    assert any(_is_mark(image.getpixel((740 + radius + d, 82))) for d in (-2, -1, 0, 1, 2))
+    assert any(_is_mark(image.getpixel((740 + int(radius * 1.4), 82 + d))) for d in (-1, 0, 1))
+    for far in ((10, 890), (1430, 890), (300, 600), (740, 300)):
+        assert image.getpixel(far) == GREY
+
+
+def test_point_at_another_place_moves_the_mark(screenshot: Path) -> None:
+    image = _decode(render_overlay(screenshot, point=(100, 800)))
+    assert _is_mark(image.getpixel((100, 800)))
+    assert image.getpixel((740, 82)) == GREY
+
+
+def test_point_outside_the_image_is_clamped_to_the_edge(screenshot: Path) -> None:
+    image = _decode(render_overlay(screenshot, point=(5000, -20)))
+    assert _is_mark(image.getpixel((1439, 0))) or _is_mark(image.getpixel((1438, 1)))
+
+
+def test_no_point_no_label_leaves_the_frame_unchanged(screenshot: Path) -> None:
+    image = _decode(render_overlay(screenshot))
+    assert image.getcolors() == [(1440 * 900, GREY)]
+
+
+def test_label_is_boxed_beside_the_point_inside_the_image(screenshot: Path) -> None:
+    plain = _decode(render_overlay(screenshot, point=(1420, 880)))
+    labelled = _decode(render_overlay(screenshot, point=(1420, 880), label="type: 'hello'"))
+    changed = [
+        (x, y)
+        for x in range(0, 1440, 4)
+        for y in range(0, 900, 4)
+        if plain.getpixel((x, y)) != labelled.getpixel((x, y))
+    ]
+    assert changed
+    # Near the bottom-right corner the box flips to the upper-left of the point.
+    assert max(x for x, _ in changed) < 1420
+    assert max(y for _, y in changed) < 880
+
+
+def test_scroll_draws_an_arrow_in_its_direction(screenshot: Path) -> None:
+    down = _decode(render_overlay(screenshot, point=(720, 450), scroll="down"))
+    up = _decode(render_overlay(screenshot, point=(720, 450), scroll="up"))
+    radius = 900 // 45
+    below, above = (720, 450 + radius * 2), (720, 450 - radius * 2)
+    assert _is_mark(down.getpixel(below)) and not _is_mark(down.getpixel((720, 450 - radius * 3)))
+    assert _is_mark(up.getpixel(above)) and not _is_mark(up.getpixel((720, 450 + radius * 3)))
+
+
+def test_scroll_without_point_starts_at_the_centre(screenshot: Path) -> None:
+    image = _decode(render_overlay(screenshot, scroll="down"))
+    assert _is_mark(image.getpixel((720, 450 + 900 // 45 * 2)))
+
+
+def test_action_label() -> None:
+    assert action_label("type", typed_text="hello") == "type: 'hello'"
+    assert action_label("scroll", scroll="down") == "scroll down"
+    assert action_label("left_click") is None
+    long = action_label("type", typed_text="x" * 500)
+    assert long is not None and len(long) <= 80
+
+
+def test_thumbnail_width_and_aspect(screenshot: Path) -> None:
+    image = _decode(thumbnail(screenshot, width=192))
+    assert image.size == (192, 120)
+    assert _decode(thumbnail(screenshot, width=100)).size == (100, 62)
+
+
+def test_thumbnail_dot_is_scaled_with_the_image(screenshot: Path) -> None:
+    image = _decode(thumbnail(screenshot, width=144, point=(1000, 500)))
+    assert _is_mark(image.getpixel((100, 50)))
+    assert image.getpixel((10, 10)) == GREY
+
+
+def test_broken_and_missing_files_raise_unreadable(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    with pytest.raises(UnreadableError, match="not a readable image"):
+        render_overlay(broken, point=(1, 1))
+    with pytest.raises(UnreadableError, match="not found"):
+        thumbnail(tmp_path / "missing.png")

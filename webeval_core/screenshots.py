@@ -1,0 +1,271 @@
+"""Files inside a trajectory folder: safe paths, text decoding, screenshots and their pixel space.
+
+A trajectory folder is untrusted input: listed paths may lead out of it (`../`, absolute paths,
+symlinks) and files may hold broken bytes. Everything here stays inside the folder, reports
+problems as `Diagnostic`s, and reads only PNG headers (never decodes an image), so loading stays
+cheap on runs with thousands of frames.
+
+Two screenshot namings exist: Fara's `screenshot0.png ... screenshotN.png` (the page before
+action 1, then one after each action, so action k is taken on `screenshot{k-1}`) and the
+solver's `screenshot_1.png ... screenshot_N.png` (action k is taken on `screenshot_k`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import struct
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from webeval_core.diagnostics import Diagnostic
+
+# Fara's model sees the 1440x900 viewport resized to this; logged coordinates are in this space.
+MODEL_SIZE = (1428, 896)
+
+Naming = Literal["fara", "solver"]
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_NAMINGS: tuple[tuple[Naming, re.Pattern[str]], ...] = (
+    ("fara", re.compile(r"screenshot(\d+)\.png")),
+    ("solver", re.compile(r"screenshot_(\d+)\.png")),
+)
+_EXAMPLES = 3  # names quoted in a grouped warning
+LEADS_OUTSIDE = "is a symlink leading outside the trajectory folder; not opened"
+
+
+class Point(BaseModel):
+    """A position in a screenshot's PNG pixel space."""
+
+    model_config = ConfigDict(frozen=True)
+
+    x: float
+    y: float
+
+
+class Scaling(BaseModel):
+    """How a logged (model-space) coordinate maps onto a screenshot's pixels."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model_width: int
+    model_height: int
+    png_width: int
+    png_height: int
+
+    def to_png(self, x: float, y: float) -> Point:
+        return Point(x=x * self.png_width / self.model_width, y=y * self.png_height / self.model_height)
+
+    def __str__(self) -> str:
+        return f"model {self.model_width}x{self.model_height} -> PNG {self.png_width}x{self.png_height}"
+
+
+class Frame(BaseModel):
+    """One screenshot that exists inside the folder and is a PNG."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str  # path relative to the trajectory folder
+    number: int | None  # from the file name; None for listed files outside both namings
+    width: int
+    height: int
+
+
+class Screenshots(BaseModel):
+    """The usable screenshots of a folder, in order, and the naming that says which action is on which."""
+
+    model_config = ConfigDict(frozen=True)
+
+    naming: Naming | None = None
+    frames: tuple[Frame, ...] = ()
+
+    def frames_for_actions(self, count: int) -> list[Frame | None]:
+        """The frame each of actions 1..count was taken on (None where that frame is missing)."""
+        if self.naming is None:
+            return [self.frames[k - 1] if k <= len(self.frames) else None for k in range(1, count + 1)]
+        by_number = {frame.number: frame for frame in self.frames}
+        shift = 1 if self.naming == "fara" else 0
+        return [by_number.get(k - shift) for k in range(1, count + 1)]
+
+
+def resolve_inside(folder: Path, entry: str | Path) -> Path | None:
+    """`entry` (relative to `folder`, or absolute) with symlinks resolved; None if it lands outside."""
+    try:
+        root = folder.resolve()
+        candidate = Path(entry)
+        target = (candidate if candidate.is_absolute() else root / candidate).resolve()
+    except (OSError, RuntimeError):  # RuntimeError: symlink loop
+        return None
+    return target if target.is_relative_to(root) else None
+
+
+def read_file(path: Path, limit: int = -1) -> bytes:
+    """The bytes of a file, or its first `limit` bytes; every read of a folder's file goes through here."""
+    with open(path, "rb") as handle:
+        return handle.read(limit)
+
+
+def png_size(path: Path) -> tuple[int, int] | None:
+    """(width, height) from the PNG header, or None when the file is not a PNG or unreadable."""
+    try:
+        head = read_file(path, 24)
+    except OSError:
+        return None
+    if len(head) < 24 or not head.startswith(_PNG_SIGNATURE) or head[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", head[16:24])
+    return (width, height) if width and height else None
+
+
+def decode_text(data: bytes, file: str) -> tuple[str, list[Diagnostic]]:
+    """UTF-8 text of a file; invalid bytes become U+FFFD and are reported with their first line."""
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    bad_lines = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            bad_lines.append(number)
+    message = f"invalid UTF-8 bytes on {len(bad_lines)} line(s) replaced with U+FFFD"
+    return data.decode("utf-8", errors="replace"), [Diagnostic(file=file, line=bad_lines[0], message=message)]
+
+
+def read_json_file(path: Path, file: str) -> tuple[Any, list[Diagnostic]]:
+    """The parsed content of a small JSON file, or None with the reason it could not be used."""
+    try:
+        data = read_file(path)
+    except OSError as exc:
+        return None, [Diagnostic(file=file, message=f"cannot be read ({exc.strerror or exc})")]
+    text, diagnostics = decode_text(data, file)
+    if not text.strip():
+        return None, [*diagnostics, Diagnostic(file=file, message="is empty")]
+    try:
+        return json.loads(text), diagnostics
+    except json.JSONDecodeError as exc:
+        problem = Diagnostic(file=file, line=exc.lineno, message=f"is not valid JSON ({exc.msg})")
+        return None, [*diagnostics, problem]
+
+
+def discover_screenshots(
+    folder: Path, listed: Sequence[object] = (), answer_file: str | None = None
+) -> tuple[Screenshots, list[Diagnostic]]:
+    """The folder's screenshots, checked; `listed` are the answer file's `screenshots` entries.
+
+    Files of the chosen naming are the frames. Listed entries are cross-checked (missing, not a
+    PNG, outside the folder) and used as frames only when the folder has no named screenshots.
+    """
+    root = folder.resolve()
+    named: dict[Naming, dict[int, os.DirEntry[str]]] = {"fara": {}, "solver": {}}
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        entries = []
+    for entry in entries:
+        for scheme, pattern in _NAMINGS:
+            match = pattern.fullmatch(entry.name)
+            if match:
+                named[scheme][int(match.group(1))] = entry
+    naming: Naming | None = "fara" if named["fara"] else "solver" if named["solver"] else None
+    diagnostics: list[Diagnostic] = []
+    frames: list[Frame] = []
+    if naming is not None:
+        for number, entry in sorted(named[naming].items()):
+            frame = _frame(root, entry, number, diagnostics)
+            if frame is not None:
+                frames.append(frame)
+        if naming == "fara" and named["solver"]:
+            diagnostics.extend(_other_naming_check(named["fara"], named["solver"]))
+    listed_frames = _check_listed(root, listed, answer_file, {f.name for f in frames}, diagnostics)
+    if not frames and listed_frames:
+        return Screenshots(naming=None, frames=tuple(listed_frames)), diagnostics
+    return Screenshots(naming=naming, frames=tuple(frames)), diagnostics
+
+
+def _frame(root: Path, entry: os.DirEntry[str], number: int, diagnostics: list[Diagnostic]) -> Frame | None:
+    path = Path(entry.path)
+    if entry.is_symlink() and resolve_inside(root, entry.name) is None:
+        diagnostics.append(Diagnostic(file=entry.name, message=LEADS_OUTSIDE))
+        return None
+    size = png_size(path)
+    if size is None:
+        diagnostics.append(
+            Diagnostic(file=entry.name, message="is not a PNG image (or cannot be read); skipped")
+        )
+        return None
+    return Frame(name=entry.name, number=number, width=size[0], height=size[1])
+
+
+def _other_naming_check(
+    primary: dict[int, os.DirEntry[str]], other: dict[int, os.DirEntry[str]]
+) -> list[Diagnostic]:
+    """Links between the two namings are normal; distinct files under the other naming are not."""
+
+    def identity(entry: os.DirEntry[str]) -> tuple[int, int] | None:
+        try:
+            st = entry.stat()  # follows symlinks, so a link and its target compare equal
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    known = {identity(e) for e in primary.values()}
+    distinct = sorted(e.name for e in other.values() if identity(e) not in known)
+    if not distinct:
+        return []
+    return [
+        Diagnostic(
+            file=distinct[0],
+            message=f"both screenshot namings are present; using screenshotN.png and ignoring "
+            f"{_names(distinct)}",
+        )
+    ]
+
+
+def _check_listed(
+    root: Path,
+    listed: Sequence[object],
+    answer_file: str | None,
+    frame_names: set[str],
+    diagnostics: list[Diagnostic],
+) -> list[Frame]:
+    outside: list[str] = []
+    missing: list[str] = []
+    not_png: list[str] = []
+    usable: list[Frame] = []
+    for item in listed:
+        entry = str(item)
+        target = resolve_inside(root, entry)
+        if target is None:
+            outside.append(entry)
+            continue
+        name = target.relative_to(root).as_posix()
+        if name in frame_names:
+            continue
+        if not target.is_file():
+            missing.append(entry)
+            continue
+        size = png_size(target)
+        if size is None:
+            not_png.append(entry)
+            continue
+        usable.append(Frame(name=name, number=None, width=size[0], height=size[1]))
+    file = answer_file or "screenshots"
+    for names, message in (
+        (outside, "lead outside the trajectory folder; not opened"),
+        (missing, "do not exist"),
+        (not_png, "are not PNG images"),
+    ):
+        if names:
+            diagnostics.append(Diagnostic(file=file, message=f"listed screenshots {_names(names)} {message}"))
+    return usable
+
+
+def _names(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:_EXAMPLES])
+    return shown + (f" and {len(names) - _EXAMPLES} more" if len(names) > _EXAMPLES else "")
