@@ -472,10 +472,18 @@ class Painter:
                 self.text((70, y + 84), "New arrivals in every department, picked for you.", 16, "#555555")
                 y += 180
             else:
+                if v.buttons and self.frame.scroll == 0:  # sub-categories ("Shop By")
+                    x = 40
+                    for label in v.buttons:
+                        x = self.link((x, y), label, 15, "#1979c3")[2] + 28
+                    y += 34
                 self.text((40, y), f"Items 1-12 of {self.rng.randint(40, 400)}", 13, "#555555")
-                self.text((1160, y), "Sort By  Relevance", 13, "#555555")
+                self.link((1000, y), "Sort By", 13, "#555555")
+                order = "Price" if "product_list_order=price" in v.url else "Relevance"
+                self.text((1060, y), order, 13, "#333333")
+                self.link((1140, y), "Set Descending Direction", 12, "#1979c3")
                 y += 34
-            rows = self.rows(12, lambda r: (r.choice(FILLER["products"]), f"${r.uniform(5, 120):.2f}"))
+            rows = self.rows(12, lambda r: (self.pick("products"), f"${r.uniform(5, 120):.2f}"))
             self.cards(rows[self.frame.scroll * 4 :], y)
         elif kind == "product":
             name, price = (v.rows[0] + ("", ""))[:2] if v.rows else ("Product", "$0.00")
@@ -497,7 +505,12 @@ class Painter:
             for i, item in enumerate(("My Account", "My Orders", "My Downloadable Products", "My Wish List",
                                       "Address Book", "Account Information", "My Product Reviews")):
                 self.link((40, y + i * 34), item, 14, "#333333" if item != "My Orders" else "#1979c3")
-            self.table((320, y, 1400), v.rows or (("Order #", "Date", "Order Total", "Status", "Action"),))
+            if v.text:
+                y = self.para((320, y), v.text, 15, 1060, "#333333") + 10
+            y = self.table((320, y, 1400), v.rows or (("Order #", "Date", "Order Total", "Status", "Action"),))
+            x = 320
+            for label in v.buttons:  # pagination / order actions
+                x = self.button((x, y + 16), label, "#e8e8e8", "#333333", 13)[2] + 8
         else:
             self.generic(y)
 
@@ -548,7 +561,9 @@ class Painter:
             for label in reversed(v.buttons):
                 w = int(self.draw.textlength(label, font=font(14))) + 28
                 bx -= w + 10
-                primary = label in ("Save", "Save Page", "Show Report", "Submit Comment", "Save Config")
+                if label == "Submit Comment":
+                    continue
+                primary = label in ("Save", "Save Page", "Show Report", "Save Config")
                 self.button((bx, y), label, "#eb5202" if primary else "#e3e3e3", "#ffffff" if primary else "#333333")
             y += 60
         kind = v.kind
@@ -580,7 +595,10 @@ class Painter:
             y += 40 + 38 * (len(v.rows) + 1)
             if v.fields:
                 self.text((x0, y + 10), "Notes for this Order", 20, "#41362f")
-                self.form((x0, y + 46), v.fields)
+                y = self.form((x0, y + 46), v.fields)
+                self.button((x0 + 300, y), "Submit Comment", "#eb5202")
+            if v.text:
+                self.para((x0, y + 70), v.text, 14, 1200, "#303030")
         else:
             self.generic(y)
 
@@ -626,13 +644,14 @@ class Painter:
 
         def make(r: random.Random) -> tuple[str, ...]:
             if site == "shopping_admin":
-                pool = (f"{r.randint(100, 320):09d}", r.choice(FILLER["people"]), f"${r.uniform(20, 400):.2f}",
-                        r.choice(("Pending", "Complete", "Canceled", "Processing")), "View")
+                pool: tuple[str, ...] = (
+                    f"{r.randint(100, 299):09d}", self.pick("people"), f"${r.uniform(20, 400):.2f}",
+                    r.choice(("Pending", "Complete", "Canceled")), "View")
             elif site == "gitlab":
-                pool = (r.choice(FILLER["issues"]), f"#{r.randint(10, 1600)}", r.choice(FILLER["people"]),
+                pool = (self.pick("issues"), f"#{r.randint(10, 1600)}", self.pick("people"),
                         f"{r.randint(1, 30)} months ago", "")
             else:
-                pool = (r.choice(FILLER["products"]), f"{r.randint(1, 12)}/{r.randint(1, 28)}/22",
+                pool = (self.pick("products"), f"{r.randint(1, 12)}/{r.randint(1, 28)}/22",
                         f"${r.uniform(5, 300):.2f}", r.choice(("Complete", "Canceled", "Pending")), "View Order")
             return tuple((pool * 2)[:cols])
 
@@ -678,9 +697,13 @@ class Painter:
         self.button((1100, y0 + 200), "Subscribe", "#2a7ab0")
         kind = v.kind
         if kind == "list":
-            self.text((40, y), "Hot   New   Active   Top   Controversial   Most commented", 14, "#2a7ab0")
+            x = 40
+            for tab in ("Hot", "New", "Active", "Top", "Controversial", "Most commented"):
+                x = self.link((x, y), tab, 14, "#2a7ab0")[2] + 22
             y += 34
-            rows = self.rows(8, lambda r: (r.choice(FILLER["posts"]), r.choice(FILLER["users"]),
+            if v.text and not v.rows:
+                self.text((40, y + 10), v.text, 15, "#555555")
+            rows = self.rows(8, lambda r: (self.pick("posts"), self.pick("users"),
                                            f"{r.randint(0, 90)} comments", str(r.randint(-3, 120))))
             for row in rows[self.frame.scroll * 4 :]:
                 if y > VIEW_H - 80:
@@ -750,11 +773,12 @@ class Painter:
             y += 46
         kind = v.kind
         if kind == "list":
-            self.text((x0, y), "Open   Merged   Closed   All", 14, "#303030")
+            x = x0
+            for tab in v.buttons or ("Open", "Closed", "All"):
+                x = self.link((x, y), tab, 14, "#303030")[2] + 24
             self.field((x0 + 420, y - 6), 560, "Search or filter results...", v.query, 30)
             y += 40
-            rows = self.rows(9, lambda r: (r.choice(FILLER["issues"]), f"#{r.randint(10, 1600)}",
-                                           r.choice(FILLER["people"])))
+            rows = self.rows(9, lambda r: (self.pick("issues"), f"#{r.randint(10, 1600)}", self.pick("people")))
             for row in rows[self.frame.scroll * 5 :]:
                 if y > VIEW_H - 60:
                     break
@@ -765,6 +789,7 @@ class Painter:
                 if len(row) > 3 and row[3]:
                     self.rect((x0 + 940, y + 10, x0 + 1040, y + 30), fill="#dbe9f8", radius=10)
                     self.text((x0 + 950, y + 13), row[3], 12, "#1f5a96", 86)
+                    self.target(row[3], (x0 + 940, y + 10, x0 + 1040, y + 30))
                 y += 64
         elif kind == "project":
             self.rect((x0, y, x0 + 64, y + 64), fill="#e7e4f2", radius=6)
@@ -855,11 +880,9 @@ class Painter:
         self.map_canvas(side, y0 + 51)
         y = y0 + 66
         if v.kind == "directions":
-            for label, value in v.fields or (("From", ""), ("To", "")):
+            for label, value in v.fields or (("From", ""), ("To", ""), ("Mode", "Car (OSRM)")):
                 self.field((16, y), 300, label, value)
                 y += 44
-            self.text((16, y + 6), "Car (OSRM)" if "car" in v.url else "Foot (OSRM)" if "foot" in v.url
-                      else "Bicycle (OSRM)" if "bicycle" in v.url else "Car (OSRM)", 14, "#333333")
             self.button((262, y), "Go", "#7092ff")
             y += 52
         else:

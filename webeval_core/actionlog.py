@@ -37,6 +37,7 @@ _SUMMARY = re.compile(r"Action (\d+): URL=(\S*), (\w+)\((.*)\)\s*", re.DOTALL)
 _SCROLL_UP = {"scroll_up", "page_up"}
 _SCROLL_DOWN = {"scroll_down", "page_down"}
 _TYPE_ACTIONS = {"type", "input_text"}
+_DECODER = json.JSONDecoder()
 _LITERAL_TRIES = 20  # closing braces tried, from the last, when arguments are not plain JSON
 
 
@@ -115,7 +116,6 @@ def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_
     if lines and lines[-1] == "":
         lines.pop()
     last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
-    decoder = json.JSONDecoder()
     records: list[_Record] = []
     blank: list[int] = []
     junk: list[int] = []  # a run of consecutive non-JSON lines, reported as one
@@ -135,7 +135,7 @@ def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_
             continue
         flush_junk()
         try:
-            obj, end = decoder.raw_decode(stripped)
+            obj, end = _DECODER.raw_decode(stripped)
         except json.JSONDecodeError:
             reason = (
                 "last line is truncated (the writer probably stopped mid-line); skipped"
@@ -342,7 +342,7 @@ class _StepBuilder:
             return {}
         body = text[start:]
         try:
-            value, end = json.JSONDecoder().raw_decode(body)
+            value, end = _DECODER.raw_decode(body)
         except json.JSONDecodeError:
             value, end = _python_literal(body)
             if value is None:

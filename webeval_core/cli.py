@@ -70,7 +70,9 @@ def _format_trajectory(t: Trajectory) -> str:
         lines.append(f"{'#':>4}  {'action':<18} {'arguments':<48} url")
         for step in t.steps:
             args = json.dumps(step.arguments, ensure_ascii=False)
-            lines.append(f"{step.index:>4}  {step.action:<18} {_shorten(args, 48):<48} {_shorten(step.url, 60)}")
+            lines.append(
+                f"{step.index:>4}  {step.action:<18} {_shorten(args, 48):<48} {_shorten(step.url, 60)}"
+            )
     errors = t.error_lines
     if errors:
         lines.append("")

@@ -8,6 +8,7 @@ The cache lives outside the input tree (input folders are read-only to us).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -233,13 +234,14 @@ def build_index(
 
     fresh = _summarize_all(pending, workers or min(2, os.cpu_count() or 1), on_progress)
     for summary in fresh:
-        entries[str(summary.path)] = _CacheEntry(fingerprint=pending_prints[str(summary.path)], summary=summary)
+        entries[str(summary.path)] = _CacheEntry(
+            fingerprint=pending_prints[str(summary.path)], summary=summary
+        )
 
     if use_cache and (pending or set(cached) != set(entries)):
-        try:
+        # A read-only home must not stop the viewer; the next start just re-reads.
+        with contextlib.suppress(OSError):
             _write_cache(cache_file, entries)
-        except OSError:
-            pass  # a read-only home must not stop the viewer; the next start just re-reads
     ordered = tuple(entries[str(d)].summary for run in runs for d in run.trajectory_dirs)
     return RootIndex(root=root, runs=runs, summaries=ordered)
 

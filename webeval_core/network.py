@@ -12,6 +12,7 @@ import json
 from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import parse_qsl, urlsplit
@@ -46,14 +47,24 @@ class NetworkEvent(BaseModel):
 
 
 class Har(BaseModel):
-    """A parsed HAR: the events and, for the evaluator, the raw entries they came from."""
+    """A parsed HAR: the raw entries (what the evaluator is given) and their events.
+
+    Events are built on first use: scoring only needs a few of them, a viewer needs all.
+    """
 
     model_config = ConfigDict(frozen=True)
 
     path: Path
     sha256: str  # of the file's bytes
-    events: tuple[NetworkEvent, ...]
     entries: tuple[dict[str, Any], ...]
+
+    @cached_property
+    def events(self) -> tuple[NetworkEvent, ...]:
+        return tuple(_event(i, entry) for i, entry in enumerate(self.entries))
+
+    def started(self, index: int) -> datetime | None:
+        """Start time of entry `index` without building every event."""
+        return _started(self.entries[index].get("startedDateTime"))
 
 
 class TimedStep(Protocol):
@@ -100,22 +111,27 @@ def read_har(path: Path | str) -> Har:
         raise UnreadableError(path, "is a HAR without a 'log.entries' list")
     if not entries:
         raise UnreadableError(path, "has no entries (no requests were recorded)")
-    events = tuple(_event(i, entry, path) for i, entry in enumerate(entries))
-    return Har.model_construct(
-        path=path, sha256=hashlib.sha256(data).hexdigest(), events=events, entries=tuple(entries)
-    )
+    for index, entry in enumerate(entries):
+        problem = _entry_problem(entry)
+        if problem:
+            raise UnreadableError(path, f"entry {index} {problem}")
+    return Har(path=path, sha256=hashlib.sha256(data).hexdigest(), entries=tuple(entries))
 
 
-def _event(index: int, entry: Any, path: Path) -> NetworkEvent:
-    where = f"entry {index}"
+def _entry_problem(entry: Any) -> str | None:
     if not isinstance(entry, dict):
-        raise UnreadableError(path, f"{where} is not an object")
+        return "is not an object"
     request, response = entry.get("request"), entry.get("response")
     if not isinstance(request, dict) or not isinstance(response, dict):
-        raise UnreadableError(path, f"{where} has no request or no response")
-    url, method = request.get("url"), request.get("method")
-    if not isinstance(url, str) or not isinstance(method, str):
-        raise UnreadableError(path, f"{where} has no request URL or method")
+        return "has no request or no response"
+    if not isinstance(request.get("url"), str) or not isinstance(request.get("method"), str):
+        return "has no request URL or method"
+    return None
+
+
+def _event(index: int, entry: dict[str, Any]) -> NetworkEvent:
+    request, response = entry["request"], entry["response"]
+    url, method = request["url"], request["method"]
     status = response.get("status")
     request_headers = _pairs(request.get("headers"))
     lower = {name.lower(): value for name, value in request_headers}

@@ -604,8 +604,7 @@ class _CheckTracer:
 
     def _candidate(self, event: EngineEvent, expected: Any, *, kept: bool) -> Candidate:
         index = self.index_of.get(id(event))
-        ours = self.har.events[index] if self.har is not None and index is not None else None
-        started = ours.started if ours else None
+        started = self._started(index)
         info: dict[str, Any] = {
             "har_index": index,
             "started": started,
@@ -722,10 +721,12 @@ class _CheckTracer:
             "last page navigation (known upstream limitation), so it was not considered"
         )
 
+    def _started(self, index: int | None) -> datetime | None:
+        return self.har.started(index) if self.har is not None and index is not None else None
+
     def _describe(self, event: EngineEvent) -> str:
         index = self.index_of.get(id(event))
-        ours = self.har.events[index] if self.har is not None and index is not None else None
-        step = step_for_time(self.steps, ours.started) if ours else None
+        step = step_for_time(self.steps, self._started(index))
         kind = "page navigation" if event.is_navigation_event else "request"
         where = f" during step {step}" if step is not None else ""
         return f"entry {index} ({kind} {event.http_method} {event.url}{where})"

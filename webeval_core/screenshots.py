@@ -103,13 +103,13 @@ def resolve_inside(folder: Path, entry: str | Path) -> Path | None:
     return target if target.is_relative_to(root) else None
 
 
-def read_file(path: Path, limit: int = -1) -> bytes:
+def read_file(path: str | Path, limit: int = -1) -> bytes:
     """The bytes of a file, or its first `limit` bytes; every read of a folder's file goes through here."""
     with open(path, "rb") as handle:
         return handle.read(limit)
 
 
-def png_size(path: Path) -> tuple[int, int] | None:
+def png_size(path: str | Path) -> tuple[int, int] | None:
     """(width, height) from the PNG header, or None when the file is not a PNG or unreadable."""
     try:
         head = read_file(path, 24)
@@ -189,11 +189,10 @@ def discover_screenshots(
 
 
 def _frame(root: Path, entry: os.DirEntry[str], number: int, diagnostics: list[Diagnostic]) -> Frame | None:
-    path = Path(entry.path)
     if entry.is_symlink() and resolve_inside(root, entry.name) is None:
         diagnostics.append(Diagnostic(file=entry.name, message=LEADS_OUTSIDE))
         return None
-    size = png_size(path)
+    size = png_size(entry.path)
     if size is None:
         diagnostics.append(
             Diagnostic(file=entry.name, message="is not a PNG image (or cannot be read); skipped")
@@ -240,6 +239,8 @@ def _check_listed(
     usable: list[Frame] = []
     for item in listed:
         entry = str(item)
+        if entry in frame_names:  # already checked as a frame; the common case, kept cheap
+            continue
         target = resolve_inside(root, entry)
         if target is None:
             outside.append(entry)

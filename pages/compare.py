@@ -1,0 +1,115 @@
+"""Compare runs: two runs task by task, the pass -> fail / fail -> pass flips and a tasks x runs matrix.
+
+Only results that enter success rates are compared (aborted, unscored or errored tasks are "not
+comparable"); a selected flip links to each side's trajectory.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import PAGES, current_frame, current_index, escape_markdown
+from webeval_core import metrics
+
+_COLOURS = {
+    metrics.PASS: "background-color: #d8f0dc",
+    metrics.FAIL: "background-color: #f8d9d6",
+    metrics.NO_ANSWER: "background-color: #f8d9d6",
+    metrics.PASS_TO_FAIL: "background-color: #f8d9d6",
+    metrics.FAIL_TO_PASS: "background-color: #d8f0dc",
+}
+_COLUMNS = {
+    "task_id": st.column_config.TextColumn("task"),
+    "site": st.column_config.TextColumn("site"),
+    "task_type": st.column_config.TextColumn("type"),
+    "intent": st.column_config.TextColumn("intent", width="large"),
+    "result_a": st.column_config.TextColumn("A"),
+    "result_b": st.column_config.TextColumn("B"),
+    "change": st.column_config.TextColumn("change"),
+}
+
+
+def _styled(table: pd.DataFrame, columns: list[str]) -> pd.io.formats.style.Styler:
+    return table.style.map(lambda v: _COLOURS.get(v, ""), subset=columns)
+
+
+st.title("Compare runs")
+index = current_index()
+keys = [r.key for r in index.runs]
+if len(keys) < 2:
+    st.info(f"Comparing needs two runs; {len(keys)} found under {index.root}.")
+    st.stop()
+
+frame = current_frame()
+labels = metrics.run_labels(index.runs)
+pick_a, pick_b = st.columns(2)
+run_a = pick_a.selectbox("Run A", keys, index=0, format_func=labels.__getitem__, key="a", bind="query-params")
+run_b = pick_b.selectbox("Run B", keys, index=1, format_func=labels.__getitem__, key="b", bind="query-params")
+if run_a == run_b:
+    st.warning("Choose two different runs.")
+    st.stop()
+
+heads = metrics.headlines(frame[frame["run"].isin([run_a, run_b])])
+comparison = metrics.compare_runs(frame, run_a, run_b)
+counts = metrics.change_counts(comparison)
+
+cols = st.columns(6)
+rates = [heads[r].success_rate if r in heads else None for r in (run_a, run_b)]
+cols[0].metric("Success A", "–" if rates[0] is None else f"{rates[0]:.1%}")
+cols[1].metric(
+    "Success B",
+    "–" if rates[1] is None else f"{rates[1]:.1%}",
+    delta=None if None in rates else f"{(rates[1] - rates[0]) * 100:+.1f} pts",  # type: ignore[operator]
+)
+for col, change in zip(cols[2:], metrics.CHANGES[:4], strict=True):
+    col.metric(change, counts[change])
+st.caption(
+    f"{counts[metrics.NOT_COMPARABLE]} tasks not comparable (aborted, unscored or scoring error on a side); "
+    f"{counts[metrics.ONLY_A]} only in A, {counts[metrics.ONLY_B]} only in B."
+)
+
+st.subheader("Flips")
+flips = comparison[comparison["change"].isin([metrics.PASS_TO_FAIL, metrics.FAIL_TO_PASS])]
+if flips.empty:
+    st.write("No task changes between pass and fail.")
+else:
+    event = st.dataframe(
+        _styled(flips, ["change"]),
+        key="flips",
+        on_select="rerun",
+        selection_mode="single-row",
+        hide_index=True,
+        column_config=_COLUMNS,
+        column_order=["change", "task_id", "site", "task_type", "intent", "result_a", "result_b"],
+        width="stretch",
+    )
+    if event.selection.rows:
+        task = str(flips.iloc[event.selection.rows[0]]["task_id"])
+        link_a, link_b = st.columns(2)
+        for col, run, side in ((link_a, run_a, "A"), (link_b, run_b, "B")):
+            col.page_link(
+                PAGES["trajectory"],
+                label=f"Open task {escape_markdown(task)} in run {side}",
+                icon="🎞️",
+                query_params={"run": run, "task": task},
+            )
+    else:
+        st.caption("Select a flip to open either side's trajectory.")
+
+st.subheader("Tasks x runs")
+shown_changes = st.pills(
+    "Show", metrics.CHANGES, selection_mode="multi", default=[], key="change", bind="query-params"
+)
+matrix = comparison[comparison["change"].isin(shown_changes)] if shown_changes else comparison
+st.dataframe(
+    _styled(matrix, ["result_a", "result_b", "change"]),
+    key="matrix",
+    hide_index=True,
+    column_config={**_COLUMNS, "result_a": labels[run_a], "result_b": labels[run_b]},
+    width="stretch",
+)
+if len(keys) > 2:
+    with st.expander(f"All {len(keys)} runs"):
+        everything = metrics.task_matrix(frame, keys).rename(columns=labels)
+        st.dataframe(_styled(everything.reset_index(), list(everything.columns)), hide_index=True, width="stretch")

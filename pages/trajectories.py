@@ -1,0 +1,83 @@
+"""Trajectories: every trajectory under the root, filtered and searched; a row opens its viewer.
+
+Each filter is bound to a URL query parameter, so a filtered view is a link that can be shared
+(the Overview's chart clicks open this page through the same parameters).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import current_frame, current_index, trajectory_table
+from webeval_core import metrics
+
+
+def _options(values: pd.Series, order: tuple[str, ...] = ()) -> list[str]:
+    present = set(values.fillna(metrics.UNKNOWN).astype(str))
+    return [v for v in order if v in present] + sorted(present - set(order))
+
+
+def _multiselect(label: str, key: str, options: list[str], **kwargs: object) -> list[str]:
+    return st.multiselect(label, options, default=[], key=key, bind="query-params", **kwargs)  # type: ignore[arg-type]
+
+
+st.title("Trajectories")
+index = current_index()
+if not index.summaries:
+    st.info(f"No trajectory folders found under {index.root}. Choose another root folder in the sidebar.")
+    st.stop()
+
+frame = current_frame()
+labels = metrics.run_labels(index.runs)
+
+text = st.text_input(
+    "Search", key="q", bind="query-params", placeholder="task id, intent or answer text", icon=":material/search:"
+)
+row1 = st.columns(4)
+row2 = st.columns([1, 1, 2])
+with row1[0]:
+    runs = _multiselect("Run", "run", [r.key for r in index.runs], format_func=labels.__getitem__)
+with row1[1]:
+    sites = _multiselect("Site", "site", _options(frame["site"]))
+with row1[2]:
+    types = _multiselect("Task type", "type", _options(frame["task_type"], ("retrieve", "mutate", "navigate")))
+with row1[3]:
+    outcomes = _multiselect("Outcome", "outcome", _options(frame["outcome_group"], metrics.OUTCOME_GROUPS))
+with row2[0]:
+    statuses = _multiselect(
+        "Verdict status",
+        "status",
+        _options(frame["status"], ("success", "failure", "error")),
+        help="WebArena-Verified status; (unknown) = not scored",
+    )
+with row2[1]:
+    tags = _multiselect("Failure tag", "tag", metrics.tag_options(frame), help="Any of the chosen tags")
+with row2[2]:
+    templates = _multiselect("Intent template", "template", _options(frame["intent_template"]))
+
+shown = metrics.filter_frame(
+    frame,
+    runs=runs,
+    sites=sites,
+    task_types=types,
+    intent_templates=templates,
+    outcome_groups=outcomes,
+    statuses=statuses,
+    tags=tags,
+    text=text,
+)
+head = metrics.headline(shown)
+rate = "–" if head.success_rate is None else f"{head.success_rate:.1%}"
+st.caption(
+    f"{len(shown)} of {len(frame)} trajectories · success rate {rate} ({head.passed} of {head.counted} counted)"
+    " · select a row to open it"
+)
+trajectory_table(shown, labels, key="trajectories_table")
+st.download_button(
+    "Download these rows (CSV)",
+    shown.assign(tags=shown["tags"].map("; ".join)).drop(columns=["counted", "value"]).to_csv(index=False),
+    file_name="trajectories.csv",
+    mime="text/csv",
+    icon=":material/download:",
+)

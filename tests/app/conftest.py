@@ -1,0 +1,111 @@
+"""AppTest fixtures: the app on a scored copy of sample_runs/, with fresh Streamlit caches per test.
+
+sample_runs/ is copied once per session and scored there with the official evaluator, so tests
+never depend on score files being committed and never write into the repository. The summary
+index cache goes to a temporary XDG_CACHE_HOME for the same reason.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from tests.builders import write_final_answer, write_score, write_times
+from webeval_core.runs import iter_trajectory_dirs
+from webeval_core.scoring import score_trajectories
+from webeval_core.tasks import load_catalog
+
+REPO = Path(__file__).resolve().parents[2]
+APP = REPO / "app.py"
+
+
+@pytest.fixture(scope="session")
+def sample_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A scored copy of sample_runs/."""
+    source = REPO / "sample_runs"
+    if not any(iter_trajectory_dirs(source)):
+        pytest.fail("sample_runs/ holds no trajectories; run scripts/make_sample_runs.py")
+    root = tmp_path_factory.mktemp("app") / "sample_runs"
+    shutil.copytree(source, root, symlinks=True)
+    score_trajectories(list(iter_trajectory_dirs(root)), jobs=2)
+    return root
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "xdg-cache"))
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    yield
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+@pytest.fixture
+def app(sample_root: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., AppTest]:
+    """Factory: the app on the scored sample copy (or another root), already on `page`."""
+
+    def make(page: str | None = None, root: Path | None = None, **query: str | list[str]) -> AppTest:
+        monkeypatch.setenv("WEBEVAL_ROOT", str(root or sample_root))
+        at = AppTest.from_file(str(APP), default_timeout=60)
+        for key, value in query.items():
+            at.query_params[key] = value
+        at.run()
+        if page is not None:
+            at.switch_page(page)
+            at.run()
+        return at
+
+    return make
+
+
+def verdict_file(folder: Path, status: str, assertions: tuple[str, ...] = ()) -> None:
+    """A score file shaped like scoring.write_score_file's, without running the evaluator."""
+    score = 1.0 if status == "success" else 0.0
+    evaluation = {
+        "engine": {"name": "webarena-verified", "version": "1.2.3", "eval_hash": "webarena-verified-1.2.3-synth"},
+        "outcome": "answered",
+        "result": {
+            "status": status,
+            "score": score,
+            "evaluators_results": [
+                {
+                    "evaluator_name": "AgentResponseEvaluator",
+                    "status": status,
+                    "assertions": [{"assertion_name": a, "status": "failure"} for a in assertions],
+                }
+            ],
+        },
+        "agent_response": {"findings": [], "parse_error": None},
+        "network": [],
+    }
+    write_score(folder, "webarena-verified-1.2.3-synth", score, json.dumps(evaluation))
+
+
+@pytest.fixture(scope="session")
+def big_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """1,000 Fara-layout trajectories (two runs x 500 real task ids) with synthetic verdicts."""
+    root = tmp_path_factory.mktemp("big")
+    task_ids = sorted(load_catalog().tasks)[:500]
+    for model in ("model-a", "model-b"):
+        traj = root / "runs" / "WebSurfer-synth" / model / "bench" / "WebArenaVerified" / "0" / "traj"
+        for i, task_id in enumerate(task_ids):
+            folder = traj / str(task_id)
+            folder.mkdir(parents=True)
+            pick = (i * 7 + 3 * (model == "model-b")) % 10
+            if pick == 9:
+                write_final_answer(folder, str(task_id), is_aborted=True)
+                continue
+            write_final_answer(folder, str(task_id), "<no_answer>" if pick == 8 else '{"task_type": "retrieve"}')
+            write_times(folder, duration=30.0 + 7 * (i % 40))
+            if pick < 5:
+                verdict_file(folder, "success")
+            else:
+                verdict_file(folder, "failure", ("agent_response.task_type_mismatch",))
+    return root

@@ -1,0 +1,107 @@
+"""`webeval show | ls | index | export` on folders the tests build."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.builders import fara_folder, wav_folder
+from webeval_core.cli import main
+
+
+def run_cli(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(list(argv), out=out)
+    return code, out.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+def test_show_json_has_the_documented_keys(tmp_path: Path) -> None:
+    folder = fara_folder(tmp_path, "alltrails_find_23")
+
+    code, text = run_cli("show", str(folder), "--json")
+
+    assert code == 0
+    payload = json.loads(text)
+    for key in ("task_id", "layout", "outcome", "final_answer", "steps", "screenshots", "duration_s",
+                "token_usage", "scores", "warnings"):  # fmt: skip
+        assert key in payload, key
+    assert payload["layout"] == "fara"
+    assert payload["outcome"] == "answered"
+    step = payload["steps"][1]
+    assert set(step) >= {"index", "action", "arguments", "thought", "url", "timestamp", "screenshot", "point"}
+    assert step["action"] == "left_click"
+    assert "thoughts" not in step["arguments"]
+    assert all((folder / rel).is_file() for rel in payload["screenshots"])
+
+
+def test_show_text_names_task_and_steps(tmp_path: Path) -> None:
+    folder = fara_folder(tmp_path, "t1", generation="solver", naming="solver")
+    code, text = run_cli("show", str(folder))
+    assert code == 0
+    assert "Task t1" in text
+    assert "Outcome:  answered" in text
+
+
+def test_show_unreadable_folder_exits_1_without_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    code, _ = run_cli("show", str(folder))
+    assert code == 1
+    err = capsys.readouterr().err
+    assert str(folder) in err
+    assert "Traceback" not in err
+
+
+def test_ls_lists_runs_and_unreadable(tmp_path: Path) -> None:
+    fara_folder(tmp_path / "runs/sys/fara-7b/me/bench/0/traj", "t1")
+    wav_folder(tmp_path / "cli", "7")
+    broken = tmp_path / "cli" / "8"
+    broken.mkdir()
+    (broken / "8_final_answer.json").write_text("not json")
+
+    code, text = run_cli("ls", str(tmp_path))
+    assert code == 0
+    assert "runs/sys/fara-7b/me/bench/0" in text
+    assert "model=fara-7b" in text
+    assert "Unreadable folders (1)" in text
+
+    code, text = run_cli("ls", str(tmp_path), "--json")
+    payload = json.loads(text)
+    assert sorted(r["key"] for r in payload["runs"]) == ["cli", "runs/sys/fara-7b/me/bench/0"]
+    assert payload["unreadable"][0]["path"] == str(broken)
+
+
+def test_export_csv_has_one_row_per_trajectory(tmp_path: Path) -> None:
+    fara_folder(tmp_path / "run", "a")
+    fara_folder(tmp_path / "run", "b", final_answer="<no_answer>")
+    target = tmp_path / "out.csv"
+
+    code, _ = run_cli("export", str(tmp_path / "run"), "-o", str(target))
+
+    assert code == 0
+    rows = list(csv.DictReader(target.open()))
+    assert [(r["task_id"], r["outcome"]) for r in rows] == [("a", "answered"), ("b", "no_answer")]
+
+
+def test_index_reports_counts(tmp_path: Path) -> None:
+    wav_folder(tmp_path / "cli", "7")
+    code, text = run_cli("index", str(tmp_path))
+    assert code == 0
+    assert "Indexed 1 trajectories in 1 runs" in text
+
+
+def test_missing_root_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run_cli("ls", str(tmp_path / "nope"))
+    assert code == 1
+    assert "not a folder" in capsys.readouterr().err
