@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,6 +28,7 @@ from tests.builders import (  # noqa: E402
     FARA_ACTIONS,
     SOLVER_ACTIONS,
     Act,
+    LogGeneration,
     log_lines,
     write_core_log,
     write_final_answer,
@@ -44,17 +46,22 @@ def realistic(actions: tuple[Act, ...]) -> list[Act]:
     return [Act(a.action, a.args, thought=THOUGHT, observation=a.observation, url=a.url) for a in actions]
 
 
-def generation_lines(generation: str, total: int) -> list[str]:
+def generation_lines(generation: LogGeneration, total: int) -> list[str]:
     acts = realistic(SOLVER_ACTIONS if generation == "solver" else FARA_ACTIONS)
     per_action = {"text": 2, "fara-structured": 3, "solver": 2}[generation]
     cycle = acts * (total // (per_action * len(acts)) + 1)
-    return log_lines(generation, cycle)[:total]  # type: ignore[arg-type]
+    return log_lines(generation, cycle)[:total]
 
 
 def mixed_lines(total: int) -> list[str]:
     """Every line shape the reader knows, in one log: the worst case for its branches."""
     llm_call = json.dumps(
-        {"timestamp": "2025-11-14T14:35:15.204417", "prompt_tokens": 2383, "completion_tokens": 192, "type": "LLMCallEvent"}
+        {
+            "timestamp": "2025-11-14T14:35:15.204417",
+            "prompt_tokens": 2383,
+            "completion_tokens": 192,
+            "type": "LLMCallEvent",
+        }
     )
     block = [
         *log_lines("fara-structured", realistic(FARA_ACTIONS)),
@@ -68,13 +75,15 @@ def mixed_lines(total: int) -> list[str]:
     return (block * (total // len(block) + 1))[:total]
 
 
-def median_ms(action: Callable[[], object], runs: int) -> float:
-    times = []
+def median_ms(action: Callable[[], object], runs: int) -> tuple[float, float]:
+    """Median wall and CPU milliseconds; CPU time is the steadier figure on a shared machine."""
+    wall, cpu = [], []
     for _ in range(runs):
-        start = time.perf_counter()
+        start_wall, start_cpu = time.perf_counter(), time.process_time()
         action()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+        wall.append((time.perf_counter() - start_wall) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+    return statistics.median(wall), statistics.median(cpu)
 
 
 def build_folder(root: Path, name: str, lines: list[str]) -> Path:
@@ -101,18 +110,18 @@ def main() -> int:
         "mixed": mixed_lines(args.lines),
     }
     print(f"{args.lines} lines per log, median of {args.runs} runs (Python {sys.version.split()[0]})")
-    print(f"{'log':<16} {'MB':>5} {'steps':>6} {'warnings':>8} {'parse ms':>9} {'load ms':>8}")
+    print(f"{'log':<16} {'MB':>5} {'steps':>6} {'warnings':>8}   parse ms wall/cpu   load ms wall/cpu")
     with tempfile.TemporaryDirectory() as tmp:
         for name, lines in logs.items():
             folder = build_folder(Path(tmp), name, lines)
             data = (folder / "web_surfer.log").read_bytes()
             parsed = parse_action_log(data)
             loaded = load_trajectory(folder)
-            parse_ms = median_ms(lambda data=data: parse_action_log(data), args.runs)  # type: ignore[misc]
-            load_ms = median_ms(lambda folder=folder: load_trajectory(folder), args.runs)  # type: ignore[misc]
+            parse = median_ms(partial(parse_action_log, data), args.runs)
+            load = median_ms(partial(load_trajectory, folder), args.runs)
             print(
                 f"{name:<16} {len(data) / 1e6:>5.1f} {len(parsed.steps):>6} {len(loaded.warnings):>8} "
-                f"{parse_ms:>9.1f} {load_ms:>8.1f}"
+                f"{parse[0]:>10.0f} /{parse[1]:>5.0f} {load[0]:>11.0f} /{load[1]:>5.0f}"
             )
     return 0
 

@@ -122,8 +122,13 @@ _TABLE_COLUMNS = {
 }
 
 
+# Folders of the trajectory table shown last: the trajectory page offers to re-score that set.
+LAST_TABLE_PATHS = "last_trajectory_table_paths"
+
+
 def trajectory_table(rows: pd.DataFrame, run_labels: dict[str, str], key: str) -> None:
     """Trajectories as a table (agent text shown as plain text); selecting a row opens it."""
+    st.session_state[LAST_TABLE_PATHS] = rows["path"].tolist()
     view = rows.assign(run=rows["run"].map(run_labels), tags=rows["tags"].map(", ".join))
     event = st.dataframe(
         view[list(_TABLE_COLUMNS)],

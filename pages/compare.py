@@ -112,4 +112,6 @@ st.dataframe(
 if len(keys) > 2:
     with st.expander(f"All {len(keys)} runs"):
         everything = metrics.task_matrix(frame, keys).rename(columns=labels)
-        st.dataframe(_styled(everything.reset_index(), list(everything.columns)), hide_index=True, width="stretch")
+        st.dataframe(
+            _styled(everything.reset_index(), list(everything.columns)), hide_index=True, width="stretch"
+        )

@@ -11,149 +11,197 @@ from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
-import plotly.express as px
 import streamlit as st
-from plotly.graph_objects import Figure
 
-from pages.common import PAGES, current_frame, current_index, escape_markdown, trajectory_table
+from pages.common import (
+    PAGES,
+    current_frame,
+    current_index,
+    current_root,
+    escape_markdown,
+    load_frame,
+    load_index,
+    trajectory_table,
+)
 from webeval_core import metrics
 
-# chart key -> (frame column the clicked value filters, Trajectories page parameter)
+# chart key -> (metrics.filter_frame argument the clicked value filters, Trajectories page parameter)
 _CLICKABLE = {
-    "chart_site": ("site", "site"),
-    "chart_task_type": ("task_type", "type"),
-    "chart_template": ("intent_template", "template"),
-    "chart_outcome": ("outcome_group", "outcome"),
+    "chart_site": ("sites", "site"),
+    "chart_task_type": ("task_types", "type"),
+    "chart_template": ("intent_templates", "template"),
+    "chart_outcome": ("outcome_groups", "outcome"),
     "chart_taxonomy": ("tags", "tag"),
 }
 _TEMPLATES_SHOWN = 25
+# customdata: run, raw value (for filtering), escaped label, then the numbers shown on hover
+_RATE_HOVER = "%{customdata[2]}<br>%{customdata[3]} of %{customdata[4]} passed<extra>%{fullData.name}</extra>"
+_COUNT_HOVER = "%{customdata[2]}: %{customdata[3]}<extra>%{fullData.name}</extra>"
+
+Spec = dict[str, Any]
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _charts(frame: pd.DataFrame, labels: Mapping[str, str]) -> dict[str, Figure]:
-    """Every figure of the page for one selection of runs, built once per selection."""
+def _charts(root: str, runs: tuple[str, ...]) -> dict[str, Spec]:
+    """Every figure of the page for one root and choice of runs, as plain Plotly specs.
+
+    Plain dicts, not plotly.express figures: building those took over a second for 1,000
+    trajectories, and a dict keeps its key order through the cache, so a chart's element id
+    (derived from its spec) stays the same between reruns and a click is not lost.
+    """
+    frame = load_frame(root)
+    data = frame[frame["run"].isin(runs)]
+    labels = metrics.run_labels(load_index(root).runs)
+    templates = metrics.breakdown(data, "intent_template")
+    worst = templates.groupby("intent_template")["success_rate"].mean().sort_values(kind="stable")
+    shown = list(worst.index[:_TEMPLATES_SHOWN])
     return {
-        "chart_site": _success_bars(metrics.breakdown(frame, "site"), "site", labels),
-        "chart_task_type": _success_bars(metrics.breakdown(frame, "task_type"), "task_type", labels),
-        "chart_template": _template_bars(metrics.breakdown(frame, "intent_template"), labels),
-        "chart_outcome": _count_bars(metrics.outcome_breakdown(frame), "outcome_group", labels),
-        "chart_taxonomy": _count_bars(metrics.taxonomy(frame), "tag", labels),
-        **{f"hist_{c}": _histogram(frame, c, labels) for c in ("steps", "duration_s", "tokens")},
+        "chart_site": _rate_bars(metrics.breakdown(data, "site"), "site", labels),
+        "chart_task_type": _rate_bars(metrics.breakdown(data, "task_type"), "task_type", labels),
+        "chart_template": _rate_bars(
+            templates[templates["intent_template"].isin(shown)], "intent_template", labels, order=shown
+        ),
+        "chart_outcome": _count_bars(metrics.outcome_breakdown(data), "outcome_group", labels),
+        "chart_taxonomy": _count_bars(metrics.taxonomy(data), "tag", labels),
+        **{f"hist_{c}": _histogram(data, c, labels) for c in ("steps", "duration_s", "tokens")},
     }
 
 
-def _plain(values: pd.Series) -> pd.Series:
-    # Plotly renders a subset of HTML in labels; task and run names are shown as text.
-    return values.astype(str).map(html.escape)
+def _text(values: pd.Series, width: int = 70) -> list[str]:
+    # Plotly renders a subset of HTML in labels; task and run names must show as text.
+    return [html.escape(v if len(v) <= width else v[: width - 1] + "…") for v in values.astype(str)]
 
 
-def _success_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> Figure:
-    data = table.assign(
-        run_label=_plain(table["run"].map(labels)),
-        label=_plain(table[by]),
-        rate=table["success_rate"] * 100,
-    )
-    fig = px.bar(
-        data,
-        x="label",
-        y="rate",
-        color="run_label",
-        barmode="group",
-        custom_data=["run", by, "passed", "counted"],
-        labels={"label": by.replace("_", " "), "rate": "success rate (%)", "run_label": "run"},
-    )
-    fig.update_traces(hovertemplate="%{x}<br>%{y:.1f}% (%{customdata[2]} of %{customdata[3]})<extra></extra>")
-    fig.update_yaxes(range=[0, 100])
-    return _layout(fig)
+def _rate_bars(
+    table: pd.DataFrame, by: str, labels: Mapping[str, str], order: list[str] | None = None
+) -> Spec:
+    """Success rate per value of `by`, one bar per run; horizontal when labels are long."""
+    horizontal = order is not None
+    traces = []
+    for run, part in table.groupby("run", sort=False):
+        names = _text(part[by])
+        rates = [None if pd.isna(r) else round(r * 100, 2) for r in part["success_rate"]]
+        custom = [
+            [run, raw, name, p, c]
+            for raw, name, p, c in zip(part[by], names, part["passed"], part["counted"], strict=True)
+        ]
+        traces.append(
+            {
+                "type": "bar",
+                "name": html.escape(labels[str(run)]),
+                "x": rates if horizontal else names,
+                "y": names if horizontal else rates,
+                "orientation": "h" if horizontal else "v",
+                "customdata": custom,
+                "hovertemplate": _RATE_HOVER,
+            }
+        )
+    value_axis = {"title": {"text": "success rate (%)"}, "range": [0, 100]}
+    if not horizontal:
+        return _figure(traces, {"yaxis": value_axis}, height=340)
+    category_axis = {
+        "categoryorder": "array",
+        "categoryarray": _text(pd.Series(order)),
+        "autorange": "reversed",
+    }
+    rows = len(order or ()) * max(1, len(traces))
+    return _figure(traces, {"xaxis": value_axis, "yaxis": category_axis}, height=max(300, 20 * rows + 80))
 
 
-def _template_bars(table: pd.DataFrame, labels: Mapping[str, str]) -> Figure:
-    # Templates are many (hundreds over 812 tasks): show those where the chosen runs do worst.
-    order = table.groupby("intent_template")["success_rate"].mean().sort_values(kind="stable")
-    shown = order.index[:_TEMPLATES_SHOWN]
-    data = table[table["intent_template"].isin(shown)]
-    data = data.assign(
-        run_label=_plain(data["run"].map(labels)),
-        label=_plain(data["intent_template"]).str.slice(0, 70),
-        rate=data["success_rate"] * 100,
-    )
-    fig = px.bar(
-        data,
-        y="label",
-        x="rate",
-        color="run_label",
-        barmode="group",
-        orientation="h",
-        custom_data=["run", "intent_template", "passed", "counted"],
-        category_orders={"label": [html.escape(str(t))[:70] for t in shown]},
-        labels={"label": "", "rate": "success rate (%)", "run_label": "run"},
-    )
-    fig.update_traces(hovertemplate="%{y}<br>%{x:.1f}% (%{customdata[2]} of %{customdata[3]})<extra></extra>")
-    fig.update_xaxes(range=[0, 100])
-    return _layout(fig, height=max(300, 22 * len(data)))
+def _count_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> Spec:
+    """Trajectories per category (outcome, tag), one horizontal bar per run, in the table's order."""
+    order = _text(pd.Series(list(dict.fromkeys(table[by]))))
+    traces = []
+    for run, part in table.groupby("run", sort=False):
+        names = _text(part[by])
+        traces.append(
+            {
+                "type": "bar",
+                "name": html.escape(labels[str(run)]),
+                "x": part["trajectories"].tolist(),
+                "y": names,
+                "orientation": "h",
+                "customdata": [
+                    [run, raw, n, c] for raw, n, c in zip(part[by], names, part["trajectories"], strict=True)
+                ],
+                "hovertemplate": _COUNT_HOVER,
+            }
+        )
+    axes = {
+        "xaxis": {"title": {"text": "trajectories"}},
+        "yaxis": {"categoryorder": "array", "categoryarray": order, "autorange": "reversed"},
+    }
+    return _figure(traces, axes, height=max(260, 22 * len(order) * max(1, len(traces)) + 80))
 
 
-def _count_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> Figure:
-    data = table.assign(run_label=_plain(table["run"].map(labels)), label=_plain(table[by]))
-    fig = px.bar(
-        data,
-        y="label",
-        x="trajectories",
-        color="run_label",
-        barmode="group",
-        orientation="h",
-        custom_data=["run", by],
-        category_orders={"label": list(dict.fromkeys(data["label"]))},
-        labels={"label": "", "run_label": "run"},
-    )
-    return _layout(fig, height=max(260, 24 * len(data)))
-
-
-def _histogram(frame: pd.DataFrame, column: str, labels: Mapping[str, str]) -> Figure:
-    data = frame.assign(run_label=_plain(frame["run"].map(labels)))
+def _histogram(frame: pd.DataFrame, column: str, labels: Mapping[str, str]) -> Spec:
+    traces = [
+        {
+            "type": "histogram",
+            "name": html.escape(labels[str(run)]),
+            "x": part[column].dropna().tolist(),
+            "opacity": 0.6,
+        }
+        for run, part in frame.groupby("run", sort=False)
+    ]
     title = {"duration_s": "duration (s)"}.get(column, column)
-    fig = px.histogram(
-        data, x=column, color="run_label", barmode="overlay", opacity=0.6, labels={column: title, "run_label": "run"}
+    return _figure(
+        traces,
+        {
+            "barmode": "overlay",
+            "xaxis": {"title": {"text": title}},
+            "yaxis": {"title": {"text": "trajectories"}},
+        },
+        height=260,
     )
-    return _layout(fig, height=260)
 
 
-def _layout(fig: Figure, height: int = 340) -> Figure:
-    fig.update_layout(
-        height=height, margin={"l": 10, "r": 10, "t": 10, "b": 10}, legend={"orientation": "h", "y": -0.2}
-    )
-    return fig
+def _figure(traces: list[Spec], layout: Spec, height: int) -> Spec:
+    base = {
+        "barmode": "group",
+        "height": height,
+        "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
+        "legend": {"orientation": "h", "y": -0.25},
+    }
+    return {"data": traces, "layout": {**base, **layout}}
 
 
 def _clicked(event: Any) -> list[tuple[str, str]]:
     """(run, value) of the bars selected in one chart."""
-    points = event.selection.points if event else []
+    # Item access: in tests the event is the plain dict put into session state.
+    points = event["selection"]["points"] if event else []
     return [(str(p["customdata"][0]), str(p["customdata"][1])) for p in points if p.get("customdata")]
 
 
 def _filter_from_clicks(frame: pd.DataFrame, clicks: dict[str, list[tuple[str, str]]]) -> pd.DataFrame:
     """Rows matching every clicked chart; within one chart, any clicked bar."""
     for chart, picked in clicks.items():
-        column = _CLICKABLE[chart][0]
-        kwargs = {
-            "site": "sites",
-            "task_type": "task_types",
-            "intent_template": "intent_templates",
-            "outcome_group": "outcome_groups",
-            "tags": "tags",
-        }
-        parts = [
-            metrics.filter_frame(frame, runs=[run], **{kwargs[column]: [value]}) for run, value in picked
-        ]
-        frame = pd.concat(parts).drop_duplicates(subset=["run", "task_id", "path"]) if parts else frame
+        argument = _CLICKABLE[chart][0]
+        parts = []
+        for run, value in picked:
+            criteria: dict[str, Any] = {argument: [value]}
+            parts.append(metrics.filter_frame(frame, runs=[run], **criteria))
+        frame = pd.concat(parts).drop_duplicates(subset="path")
     return frame
 
 
-def _trajectories_link(clicks: dict[str, list[tuple[str, str]]], labels: Mapping[str, str]) -> dict[str, list[str]]:
-    params: dict[str, list[str]] = {"run": sorted({labels[run] for picked in clicks.values() for run, _ in picked})}
+def _trajectories_link(
+    clicks: dict[str, list[tuple[str, str]]], labels: Mapping[str, str]
+) -> dict[str, list[str]]:
+    params = {"runs": sorted({labels[run] for picked in clicks.values() for run, _ in picked})}
     for chart, picked in clicks.items():
         params[_CLICKABLE[chart][1]] = sorted({value for _, value in picked})
     return params
+
+
+def _chart(title: str, key: str, figure: Spec) -> list[tuple[str, str]]:
+    """A clickable chart; returns the (run, value) pairs of the bars clicked in it."""
+    st.subheader(title)
+    if not figure["data"]:
+        st.caption("Nothing to show for the chosen runs.")
+        return []
+    event = st.plotly_chart(figure, key=key, on_select="rerun", selection_mode="points", width="stretch")
+    return _clicked(event)
 
 
 def _headline_row(label: str, head: metrics.Headline) -> None:
@@ -164,10 +212,13 @@ def _headline_row(label: str, head: metrics.Headline) -> None:
     cols[1].metric(
         "Success rate",
         rate,
-        help="Mean score over answered and no-answer trajectories; aborted ones and scoring errors are left out.",
+        help="Mean score over answered and no-answer trajectories; aborted ones and scoring errors"
+        " are left out.",
     )
     cols[2].metric("Passed", f"{head.passed} / {head.counted}")
-    cols[3].metric("No answer", head.no_answer, help="Ran out of budget without answering; counted as failures.")
+    cols[3].metric(
+        "No answer", head.no_answer, help="Ran out of budget without answering; counted as failures."
+    )
     cols[4].metric("Aborted", head.aborted, help="Left out of the success rate (upstream rule).")
     cols[5].metric("Scoring errors", head.scoring_errors, help="The evaluator returned error; left out.")
     if head.unscored or head.unreadable:
@@ -186,7 +237,10 @@ counts = frame["run"].value_counts()
 with st.expander(f"{len(index.runs)} runs under {index.root}", expanded=False):
     st.dataframe(
         pd.DataFrame(
-            [{"run": labels[r.key], **r.metadata, "trajectories": int(counts.get(r.key, 0))} for r in index.runs]
+            [
+                {"run": labels[r.key], **r.metadata, "trajectories": int(counts.get(r.key, 0))}
+                for r in index.runs
+            ]
         ),
         hide_index=True,
         width="stretch",
@@ -196,7 +250,7 @@ chosen = st.multiselect(
     options=[r.key for r in index.runs],
     default=[r.key for r in index.runs],
     format_func=labels.__getitem__,
-    key="run",
+    key="runs",
     bind="query-params",
 )
 data = frame[frame["run"].isin(chosen)]
@@ -207,26 +261,24 @@ if data.empty:
 for run, head in metrics.headlines(data).items():
     _headline_row(labels[run], head)
 
-figures = _charts(data, {k: labels[k] for k in chosen})
+figures = _charts(str(current_root()), tuple(chosen))
+left, right = st.columns(2)
 clicks: dict[str, list[tuple[str, str]]] = {}
-
-
-def _chart(title: str, key: str) -> None:
-    st.subheader(title)
-    event = st.plotly_chart(figures[key], key=key, on_select="rerun", selection_mode="points", width="stretch")
-    picked = _clicked(event)
+for place, title, key in (
+    (left, "Success by site", "chart_site"),
+    (right, "Success by task type", "chart_task_type"),
+    (left, "Outcomes", "chart_outcome"),
+    (right, "Failure taxonomy", "chart_taxonomy"),
+    (
+        st.container(),
+        f"Intent templates with the lowest success (up to {_TEMPLATES_SHOWN})",
+        "chart_template",
+    ),
+):
+    with place:
+        picked = _chart(title, key, figures[key])
     if picked:
         clicks[key] = picked
-
-
-left, right = st.columns(2)
-with left:
-    _chart("Success by site", "chart_site")
-    _chart("Outcomes", "chart_outcome")
-with right:
-    _chart("Success by task type", "chart_task_type")
-    _chart("Failure taxonomy", "chart_taxonomy")
-_chart(f"Intent templates with the lowest success (up to {_TEMPLATES_SHOWN})", "chart_template")
 
 st.subheader("Distributions")
 for column, col in zip(("steps", "duration_s", "tokens"), st.columns(3), strict=True):

@@ -14,7 +14,7 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.metrics import PASS
 from webeval_core.tasks import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
 
-_SHOWN_IDS = "_tasks_shown_ids"  # the filtered ids in table order, for the selection callback
+_LAST_ROWS = "_tasks_last_rows"  # the table selection already followed
 
 
 @st.cache_data(show_spinner=False, max_entries=2)
@@ -56,10 +56,17 @@ def _filtered(frame: pd.DataFrame, attempted: set[str]) -> pd.DataFrame:
     return frame[mask]
 
 
-def _select_task() -> None:
-    """A row click puts its task in the URL; clearing the selection closes the details."""
-    rows = st.session_state["task_table"].selection.rows
-    shown = st.session_state.get(_SHOWN_IDS, [])
+def _clear_selection() -> None:
+    """A filter change reorders the table: drop the row selection (the open task stays open)."""
+    st.session_state["task_table"] = {"selection": {"rows": [], "columns": [], "cells": []}}
+    st.session_state[_LAST_ROWS] = []
+
+
+def _follow_selection(rows: list[int], shown: list[int]) -> None:
+    """A newly selected row puts its task in the URL; clearing the selection closes it."""
+    if rows == st.session_state.get(_LAST_ROWS, []):
+        return
+    st.session_state[_LAST_ROWS] = rows
     if rows and rows[0] < len(shown):
         st.query_params["task"] = str(shown[rows[0]])
     else:
@@ -123,32 +130,47 @@ frame = _task_frame(catalog.checksum, catalog)
 templates = {t.intent_template_id: t.intent_template for t in catalog.tasks.values()}
 
 cols = st.columns([2, 2, 3, 3])
-cols[0].multiselect("Site", SITES, key="site", bind="query-params", placeholder="any site")
-cols[1].multiselect("Task type", TASK_TYPES, key="type", bind="query-params", placeholder="any type")
+cols[0].multiselect(
+    "Site", SITES, key="site", placeholder="any site", bind="query-params", on_change=_clear_selection
+)
+cols[1].multiselect(
+    "Task type",
+    TASK_TYPES,
+    key="type",
+    placeholder="any type",
+    bind="query-params",
+    on_change=_clear_selection,
+)
 cols[2].selectbox(
     "Intent template",
     sorted(templates),
     index=None,
     key="template",
-    bind="query-params",
     format_func=lambda tid: f"{tid}: {templates[tid]}",
     placeholder="any template",
+    bind="query-params",
+    on_change=_clear_selection,
 )
-cols[3].text_input("Search", key="q", bind="query-params", placeholder="words of the intent, or a task id")
-st.toggle("Only tasks attempted in the loaded runs", key="attempted")
+cols[3].text_input(
+    "Search",
+    key="q",
+    placeholder="words of the intent, or a task id",
+    bind="query-params",
+    on_change=_clear_selection,
+)
+st.toggle("Only tasks attempted in the loaded runs", key="attempted", on_change=_clear_selection)
 
 shown = _filtered(frame, set(by_task))
-st.session_state[_SHOWN_IDS] = shown["task"].tolist()
 keys = shown["task"].astype(str)
 table = shown.drop(columns=["_search", "_sites"]).assign(
     attempts=keys.map(lambda t: len(by_task[t]) if t in by_task else 0),
     passed=keys.map(lambda t: int((by_task[t]["result"] == PASS).sum()) if t in by_task else 0),
 )
 st.caption(f"{len(shown)} of {len(frame)} tasks from {catalog.path.name} (sha256 {catalog.checksum[:12]}…)")
-st.dataframe(
+selection = st.dataframe(
     table,
     key="task_table",
-    on_select=_select_task,
+    on_select="rerun",
     selection_mode="single-row",
     hide_index=True,
     width="stretch",
@@ -159,6 +181,7 @@ st.dataframe(
     },
 )
 
+_follow_selection(selection.selection.rows, shown["task"].tolist())
 chosen = catalog.get(st.query_params.get("task", ""))
 if chosen is not None:
     _render_task(chosen, by_task.get(str(chosen.task_id), trajectories.iloc[0:0]))

@@ -6,6 +6,8 @@ Each filter is bound to a URL query parameter, so a filtered view is a link that
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import streamlit as st
 
@@ -18,8 +20,12 @@ def _options(values: pd.Series, order: tuple[str, ...] = ()) -> list[str]:
     return [v for v in order if v in present] + sorted(present - set(order))
 
 
-def _multiselect(label: str, key: str, options: list[str], **kwargs: object) -> list[str]:
-    return st.multiselect(label, options, default=[], key=key, bind="query-params", **kwargs)  # type: ignore[arg-type]
+def _multiselect(
+    label: str, key: str, options: list[str], format_func: Callable[[str], str] = str, help: str | None = None
+) -> list[str]:
+    return st.multiselect(
+        label, options, default=[], format_func=format_func, help=help, key=key, bind="query-params"
+    )
 
 
 st.title("Trajectories")
@@ -32,16 +38,22 @@ frame = current_frame()
 labels = metrics.run_labels(index.runs)
 
 text = st.text_input(
-    "Search", key="q", bind="query-params", placeholder="task id, intent or answer text", icon=":material/search:"
+    "Search",
+    key="q",
+    bind="query-params",
+    placeholder="task id, intent or answer text",
+    icon=":material/search:",
 )
 row1 = st.columns(4)
 row2 = st.columns([1, 1, 2])
 with row1[0]:
-    runs = _multiselect("Run", "run", [r.key for r in index.runs], format_func=labels.__getitem__)
+    runs = _multiselect("Run", "runs", [r.key for r in index.runs], format_func=labels.__getitem__)
 with row1[1]:
     sites = _multiselect("Site", "site", _options(frame["site"]))
 with row1[2]:
-    types = _multiselect("Task type", "type", _options(frame["task_type"], ("retrieve", "mutate", "navigate")))
+    types = _multiselect(
+        "Task type", "type", _options(frame["task_type"], ("retrieve", "mutate", "navigate"))
+    )
 with row1[3]:
     outcomes = _multiselect("Outcome", "outcome", _options(frame["outcome_group"], metrics.OUTCOME_GROUPS))
 with row2[0]:
@@ -70,8 +82,8 @@ shown = metrics.filter_frame(
 head = metrics.headline(shown)
 rate = "–" if head.success_rate is None else f"{head.success_rate:.1%}"
 st.caption(
-    f"{len(shown)} of {len(frame)} trajectories · success rate {rate} ({head.passed} of {head.counted} counted)"
-    " · select a row to open it"
+    f"{len(shown)} of {len(frame)} trajectories · success rate {rate}"
+    f" ({head.passed} of {head.counted} counted) · select a row to open it"
 )
 trajectory_table(shown, labels, key="trajectories_table")
 st.download_button(

@@ -8,12 +8,16 @@ headers a browser sends, so the evaluator sees them as navigation events.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-T0 = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)
+from tests.builders import START_UTC
+
+# Entry times are seconds after the start of a `tests.builders` trajectory, whose step k begins
+# at 5 + 10 * (k - 1) seconds, so `at=17` fires during step 2.
+T0 = START_UTC
 
 GITLAB = "http://localhost:8023"
 REDDIT = "http://localhost:9999"

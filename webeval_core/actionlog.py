@@ -30,13 +30,13 @@ LOG_NAME = "web_surfer.log"
 Generation = Literal["text", "fara-structured", "solver"]
 
 _SUMMARY_SOURCE = "WebSurfer-SummarizedAction"
-_TEXT_ACTION = re.compile(r"Action #(\d+): executing tool '([^']*)' with arguments\s*")
-_THOUGHT = re.compile(r"Thought #\d+:\s*(.*?)\s*\nAction #", re.DOTALL)
-_OBSERVATION = re.compile(r"\s*Observation ?#(\d+):\s?(.*)", re.DOTALL)
-_SUMMARY = re.compile(r"Action (\d+): URL=(\S*), (\w+)\((.*)\)\s*", re.DOTALL)
+_TEXT_ACTION = re.compile(r"Action #(\d{1,9}): executing tool '([^']*)' with arguments\s*")
+_OBSERVATION = re.compile(r"\s*Observation ?#(\d{1,9}):\s?(.*)", re.DOTALL)
+_SUMMARY = re.compile(r"Action \d+: URL=(\S*), (\w+)\((.*)\)\s*", re.DOTALL)
 _SCROLL_UP = {"scroll_up", "page_up"}
 _SCROLL_DOWN = {"scroll_down", "page_down"}
 _TYPE_ACTIONS = {"type", "input_text"}
+_NUMBERS = (int, float)
 _DECODER = json.JSONDecoder()
 _LITERAL_TRIES = 20  # closing braces tried, from the last, when arguments are not plain JSON
 
@@ -81,7 +81,7 @@ def logged_coordinate(arguments: dict[str, Any]) -> tuple[float, float] | None:
     value = arguments.get("coordinate")
     if isinstance(value, list | tuple) and len(value) == 2:
         x, y = value
-        if all(isinstance(v, int | float) and not isinstance(v, bool) for v in (x, y)):
+        if type(x) in _NUMBERS and type(y) in _NUMBERS:  # exact types: True is not a coordinate
             return float(x), float(y)
     return None
 
@@ -109,13 +109,16 @@ class _Record(NamedTuple):
     line: int
     data: dict[str, Any]
     time: datetime | None
+    action: str | None  # set on structured lines (not on summarized companions)
 
 
 def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_Record]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    last = len(lines) - 1  # the last non-blank line, where a crash leaves a truncated record
+    while last >= 0 and not lines[last].strip():
+        last -= 1
     records: list[_Record] = []
     blank: list[int] = []
     junk: list[int] = []  # a run of consecutive non-JSON lines, reported as one
@@ -136,7 +139,7 @@ def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_
         flush_junk()
         try:
             obj, end = _DECODER.raw_decode(stripped)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             reason = (
                 "last line is truncated (the writer probably stopped mid-line); skipped"
                 if i == last
@@ -157,7 +160,8 @@ def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_
                 Diagnostic(file=file, line=i + 1, message="is JSON but not an object; skipped")
             )
             continue
-        records.append(_Record(i + 1, obj, _time_of(obj, file, i + 1, diagnostics)))
+        time = _time_of(obj, file, i + 1, diagnostics)
+        records.append(_Record(i + 1, obj, time, _structured_action(obj)))
     flush_junk()
     if blank:
         diagnostics.append(
@@ -190,9 +194,9 @@ def _time_of(obj: dict[str, Any], file: str, line: int, diagnostics: list[Diagno
         return None
 
 
-def _structured_action(record: _Record) -> str | None:
-    action = record.data.get("action")
-    if isinstance(action, str) and record.data.get("source") != _SUMMARY_SOURCE:
+def _structured_action(data: dict[str, Any]) -> str | None:
+    action = data.get("action")
+    if isinstance(action, str) and data.get("source") != _SUMMARY_SOURCE:
         return action
     return None
 
@@ -203,12 +207,12 @@ def _message(record: _Record) -> str:
 
 
 def _generation(records: list[_Record]) -> Generation | None:
-    structured = [r for r in records if _structured_action(r) is not None]
+    structured = [r for r in records if r.action is not None]
     if any(r.data.get("source") == "WebSurfer" for r in structured):
         return "solver"
     if structured:
         return "fara-structured"
-    if any(_TEXT_ACTION.search(_message(r)) for r in records if "executing tool" in _message(r)):
+    if any(_find_text_action(_message(r)) for r in records if "executing tool" in _message(r)):
         return "text"
     return None
 
@@ -230,11 +234,14 @@ class _Draft:
 
 @dataclass
 class _TextAction:
+    """A "Thought #N / Action #N" line, parsed only if it becomes a step or its thought is needed."""
+
     line: int
     number: int
-    action: str
-    arguments: dict[str, Any]
-    thought: str | None
+    tool: str
+    message: str
+    action_at: int  # where "Action #N" starts in the message
+    arguments_at: int
     timestamp: datetime | None
 
 
@@ -248,13 +255,13 @@ class _StepBuilder:
     pending_summary: tuple[int, str, str, dict[str, Any]] | None = None
 
     def add(self, record: _Record) -> None:
-        if _structured_action(record) is not None:
-            self._add_structured(record)
+        if record.action is not None:
+            self._add_structured(record, record.action)
             return
         message = _message(record)
         if record.data.get("source") == _SUMMARY_SOURCE:
             self._add_summary(record.line, message)
-        elif "executing tool" in message and (match := _TEXT_ACTION.search(message)):
+        elif "executing tool" in message and (match := _find_text_action(message)):
             self._add_text_action(record, message, match)
         elif "Observation" in message and (obs := _OBSERVATION.match(message)):
             self._add_observation(record.line, int(obs.group(1)), obs.group(2).strip())
@@ -282,9 +289,8 @@ class _StepBuilder:
     def _warn(self, line: int, message: str) -> None:
         self.diagnostics.append(Diagnostic(file=self.file, line=line, message=message))
 
-    def _add_structured(self, record: _Record) -> None:
+    def _add_structured(self, record: _Record, top: str) -> None:
         data = record.data
-        top = data["action"]
         raw_args = data.get("arguments")
         if raw_args is not None and not isinstance(raw_args, dict):
             self._warn(record.line, "arguments are not an object; ignored")
@@ -298,7 +304,7 @@ class _StepBuilder:
                 self._warn(record.line, "computer_use line has no arguments.action; kept as 'computer_use'")
         thought = _thought_text(arguments.pop("thoughts", None))
         text = self.pending_text
-        if text is not None and text.action != action:
+        if text is not None and text.tool != action:
             self._recover_pending_text()
             text = None
         self.pending_text = None
@@ -308,7 +314,7 @@ class _StepBuilder:
                 line=record.line,
                 action=action,
                 arguments=arguments,
-                thought=thought if thought is not None else (text.thought if text else None),
+                thought=thought if thought is not None or text is None else _text_thought(text),
                 url=url if isinstance(url, str) else None,
                 timestamp=record.time,
                 number=text.number if text else None,
@@ -316,16 +322,13 @@ class _StepBuilder:
         )
 
     def _add_text_action(self, record: _Record, message: str, match: re.Match[str]) -> None:
-        number, tool = int(match.group(1)), match.group(2)
-        arguments = self._text_arguments(record.line, message[match.end() :])
-        action = arguments.get("action")
-        thought_match = _THOUGHT.search(message, 0, match.start() + len("Action #"))
         text = _TextAction(
             line=record.line,
-            number=number,
-            action=action if isinstance(action, str) else tool,
-            arguments={k: v for k, v in arguments.items() if k != "thoughts"},
-            thought=thought_match.group(1) if thought_match else _thought_text(arguments.get("thoughts")),
+            number=int(match.group(1)),
+            tool=match.group(2),
+            message=message,
+            action_at=match.start(),
+            arguments_at=match.end(),
             timestamp=record.time,
         )
         if self.generation == "text":
@@ -343,7 +346,7 @@ class _StepBuilder:
         body = text[start:]
         try:
             value, end = _DECODER.raw_decode(body)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             value, end = _python_literal(body)
             if value is None:
                 self._warn(
@@ -369,12 +372,16 @@ class _StepBuilder:
         self._append_text(text)
 
     def _append_text(self, text: _TextAction) -> None:
+        arguments = self._text_arguments(text.line, text.message[text.arguments_at :])
+        action = arguments.get("action")
+        thoughts = arguments.pop("thoughts", None)
+        thought = _text_thought(text)
         self._append(
             _Draft(
                 line=text.line,
-                action=text.action,
-                arguments=text.arguments,
-                thought=text.thought,
+                action=action if isinstance(action, str) else text.tool,
+                arguments=arguments,
+                thought=thought if thought is not None else _thought_text(thoughts),
                 url=None,
                 timestamp=text.timestamp,
                 number=text.number,
@@ -390,7 +397,8 @@ class _StepBuilder:
     def _add_observation(self, line: int, number: int, text: str) -> None:
         if self.pending_text is not None and self.pending_text.number == number:
             self._recover_pending_text()  # the observation follows the structured line, so none came
-        target = next((d for d in reversed(self.drafts) if d.number == number), None)
+        # An observation follows its action within a few lines; looking further back is never right.
+        target = next((d for d in reversed(self.drafts[-3:]) if d.number == number), None)
         if target is None and self.drafts and self.drafts[-1].observation is None:
             target = self.drafts[-1]
         if target is None:
@@ -403,8 +411,8 @@ class _StepBuilder:
         if match is None:
             self._warn(line, "summarized action not understood; skipped")
             return
-        url, tool = match.group(2), match.group(3)
-        arguments, _ = _python_literal(match.group(4).strip())
+        url, tool, inner = match.group(1), match.group(2), match.group(3).strip()
+        arguments = _python_literal(inner)[0] if inner else {}
         if not isinstance(arguments, dict):
             self._warn(line, "summarized action arguments not understood; only its URL is used")
             arguments = {}
@@ -427,6 +435,24 @@ class _StepBuilder:
             draft.url = url
         for key, value in arguments.items():
             draft.arguments.setdefault(key, value)
+
+
+def _find_text_action(message: str) -> re.Match[str] | None:
+    # str.find then an anchored match: much cheaper than a regex search over long thoughts
+    at = message.find("Action #")
+    while at >= 0:
+        match = _TEXT_ACTION.match(message, at)
+        if match:
+            return match
+        at = message.find("Action #", at + 1)
+    return None
+
+
+def _text_thought(text: _TextAction) -> str | None:
+    """What follows "Thought #N:" up to the action, as upstream's regex reads it."""
+    start = text.message.find("Thought #", 0, text.action_at)
+    colon = text.message.find(":", start, text.action_at) if start >= 0 else -1
+    return text.message[colon + 1 : text.action_at].strip() if colon >= 0 else None
 
 
 def _python_literal(text: str) -> tuple[Any, int]:

@@ -79,6 +79,6 @@ def _response(content: dict[str, Any]) -> dict[str, Any]:
     if value.lstrip()[:1] in ("{", "["):
         try:
             decoded = json.loads(value)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             decoded = None
     return {"response_text": value, "response": decoded if isinstance(decoded, dict | list) else None}

@@ -15,6 +15,7 @@ config never overwrites an older verdict.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import logging
@@ -26,7 +27,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
@@ -211,6 +211,7 @@ class _Engine:
         from webarena_verified.types.eval import WEBARENA_VERIFIED_VERSION
 
         _quiet_engine_logs()
+        _cache_jsonpath_parser()
         environments = {p: env for p, env in config.environments.items()} if config else None
         self.config = WebArenaVerifiedConfig(test_data_file=catalog.path, environments=environments)  # type: ignore[arg-type]
         ids = sorted(catalog.tasks)
@@ -254,6 +255,16 @@ def _quiet_engine_logs() -> None:
         if not logger.handlers:
             logger.addHandler(logging.NullHandler())
             logger.propagate = False
+
+
+def _cache_jsonpath_parser() -> None:
+    # jsonpath-ng rebuilds its LALR parser tables on every parse (tens of milliseconds, once per
+    # JSONPath key of every request compared). Parsing is a pure function of the path, so the
+    # evaluator's parse is memoized: no verdict can change, mutate tasks score several times faster.
+    from webarena_verified.core.utils import jsonpath_utils
+
+    if not hasattr(jsonpath_utils.parse, "cache_info"):
+        jsonpath_utils.parse = functools.lru_cache(maxsize=4096)(jsonpath_utils.parse)
 
 
 def _empty_trace() -> NetworkTrace:
@@ -953,24 +964,29 @@ def _score(
     engine = _engine(catalog, url_config)
     info["eval_hash"] = engine.eval_hash
     answer = trajectory.final_answer_text if trajectory.outcome == "answered" else None
-    inputs = {
+    inputs: dict[str, str | None] = {
         "outcome": trajectory.outcome,
         "answer_sha256": _sha256(answer.encode("utf-8")) if answer is not None else None,
-        "har_sha256": _file_sha256(trajectory.har_path) if trajectory.har_path else None,
+        "har_sha256": None,
         "steps_sha256": _sha256(json.dumps([[s.index, str(s.time_utc)] for s in trajectory.steps]).encode()),
         "config_source": source,
     }
+    har_path = trajectory.har_path
     target = score_file_path(path, engine.eval_hash)
     if write and not force and target.exists():
         stored = _stored_evaluation(target)
-        if stored is not None and stored.inputs == inputs:
-            return _outcome(info, stored, score_file=target, reused=True)
+        if stored is not None:
+            inputs["har_sha256"] = _file_sha256(har_path) if har_path else None
+            if stored.inputs == inputs:
+                return _outcome(info, stored, score_file=target, reused=True)
     har: Har | UnreadableError | None = None
-    if trajectory.har_path is not None:
+    if har_path is not None:
         try:
-            har = read_har(trajectory.har_path)
+            har = read_har(har_path)
+            inputs["har_sha256"] = har.sha256
         except UnreadableError as exc:
             har = exc
+            inputs["har_sha256"] = _file_sha256(har_path)
     problem = har_problem(task, har)
     if problem and trajectory.outcome == "answered":
         return ScoreOutcome(**info, status="error", reason=problem)
@@ -1118,7 +1134,7 @@ def score_trajectories(
     """
     work = list(items)
     tasks = catalog if isinstance(catalog, TaskCatalog) else load_catalog(catalog)
-    job = partial(
+    job = functools.partial(
         score_trajectory, config=config, config_root=config_root, catalog=tasks, force=force, write=write
     )
     total = len(work)

@@ -147,10 +147,12 @@ def read_json_file(path: Path, file: str) -> tuple[Any, list[Diagnostic]]:
     if not text.strip():
         return None, [*diagnostics, Diagnostic(file=file, message="is empty")]
     try:
-        return json.loads(text), diagnostics
+        return json.loads(text.removeprefix("\ufeff")), diagnostics
     except json.JSONDecodeError as exc:
         problem = Diagnostic(file=file, line=exc.lineno, message=f"is not valid JSON ({exc.msg})")
-        return None, [*diagnostics, problem]
+    except RecursionError:
+        problem = Diagnostic(file=file, message="is nested too deeply to read")
+    return None, [*diagnostics, problem]
 
 
 def discover_screenshots(

@@ -10,31 +10,41 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from tests.builders import write_final_answer, write_score, write_times
+from webeval_core.index import RootIndex, build_index
+from webeval_core.metrics import trajectory_frame
 from webeval_core.runs import iter_trajectory_dirs
-from webeval_core.scoring import score_trajectories
+from webeval_core.scoring import ScoreOutcome, score_trajectories
 from webeval_core.tasks import load_catalog
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"
 
 
+@dataclass(frozen=True)
+class Sample:
+    root: Path
+    outcomes: list[ScoreOutcome]  # what `webeval score` computed for every folder
+
+
 @pytest.fixture(scope="session")
-def sample_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A scored copy of sample_runs/."""
+def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
+    """A copy of sample_runs/, scored once per session."""
     source = REPO / "sample_runs"
     if not any(iter_trajectory_dirs(source)):
         pytest.fail("sample_runs/ holds no trajectories; run scripts/make_sample_runs.py")
     root = tmp_path_factory.mktemp("app") / "sample_runs"
     shutil.copytree(source, root, symlinks=True)
-    score_trajectories(list(iter_trajectory_dirs(root)), jobs=2)
-    return root
+    outcomes = score_trajectories(list(iter_trajectory_dirs(root)), jobs=2)
+    return Sample(root=root, outcomes=outcomes)
 
 
 @pytest.fixture(autouse=True)
@@ -48,28 +58,40 @@ def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 
 
 @pytest.fixture
-def app(sample_root: Path, monkeypatch: pytest.MonkeyPatch) -> Callable[..., AppTest]:
-    """Factory: the app on the scored sample copy (or another root), already on `page`."""
+def app(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Callable[..., AppTest]:
+    """Factory: the app on the scored sample copy (or `root`), on `page`, with query parameters."""
 
     def make(page: str | None = None, root: Path | None = None, **query: str | list[str]) -> AppTest:
-        monkeypatch.setenv("WEBEVAL_ROOT", str(root or sample_root))
+        if root is None:
+            root = request.getfixturevalue("sample").root
+        monkeypatch.setenv("WEBEVAL_ROOT", str(root))
         at = AppTest.from_file(str(APP), default_timeout=60)
         for key, value in query.items():
             at.query_params[key] = value
-        at.run()
         if page is not None:
             at.switch_page(page)
-            at.run()
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
         return at
 
     return make
+
+
+def expected(root: Path) -> tuple[RootIndex, pd.DataFrame]:
+    """The index and metrics frame the app should be showing for `root`."""
+    index = build_index(root)
+    return index, trajectory_frame(index, load_catalog())
 
 
 def verdict_file(folder: Path, status: str, assertions: tuple[str, ...] = ()) -> None:
     """A score file shaped like scoring.write_score_file's, without running the evaluator."""
     score = 1.0 if status == "success" else 0.0
     evaluation = {
-        "engine": {"name": "webarena-verified", "version": "1.2.3", "eval_hash": "webarena-verified-1.2.3-synth"},
+        "engine": {
+            "name": "webarena-verified",
+            "version": "1.2.3",
+            "eval_hash": "webarena-verified-1.2.3-synth",
+        },
         "outcome": "answered",
         "result": {
             "status": status,
@@ -93,7 +115,7 @@ def big_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """1,000 Fara-layout trajectories (two runs x 500 real task ids) with synthetic verdicts."""
     root = tmp_path_factory.mktemp("big")
     task_ids = sorted(load_catalog().tasks)[:500]
-    for model in ("model-a", "model-b"):
+    for model, passing in (("model-a", 5), ("model-b", 6)):
         traj = root / "runs" / "WebSurfer-synth" / model / "bench" / "WebArenaVerified" / "0" / "traj"
         for i, task_id in enumerate(task_ids):
             folder = traj / str(task_id)
@@ -102,9 +124,11 @@ def big_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
             if pick == 9:
                 write_final_answer(folder, str(task_id), is_aborted=True)
                 continue
-            write_final_answer(folder, str(task_id), "<no_answer>" if pick == 8 else '{"task_type": "retrieve"}')
+            write_final_answer(
+                folder, str(task_id), "<no_answer>" if pick == 8 else '{"task_type": "retrieve"}'
+            )
             write_times(folder, duration=30.0 + 7 * (i % 40))
-            if pick < 5:
+            if pick < passing:
                 verdict_file(folder, "success")
             else:
                 verdict_file(folder, "failure", ("agent_response.task_type_mismatch",))

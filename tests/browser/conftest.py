@@ -11,6 +11,7 @@ repository) and keeps its summary-index cache in a temporary XDG_CACHE_HOME. Scr
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -84,7 +85,9 @@ def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, tim
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.2)
-    raise RuntimeError(f"streamlit not healthy after {timeout_s:.0f} s:\n{log.read_text(errors='replace')[-4000:]}")
+    raise RuntimeError(
+        f"streamlit not healthy after {timeout_s:.0f} s:\n{log.read_text(errors='replace')[-4000:]}"
+    )
 
 
 def start_server(root: Path, cache_home: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
@@ -162,6 +165,9 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 # --- helpers --------------------------------------------------------------------------------
 
 
+Expected = str | re.Pattern[str] | Locator
+
+
 class App:
     """A Playwright page on the running app, with the waits Streamlit needs."""
 
@@ -173,7 +179,9 @@ class App:
         url = f"{self.base_url}/{path.lstrip('/')}"
         return f"{url}?{urlencode({k: str(v) for k, v in query.items()})}" if query else url
 
-    def goto(self, path: str = "", *expected: str | Locator, timeout: float = FIRST_RENDER_MS, **query: object) -> None:
+    def goto(
+        self, path: str = "", *expected: Expected, timeout: float = FIRST_RENDER_MS, **query: object
+    ) -> None:
         self.page.goto(self.url(path, **query))
         self.wait(*expected, timeout=timeout)
 
@@ -182,14 +190,15 @@ class App:
         """The page body (without the sidebar), where the views render."""
         return self.page.locator("[data-testid='stMain']")
 
-    def wait(self, *expected: str | Locator, timeout: float = RENDER_MS) -> None:
-        """Wait until the script is idle and each expected text (or locator) is visible.
+    def wait(self, *expected: Expected, timeout: float = RENDER_MS) -> None:
+        """Wait until the script is idle and each expected text (a substring or pattern, looked
+        for in the main area) or locator is visible.
 
         Right after a click the old state can still read notRunning, so the expected content,
         not the script state alone, is what proves the rerun finished.
         """
         for item in expected:
-            locator = self.main.get_by_text(item).first if isinstance(item, str) else item.first
+            locator = item.first if isinstance(item, Locator) else self.main.get_by_text(item).first
             expect(locator).to_be_visible(timeout=timeout)
         expect(self.page.locator("[data-testid='stApp'][data-test-script-state='notRunning']")).to_have_count(
             1, timeout=timeout

@@ -274,3 +274,29 @@ def test_scroll_direction(args: dict[str, object], expected: str | None) -> None
 )
 def test_logged_coordinate(arguments: dict[str, object], expected: tuple[float, float] | None) -> None:
     assert logged_coordinate(arguments) == expected
+
+
+def test_thought_mentioning_an_action_number() -> None:
+    act = Act("left_click", {"coordinate": [1, 2]}, thought="Action #5 looked wrong; try again.")
+    log = parse([text_action_line(1, act)])
+    assert [(s.action, s.thought) for s in log.steps] == [
+        ("left_click", "Action #5 looked wrong; try again.")
+    ]
+
+
+def test_absurd_lines_do_not_raise() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    huge_number = "Observation#" + "9" * 5000 + ": x"
+    log = parse([deep, json.dumps({"message": huge_number}), text_action_line(1, FARA_ACTIONS[0], deep)])
+    assert [s.action for s in log.steps] == ["visit_url"]
+    assert log.steps[0].arguments == {}
+    assert messages(log)[0] == (1, "is not valid JSON; skipped")
+
+
+def test_solver_companion_without_arguments() -> None:
+    action, summary = solver_lines(1, Act("history_back", {}))
+    companion = json.loads(summary)
+    companion["message"] = "Action 1: URL=https://www.alltrails.com/, history_back()"
+    log = parse([action, json.dumps(companion)])
+    assert [(s.action, s.arguments) for s in log.steps] == [("history_back", {})]
+    assert log.diagnostics == ()

@@ -210,3 +210,12 @@ def test_read_json_file_reports_empty_and_invalid_files(tmp_path: Path) -> None:
     value, problems = read_json_file(tmp_path / "none.json", "none.json")
     assert value is None
     assert problems[0].message.startswith("cannot be read")
+
+
+def test_read_json_file_survives_a_bom_and_absurd_nesting(tmp_path: Path) -> None:
+    (tmp_path / "bom.json").write_bytes(b'\xef\xbb\xbf{"a": 1}')
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert read_json_file(tmp_path / "bom.json", "bom.json") == ({"a": 1}, [])
+    value, problems = read_json_file(tmp_path / "deep.json", "deep.json")
+    assert value is None
+    assert [str(p) for p in problems] == ["deep.json: is nested too deeply to read"]

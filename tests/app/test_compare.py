@@ -1,0 +1,94 @@
+"""Compare page: counts equal metrics.compare_runs, flips are listed and link to both trajectories."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs
+
+from tests.app.conftest import Sample, expected
+from tests.builders import wav_folder
+from webeval_core import metrics
+
+PAGE = "pages/compare.py"
+
+
+def shown_metrics(at) -> dict[str, str]:
+    return {m.label: str(m.value) for m in at.metric}
+
+
+def test_defaults_to_the_first_two_runs_and_counts_flips(app, sample: Sample) -> None:
+    at = app(PAGE)
+    index, frame = expected(sample.root)
+    run_a, run_b = index.runs[0].key, index.runs[1].key
+    assert (at.selectbox(key="a").value, at.selectbox(key="b").value) == (run_a, run_b)
+    comparison = metrics.compare_runs(frame, run_a, run_b)
+    counts = metrics.change_counts(comparison)
+    shown = shown_metrics(at)
+    for change in (metrics.PASS_TO_FAIL, metrics.FAIL_TO_PASS, metrics.BOTH_PASS, metrics.BOTH_FAIL):
+        assert shown[change] == str(counts[change])
+    assert counts[metrics.PASS_TO_FAIL] + counts[metrics.FAIL_TO_PASS] > 0  # the sample has flips
+    heads = metrics.headlines(frame)
+    assert shown["Success A"] == f"{heads[run_a].success_rate:.1%}"
+    flips = at.dataframe[0].value
+    assert set(flips["change"]) <= {metrics.PASS_TO_FAIL, metrics.FAIL_TO_PASS}
+    assert len(flips) == counts[metrics.PASS_TO_FAIL] + counts[metrics.FAIL_TO_PASS]
+    matrix = at.dataframe[1].value
+    assert len(matrix) == len(comparison)
+    assert (
+        matrix.set_index("task_id")["change"].to_dict() == comparison.set_index("task_id")["change"].to_dict()
+    )
+
+
+def test_a_selected_flip_links_to_both_trajectories(app, sample: Sample) -> None:
+    at = app(PAGE)
+    index, _ = expected(sample.root)
+    flips = at.dataframe[0].value
+    task = str(flips.iloc[0]["task_id"])
+    assert not at.get("page_link")
+    at.session_state["flips"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    links = [link.proto for link in at.get("page_link")]
+    assert [link.page for link in links] == ["trajectory", "trajectory"]
+    assert [parse_qs(link.query_string) for link in links] == [
+        {"run": [index.runs[0].key], "task": [task]},
+        {"run": [index.runs[1].key], "task": [task]},
+    ]
+
+
+def test_runs_and_shown_changes_come_from_the_url(app, sample: Sample) -> None:
+    index, frame = expected(sample.root)
+    labels = metrics.run_labels(index.runs)
+    run_a, run_b = index.runs[1].key, index.runs[0].key
+    at = app(PAGE, a=labels[run_a], b=labels[run_b], change=metrics.FAIL_TO_PASS)
+    assert (at.selectbox(key="a").value, at.selectbox(key="b").value) == (run_a, run_b)
+    wanted = metrics.compare_runs(frame, run_a, run_b)
+    wanted = wanted[wanted["change"] == metrics.FAIL_TO_PASS]
+    matrix = at.dataframe[1].value
+    assert list(matrix["task_id"]) == list(wanted["task_id"])
+    # swapping the runs swaps the flips
+    assert shown_metrics(at)[metrics.FAIL_TO_PASS] == str(
+        metrics.change_counts(metrics.compare_runs(frame, run_b, run_a))[metrics.PASS_TO_FAIL]
+    )
+
+
+def test_all_runs_matrix_when_more_than_two(app, sample: Sample) -> None:
+    at = app(PAGE)
+    index, frame = expected(sample.root)
+    assert len(index.runs) >= 3  # two Fara runs and the CLI-layout folder
+    everything = at.dataframe[2].value
+    labels = metrics.run_labels(index.runs)
+    assert list(everything.columns) == ["task_id", *(labels[r.key] for r in index.runs)]
+    assert len(everything) == frame["task_id"].nunique()
+
+
+def test_one_run_cannot_be_compared(app, tmp_path: Path) -> None:
+    wav_folder(tmp_path / "only", "0")
+    at = app(PAGE, root=tmp_path)
+    assert "Comparing needs two runs; 1 found" in at.info[0].value
+
+
+def test_the_same_run_twice_is_refused(app, sample: Sample) -> None:
+    index, _ = expected(sample.root)
+    label = metrics.run_labels(index.runs)[index.runs[0].key]
+    at = app(PAGE, a=label, b=label)
+    assert at.warning[0].value == "Choose two different runs."

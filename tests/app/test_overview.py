@@ -1,0 +1,180 @@
+"""Overview page: headline numbers equal metrics.py's (and the scorer's), chart clicks narrow the list."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from pages.common import escape_markdown
+from tests.app.conftest import Sample, expected
+from tests.builders import wav_folder
+from webeval_core import metrics
+from webeval_core.index import build_index
+from webeval_core.runs import run_of
+
+PAGE = "pages/overview.py"
+
+
+def metric_rows(at: AppTest) -> list[dict[str, str]]:
+    """The headline metrics, six per run, as label -> shown value."""
+    shown = [(m.label, str(m.value)) for m in at.metric]
+    return [dict(shown[i : i + 6]) for i in range(0, len(shown), 6)]
+
+
+def figure(at: AppTest, key: str) -> dict[str, Any]:
+    chart = next(c for c in at.get("plotly_chart") if c.proto.id.endswith(f"-{key}"))
+    return json.loads(chart.proto.spec)
+
+
+def click(at: AppTest, key: str, *points: list[Any]) -> None:
+    """Select bars the way the browser reports a click (customdata travels with each point)."""
+    at.session_state[key] = {
+        "selection": {
+            "points": [{"customdata": p} for p in points],
+            "point_indices": [],
+            "box": [],
+            "lasso": [],
+        }
+    }
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def table(at: AppTest):
+    return at.dataframe[-1].value
+
+
+def test_headline_numbers_equal_metrics_and_the_scorer(app, sample: Sample) -> None:
+    at = app(PAGE)
+    index, frame = expected(sample.root)
+    labels = metrics.run_labels(index.runs)
+    heads = metrics.headlines(frame)
+    assert len(heads) >= 3  # two Fara runs and the CLI-layout folder
+    rows = metric_rows(at)
+    assert len(rows) == len(heads)
+    assert [m.value for m in at.markdown if m.value.startswith("**")] == [
+        f"**{escape_markdown(labels[run])}**" for run in heads
+    ]
+    for row, head in zip(rows, heads.values(), strict=True):
+        assert row == {
+            "Trajectories": str(head.trajectories),
+            "Success rate": f"{head.success_rate:.1%}",
+            "Passed": f"{head.passed} / {head.counted}",
+            "No answer": str(head.no_answer),
+            "Aborted": str(head.aborted),
+            "Scoring errors": str(head.scoring_errors),
+        }
+    # The scorer's own tally (success / scored per run) is an independent computation of the rate.
+    tallies: dict[str, Counter[str]] = {}
+    for outcome in sample.outcomes:
+        tallies.setdefault(run_of(sample.root, outcome.path).key, Counter())[outcome.status] += 1
+    for run, head in heads.items():
+        tally = tallies[run]
+        assert (head.passed, head.counted) == (tally["success"], tally["success"] + tally["failure"]), run
+        assert head.aborted == tally["excluded"]
+
+
+def test_sample_runs_show_a_real_mix(app, sample: Sample) -> None:
+    _, frame = expected(sample.root)
+    results = set(frame["result"])
+    assert {"pass", "fail", "no answer", "aborted"} <= results
+    tags = set(metrics.tag_options(frame))
+    assert {metrics.WRONG_VALUES, metrics.NO_ANSWER, metrics.ABORTED} <= tags
+
+
+def test_charts_show_the_breakdowns(app, sample: Sample) -> None:
+    at = app(PAGE)
+    index, frame = expected(sample.root)
+    by_site = metrics.breakdown(frame, "site")
+    spec = figure(at, "chart_site")
+    shown = {(p[0], p[1]): (p[3], p[4]) for trace in spec["data"] for p in trace["customdata"]}
+    assert shown == {(r.run, r.site): (r.passed, r.counted) for r in by_site.itertuples()}
+    taxonomy = figure(at, "chart_taxonomy")
+    counted = {(p[0], p[1]): p[3] for trace in taxonomy["data"] for p in trace["customdata"]}
+    assert counted == {(r.run, r.tag): r.trajectories for r in metrics.taxonomy(frame).itertuples()}
+    assert {t["name"] for t in spec["data"]} == set(metrics.run_labels(index.runs).values())
+
+
+def test_clicking_a_site_bar_narrows_the_list_and_links_the_filter(app, sample: Sample) -> None:
+    at = app(PAGE)
+    index, frame = expected(sample.root)
+    assert len(table(at)) == len(frame)
+    run, site = figure(at, "chart_site")["data"][0]["customdata"][0][:2]
+    click(at, "chart_site", [run, site])
+    rows = table(at)
+    wanted = metrics.filter_frame(frame, runs=[run], sites=[site])
+    assert 0 < len(rows) == len(wanted) < len(frame)
+    assert set(rows["site"]) == {site}
+    assert set(rows["task_id"]) == set(wanted["task_id"])
+    link = at.get("page_link")[0].proto
+    assert link.page.endswith("trajectories")
+    assert parse_qs(link.query_string) == {"runs": [metrics.run_labels(index.runs)[run]], "site": [site]}
+
+
+def test_clicking_taxonomy_buckets_keeps_any_clicked_tag(app) -> None:
+    at = app(PAGE)
+    points = [p for trace in figure(at, "chart_taxonomy")["data"] for p in trace["customdata"]]
+    picked = [p for p in points if p[1] in (metrics.NO_ANSWER, metrics.ABORTED)]
+    assert picked
+    click(at, "chart_taxonomy", *picked)
+    rows = table(at)
+    assert len(rows) == sum(p[3] for p in picked)
+    assert set(rows["outcome"]) <= {"no_answer", "aborted"}
+
+
+def test_two_charts_combine(app, sample: Sample) -> None:
+    at = app(PAGE)
+    _, frame = expected(sample.root)
+    run, site = figure(at, "chart_site")["data"][0]["customdata"][0][:2]
+    outcome_points = [p for t in figure(at, "chart_outcome")["data"] for p in t["customdata"] if p[0] == run]
+    click(at, "chart_site", [run, site])
+    click(at, "chart_outcome", outcome_points[0])
+    wanted = metrics.filter_frame(frame, runs=[run], sites=[site], outcome_groups=[outcome_points[0][1]])
+    assert len(table(at)) == len(wanted)
+
+
+def test_runs_are_chosen_from_the_url(app, sample: Sample) -> None:
+    index, frame = expected(sample.root)
+    labels = metrics.run_labels(index.runs)
+    first = index.runs[0].key
+    at = app(PAGE, runs=labels[first])
+    assert at.multiselect(key="runs").value == [first]
+    assert len(metric_rows(at)) == 1
+    assert metric_rows(at)[0]["Trajectories"] == str((frame["run"] == first).sum())
+    assert len(table(at)) == (frame["run"] == first).sum()
+
+
+def test_agent_and_folder_text_is_escaped_in_charts(app, tmp_path: Path) -> None:
+    hostile = "<img src=x onerror=alert(1)>"
+    wav_folder(tmp_path / hostile, "0", response='{"task_type": "retrieve", "status": "SUCCESS"}')
+    at = app(PAGE, root=tmp_path)
+    names = {t["name"] for t in figure(at, "chart_outcome")["data"]}
+    assert names == {"&lt;img src=x onerror=alert(1)&gt;"}
+
+
+def test_empty_root_says_so(app, tmp_path: Path) -> None:
+    at = app(PAGE, root=tmp_path)
+    assert "No trajectory folders found" in at.info[0].value
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["fresh-app-caches", "rerun"])
+def test_overview_stays_fast_with_1000_trajectories(app, big_root: Path, warm: bool) -> None:
+    build_index(big_root)  # the on-disk summary cache exists, as after the first opening
+    at = app(root=big_root)
+    if not warm:
+        st.cache_data.clear()
+    started = time.perf_counter()
+    at.run()
+    elapsed = time.perf_counter() - started
+    assert not at.exception
+    assert [m.value for m in at.metric][:2] == ["500", "55.6%"]
+    assert len(table(at)) == 1000
+    assert elapsed < (2.0 if not warm else 1.0), f"overview took {elapsed:.2f} s"

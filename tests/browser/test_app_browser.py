@@ -1,0 +1,248 @@
+"""The app in a real browser: every page renders, the replay steps, deep links restore a view,
+re-scoring writes a score file, and a click on an overview chart narrows the trajectory list.
+
+Fixtures (server on a temporary copy of sample_runs/, Chromium, waits) are in conftest.py.
+Screenshots of what each test saw go to test-artifacts/browser/.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import Locator, expect
+
+from webeval_core.runs import discover_runs
+from webeval_core.trajectory import load_trajectory
+
+if TYPE_CHECKING:
+    from conftest import App
+
+pytestmark = pytest.mark.browser
+
+
+@dataclass(frozen=True)
+class Pick:
+    run: str
+    task: str
+    path: Path
+    steps: int
+    first_step: int
+
+
+def _pick(root: Path, *, min_steps: int, with_task: bool = True) -> Pick:
+    """A trajectory under `root` with at least `min_steps` steps and a screenshot for each."""
+    for run in discover_runs(root):
+        for folder in run.trajectory_dirs:
+            try:
+                trajectory = load_trajectory(folder)
+            except Exception:
+                continue
+            steps = trajectory.steps
+            if (
+                len(steps) >= min_steps
+                and all(s.screenshot for s in steps)
+                and trajectory.outcome == "answered"
+            ):
+                if with_task and not trajectory.task_id.isdigit():
+                    continue
+                return Pick(run.key, trajectory.task_id, folder, len(steps), steps[0].index)
+    pytest.fail(f"no trajectory with >= {min_steps} steps under {root}")
+
+
+@pytest.fixture(scope="session")
+def stepper(runs_copy: Path) -> Pick:
+    return _pick(runs_copy, min_steps=4)
+
+
+def _main_image(app: App) -> Locator:
+    """The step's screenshot (the first image of the replay; the filmstrip follows it)."""
+    return app.main.locator("[data-testid='stImage'] img").first
+
+
+def _image_src(app: App) -> str:
+    image = _main_image(app)
+    expect(image).to_be_visible()
+    return image.get_attribute("src") or ""
+
+
+def _step_heading(number: int, total: int) -> str:
+    return f"Step {number} of {total}"
+
+
+# --- every page renders -----------------------------------------------------------------------
+
+
+def test_overview_renders(app: App) -> None:
+    app.goto("overview", "Overview", "Success by site", "Failure taxonomy")
+    expect(app.main.locator("[data-testid='stMetric']").first).to_be_visible()
+    charts = app.main.locator("[data-testid='stPlotlyChart']")
+    expect(charts.first).to_be_visible()
+    assert charts.count() >= 5
+    expect(app.main.get_by_text("Trajectories", exact=True).first).to_be_visible()
+    app.assert_no_exception()
+    app.shot("overview")
+
+
+def test_trajectories_renders_and_a_row_opens_the_viewer(app: App) -> None:
+    app.goto("trajectories", "Trajectories", re.compile(r"\d+ of \d+ trajectories"))
+    grid = app.main.locator("[data-testid='stDataFrame']").first
+    expect(grid).to_be_visible()
+    app.assert_no_exception()
+    app.shot("trajectories")
+    # The table is a canvas: click the first data row (35 px header, 35 px rows).
+    box = grid.bounding_box()
+    assert box is not None
+    app.page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)
+    app.wait(app.main.get_by_role("tab", name="Replay"))
+    assert "/trajectory" in app.page.url and "task=" in app.page.url
+    app.assert_no_exception()
+
+
+def test_trajectory_renders(app: App, stepper: Pick) -> None:
+    app.goto(
+        "trajectory",
+        f"Task {stepper.task}",
+        _step_heading(stepper.first_step, stepper.steps),
+        run=stepper.run,
+        task=stepper.task,
+    )
+    expect(_main_image(app)).to_be_visible()
+    for tab in ("Replay", "Expected vs actual", "Network", "Evidence", "Re-score"):
+        expect(app.main.get_by_role("tab", name=tab)).to_be_visible()
+    expect(app.main.get_by_text("Thought", exact=True)).to_be_visible()
+    app.assert_no_exception()
+    app.shot("trajectory")
+
+
+def test_compare_renders(app: App) -> None:
+    app.goto("compare", "Compare runs", "Success A", "Tasks x runs")
+    expect(app.main.locator("[data-testid='stDataFrame']").first).to_be_visible()
+    app.assert_no_exception()
+    app.shot("compare")
+
+
+def test_tasks_renders_and_a_deep_link_opens_a_task(app: App, stepper: Pick) -> None:
+    app.goto("tasks", "Tasks", re.compile(r"\d+ of \d+ tasks"))
+    expect(app.main.locator("[data-testid='stDataFrame']").first).to_be_visible()
+    app.assert_no_exception()
+    app.shot("tasks")
+    app.goto(
+        "tasks", f"Task {stepper.task}", "Expected response", "Attempts in the loaded runs", task=stepper.task
+    )
+    app.assert_no_exception()
+    app.shot("tasks-one-task")
+
+
+# --- replay -----------------------------------------------------------------------------------
+
+
+def test_step_with_next_prev_slider_and_filmstrip(app: App, stepper: Pick) -> None:
+    total = stepper.steps
+    first = stepper.first_step
+    app.goto("trajectory", _step_heading(first, total), run=stepper.run, task=stepper.task)
+    src_1 = _image_src(app)
+
+    app.main.get_by_role("button", name="Next ▶").click()
+    app.wait(_step_heading(first + 1, total))
+    src_2 = _image_src(app)
+    assert src_2 != src_1, "Next did not change the screenshot"
+    assert re.search(rf"[?&]step={first + 1}\b", app.page.url), app.page.url
+
+    app.main.get_by_role("button", name="◀ Previous").click()
+    app.wait(_step_heading(first, total))
+    assert _image_src(app) == src_1, "Previous did not bring back the first screenshot"
+
+    # The slider: keyboard on its thumb (End = last step), as a person would without a mouse.
+    thumb = app.main.locator("[data-testid='stSlider'] [role='slider']").first
+    thumb.focus()
+    thumb.press("End")
+    last = first + total - 1
+    app.wait(_step_heading(last, total))
+    assert _image_src(app) not in (src_1, src_2)
+    app.shot("trajectory-last-step")
+
+    # A filmstrip thumbnail's button jumps to its step.
+    target = last - 2
+    app.main.get_by_role("button", name=str(target), exact=True).click()
+    app.wait(_step_heading(target, total))
+    app.assert_no_exception()
+
+
+# --- deep links -------------------------------------------------------------------------------
+
+
+def test_deep_link_restores_step_and_tab(app: App, stepper: Pick) -> None:
+    step = stepper.first_step + 2
+    app.goto("trajectory", _step_heading(step, stepper.steps), run=stepper.run, task=stepper.task, step=step)
+    expect(app.main.get_by_role("tab", name="Replay")).to_have_attribute("aria-selected", "true")
+    app.assert_no_exception()
+
+    app.goto(
+        "trajectory",
+        app.main.get_by_text(re.compile(r"\d+ of \d+ requests")),
+        run=stepper.run,
+        task=stepper.task,
+        step=step,
+        tab="Network",
+    )
+    expect(app.main.get_by_role("tab", name="Network")).to_have_attribute("aria-selected", "true")
+    app.assert_no_exception()
+    app.shot("trajectory-network-deep-link")
+    # Back on the replay, the step of the link is still the one shown.
+    app.main.get_by_role("tab", name="Replay").click()
+    app.wait(_step_heading(step, stepper.steps))
+
+
+# --- re-scoring -------------------------------------------------------------------------------
+
+
+def test_rescore_writes_a_score_file(app: App, stepper: Pick) -> None:
+    scores = stepper.path / "scores"
+    before = {p.name: p.stat().st_mtime_ns for p in scores.glob("webarena-verified-*.json")}
+    started = time.time_ns()
+    app.goto(
+        "trajectory",
+        "Re-score with the official evaluator",
+        run=stepper.run,
+        task=stepper.task,
+        tab="Re-score",
+    )
+    app.main.get_by_role("button", name="Re-score with the official evaluator").click()
+    app.wait(app.main.get_by_text(re.compile(r"Wrote scores/webarena-verified-.*\.json")), timeout=60_000)
+    app.assert_no_exception()
+    app.shot("trajectory-rescored")
+    written = {p.name: p.stat().st_mtime_ns for p in scores.glob("webarena-verified-*.json")}
+    fresh = [name for name, mtime in written.items() if mtime >= started and before.get(name) != mtime]
+    assert fresh, f"no webarena-verified-*.json written in {scores} (had {sorted(before)})"
+    # The header now shows the new verdict as a badge.
+    expect(app.main.get_by_text(re.compile(r"webarena-verified-.*: (0|1)"))).to_be_visible()
+
+
+# --- overview chart click ---------------------------------------------------------------------
+
+
+def test_overview_bar_click_filters_the_list(app: App) -> None:
+    app.goto("overview", "Success by site", re.compile(r"All \d+ trajectories of the chosen runs"))
+    caption = app.main.get_by_text(re.compile(r"All \d+ trajectories of the chosen runs"))
+    total = int(re.search(r"All (\d+)", caption.inner_text()).group(1))  # type: ignore[union-attr]
+    chart = app.page.locator(".st-key-chart_site [data-testid='stPlotlyChart']")
+    bar = chart.locator(".bars .point path").first
+    expect(bar).to_be_visible()
+    box = bar.bounding_box()
+    assert box is not None
+    # Plotly's drag layer lies over the bars: click at the bar's position, not on the element.
+    app.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.75)
+    narrowed = app.main.get_by_text(re.compile(r"\d+ trajectories in the clicked bars"))
+    app.wait(narrowed)
+    shown = int(re.match(r"(\d+)", narrowed.inner_text()).group(1))  # type: ignore[union-attr]
+    assert 0 < shown < total
+    expect(
+        app.main.get_by_role("link", name=re.compile("Open this selection on the Trajectories page"))
+    ).to_be_visible()
+    app.assert_no_exception()
+    app.shot("overview-bar-clicked")
