@@ -3,8 +3,9 @@
 Builds, in a temporary folder, one log per generation (text, fara-structured, solver) and one
 mixing every line shape (plus blank lines, LLM-call events and a traceback), each 10,000 lines
 with thoughts of realistic length, beside one PNG per action (Fara naming), an answer file,
-times.json and core.log. Prints the median of several runs for `parse_action_log` on the bytes
-and for `load_trajectory` on the folder.
+times.json and core.log; and, for scale, a real-sized trajectory of 100 actions (300 lines).
+Prints the median wall and CPU time of several runs for `parse_action_log` on the bytes and for
+`load_trajectory` on the folder.
 
 Usage: .venv/bin/python benchmarks/bench_load_log.py [--lines 10000] [--runs 7]
 """
@@ -108,8 +109,10 @@ def main() -> int:
         "fara-structured": generation_lines("fara-structured", args.lines),
         "solver": generation_lines("solver", args.lines),
         "mixed": mixed_lines(args.lines),
+        "fara-100-actions": generation_lines("fara-structured", 300),  # Fara's max_rounds: a real upper bound
     }
-    print(f"{args.lines} lines per log, median of {args.runs} runs (Python {sys.version.split()[0]})")
+    python = sys.version.split()[0]
+    print(f"{args.lines} lines per log (last row: 300), median of {args.runs} runs (Python {python})")
     print(f"{'log':<16} {'MB':>5} {'steps':>6} {'warnings':>8}   parse ms wall/cpu   load ms wall/cpu")
     with tempfile.TemporaryDirectory() as tmp:
         for name, lines in logs.items():

@@ -89,7 +89,17 @@ def run(work: Path, jobs: int, rng: random.Random) -> int:
     print(f"Built {len(tasks)} trajectories in {time.perf_counter() - started:.1f} s under {runs}")
     print("  " + ", ".join(f"{k}: {v}" for k, v in stats.items()))
 
-    ours_cmd = [sys.executable, "-m", "webeval_core.cli", "score", str(runs), "--config", str(config), "--jobs", str(jobs)]
+    ours_cmd = [
+        sys.executable,
+        "-m",
+        "webeval_core.cli",
+        "score",
+        str(runs),
+        "--config",
+        str(config),
+        "--jobs",
+        str(jobs),
+    ]
     ours_s, ours_out = timed([*ours_cmd, "--json", "--force"])
     ours = {r["task_id"]: r["status"] for r in json.loads(ours_out)["results"]}
     again_s, _ = timed([*ours_cmd, "--json"])
@@ -100,7 +110,9 @@ def run(work: Path, jobs: int, rng: random.Random) -> int:
     official = {}
     for task in tasks:
         result = runs / str(task["task_id"]) / "eval_result.json"
-        official[str(task["task_id"])] = json.loads(result.read_text())["status"] if result.exists() else "missing"
+        official[str(task["task_id"])] = (
+            json.loads(result.read_text())["status"] if result.exists() else "missing"
+        )
 
     agree = sum(1 for k, v in official.items() if ours.get(k) == v)
     print(f"\nwebeval score --jobs {jobs}:        {ours_s:7.2f} s  ({tally(ours)})")
@@ -158,7 +170,9 @@ def build_task(folder: Path, task: dict[str, Any], rng: random.Random, stats: di
     for i, item in enumerate(entries):
         item["startedDateTime"] = (T0 + timedelta(seconds=i * 0.7)).isoformat().replace("+00:00", "Z")
     stats["entries"] += len(entries)
-    har = {"log": {"version": "1.2", "creator": {"name": "Playwright", "version": "1.50"}, "entries": entries}}
+    har = {
+        "log": {"version": "1.2", "creator": {"name": "Playwright", "version": "1.50"}, "entries": entries}
+    }
     (folder / "network.har").write_text(json.dumps(har))
 
 
@@ -176,7 +190,7 @@ def answer(expected: dict[str, Any], rng: random.Random, stats: dict[str, int]) 
         elif kind == "type":
             response["task_type"] = "retrieve" if response["task_type"] != "retrieve" else "navigate"
         elif kind == "data":
-            response["retrieved_data"] = (data or [])[:-1] + ["something else"]
+            response["retrieved_data"] = [*(data or [])[:-1], "something else"]
         else:
             return f"I finished the task. The answer is {json.dumps(data)}."
     if roll > 0.9:
@@ -200,7 +214,9 @@ def noise(site_urls: list[str], rng: random.Random) -> list[dict[str, Any]]:
         page = f"/page-{rng.randint(1, 999)}"
         if kind < 0.5:
             ext = rng.choice([".js", ".css", ".png", ".woff2", ".svg"])
-            entries.append(har_entry(f"{base}/static/asset-{rng.randint(1, 9999)}{ext}", headers={"accept": "*/*"}))
+            entries.append(
+                har_entry(f"{base}/static/asset-{rng.randint(1, 9999)}{ext}", headers={"accept": "*/*"})
+            )
         elif kind < 0.75:
             entries.append(har_entry(f"{base}/api{page}?q={rng.randint(1, 99)}", headers=XHR))
         else:
@@ -242,10 +258,15 @@ def expected_entry(
     made = har_entry(url, method=method, status=status, headers=headers, body=body)
     if spec.get("response_content"):
         content = {k.removeprefix("$."): first_alternative(v) for k, v in spec["response_content"].items()}
-        made["response"]["content"] = {"mimeType": "application/json", "text": json.dumps(content), "size": 10}
+        made["response"]["content"] = {
+            "mimeType": "application/json",
+            "text": json.dumps(content),
+            "size": 10,
+        }
     if spec.get("response_cookies"):
         made["response"]["cookies"] = [
-            {"name": k, "value": literal(first_alternative(v)) or ""} for k, v in spec["response_cookies"].items()
+            {"name": k, "value": literal(first_alternative(v)) or ""}
+            for k, v in spec["response_cookies"].items()
         ]
     return made
 

@@ -63,7 +63,9 @@ def current_index() -> RootIndex:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def load_trajectory_cached(path: str, _fingerprint: str = "") -> Trajectory:
+def load_trajectory_cached(path: str, fingerprint: str = "") -> Trajectory:
+    # `fingerprint` (index.fingerprint of the folder) is part of the cache key, so a folder changed
+    # on disk (e.g. a new score file) is read again; a leading underscore would exclude it.
     return load_trajectory(Path(path))
 
 

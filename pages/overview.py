@@ -262,30 +262,44 @@ for run, head in metrics.headlines(data).items():
     _headline_row(labels[run], head)
 
 figures = _charts(str(current_root()), tuple(chosen))
-left, right = st.columns(2)
 clicks: dict[str, list[tuple[str, str]]] = {}
-for place, title, key in (
-    (left, "Success by site", "chart_site"),
-    (right, "Success by task type", "chart_task_type"),
-    (left, "Outcomes", "chart_outcome"),
-    (right, "Failure taxonomy", "chart_taxonomy"),
-    (
-        st.container(),
-        f"Intent templates with the lowest success (up to {_TEMPLATES_SHOWN})",
-        "chart_template",
-    ),
-):
-    with place:
-        picked = _chart(title, key, figures[key])
+
+
+def _show(title: str, key: str) -> None:
+    picked = _chart(title, key, figures[key])
     if picked:
         clicks[key] = picked
 
-st.subheader("Distributions")
-for column, col in zip(("steps", "duration_s", "tokens"), st.columns(3), strict=True):
-    with col:
-        st.plotly_chart(figures[f"hist_{column}"], key=f"hist_{column}", width="stretch")
-        stats = metrics.distribution(data, column).assign(run=lambda t: t["run"].map(labels))
-        st.dataframe(stats, hide_index=True, width="stretch")
+
+# Lazy tabs (bound to ?view=): only the open tab's charts are sent, so the page stays light in
+# the browser, and a link can point at one view.
+success, failures, templates, distributions = st.tabs(
+    ["Success", "Outcomes and failures", "Intent templates", "Distributions"], key="view", bind="query-params"
+)
+if success.open:
+    with success:
+        left, right = st.columns(2)
+        with left:
+            _show("Success by site", "chart_site")
+        with right:
+            _show("Success by task type", "chart_task_type")
+if failures.open:
+    with failures:
+        left, right = st.columns(2)
+        with left:
+            _show("Outcomes", "chart_outcome")
+        with right:
+            _show("Failure taxonomy", "chart_taxonomy")
+if templates.open:
+    with templates:
+        _show(f"Intent templates with the lowest success (up to {_TEMPLATES_SHOWN})", "chart_template")
+if distributions.open:
+    with distributions:
+        for column, col in zip(("steps", "duration_s", "tokens"), st.columns(3), strict=True):
+            with col:
+                st.plotly_chart(figures[f"hist_{column}"], key=f"hist_{column}", width="stretch")
+                stats = metrics.distribution(data, column).assign(run=lambda t: t["run"].map(labels))
+                st.dataframe(stats, hide_index=True, width="stretch")
 
 st.subheader("Trajectories")
 if clicks:

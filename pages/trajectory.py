@@ -8,6 +8,7 @@ bound widget re-reads the URL, so it would jump back to a stale step.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from datetime import UTC
 from pathlib import Path
@@ -85,10 +86,11 @@ class Frame(NamedTuple):
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def _overlay_png(
+def _overlay_image(
     path: str, mtime_ns: int, point: tuple[float, float] | None, label: str | None, scroll: str | None
 ) -> bytes:
-    return render_overlay(Path(path), point, label, scroll)
+    # JPEG: encoding a full frame as PNG costs most of the 0.3 s budget of one step.
+    return render_overlay(Path(path), point, label, scroll, fmt="JPEG")
 
 
 @st.cache_data(show_spinner=False, max_entries=4096)
@@ -272,14 +274,37 @@ def _point(step: Step | None) -> tuple[float, float] | None:
     return (step.point.x, step.point.y) if step is not None and step.point is not None else None
 
 
+def _frame_image(state: tuple[str, int], step: Step | None) -> bytes:
+    """The frame at `state` (path, mtime) with the step's point, label and scroll drawn on it."""
+    if step is None:
+        return _overlay_image(*state, None, None, None)
+    label = action_label(step.action, step.typed_text, step.scroll)
+    return _overlay_image(*state, _point(step), label, step.scroll)
+
+
+def _warm(folder: Path, frames: list[Frame], position: int) -> None:
+    """Render the next step's frame and the thumbnail that will enter the filmstrip. The current
+    step's elements are already on their way to the browser, so this only shortens the next step."""
+    if position + 1 >= len(frames):
+        return
+    upcoming = frames[position + 1]
+    entering = frames[min(len(frames) - 1, position + 1 + FILM_SIDE)]
+    with contextlib.suppress(UnreadableError):
+        state = _file_state(folder, upcoming.screenshot)
+        if state is not None:
+            _frame_image(state, upcoming.step)
+        state = _file_state(folder, entering.screenshot)
+        if state is not None:
+            _thumb_png(*state, _point(entering.step))
+
+
 def _show_frame(folder: Path, name: str | None, step: Step | None, caption: str) -> None:
     state = _file_state(folder, name)
     if state is None:
         st.info("No screenshot for this step." if not name else f"Screenshot {name} is not inside the root.")
         return
-    label = action_label(step.action, step.typed_text, step.scroll) if step else None
     try:
-        image = _overlay_png(*state, _point(step), label, step.scroll if step else None)
+        image = _frame_image(state, step)
     except UnreadableError as exc:
         st.warning(f"{name}: {exc.reason}")
         return
@@ -414,6 +439,7 @@ def _replay(folder_text: str, fp: str) -> None:
         _step_details(trajectory, frame, len(frames))
         _step_requests(trajectory, folder_text, fp, frame.number)
     _filmstrip(folder, frames, position)
+    _warm(folder, frames, position)
 
 
 # --- expected vs actual ---------------------------------------------------------------------

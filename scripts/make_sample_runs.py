@@ -38,6 +38,7 @@ import hashlib
 import io
 import json
 import math
+import os
 import random
 import shutil
 import sys
@@ -46,6 +47,7 @@ import time
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -306,9 +308,10 @@ def drawable(s: str) -> str:
 class Painter:
     """Draws one frame into a palette image and records where every clickable text landed."""
 
-    def __init__(self, frame: Frame) -> None:
+    def __init__(self, frame: Frame, *, layout_only: bool = False) -> None:
         self.frame = frame
         self.view = frame.view
+        self.layout_only = layout_only  # skip glyph rasterization: only where things are is wanted
         self.img = Image.new("P", (VIEW_W, VIEW_H))
         self.draw = ImageDraw.Draw(self.img)
         self.draw.fontmode = "1"  # crisp text keeps the palette small and the PNGs compressible
@@ -335,7 +338,8 @@ class Painter:
             while s and self.draw.textlength(s + "…", font=f) > width:
                 s = s[:-1]
             s += "…"
-        self.draw.text(xy, s, font=f, fill=fill)
+        if not self.layout_only:
+            self.draw.text(xy, s, font=f, fill=fill)
         return xy[0] + int(self.draw.textlength(s, font=f)), xy[1] + size + 2
 
     def para(
@@ -1085,18 +1089,34 @@ class Painter:
         self.text((VIEW_W - 300, VIEW_H - 22), "© OpenStreetMap contributors", 12, "#555555")
 
 
-_RENDERED: dict[Frame, tuple[bytes, dict[str, Box]]] = {}
+_LAYOUTS: dict[Frame, dict[str, Box]] = {}
 
 
-def render(frame: Frame) -> tuple[bytes, dict[str, Box]]:
-    """PNG bytes and clickable-text boxes of a frame (cached: identical frames give identical bytes)."""
-    if frame not in _RENDERED:
-        painter = Painter(frame)
+def layout(frame: Frame) -> dict[str, Box]:
+    """Where the clickable texts of a frame are (cached; the same code path as the real drawing)."""
+    if frame not in _LAYOUTS:
+        painter = Painter(frame, layout_only=True)
         painter.paint()
-        buf = io.BytesIO()
-        painter.img.save(buf, "PNG", optimize=True)
-        _RENDERED[frame] = (buf.getvalue(), painter.targets)
-    return _RENDERED[frame]
+        _LAYOUTS[frame] = painter.targets
+    return _LAYOUTS[frame]
+
+
+def png(frame: Frame) -> bytes:
+    """The screenshot of a frame as a palette PNG (a pure function of the frame, so it can run anywhere)."""
+    painter = Painter(frame)
+    painter.paint()
+    buf = io.BytesIO()
+    painter.img.save(buf, "PNG", optimize=True)
+    return buf.getvalue()
+
+
+def render_all(frames: Iterable[Frame], jobs: int) -> dict[Frame, bytes]:
+    """Encode every distinct frame once; identical frames give identical bytes (duplicate screenshots)."""
+    unique = list(dict.fromkeys(frames))
+    if jobs <= 1:
+        return {f: png(f) for f in unique}
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return dict(zip(unique, pool.map(png, unique, chunksize=8), strict=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -4180,7 +4200,7 @@ def plan_trajectory(model: Model, row: PlanRow, task: dict[str, Any], recipe: Re
     start = frame
     steps: list[Step] = []
     for act in acts:
-        _, targets = render(frame)
+        targets = layout(frame)
         box, mark = None, -1
         if act.kind in ("click", "type"):
             if act.target not in targets:
@@ -4757,7 +4777,7 @@ def write_json(path: Path, data: Any, *, indent: int | None = 2, newline: bool =
     path.write_text(text + ("\n" if newline else ""), encoding="utf-8")
 
 
-def write_trajectory(traj: Trajectory, out: Path) -> Path:
+def write_trajectory(traj: Trajectory, out: Path, pngs: Mapping[Frame, bytes]) -> Path:
     folder = out / traj.rel
     folder.mkdir(parents=True, exist_ok=True)
     tid, key = traj.task["task_id"], traj.model.key
@@ -4765,7 +4785,7 @@ def write_trajectory(traj: Trajectory, out: Path) -> Path:
 
     shots = screenshot_frames(traj)
     for name, frame in shots:
-        (folder / name).write_bytes(render(frame)[0])
+        (folder / name).write_bytes(pngs[frame])
 
     generation = traj.model.generation
     if key == "fara" and traj.row.fara_log == "text":
@@ -5026,7 +5046,7 @@ def check(checker: Checker, traj: Trajectory, folder: Path) -> tuple[str | None,
 CLI_TASKS = (108, 11, 260, 470, 259)  # copied from fara-7b into the official CLI layout
 
 
-def generate(out: Path) -> dict[str, Any]:
+def generate(out: Path, jobs: int = 1) -> dict[str, Any]:
     if out.exists():
         if any(out.iterdir()) and not (out / "intended_verdicts.json").exists():
             raise SystemExit(
@@ -5039,30 +5059,30 @@ def generate(out: Path) -> dict[str, Any]:
     checker = Checker(out / "webarena-verified-config.json")
     tasks = checker.tasks()
     recipes = build_recipes()
-    verdicts: dict[str, dict[str, Any]] = {}
     trajectories: list[Trajectory] = []
     for model in MODELS:
         start = int(model.run_start.timestamp() * 1_000_000)
         rng = random.Random(f"run:{model.key}")
         for row in PLAN:
-            task, recipe = tasks[row.task_id], recipes[row.task_id]
-            traj = plan_trajectory(model, row, task, recipe)
+            traj = plan_trajectory(model, row, tasks[row.task_id], recipes[row.task_id])
             schedule(traj, start)
             start = traj.end_us + rng.randint(20_000_000, 95_000_000)
-            folder = write_trajectory(traj, out)
-            status, raw = check(checker, traj, folder)
-            (folder / "core.log").write_text(core_log(traj, status), encoding="utf-8")
-            verdicts[traj.rel] = {
-                "task_id": row.task_id,
-                "model": model.name,
-                "scenario": traj.scenario_name,
-                "expected_status": status,
-                "raw_text_status": raw,
-                "note": " ".join(
-                    p for p in (traj.scenario.note, NOTES.get((model.key, row.task_id), "")) if p
-                ),
-            }
             trajectories.append(traj)
+    pngs = render_all((f for t in trajectories for _, f in screenshot_frames(t)), jobs)
+    verdicts: dict[str, dict[str, Any]] = {}
+    for traj in trajectories:
+        folder = write_trajectory(traj, out, pngs)
+        status, raw = check(checker, traj, folder)
+        (folder / "core.log").write_text(core_log(traj, status), encoding="utf-8")
+        key = (traj.model.key, traj.row.task_id)
+        verdicts[traj.rel] = {
+            "task_id": traj.row.task_id,
+            "model": traj.model.name,
+            "scenario": traj.scenario_name,
+            "expected_status": status,
+            "raw_text_status": raw,
+            "note": " ".join(p for p in (traj.scenario.note, NOTES.get(key, "")) if p),
+        }
     by_rel = {t.rel: t for t in trajectories}
     for tid in CLI_TASKS:
         traj = by_rel[f"runs/{MODELS[0].system}/{MODELS[0].name}/{USER}/{EXEC_HASH}/{RUN_ID}/traj/{tid}"]
@@ -5145,9 +5165,15 @@ def tree_digest(root: Path) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: sample_runs/)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=min(8, os.cpu_count() or 1),
+        help="processes drawing screenshots (the output is the same for any value)",
+    )
     args = parser.parse_args(argv)
     began = time.perf_counter()
-    verdicts = generate(args.out)
+    verdicts = generate(args.out, args.jobs)
     counts = Counter(v["expected_status"] for v in verdicts.values())
     size = sum(p.stat().st_size for p in args.out.rglob("*") if p.is_file())
     print(

@@ -100,7 +100,9 @@ def document(url: str, **kwargs: Any) -> dict[str, Any]:
 
 def xhr(url: str, **kwargs: Any) -> dict[str, Any]:
     """A fetch/XHR request (never a navigation event)."""
-    return entry(url, headers={**XHR_HEADERS, **kwargs.pop("headers", {})}, response_mime="application/json", **kwargs)
+    return entry(
+        url, headers={**XHR_HEADERS, **kwargs.pop("headers", {})}, response_mime="application/json", **kwargs
+    )
 
 
 def asset(url: str, **kwargs: Any) -> dict[str, Any]:
@@ -109,7 +111,9 @@ def asset(url: str, **kwargs: Any) -> dict[str, Any]:
 
 
 def har(entries: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"log": {"version": "1.2", "creator": {"name": "Playwright", "version": "1.50"}, "entries": entries}}
+    return {
+        "log": {"version": "1.2", "creator": {"name": "Playwright", "version": "1.50"}, "entries": entries}
+    }
 
 
 def write_har(path: Path, entries: list[dict[str, Any]]) -> Path:
@@ -117,7 +121,9 @@ def write_har(path: Path, entries: list[dict[str, Any]]) -> Path:
     return path
 
 
-def response_text(task_type: str, status: str = "SUCCESS", data: Any = None, naming: str = "task_type") -> str:
+def response_text(
+    task_type: str, status: str = "SUCCESS", data: Any = None, naming: str = "task_type"
+) -> str:
     """An agent response in either naming: "task_type" (evaluator) or "action" (published schema)."""
     if naming == "action":
         return json.dumps({"action": task_type, "status": status, "results": data})

@@ -1,7 +1,7 @@
 """Screenshots with the step's action drawn on them, and filmstrip thumbnails (Pillow only).
 
-Every function takes a file path and plain values and returns PNG bytes, so a caller can cache
-the result by (path, arguments). Points are in the screenshot's own PNG pixels (the trajectory
+Every function takes a file path and plain values and returns image bytes (PNG unless asked for
+JPEG), so a caller can cache the result by (path, arguments). Points are in the screenshot's own PNG pixels (the trajectory
 loader has already scaled model coordinates). Paths are opened as given: callers check that
 they lie inside the browsed root first.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -20,9 +21,12 @@ HALO_COLOR = (255, 255, 255)
 LABEL_BACKGROUND = (20, 20, 20)
 LABEL_TEXT = (255, 255, 255)
 _LABEL_MAX_CHARS = 80
-# PNG zlib level 1: a full 1440x900 frame encodes ~5x faster than the default and is only a
-# little larger; stepping speed matters more than bytes on a local connection.
+# PNG zlib level 1 encodes a 1440x900 frame ~5x faster than the default for a little more size.
+# JPEG is still ~5x faster than that (PNG filtering dominates), which is why a viewer stepping
+# through frames under a time budget may ask for it.
 _PNG_LEVEL = 1
+_JPEG_QUALITY = 90
+ImageFormat = Literal["PNG", "JPEG"]
 
 
 def _open_rgb(path: Path) -> Image.Image:
@@ -39,9 +43,12 @@ def _open_rgb(path: Path) -> Image.Image:
         raise UnreadableError(path, f"screenshot is not a readable image ({exc})") from exc
 
 
-def _png(image: Image.Image) -> bytes:
+def _encode(image: Image.Image, fmt: ImageFormat = "PNG") -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=_PNG_LEVEL)
+    if fmt == "JPEG":
+        image.save(buffer, format="JPEG", quality=_JPEG_QUALITY)
+    else:
+        image.save(buffer, format="PNG", compress_level=_PNG_LEVEL)
     return buffer.getvalue()
 
 
@@ -113,8 +120,9 @@ def render_overlay(
     point: tuple[float, float] | None = None,
     label: str | None = None,
     scroll: str | None = None,
+    fmt: ImageFormat = "PNG",
 ) -> bytes:
-    """The screenshot at `path` with the action drawn on it, as PNG bytes.
+    """The screenshot at `path` with the action drawn on it, as PNG (or JPEG) bytes.
 
     `point` is drawn as a ring with a crosshair; `scroll` ("up"/"down") adds an arrow from the
     point (or from the image centre when the scroll had no point); `label` is boxed beside it.
@@ -134,7 +142,7 @@ def render_overlay(
         anchor = origin
     if label:
         _draw_label(draw, label, anchor, (w, h))
-    return _png(image)
+    return _encode(image, fmt)
 
 
 def thumbnail(path: Path, width: int = 192, point: tuple[float, float] | None = None) -> bytes:
@@ -150,4 +158,4 @@ def thumbnail(path: Path, width: int = 192, point: tuple[float, float] | None = 
         x, y = point[0] * width / full_w, point[1] * height / full_h
         r = max(3, width // 40)
         ImageDraw.Draw(small).ellipse((x - r, y - r, x + r, y + r), fill=MARK_COLOR, outline=HALO_COLOR)
-    return _png(small)
+    return _encode(small)

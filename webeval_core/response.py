@@ -195,7 +195,8 @@ def _results_findings(parsed: dict[str, Any], naming: Naming, key: str, task_typ
     nested = [i for i, item in enumerate(results) if isinstance(item, list)]
     if nested:
         findings.append(
-            f"'{key}' item {nested[0] + 1} is an array; items must be strings, numbers, booleans, objects or null"
+            f"'{key}' item {nested[0] + 1} is an array; "
+            "items must be strings, numbers, booleans, objects or null"
         )
     kinds = sorted({_type_name(item) for item in results})
     if len(kinds) > 1:

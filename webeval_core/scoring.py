@@ -21,6 +21,7 @@ import json
 import logging
 import multiprocessing
 import os
+import signal
 import tempfile
 import threading
 from collections import Counter
@@ -109,7 +110,8 @@ class UrlConfig(BaseModel):
                 raise ValueError(f"{key}: 'urls' must be a non-empty list of URLs")
             if placeholder == "__SHOPPING_ADMIN__" and not any("/admin" in u for u in urls):
                 warnings.append(
-                    "the __SHOPPING_ADMIN__ URL has no /admin path, so admin URLs will not map to the placeholder"
+                    "the __SHOPPING_ADMIN__ URL has no /admin path, "
+                    "so admin URLs will not map to the placeholder"
                 )
             parsed[placeholder] = env
         data_file = raw.get("test_data_file")
@@ -212,7 +214,7 @@ class _Engine:
 
         _quiet_engine_logs()
         _cache_jsonpath_parser()
-        environments = {p: env for p, env in config.environments.items()} if config else None
+        environments = dict(config.environments) if config else None
         self.config = WebArenaVerifiedConfig(test_data_file=catalog.path, environments=environments)  # type: ignore[arg-type]
         ids = sorted(catalog.tasks)
         # The reader insists on exactly 812 tasks unless given a subset; another dataset file
@@ -222,14 +224,19 @@ class _Engine:
             if len(ids) == TOTAL_TASK_COUNT
             else TaskSubset(task_ids=ids, checksum=TaskSubset.compute_checksum(ids))
         )
-        self.reader = WebArenaVerifiedDataReader(self.config, subset=subset)
+        try:
+            self.reader = WebArenaVerifiedDataReader(self.config, subset=subset)
+        except ValueError as exc:
+            raise UnreadableError(catalog.path, f"the evaluator rejects this dataset file: {exc}") from None
         self.evaluator = WebArenaVerifiedEvaluator(config=self.config, reader=self.reader)
         self.network = NetworkEventEvaluator()
         self.version = WEBARENA_VERIFIED_VERSION
         self.evaluator_checksum = compute_evaluator_checksum()
         self.data_checksum = catalog.checksum
         digest = hashlib.sha256(
-            f"{self.evaluator_checksum}\n{self.data_checksum}\n{config.identity() if config else 'guess'}".encode()
+            "\n".join(
+                (self.evaluator_checksum, self.data_checksum, config.identity() if config else "guess")
+            ).encode()
         ).hexdigest()
         self.eval_hash = f"{ENGINE_NAME}-{self.version}-{digest[:8]}"
 
@@ -355,7 +362,7 @@ class Evaluation(BaseModel):
 
     engine: EngineInfo
     task_id: int
-    outcome: str  # the trajectory outcome it was scored as: answered or no_answer
+    outcome: Literal["answered", "no_answer"]  # the trajectory outcome it was scored as
     agent_response: AgentResponse | None
     har: str | None  # HAR file name, when one was used
     url_config: UrlConfigUse
@@ -385,7 +392,7 @@ def evaluate(
     config: UrlConfig | None,
     config_source: str | None = None,
     steps: Sequence[TimedStep] = (),
-    outcome: str = "answered",
+    outcome: Literal["answered", "no_answer"] = "answered",
 ) -> Evaluation:
     """Score one answer (None: the agent gave none) against one task with the official evaluator.
 
@@ -398,7 +405,8 @@ def evaluate(
     trace = _trace(har) if isinstance(har, Har) else _empty_trace()
     if isinstance(har, UnreadableError):
         notes.append(
-            f"{Path(str(har.path)).name} {har.reason}; this task has no network checks, so it was scored without it"
+            f"{Path(str(har.path)).name} {har.reason}; "
+            "this task has no network checks, so it was scored without it"
         )
     runner = engine
     unmapped = [p for p in _task_placeholders(task) if config is None or p not in config.environments]
@@ -408,7 +416,8 @@ def evaluate(
         # sites get unroutable stand-ins and the user is told.
         runner = _engine(catalog, _with_stand_ins(config, task))
         notes.append(
-            f"no URL mapping for {', '.join(unmapped)} and no HAR to guess it from; URLs in the answer stay unmapped"
+            f"no URL mapping for {', '.join(unmapped)} and no HAR to guess it from; "
+            "URLs in the answer stay unmapped"
         )
     effective, guessed, config_error = _effective_config(runner, task, trace)
     if guessed and runner is engine:
@@ -515,6 +524,7 @@ def _network_traces(
     steps: Sequence[TimedStep],
 ) -> tuple[NetworkCheckTrace, ...]:
     from webarena_verified.types.eval import TaskEvalContext
+    from webarena_verified.types.task import NetworkEventEvaluatorCfg
 
     official_task = engine.reader.get_task_by_id(task.task_id)
     evaluator_results = result.get("evaluators_results") or []
@@ -526,12 +536,12 @@ def _network_traces(
         )
     index_of = {id(event): i for i, event in enumerate(trace.events)}
     for position, cfg in enumerate(official_task.eval):
-        if cfg.evaluator != "NetworkEventEvaluator":
+        if not isinstance(cfg, NetworkEventEvaluatorCfg):
             continue
         official = evaluator_results[position].get("status") if position < len(evaluator_results) else None
         tracer = _CheckTracer(
             engine, cfg, position, context, index_of, har if isinstance(har, Har) else None, steps
-        )  # type: ignore[arg-type]
+        )
         traces.append(tracer.run(official, config_error))
     return tuple(traces)
 
@@ -592,10 +602,10 @@ class _CheckTracer:
         kept_events = list(found[-1:]) if cfg.last_event_only else list(found)
         candidates = [self._candidate(e, expected, kept=any(e is k for k in kept_events)) for e in found]
         kept = [c for c in candidates if c.kept]
-        if cfg.should_not_exist:
-            passed: bool | None = not kept
-        elif any(c.kept and c.matched is None for c in candidates):
-            passed = None  # the evaluator itself fails normalizing a kept request
+        if any(c.matched is None for c in kept):
+            passed: bool | None = None  # the evaluator itself fails normalizing a kept request
+        elif cfg.should_not_exist:
+            passed = not kept
         else:
             passed = any(c.matched for c in kept)
         matched = next((c.har_index for c in kept if c.matched), None) if not cfg.should_not_exist else None
@@ -639,50 +649,32 @@ class _CheckTracer:
         )
         return Candidate(**info, matched=not assertions, fields=self._fields(actual, expected))
 
-    def _normalized(
-        self, event: EngineEvent, expected: Any, cfg: NetworkEventEvaluatorCfg | None = None
-    ) -> Any:
-        cfg = cfg or self.cfg
+    def _normalized(self, event: EngineEvent, expected: Any) -> Any:
+        """One request as the evaluator sees it: extracted and normalized against `expected`."""
         assert self.context is not None
-        extracted = self.ev._extract_event_data(event, cfg, self.context)
-        return self.ev._normalized_actual_value([extracted], expected, config=cfg, context=self.context)[0]
+        extracted = self.ev._extract_event_data(event, self.cfg, self.context)
+        return self.ev._normalized_actual_value([extracted], expected, config=self.cfg, context=self.context)[
+            0
+        ]
 
     def _fields(self, actual: Mapping[str, Any], expected: Mapping[str, Any]) -> tuple[FieldDiff, ...]:
-        diffs = []
+        diffs: list[FieldDiff] = []
         for key, want in expected.items():
             got = actual.get(key)
             if want is None and got is None:
                 continue  # not part of this check
-            if key not in actual:
-                diffs.append(
-                    FieldDiff(
-                        field=key,
-                        expected=_jsonable(want),
-                        actual=None,
-                        matches=False,
-                        message="not in the request",
-                    )
-                )
-            elif isinstance(want, Mapping) and isinstance(got, Mapping):
-                for sub, sub_want in want.items():
-                    name = f"{key}.{sub}"
-                    if sub not in got:
-                        diffs.append(
-                            FieldDiff(
-                                field=name,
-                                expected=_jsonable(sub_want),
-                                actual=None,
-                                matches=False,
-                                message="not in the request",
-                            )
-                        )
-                    else:
-                        diffs.append(self._diff(name, got[sub], sub_want))
+            if isinstance(want, Mapping) and isinstance(got, Mapping):
+                diffs.extend(self._diff(f"{key}.{sub}", got, sub, sub_want) for sub, sub_want in want.items())
             else:
-                diffs.append(self._diff(key, got, want))
+                diffs.append(self._diff(key, actual, key, want))
         return tuple(diffs)
 
-    def _diff(self, name: str, got: Any, want: Any) -> FieldDiff:
+    def _diff(self, name: str, container: Mapping[str, Any], key: str, want: Any) -> FieldDiff:
+        if key not in container:
+            return FieldDiff(
+                field=name, expected=_jsonable(want), actual=None, matches=False, message="not in the request"
+            )
+        got = container[key]
         assertions = self.ev.value_comparator.compare(
             actual=got, expected=want, ordered=False, value_name=name, ignore_extra_keys=True
         )
@@ -728,7 +720,8 @@ class _CheckTracer:
             return None
         described = ", ".join(self._describe(e) for e in matching[:3]) + (" ..." if len(matching) > 3 else "")
         return (
-            f"{described} matches every expected field, but for navigate tasks the evaluator only looks at the "
+            f"{described} matches every expected field, but for navigate tasks the evaluator only looks "
+            "at the "
             "last page navigation (known upstream limitation), so it was not considered"
         )
 
@@ -751,7 +744,9 @@ class _CheckTracer:
         kept = [c for c in candidates if c.kept]
         if self.cfg.should_not_exist:
             if passed:
-                return f"No request to {target} among {considered} request(s), as required (it must not happen)."
+                return (
+                    f"No request to {target} among {considered} request(s), as required (it must not happen)."
+                )
             return f"{_entry(kept[0])} is a request that must not happen ({target})."
         if not candidates:
             if shortcut:
@@ -763,7 +758,9 @@ class _CheckTracer:
             chosen = next(c for c in kept if c.matched)
             return f"Kept {_entry(chosen)}: all fields match."
         if not self.cfg.last_event_only:
-            closest = min(kept, key=lambda c: sum(not f.matches for f in c.fields) + (c.matched is None) * 1_000)
+            closest = min(
+                kept, key=lambda c: sum(not f.matches for f in c.fields) + (c.matched is None) * 1_000
+            )
             return (
                 f"None of the {len(kept)} request(s) to {target} has every field right; "
                 f"closest is {_entry(closest)}: {_differences(closest)}."
@@ -919,6 +916,10 @@ def score_trajectory(
         return ScoreOutcome(path=path, task_id=path.name, status="error", reason=f"{exc.path}: {exc.reason}")
     try:
         return _score(trajectory, tasks, config, config_root, force, write)
+    except UnreadableError as exc:
+        return ScoreOutcome(
+            path=path, task_id=trajectory.task_id, status="error", reason=f"{exc.path}: {exc.reason}"
+        )
     except Exception as exc:  # a batch must survive whatever one folder holds; the reason is reported
         return ScoreOutcome(
             path=path,
@@ -1172,12 +1173,15 @@ def _prepare_engine(catalog: TaskCatalog, config: Path | str | UrlConfig | None)
     """Build the engine once before forking, so workers start with it loaded."""
     try:
         url_config = load_url_config(config) if isinstance(config, (str, Path)) else config
+        _engine(catalog, url_config)
     except UnreadableError:
-        url_config = None  # reported per trajectory
-    _engine(catalog, url_config)
+        pass  # reported per trajectory
 
 
 def _init_worker(job: Callable[[Path | str | Trajectory], ScoreOutcome]) -> None:
+    # Ctrl-C is the parent's to handle: it cancels what has not started and waits for the
+    # workers' current items, whose score files are written atomically, so none is left half-written.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _worker_job
     _worker_job = job
 

@@ -47,6 +47,14 @@ def _step_heading(at: AppTest) -> str:
     return next(m for m in _markdown(at) if m.startswith("**Step ") or m.startswith("**Screenshot "))
 
 
+def _show_tab(at: AppTest, tab: str) -> None:
+    """Switch tabs as a click would: the browser rewrites `tab` in the URL, the widget follows."""
+    at.query_params.pop("tab", None)
+    at.session_state["tab"] = tab
+    at.run()
+    assert not at.exception, at.exception
+
+
 def _stepped(t: Trajectory) -> bool:
     return t.layout == "fara" and len(t.steps) >= 4 and sum(s.screenshot is not None for s in t.steps) >= 4
 
@@ -86,8 +94,7 @@ def test_deep_link_restores_run_task_step_and_tab(app: OpenPage, sample: Sample)
     assert at.session_state["tab"] == "Evidence"
     assert any(s.value.startswith("Score files") for s in at.subheader)
     assert not any(m.startswith("**Step ") for m in _markdown(at))  # hidden tabs are not rendered
-    at.session_state["tab"] = "Replay"
-    at.run()
+    _show_tab(at, "Replay")
     assert _step_heading(at).startswith(f"**Step 3 of {len(trajectory.steps)}**")
 
 
@@ -167,8 +174,7 @@ def test_every_layout_and_log_generation_renders(app: OpenPage, sample: Sample) 
         else:
             assert any("Nothing to replay" in i.value for i in at.info), layout
         for tab in ("Expected vs actual", "Network", "Evidence", "Re-score"):
-            at.session_state["tab"] = tab
-            at.run()
+            _show_tab(at, tab)
             assert not at.exception, (layout, tab, at.exception)
 
 
@@ -183,14 +189,12 @@ def test_agent_text_is_never_rendered_as_markdown(app: OpenPage, tmp_path: Path)
     (folder / "screenshot0.png").symlink_to(outside)
     at = app(PAGE, root, run="r", task="108")
     for tab in ("Replay", "Expected vs actual", "Evidence"):
-        at.session_state["tab"] = tab
-        at.run()
+        _show_tab(at, tab)
         assert not at.exception
         for element in (*at.markdown, *at.caption, *at.info, *at.warning, *at.error):
             assert "](http://evil" not in element.value, element.value
             assert "<img" not in element.value
-    at.session_state["tab"] = "Replay"
-    at.run()
+    _show_tab(at, "Replay")
     assert any("No screenshot for this step" in i.value for i in at.info)  # the outside link is not opened
     assert any(t.value == hostile for t in at.text)  # the thought, verbatim, as plain text
 
@@ -225,7 +229,7 @@ def test_expected_vs_actual_marks_the_wrong_field(app: OpenPage, sample: Sample)
         return any(
             a.get("assertion_name", "").startswith("retrieved_data")
             for r in results
-            for a in r.get("assertions", [])
+            for a in r.get("assertions") or []
         )
 
     run_key, trajectory = _find(sample.root, wrong_values)
@@ -235,15 +239,28 @@ def test_expected_vs_actual_marks_the_wrong_field(app: OpenPage, sample: Sample)
     assert any(b.startswith(":red-badge[failure]") for b in _markdown(at))
 
 
-def _network_checked(t: Trajectory) -> bool:
-    task = load_catalog().get(t.task_id)
-    return bool(task and task.network_checks and t.har_path and t.steps)
+def _network_mismatch(root: Path) -> Callable[[Trajectory], bool]:
+    """A trajectory whose failed network check kept a request with a wrong field."""
+
+    def mismatch(t: Trajectory) -> bool:
+        task = load_catalog().get(t.task_id)
+        if not (task and task.network_checks and t.har_path and t.steps):
+            return False
+        outcome = score_trajectory(t, write=False, config_root=root)
+        traces = outcome.evaluation.network if outcome.evaluation else ()
+        return any(
+            trace.passed is False
+            and any(c.kept and c.step and not all(f.matches for f in c.fields) for c in trace.candidates)
+            for trace in traces
+        )
+
+    return mismatch
 
 
 def test_network_tab_lists_requests_and_selecting_one_jumps_to_its_step(
     app: OpenPage, sample: Sample
 ) -> None:
-    run_key, trajectory = _find(sample.root, _network_checked)
+    run_key, trajectory = _find(sample.root, _network_mismatch(sample.root))
     at = app(PAGE, sample.root, run=run_key, task=trajectory.task_id, tab="Network")
     requests = at.dataframe[0].value
     assert {"entry", "method", "status", "url", "step"} <= set(requests.columns)
@@ -264,23 +281,39 @@ def test_network_tab_lists_requests_and_selecting_one_jumps_to_its_step(
 
 
 def test_network_checks_show_considered_kept_and_field_diffs(app: OpenPage, sample: Sample) -> None:
-    run_key, trajectory = _find(sample.root, _network_checked)
+    run_key, trajectory = _find(sample.root, _network_mismatch(sample.root))
     outcome = score_trajectory(trajectory, write=False, config_root=sample.root)
     assert outcome.evaluation is not None
+    traces = outcome.evaluation.network
     at = app(PAGE, sample.root, run=run_key, task=trajectory.task_id, tab="Network")
-    assert any(s.value == f"Network checks ({len(outcome.evaluation.network)})" for s in at.subheader)
+    assert any(s.value == f"Network checks ({len(traces)})" for s in at.subheader)
     explanations = {t.value for t in at.text}
-    for trace in outcome.evaluation.network:
-        assert trace.explanation in explanations
+    assert all(trace.explanation in explanations for trace in traces)
+    badges = _markdown(at)
+    assert any(b.startswith(":red-badge[check ") and "failed" in b for b in badges)
     candidates = [df.value for df in at.dataframe if "kept" in df.value.columns]
-    if any(t.candidates for t in outcome.evaluation.network):
-        assert candidates and any(df["kept"].any() for df in candidates)
-        diffs = [
-            df.value
-            for df in at.dataframe
-            if list(df.value.columns)[:4] == ["field", "expected", "actual", "match"]
-        ]
-        assert diffs
+    assert len(candidates) == sum(1 for t in traces if t.candidates)
+    assert all(df["kept"].any() for df in candidates)
+    diffs = [
+        df.value
+        for df in at.dataframe
+        if list(df.value.columns)[:4] == ["field", "expected", "actual", "match"]
+    ]
+    assert any((df["match"] == "✗").any() for df in diffs)
+    failed = next(t for t in traces if t.passed is False)
+    kept = next(c for c in failed.candidates if c.kept)
+    position = next(
+        i
+        for i, df in enumerate(at.dataframe)
+        if "kept" in df.value.columns and kept.url in set(df.value["url"])
+    )
+    rows = list(at.dataframe[position].value["entry"])
+    at.session_state[f"_candidates_{failed.position}"] = {
+        "selection": {"rows": [rows.index(kept.har_index)], "columns": [], "cells": []}
+    }
+    at.run()
+    assert at.session_state["tab"] == "Replay"
+    assert _step_heading(at).startswith(f"**Step {kept.step} of")
 
 
 def test_evidence_tab_shows_score_files_core_log_and_raw_files(app: OpenPage, sample: Sample) -> None:

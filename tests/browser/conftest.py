@@ -25,12 +25,13 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = REPO / "test-artifacts" / "browser"
-SAMPLE_RUNS = REPO / "sample_runs"
+# WEBEVAL_TEST_SAMPLE_RUNS: another tree to copy (e.g. a freshly generated one); default sample_runs/.
+SAMPLE_RUNS = Path(os.environ.get("WEBEVAL_TEST_SAMPLE_RUNS") or REPO / "sample_runs")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -203,8 +204,19 @@ class App:
         expect(self.page.locator("[data-testid='stApp'][data-test-script-state='notRunning']")).to_have_count(
             1, timeout=timeout
         )
-        # Elements of the previous run fade out as stale until the rerun replaces them.
+        # Elements of the previous run fade out as stale until the rerun replaces them, and an
+        # element whose code is still loading shows a skeleton.
         expect(self.page.locator("[data-stale='true']")).to_have_count(0, timeout=timeout)
+        expect(self.page.locator("[data-testid='stSkeleton']")).to_have_count(0, timeout=timeout)
+
+    def assert_app_shell(self) -> None:
+        """app.py ran: its navigation (page titles, not file names) and root picker are in the sidebar."""
+        sidebar = self.page.locator("[data-testid='stSidebar']")
+        expect(sidebar.get_by_text("Root folder")).to_be_visible()
+        nav = self.page.locator("[data-testid='stSidebarNav']")
+        for title in ("Overview", "Trajectories", "Trajectory", "Compare runs", "Tasks"):
+            expect(nav.get_by_text(title, exact=True)).to_be_visible()
+        expect(nav.get_by_text("common", exact=True)).to_have_count(0)
 
     def assert_no_exception(self) -> None:
         exceptions = self.page.locator("[data-testid='stException']")
@@ -219,7 +231,33 @@ class App:
         return path
 
 
+@pytest.fixture(scope="session")
+def warm_server(streamlit_server: str, browser: Browser) -> str:
+    """The server after one visit of its home page: imports done, caches and index filled.
+
+    Opening a deep link as the very first visit of a fresh server is a case of its own
+    (test_deep_link_on_a_fresh_server); every other test starts from a server in use.
+    """
+    page = browser.new_page(viewport=VIEWPORT)
+    try:
+        App(page, streamlit_server).goto("", "Overview", "Success by site")
+    finally:
+        page.close()
+    return streamlit_server
+
+
 @pytest.fixture
-def app(page: Page, streamlit_server: str) -> App:
+def app(page: Page, warm_server: str) -> App:
     page.set_default_timeout(RENDER_MS)
-    return App(page, streamlit_server)
+    return App(page, warm_server)
+
+
+@pytest.fixture
+def fresh_app(page: Page, runs_copy: Path, tmp_path: Path) -> Iterator[App]:
+    """A page on a server of its own that no browser has visited yet (cold caches, cold index)."""
+    process, base_url = start_server(runs_copy, tmp_path / "xdg-cache", ARTIFACTS / "server-fresh.log")
+    page.set_default_timeout(RENDER_MS)
+    try:
+        yield App(page, base_url)
+    finally:
+        stop_server(process)

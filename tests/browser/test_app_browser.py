@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Locator, expect
+from playwright.sync_api import expect
 
 from webeval_core.runs import discover_runs
 from webeval_core.trajectory import load_trajectory
@@ -59,15 +59,18 @@ def stepper(runs_copy: Path) -> Pick:
     return _pick(runs_copy, min_steps=4)
 
 
-def _main_image(app: App) -> Locator:
-    """The step's screenshot (the first image of the replay; the filmstrip follows it)."""
-    return app.main.locator("[data-testid='stImage'] img").first
+_MAIN_IMAGE_JS = """() => {
+    // The step's screenshot is the first full-size image (the filmstrip's thumbnails are 176 px).
+    const images = document.querySelectorAll("[data-testid='stMain'] [data-testid='stImage'] img");
+    const main = [...images].find((img) => img.complete && img.naturalWidth >= 800);
+    return main ? main.getAttribute("src") : null;
+}"""
 
 
 def _image_src(app: App) -> str:
-    image = _main_image(app)
-    expect(image).to_be_visible()
-    return image.get_attribute("src") or ""
+    """The URL of the shown step's screenshot (Streamlit names media by a hash of their bytes)."""
+    handle = app.page.wait_for_function(_MAIN_IMAGE_JS)
+    return str(handle.json_value())
 
 
 def _step_heading(number: int, total: int) -> str:
@@ -83,6 +86,7 @@ def test_overview_renders(app: App) -> None:
     charts = app.main.locator("[data-testid='stPlotlyChart']")
     expect(charts.first).to_be_visible()
     assert charts.count() >= 5
+    app.assert_app_shell()
     expect(app.main.get_by_text("Trajectories", exact=True).first).to_be_visible()
     app.assert_no_exception()
     app.shot("overview")
@@ -111,7 +115,7 @@ def test_trajectory_renders(app: App, stepper: Pick) -> None:
         run=stepper.run,
         task=stepper.task,
     )
-    expect(_main_image(app)).to_be_visible()
+    assert _image_src(app)
     for tab in ("Replay", "Expected vs actual", "Network", "Evidence", "Re-score"):
         expect(app.main.get_by_role("tab", name=tab)).to_be_visible()
     expect(app.main.get_by_text("Thought", exact=True)).to_be_visible()
@@ -158,7 +162,7 @@ def test_step_with_next_prev_slider_and_filmstrip(app: App, stepper: Pick) -> No
     assert _image_src(app) == src_1, "Previous did not bring back the first screenshot"
 
     # The slider: keyboard on its thumb (End = last step), as a person would without a mouse.
-    thumb = app.main.locator("[data-testid='stSlider'] [role='slider']").first
+    thumb = app.main.locator("[data-testid='stSlider'] input[type='range']").first
     thumb.focus()
     thumb.press("End")
     last = first + total - 1
@@ -196,6 +200,23 @@ def test_deep_link_restores_step_and_tab(app: App, stepper: Pick) -> None:
     # Back on the replay, the step of the link is still the one shown.
     app.main.get_by_role("tab", name="Replay").click()
     app.wait(_step_heading(step, stepper.steps))
+
+
+def test_deep_link_on_a_fresh_server(fresh_app: App, stepper: Pick) -> None:
+    """A shared link is often the first page a just-started server serves: it must open the app
+    (navigation, root picker, wide layout), not the bare page script, and restore the view."""
+    step = stepper.first_step + 1
+    fresh_app.goto(
+        "trajectory",
+        _step_heading(step, stepper.steps),
+        run=stepper.run,
+        task=stepper.task,
+        step=step,
+        tab="Replay",
+    )
+    fresh_app.shot("trajectory-deep-link-fresh-server")
+    fresh_app.assert_no_exception()
+    fresh_app.assert_app_shell()
 
 
 # --- re-scoring -------------------------------------------------------------------------------

@@ -34,7 +34,9 @@ def test_events_carry_what_the_viewer_shows(tmp_path: Path) -> None:
     assert page.is_document and page.resource_type == "document"
     assert page.query == (("state", "pending"), ("page", "2"))
     assert ("sec-fetch-mode", "navigate") in page.request_headers
-    assert api.is_document is False and api.post_data == '{"query": "q"}' and api.post_mime == "application/json"
+    assert (
+        api.is_document is False and api.post_data == '{"query": "q"}' and api.post_mime == "application/json"
+    )
     assert api.mime == "application/json" and api.response_size == 1234 and api.duration_ms == 12.5
     assert login.status == 302 and login.post_data == "user%5Blogin%5D=root"
     assert script.is_document is False
@@ -69,8 +71,14 @@ def test_document_rule_is_the_evaluators(tmp_path: Path) -> None:
         (b'{"log": {}}', "without a 'log.entries' list"),
         (b'{"log": {"entries": []}}', "has no entries (no requests were recorded)"),
         (b'{"log": {"entries": [1]}}', "entry 0 is not an object"),
-        (b'{"log": {"entries": [{"request": {"url": "http://x"}}]}}', "entry 0 has no request or no response"),
-        (b'{"log": {"entries": [{"request": {"url": "http://x"}, "response": {}}]}}', "has no request URL or method"),
+        (
+            b'{"log": {"entries": [{"request": {"url": "http://x"}}]}}',
+            "entry 0 has no request or no response",
+        ),
+        (
+            b'{"log": {"entries": [{"request": {"url": "http://x"}, "response": {}}]}}',
+            "has no request URL or method",
+        ),
     ],
 )
 def test_bad_hars_give_plain_reasons(tmp_path: Path, content: bytes, reason: str) -> None:

@@ -114,3 +114,13 @@ def test_broken_and_missing_files_raise_unreadable(tmp_path: Path) -> None:
         render_overlay(broken, point=(1, 1))
     with pytest.raises(UnreadableError, match="not found"):
         thumbnail(tmp_path / "missing.png")
+
+
+def test_jpeg_output_keeps_the_mark_in_place(screenshot: Path) -> None:
+    data = render_overlay(screenshot, point=(740, 82), fmt="JPEG")
+    assert data.startswith(b"\xff\xd8")
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    assert image.size == (1440, 900)
+    red, green, blue = image.getpixel((740, 82))  # type: ignore[misc]
+    assert red > 180 and green < 90 and blue < 110  # lossy, but still the mark's red
+    assert image.getpixel((300, 600)) == pytest.approx(GREY, abs=3)

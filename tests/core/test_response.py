@@ -48,7 +48,7 @@ def test_fenced_json() -> None:
 
 
 def test_json_inside_prose_is_found_and_handed_over_parsed() -> None:
-    text = 'I looked everywhere. Final answer: {"action": "retrieve", "status": "SUCCESS", "results": [3]} Thanks!'
+    text = 'Final answer: {"action": "retrieve", "status": "SUCCESS", "results": [3]} Thanks!'
     response = parse_agent_response(text)
     assert response.extracted_from == "prose"
     assert response.engine_input == {"task_type": "retrieve", "status": "SUCCESS", "retrieved_data": [3]}
@@ -80,14 +80,32 @@ def test_text_without_a_response_object_goes_to_the_evaluator_as_is(text: str, e
 @pytest.mark.parametrize(
     ("payload", "finding"),
     [
-        ({"action": "navigate", "status": "SUCCESS", "results": ["x"]}, "must be null or empty for a navigate"),
+        (
+            {"action": "navigate", "status": "SUCCESS", "results": ["x"]},
+            "must be null or empty for a navigate",
+        ),
         ({"action": "mutate", "status": "SUCCESS", "results": []}, None),
-        ({"action": "retrieve", "status": "SUCCESS", "results": ["a", 1]}, "mixes item types (number, string)"),
-        ({"action": "retrieve", "status": "SUCCESS", "results": [True, 1]}, "mixes item types (boolean, number)"),
-        ({"action": "retrieve", "status": "SUCCESS", "results": [{"a": 1}, {"b": 2}]}, "do not share the same keys"),
+        (
+            {"action": "retrieve", "status": "SUCCESS", "results": ["a", 1]},
+            "mixes item types (number, string)",
+        ),
+        (
+            {"action": "retrieve", "status": "SUCCESS", "results": [True, 1]},
+            "mixes item types (boolean, number)",
+        ),
+        (
+            {"action": "retrieve", "status": "SUCCESS", "results": [{"a": 1}, {"b": 2}]},
+            "do not share the same keys",
+        ),
         ({"action": "retrieve", "status": "SUCCESS", "results": [["a"]]}, "item 1 is an array"),
-        ({"action": "retrieve", "status": "SUCCESS", "results": "a"}, "must be an array or null, found string"),
-        ({"action": "retrieve", "status": "SUCCESS", "results": [], "error_details": "x"}, "should be null when"),
+        (
+            {"action": "retrieve", "status": "SUCCESS", "results": "a"},
+            "must be an array or null, found string",
+        ),
+        (
+            {"action": "retrieve", "status": "SUCCESS", "results": [], "error_details": "x"},
+            "should be null when",
+        ),
         ({"action": "retrieve", "status": "NOT_FOUND_ERROR", "results": None, "error_details": "x"}, None),
         ({"action": "retrieve", "status": "DONE", "results": None}, "'status' is 'DONE'"),
         ({"action": "browse", "status": "SUCCESS", "results": None}, "'action' is 'browse'"),
@@ -133,7 +151,9 @@ def _verdict(task_id: int, engine_input: object) -> dict[str, object]:
     from webarena_verified.types.tracing import NetworkTrace
 
     wa = WebArenaVerified(
-        config=WebArenaVerifiedConfig(environments={"__SHOPPING_ADMIN__": {"urls": ["http://localhost:7780/admin"]}})  # type: ignore[dict-item]
+        config=WebArenaVerifiedConfig(
+            environments={"__SHOPPING_ADMIN__": {"urls": ["http://localhost:7780/admin"]}}
+        )  # type: ignore[dict-item]
     )
     empty = NetworkTrace.model_construct(is_playwright=False, src_file=None, events=())
     return wa.evaluate_task(task_id=task_id, agent_response=engine_input, network_trace=empty).model_dump(

@@ -56,7 +56,10 @@ def test_unknown_task_ids(key: str | int) -> None:
 
 
 def test_loading_does_not_import_the_evaluator() -> None:
-    code = "import sys; from webeval_core.tasks import load_catalog; load_catalog(); print('webarena_verified' in sys.modules)"
+    code = (
+        "import sys; from webeval_core.tasks import load_catalog; load_catalog();"
+        " print('webarena_verified' in sys.modules)"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
 
@@ -93,7 +96,10 @@ def _task(**changes: object) -> dict[str, object]:
         ('{"tasks": []}', "expected a JSON list of tasks, found an object"),
         ("[]", "holds no tasks"),
         (json.dumps([_task(intent=None) | {"intent": None}]), "'intent' must be a non-empty string"),
-        (json.dumps([{k: v for k, v in _task().items() if k != "eval"}]), "task #1 (task_id 0): missing eval"),
+        (
+            json.dumps([{k: v for k, v in _task().items() if k != "eval"}]),
+            "task #1 (task_id 0): missing eval",
+        ),
         (json.dumps([_task(), _task()]), "task_id 0 appears more than once"),
         (json.dumps([_task(sites=["amazon"])]), "unknown site 'amazon'"),
         (json.dumps([_task(eval=[])]), "no AgentResponseEvaluator"),

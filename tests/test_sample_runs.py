@@ -1,0 +1,284 @@
+"""`sample_runs/` is what `scripts/make_sample_runs.py` produces, stays small, and has the mix it claims.
+
+The tree is regenerated once per session into a temporary folder (in another time zone, to prove the output
+does not depend on the machine's) and compared file by file with the committed one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_runs"
+SCRIPT = ROOT / "scripts" / "make_sample_runs.py"
+RUNS = SAMPLE / "runs"
+RUN = Path("demo", "WebArenaVerified_sample", "0", "traj")
+FARA = RUNS / "WebSurfer-fara-100-max_n_images-3" / "fara-7b" / RUN
+SOM = RUNS / "WebSurfer-som-100" / "gpt-4o-som" / RUN
+LOCAL_OFFSET = timedelta(hours=-8)  # the sample's logs are naive local time in UTC-08:00
+CORE_LINE = re.compile(
+    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \[(INFO|WARNING|ERROR)\] webeval\.core\.\d+ - "
+)
+BRIEF_SCENARIOS = {
+    "right_answer", "wrong_values", "wrong_task_type", "not_found_correct", "fenced_json", "json_in_prose",
+    "action_results_naming", "malformed", "no_answer", "aborted", "crash_no_answer", "mutate_request_present",
+    "mutate_request_missing", "mutate_request_wrong", "navigate_right", "navigate_wrong",
+}  # fmt: skip
+
+pytestmark = pytest.mark.skipif(not SAMPLE.is_dir(), reason="sample_runs/ has not been generated")
+
+
+def _verdicts() -> dict[str, dict[str, Any]]:
+    return json.loads((SAMPLE / "intended_verdicts.json").read_text(encoding="utf-8"))
+
+
+def _trajectories() -> list[Path]:
+    return sorted(p for p in RUNS.glob("*/*/*/*/*/traj/*") if p.is_dir())
+
+
+def _log_events(folder: Path) -> list[dict[str, Any]]:
+    events = []
+    for line in (folder / "web_surfer.log").read_text(encoding="utf-8").splitlines():
+        if line.startswith("{"):
+            with contextlib.suppress(json.JSONDecodeError):  # a line cut off by a crash
+                events.append(json.loads(line))
+    return events
+
+
+def _utc(local_iso: str) -> datetime:
+    return (datetime.fromisoformat(local_iso) - LOCAL_OFFSET).replace(tzinfo=UTC)
+
+
+def _file_digest(path: Path) -> str:
+    """Bytes for every file; decoded pixels for PNGs, since zlib builds may compress identical images
+    differently on other platforms."""
+    if path.suffix == ".png":
+        with Image.open(path) as im:
+            return hashlib.sha256(f"{im.mode}{im.size}".encode() + im.convert("RGB").tobytes()).hexdigest()
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _tree(root: Path) -> dict[str, Path]:
+    return {p.relative_to(root).as_posix(): p for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.fixture(scope="session")
+def regenerated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("sample") / "sample_runs"
+    env = {**os.environ, "TZ": "Asia/Kolkata"}
+    done = subprocess.run([sys.executable, str(SCRIPT), "--out", str(out)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return out
+
+
+def test_committed_tree_is_what_the_generator_produces(regenerated: Path) -> None:
+    committed, fresh = _tree(SAMPLE), _tree(regenerated)
+    assert sorted(committed) == sorted(fresh), "file lists differ: re-run scripts/make_sample_runs.py"
+    different = [
+        name for name in sorted(committed) if _file_digest(committed[name]) != _file_digest(fresh[name])
+    ]
+    assert not different, f"{len(different)} files differ, e.g. {different[:5]}: re-run the generator"
+
+
+def test_sample_stays_small() -> None:
+    files = [p for p in SAMPLE.rglob("*") if p.is_file()]
+    size = sum(p.stat().st_size for p in files)
+    blocks = sum(getattr(p.stat(), "st_blocks", 0) * 512 for p in files)
+    assert size < 15_000_000
+    assert blocks < 15 * 1024 * 1024  # what `du -sh` reports
+
+
+def test_both_models_run_the_same_real_tasks_over_all_sites_and_types() -> None:
+    from webarena_verified.api import WebArenaVerified
+
+    dataset = {t.task_id: t for t in WebArenaVerified().get_tasks()}
+    fara = {int(p.name) for p in FARA.iterdir()}
+    som = {int(p.name) for p in SOM.iterdir()}
+    assert fara == som and len(fara) >= 40
+    assert fara <= set(dataset)
+    sites = {str(s.value) for t in fara for s in dataset[t].sites}
+    assert sites >= {"shopping", "shopping_admin", "reddit", "gitlab", "wikipedia", "map"}
+    types = {dataset[t].expected_agent_response.task_type.lower() for t in fara}
+    assert types == {"retrieve", "navigate", "mutate"}
+    cli = sorted((SAMPLE / "webarena-verified-cli").iterdir())
+    assert len(cli) == 5
+    assert all({f.name for f in p.iterdir()} == {"agent_response.json", "network.har"} for p in cli)
+
+
+def test_intended_verdicts_cover_every_trajectory_and_the_claimed_mix() -> None:
+    verdicts = _verdicts()
+    folders = {p.relative_to(SAMPLE).as_posix() for p in _trajectories()}
+    folders |= {p.relative_to(SAMPLE).as_posix() for p in (SAMPLE / "webarena-verified-cli").iterdir()}
+    assert set(verdicts) == folders
+    scenarios = Counter(v["scenario"] for v in verdicts.values())
+    assert set(scenarios) >= BRIEF_SCENARIOS
+    assert {v["expected_status"] for v in verdicts.values()} == {"success", "failure", "error", None}
+    for rel, v in verdicts.items():
+        assert v["task_id"] == int(rel.rsplit("/", 1)[1])
+        assert (v["expected_status"] is None) == (v["scenario"] in ("aborted", "crash_no_answer"))
+    # The published schema's naming and prose-wrapped JSON only pass once the answer is extracted and mapped.
+    for v in verdicts.values():
+        if v["scenario"] in ("action_results_naming", "json_in_prose"):
+            assert (v["expected_status"], v["raw_text_status"]) == ("success", "failure")
+
+
+def test_raw_answers_get_the_recorded_official_verdicts() -> None:
+    from webarena_verified.api import WebArenaVerified
+    from webarena_verified.types.config import WebArenaVerifiedConfig
+
+    wa = WebArenaVerified(config=WebArenaVerifiedConfig.from_file(SAMPLE / "webarena-verified-config.json"))
+    for rel, v in _verdicts().items():
+        if v["raw_text_status"] is None:
+            continue
+        folder = SAMPLE / rel
+        if rel.startswith("webarena-verified-cli/"):
+            text = (folder / "agent_response.json").read_text(encoding="utf-8").strip()
+        else:
+            answer = json.loads((folder / f"{v['task_id']}_final_answer.json").read_text(encoding="utf-8"))
+            text = answer["final_answer"]
+        har = folder / "network.har"
+        result = wa.evaluate_task(task_id=v["task_id"], agent_response=text, network_trace=har)
+        assert result.model_dump(mode="json")["status"] == v["raw_text_status"], rel
+
+
+def test_trajectory_folders_have_the_fara_files() -> None:
+    verdicts = _verdicts()
+    extra_usage = 0
+    for folder in _trajectories():
+        scenario = verdicts[folder.relative_to(SAMPLE).as_posix()]["scenario"]
+        names = {p.name for p in folder.iterdir()}
+        assert {"web_surfer.log", "core.log"} <= names
+        answer_file = folder / f"{folder.name}_final_answer.json"
+        if scenario == "crash_no_answer":
+            assert not answer_file.exists() and "network.har" not in names
+            continue
+        text = answer_file.read_text(encoding="utf-8")
+        assert not text.endswith("\n") and text.startswith('{\n  "final_answer"')
+        answer = json.loads(text)
+        assert list(answer) == [
+            "final_answer", "env_state_json", "env_state_raw", "screenshots", "is_aborted", "is_rel_paths",
+            "token_usage",
+        ]  # fmt: skip
+        assert answer["is_aborted"] == (scenario == "aborted")
+        if scenario == "no_answer":
+            assert answer["final_answer"] == "<no_answer>"
+        assert all((folder / s).is_file() for s in answer["screenshots"])
+        extra_usage += any("num_calls" in u for u in answer["token_usage"].values())
+        assert ("network.har" in names) == (scenario != "har_missing")
+        times = json.loads((folder / "times.json").read_text(encoding="utf-8"))
+        assert times["end_time"] - times["start_time"] == pytest.approx(times["duration"])
+    assert extra_usage >= 3
+
+
+def test_screenshots_use_both_namings_at_viewport_size() -> None:
+    for folder in FARA.iterdir():
+        shots = sorted(int(p.stem.removeprefix("screenshot")) for p in folder.glob("screenshot*.png"))
+        assert shots == list(range(len(shots)))
+    for folder in SOM.iterdir():
+        shots = sorted(int(p.stem.removeprefix("screenshot_")) for p in folder.glob("screenshot_*.png"))
+        assert shots == list(range(1, len(shots) + 1))
+    with Image.open(FARA / "108" / "screenshot0.png") as im:
+        assert im.size == (1440, 900)
+    assert max(len(list(p.glob("*.png"))) for p in FARA.iterdir()) >= 61  # one long over-budget run
+
+
+def test_logs_come_in_three_generations() -> None:
+    generations: Counter[str] = Counter()
+    for folder in _trajectories():
+        events = _log_events(folder)
+        if not events:
+            continue
+        if any(e.get("source") == "WebSurfer-SummarizedAction" for e in events):
+            generations["solver"] += 1
+            assert any(e["type"] == "LLMCallEvent" for e in events)
+        elif any(e.get("action") == "computer_use" for e in events):
+            generations["fara"] += 1
+            for e in events:
+                if e.get("action") == "computer_use" and "coordinate" in e["arguments"]:
+                    x, y = e["arguments"]["coordinate"]
+                    assert 0 <= x <= 1428 and 0 <= y <= 896  # model space, not PNG pixels
+        else:
+            generations["text"] += 1
+            assert all(e["type"] == "OtherEvent" for e in events)
+            assert any(re.match(r"Observation#\d+: ", e["message"]) for e in events)
+    assert generations["fara"] >= 30 and generations["solver"] >= 30 and generations["text"] >= 3
+
+
+def test_times_follow_the_local_time_convention() -> None:
+    for folder in FARA.iterdir():
+        events = _log_events(folder)
+        if not events or not (folder / "times.json").exists():
+            continue
+        times = json.loads((folder / "times.json").read_text(encoding="utf-8"))
+        first = _utc(events[0]["timestamp"]).timestamp()
+        assert 0 < first - times["start_time"] < 10
+        steps = [_utc(e["timestamp"]).timestamp() for e in events if "\nThought #" in e.get("message", "")]
+        assert all(3 <= b - a <= 25 for a, b in itertools.pairwise(steps))
+
+
+def test_har_files_parse_and_requests_fire_inside_their_step() -> None:
+    from webarena_verified.types.tracing import NetworkTrace
+
+    for har in sorted(SAMPLE.rglob("network.har")):
+        data = json.loads(har.read_text(encoding="utf-8"))
+        assert data["log"]["version"] == "1.2" and data["log"]["creator"]["name"] == "Playwright"
+        assert NetworkTrace.from_content(har).evaluation_events
+        for entry in data["log"]["entries"]:
+            assert entry["startedDateTime"].endswith("Z") and entry["_resourceType"]
+    for folder in [*FARA.iterdir(), *SOM.iterdir()]:
+        if not (folder / "network.har").exists():
+            continue
+        events = _log_events(folder)
+        # (start, end) of each action: its log line and its observation / summary line
+        starts = [e["timestamp"] for e in events if "\nThought #" in e.get("message", "")]
+        starts += [e["timestamp"] for e in events if e.get("source") == "WebSurfer" and e.get("action")]
+        ends = [e["timestamp"] for e in events if e.get("message", "").startswith("Observation#")]
+        ends += [e["timestamp"] for e in events if e.get("source") == "WebSurfer-SummarizedAction"]
+        windows = [(_utc(a), _utc(b)) for a, b in zip(sorted(starts), sorted(ends), strict=True)]
+        entries = json.loads((folder / "network.har").read_text(encoding="utf-8"))["log"]["entries"]
+        for entry in entries:
+            if entry["request"]["method"] == "GET":
+                continue
+            t = datetime.fromisoformat(entry["startedDateTime"].replace("Z", "+00:00"))
+            assert any(a <= t < b for a, b in windows), f"{folder}: {entry['request']['url']} outside steps"
+
+
+def test_core_logs_have_the_lifecycle_and_errors_of_several_kinds() -> None:
+    errors = set()
+    for folder in _trajectories():
+        lines = (folder / "core.log").read_text(encoding="utf-8").splitlines()
+        assert CORE_LINE.match(lines[0]) and "] Start" in lines[0]
+        logged = [line for line in lines if CORE_LINE.match(line)]
+        assert logged
+        errors |= {line.split(": ", 1)[0] for line in lines if re.match(r"^[\w.]+(Error|Pool): ", line)}
+    assert len(errors) >= 3
+
+
+def test_other_judges_score_files_are_present() -> None:
+    gpt = json.loads((FARA / "108" / "scores" / "gpt_eval.json").read_text(encoding="utf-8"))
+    assert isinstance(gpt["gpt_response_text"], str) and "SUCCESS" in gpt["gpt_response_text"]
+    rubric = json.loads((FARA / "11" / "scores" / "mmrubric_0.8-5-3.json").read_text(encoding="utf-8"))
+    assert json.loads(rubric["gpt_response_text"])["rubric_items"]
+
+
+def test_url_config_is_the_official_shape() -> None:
+    config = json.loads((SAMPLE / "webarena-verified-config.json").read_text(encoding="utf-8"))
+    assert config["environments"]["__SHOPPING_ADMIN__"]["urls"] == ["http://localhost:7780/admin"]
+    assert set(config["environments"]) == {
+        "__SHOPPING__", "__SHOPPING_ADMIN__", "__REDDIT__", "__GITLAB__", "__WIKIPEDIA__", "__MAP__"
+    }  # fmt: skip
