@@ -225,6 +225,8 @@ def _headline_row(label: str, head: metrics.Headline) -> None:
         st.caption(f"{head.unscored} answered but not yet scored; {head.unreadable} unreadable folders.")
 
 
+import sys, time
+print(f"RUN start {time.time():.3f} qp={dict(st.query_params)} state={ {k: v for k, v in st.session_state.items() if not str(k).startswith('$$')} }"[:400], file=sys.stderr, flush=True)
 st.title("Overview")
 index = current_index()
 if not index.runs:
@@ -315,3 +317,5 @@ else:
     shown = data
     st.caption(f"All {len(shown)} trajectories of the chosen runs; click a bar above to narrow the list.")
 trajectory_table(shown, labels, key="overview_table")
+
+print(f"RUN end {time.time():.3f}", file=sys.stderr, flush=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -335,8 +335,8 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
         st.code(step.url, language=None, wrap_lines=True)
     st.markdown("**Thought**")
     st.text(step.thought or "(none logged)")
-    st.markdown("**Action**")
-    st.json({"action": step.action, "arguments": step.arguments}, expanded=True)
+    st.markdown("**Arguments**")
+    st.code(json.dumps(step.arguments, ensure_ascii=False), language="json", wrap_lines=True)
     if step.point is not None:
         scaling = f" ({trajectory.coordinate_scaling})" if trajectory.coordinate_scaling else ""
         st.caption(f"Drawn at ({step.point.x:.0f}, {step.point.y:.0f}) in screenshot pixels{scaling}")
@@ -490,13 +490,13 @@ def _field_table(result: dict[str, Any], actual: dict[str, Any]) -> pd.DataFrame
         rows.append(
             {
                 "field": field,
-                "expected": _json_cell(expected.get(field)),
-                "agent": _json_cell(actual.get(field)),
-                "agent, normalized": _json_cell(normalized.get(field)),
                 "match": match,
+                "expected": _json_cell(expected.get(field)),
+                "agent, normalized": _json_cell(normalized.get(field)),
+                "agent": _json_cell(actual.get(field)),
             }
         )
-    return pd.DataFrame(rows, columns=["field", "expected", "agent", "agent, normalized", "match"])
+    return pd.DataFrame(rows, columns=["field", "match", "expected", "agent, normalized", "agent"])
 
 
 def _assertion_table(results: list[dict[str, Any]]) -> pd.DataFrame:
@@ -671,9 +671,9 @@ def _check(trace: NetworkCheckTrace) -> None:
                 [
                     {
                         "field": f.field,
+                        "match": "✓" if f.matches else "✗",
                         "expected": _json_cell(f.expected),
                         "actual": _json_cell(f.actual),
-                        "match": "✓" if f.matches else "✗",
                         "message": f.message or "",
                     }
                     for f in candidate.fields
@@ -815,6 +815,14 @@ def _evidence(trajectory: Trajectory, folder: Path) -> None:
         st.subheader("times.json")
         if trajectory.times is not None:
             st.json(trajectory.times.model_dump(mode="json"))
+            moments = {"start": trajectory.times.start_time, "end": trajectory.times.end_time}
+            st.caption(
+                " · ".join(
+                    f"{name} {datetime.fromtimestamp(value, UTC):%Y-%m-%d %H:%M:%S} UTC"
+                    for name, value in moments.items()
+                    if value is not None
+                )
+            )
         else:
             st.caption("No times.json.")
     with right:
@@ -971,9 +979,14 @@ def _what_if(trajectory: Trajectory, task: Task | None, folder: str) -> None:
         st.caption("Only tasks of the catalog can be scored.")
         return
     st.caption("Edit the response and see the official verdict. Nothing is written.")
-    default = trajectory.final_answer_text or json.dumps(
-        {"task_type": task.task_type.upper(), "status": "SUCCESS", "retrieved_data": None}, indent=2
-    )
+    text = trajectory.final_answer_text
+    response = parse_agent_response(text) if text else None
+    if response is not None and response.extracted_from == "text":
+        default = json.dumps(response.parsed, indent=2, ensure_ascii=False)  # easier to edit
+    else:
+        default = text or json.dumps(
+            {"task_type": task.task_type.upper(), "status": "SUCCESS", "retrieved_data": None}, indent=2
+        )
     text = st.text_area("Agent response", value=default, key=f"_whatif_text:{folder}", height=200)
     if st.button("Show the verdict", key="_whatif_run"):
         hypothetical = trajectory.model_copy(update={"final_answer_text": text, "outcome": "answered"})

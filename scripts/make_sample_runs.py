@@ -305,6 +305,17 @@ def drawable(s: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
 
 
+REPO_FILES: Rows = (
+    ("Name", "Last commit", "Last update"),
+    (".gitlab", "Add issue templates", "1 year ago"),
+    ("src", "Refactor the build script", "1 year ago"),
+    (".gitignore", "Ignore editor folders", "2 years ago"),
+    ("LICENSE", "Add LICENSE", "2 years ago"),
+    ("README.md", "Update README.md", "1 year ago"),
+    ("package.json", "Bump dependencies", "1 year ago"),
+)
+
+
 class Painter:
     """Draws one frame into a palette image and records where every clickable text landed."""
 
@@ -918,7 +929,7 @@ class Painter:
             for i, label in enumerate(v.buttons):
                 self.button((x0 + 80 + i * 120, y + 30), label, "#fafafa", "#303030", 13)
             y += 96
-            self.table((x0, y, 1400), v.rows or (("Name", "Last commit", "Last update"),), minimum=6)
+            self.table((x0, y, 1400), v.rows or REPO_FILES)
         elif kind in ("form", "mr", "settings"):
             if v.text:
                 y = self.para((x0, y), v.text, 14, 1000, "#303030") + 14
@@ -2392,8 +2403,7 @@ def build_recipes() -> dict[int, Recipe]:
             answer=[{"username": "Hammer94", "post_title": pf_title, "count": 0}],
             wrong_answer=[{"username": "Hammer94", "post_title": pf_title, "count": 1}],
             finding=f"The most recent post is '{pf_title}' by Hammer94; no other commenter's comment has "
-            "more "
-            "downvotes than upvotes.",
+            "more downvotes than upvotes.",
         )
     )
     hobbit = "I just finished reading The Hobbit to my 6 year old daughter, and she loved it!"
@@ -3617,6 +3627,7 @@ def build_recipes() -> dict[int, Recipe]:
         banner="Project 'nolan_honest_fans' was successfully created.",
         text="The repository for this project is empty",
         buttons=("Web IDE", "Add README"),
+        rows=(("Name", "Last commit", "Last update"),),
     )
     ide = gl(
         "/-/ide/project/byteblaze/nolan_honest_fans/edit/main/-/",
@@ -4082,7 +4093,10 @@ class Trajectory:
 
 
 def expected_of(task: dict[str, Any]) -> dict[str, Any]:
-    return next(e for e in task["eval"] if e["evaluator"] == "AgentResponseEvaluator")["expected"]  # type: ignore[no-any-return]
+    expected: dict[str, Any] = next(e for e in task["eval"] if e["evaluator"] == "AgentResponseEvaluator")[
+        "expected"
+    ]
+    return expected
 
 
 def acts_for(recipe: Recipe, scenario: Scenario, model: Model) -> list[Act]:

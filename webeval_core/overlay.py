@@ -1,14 +1,20 @@
 """Screenshots with the step's action drawn on them, and filmstrip thumbnails (Pillow only).
 
-Every function takes a file path and plain values and returns image bytes (PNG unless asked for
-JPEG), so a caller can cache the result by (path, arguments). Points are in the screenshot's own PNG pixels (the trajectory
-loader has already scaled model coordinates). Paths are opened as given: callers check that
-they lie inside the browsed root first.
+`render_overlay` and `thumbnail` take a file path and plain values and return image bytes (PNG
+unless asked for JPEG). `frame_image`, `prefetch_frame` and `thumbnail_if_ready` memoize them per
+process and render ahead on a background thread, for a viewer that steps through frames. Points
+are in the screenshot's own PNG pixels (the trajectory loader has already scaled model
+coordinates). Paths are opened as given: callers check that they lie inside the browsed root.
 """
 
 from __future__ import annotations
 
 import io
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Literal
 
@@ -159,3 +165,129 @@ def thumbnail(path: Path, width: int = 192, point: tuple[float, float] | None = 
         r = max(3, width // 40)
         ImageDraw.Draw(small).ellipse((x - r, y - r, x + r, y + r), fill=MARK_COLOR, outline=HALO_COLOR)
     return _encode(small)
+
+
+# --- memoized rendering shared by every viewer session of the process -----------------------
+#
+# A viewer stepping through a trajectory needs the next frame before the user asks for it, so
+# frames and thumbnails are rendered on one background thread (Pillow releases the GIL while it
+# decodes and encodes) into small LRU memos keyed by the file's identity (path, mtime, size): an
+# edited file is never served from an older rendering.
+
+MemoKey = tuple[Hashable, ...]
+
+
+class _Memo:
+    """A thread-safe LRU of rendered images."""
+
+    def __init__(self, size: int) -> None:
+        self._items: OrderedDict[MemoKey, bytes] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key: MemoKey) -> bytes | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: MemoKey, value: bytes) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+
+_frames = _Memo(128)  # a 1440x900 JPEG is ~100-150 KB
+_thumbnails = _Memo(4096)  # ~10 KB each
+_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="webeval-overlay")
+_inflight: dict[MemoKey, Future[bytes]] = {}
+_inflight_lock = threading.Lock()
+
+
+def _identity(path: Path) -> tuple[str, int, int]:
+    try:
+        stat = path.stat()
+    except OSError as exc:
+        raise UnreadableError(path, "screenshot file not found") from exc
+    return str(path), stat.st_mtime_ns, stat.st_size
+
+
+def _fill(memo: _Memo, key: MemoKey, make: Callable[[], bytes]) -> bytes:
+    try:
+        value = make()
+        memo.put(key, value)
+        return value
+    finally:
+        with _inflight_lock:
+            _inflight.pop(key, None)
+
+
+def _memoized(memo: _Memo, key: MemoKey, make: Callable[[], bytes]) -> bytes:
+    """The memo's value, else the background rendering under way, else rendered here."""
+    value = memo.get(key)
+    if value is not None:
+        return value
+    with _inflight_lock:
+        future = _inflight.get(key)
+    return future.result() if future is not None else _fill(memo, key, make)
+
+
+def _in_background(memo: _Memo, key: MemoKey, make: Callable[[], bytes]) -> Future[bytes] | None:
+    """Start rendering `key` on the worker unless it is memoized or already under way."""
+    if memo.get(key) is not None:
+        return None
+    with _inflight_lock:
+        if key in _inflight:
+            return _inflight[key]
+        future = _worker.submit(_fill, memo, key, make)
+        _inflight[key] = future
+        return future
+
+
+def _frame_job(
+    path: Path, point: tuple[float, float] | None, label: str | None, scroll: str | None, fmt: ImageFormat
+) -> tuple[MemoKey, Callable[[], bytes]]:
+    key = (*_identity(path), point, label, scroll, fmt)
+    return key, partial(render_overlay, path, point, label, scroll, fmt)
+
+
+def frame_image(
+    path: Path,
+    point: tuple[float, float] | None = None,
+    label: str | None = None,
+    scroll: str | None = None,
+    fmt: ImageFormat = "JPEG",
+) -> bytes:
+    """`render_overlay`, memoized; waits for a `prefetch_frame` of the same frame under way."""
+    return _memoized(_frames, *_frame_job(Path(path), point, label, scroll, fmt))
+
+
+def prefetch_frame(
+    path: Path,
+    point: tuple[float, float] | None = None,
+    label: str | None = None,
+    scroll: str | None = None,
+    fmt: ImageFormat = "JPEG",
+) -> Future[bytes] | None:
+    """Render `frame_image(...)` in the background (None when it is memoized already)."""
+    return _in_background(_frames, *_frame_job(Path(path), point, label, scroll, fmt))
+
+
+def thumbnail_if_ready(
+    path: Path, width: int = 192, point: tuple[float, float] | None = None
+) -> bytes | Future[bytes]:
+    """The memoized `thumbnail`, or the background rendering started for it: a caller that
+    must not wait shows something else (e.g. the full frame scaled by the browser) meanwhile."""
+    path = Path(path)
+    key = (*_identity(path), width, point)
+    value = _thumbnails.get(key)
+    if value is not None:
+        return value
+    future = _in_background(_thumbnails, key, partial(thumbnail, path, width, point))
+    # Memoized between the two looks: the rendering finished in the meantime.
+    return (
+        future if future is not None else _memoized(_thumbnails, key, partial(thumbnail, path, width, point))
+    )

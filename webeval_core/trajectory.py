@@ -292,9 +292,11 @@ def _load_fara(reader: _FolderReader, answers: list[str]) -> Trajectory:
     folder = reader.folder
     answer_file = _choose_answer_file(reader, answers)
     answer = _read_answer(reader, answer_file) if answer_file else None
+    if LOG_NAME not in reader.names:
+        reader.warn(LOG_NAME, "missing: the trajectory has no steps to show")
     log_data = reader.read_bytes(LOG_NAME)
     if answer is None and log_data is None:
-        problems = "; ".join(str(w) for w in reader.warnings) or "no answer file and no web_surfer.log"
+        problems = "; ".join(str(w) for w in reader.warnings)
         raise UnreadableError(
             folder, f"neither a usable answer file nor a readable web_surfer.log ({problems})"
         )

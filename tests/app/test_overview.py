@@ -21,6 +21,7 @@ from webeval_core.index import build_index
 from webeval_core.runs import run_of
 
 PAGE = "pages/overview.py"
+FAILURES = "Outcomes and failures"  # the lazy tab holding the outcome and taxonomy charts
 
 
 def metric_rows(at: AppTest) -> list[dict[str, str]]:
@@ -93,14 +94,39 @@ def test_sample_runs_show_a_real_mix(app, sample: Sample) -> None:
 def test_charts_show_the_breakdowns(app, sample: Sample) -> None:
     at = app(PAGE)
     index, frame = expected(sample.root)
-    by_site = metrics.breakdown(frame, "site")
     spec = figure(at, "chart_site")
     shown = {(p[0], p[1]): (p[3], p[4]) for trace in spec["data"] for p in trace["customdata"]}
-    assert shown == {(r.run, r.site): (r.passed, r.counted) for r in by_site.itertuples()}
+    assert shown == {
+        (r.run, r.site): (r.passed, r.counted) for r in metrics.breakdown(frame, "site").itertuples()
+    }
+    assert {t["name"] for t in spec["data"]} == set(metrics.run_labels(index.runs).values())
+    # only the open tab's charts are sent to the browser
+    assert {c.proto.id.rsplit("-", 1)[1] for c in at.get("plotly_chart")} == {"chart_site", "chart_task_type"}
+
+
+def test_failures_tab_shows_outcomes_and_taxonomy(app, sample: Sample) -> None:
+    at = app(PAGE, view=FAILURES)
+    _, frame = expected(sample.root)
     taxonomy = figure(at, "chart_taxonomy")
     counted = {(p[0], p[1]): p[3] for trace in taxonomy["data"] for p in trace["customdata"]}
     assert counted == {(r.run, r.tag): r.trajectories for r in metrics.taxonomy(frame).itertuples()}
-    assert {t["name"] for t in spec["data"]} == set(metrics.run_labels(index.runs).values())
+    outcomes = figure(at, "chart_outcome")
+    counted = {(p[0], p[1]): p[3] for trace in outcomes["data"] for p in trace["customdata"]}
+    assert counted == {
+        (r.run, r.outcome_group): r.trajectories for r in metrics.outcome_breakdown(frame).itertuples()
+    }
+
+
+def test_templates_and_distributions_tabs(app, sample: Sample) -> None:
+    _, frame = expected(sample.root)
+    at = app(PAGE, view="Intent templates")
+    templates = figure(at, "chart_template")
+    assert 0 < len(templates["data"][0]["customdata"]) <= 25
+    at = app(PAGE, view="Distributions")
+    steps = figure(at, "hist_steps")
+    assert sorted(x for t in steps["data"] for x in t["x"]) == sorted(frame["steps"])
+    stats = at.dataframe[1].value  # after the runs table in the expander
+    assert list(stats.columns) == ["run", "count", "mean", "min", "median", "max"]
 
 
 def test_clicking_a_site_bar_narrows_the_list_and_links_the_filter(app, sample: Sample) -> None:
@@ -120,7 +146,7 @@ def test_clicking_a_site_bar_narrows_the_list_and_links_the_filter(app, sample: 
 
 
 def test_clicking_taxonomy_buckets_keeps_any_clicked_tag(app) -> None:
-    at = app(PAGE)
+    at = app(PAGE, view=FAILURES)
     points = [p for trace in figure(at, "chart_taxonomy")["data"] for p in trace["customdata"]]
     picked = [p for p in points if p[1] in (metrics.NO_ANSWER, metrics.ABORTED)]
     assert picked
@@ -134,10 +160,12 @@ def test_two_charts_combine(app, sample: Sample) -> None:
     at = app(PAGE)
     _, frame = expected(sample.root)
     run, site = figure(at, "chart_site")["data"][0]["customdata"][0][:2]
-    outcome_points = [p for t in figure(at, "chart_outcome")["data"] for p in t["customdata"] if p[0] == run]
+    task_type = next(
+        p[1] for t in figure(at, "chart_task_type")["data"] for p in t["customdata"] if p[0] == run
+    )
     click(at, "chart_site", [run, site])
-    click(at, "chart_outcome", outcome_points[0])
-    wanted = metrics.filter_frame(frame, runs=[run], sites=[site], outcome_groups=[outcome_points[0][1]])
+    click(at, "chart_task_type", [run, task_type])
+    wanted = metrics.filter_frame(frame, runs=[run], sites=[site], task_types=[task_type])
     assert len(table(at)) == len(wanted)
 
 
@@ -155,7 +183,7 @@ def test_runs_are_chosen_from_the_url(app, sample: Sample) -> None:
 def test_agent_and_folder_text_is_escaped_in_charts(app, tmp_path: Path) -> None:
     hostile = "<img src=x onerror=alert(1)>"
     wav_folder(tmp_path / hostile, "0", response='{"task_type": "retrieve", "status": "SUCCESS"}')
-    at = app(PAGE, root=tmp_path)
+    at = app(PAGE, root=tmp_path, view=FAILURES)
     names = {t["name"] for t in figure(at, "chart_outcome")["data"]}
     assert names == {"&lt;img src=x onerror=alert(1)&gt;"}
 

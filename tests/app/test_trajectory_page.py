@@ -215,7 +215,7 @@ def test_expected_vs_actual_shows_fields_naming_and_assertions(app: OpenPage, sa
     assert any("`action`/`results`" in i.value for i in at.info)
     assert any(c.value.startswith("Naming: action/results") for c in at.caption)
     fields = at.dataframe[0].value
-    assert list(fields.columns) == ["field", "expected", "agent", "agent, normalized", "match"]
+    assert list(fields.columns) == ["field", "match", "expected", "agent, normalized", "agent"]
     assert {"task_type", "status"} <= set(fields["field"])
     assert set(fields["match"]) <= {"✓", "✗", "?"}
 
@@ -297,7 +297,7 @@ def test_network_checks_show_considered_kept_and_field_diffs(app: OpenPage, samp
     diffs = [
         df.value
         for df in at.dataframe
-        if list(df.value.columns)[:4] == ["field", "expected", "actual", "match"]
+        if list(df.value.columns)[:4] == ["field", "match", "expected", "actual"]
     ]
     assert any((df["match"] == "✗").any() for df in diffs)
     failed = next(t for t in traces if t.passed is False)

@@ -131,11 +131,20 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
 
 @pytest.fixture(scope="session")
 def runs_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A private copy of sample_runs/: the tests write score files into it."""
+    """A private copy of sample_runs/, scored once with `webeval score` as a user would.
+
+    The tests write score files into it; the repository's sample_runs/ is never written.
+    """
     if not (SAMPLE_RUNS.is_dir() and any(SAMPLE_RUNS.iterdir())):
         pytest.skip(f"{SAMPLE_RUNS} is empty: run scripts/make_sample_runs.py first")
-    target = tmp_path_factory.mktemp("webeval-root") / "sample_runs"
+    base = tmp_path_factory.mktemp("webeval-root")
+    target = base / "sample_runs"
     shutil.copytree(SAMPLE_RUNS, target, symlinks=True)
+    env = {**os.environ, "XDG_CACHE_HOME": str(base / "score-cache")}
+    command = [sys.executable, "-m", "webeval_core.cli", "score", str(target), "--jobs", "2"]
+    scored = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    # Exit 1 means some trajectories scored as errors, which the sample has on purpose.
+    assert scored.returncode in (0, 1), f"webeval score failed:\n{scored.stdout}\n{scored.stderr}"
     return target
 
 

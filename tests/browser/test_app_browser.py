@@ -81,15 +81,23 @@ def _step_heading(number: int, total: int) -> str:
 
 
 def test_overview_renders(app: App) -> None:
-    app.goto("overview", "Overview", "Success by site", "Failure taxonomy")
+    app.goto("overview", "Overview", "Success by site", "Success by task type")
     expect(app.main.locator("[data-testid='stMetric']").first).to_be_visible()
-    charts = app.main.locator("[data-testid='stPlotlyChart']")
-    expect(charts.first).to_be_visible()
-    assert charts.count() >= 5
+    expect(app.main.locator("[data-testid='stPlotlyChart'] .main-svg").first).to_be_visible()
+    expect(app.main.get_by_text(re.compile(r"All \d+ trajectories of the chosen runs"))).to_be_visible()
     app.assert_app_shell()
-    expect(app.main.get_by_text("Trajectories", exact=True).first).to_be_visible()
     app.assert_no_exception()
     app.shot("overview")
+    for tab, content in (
+        ("Outcomes and failures", "Failure taxonomy"),
+        ("Intent templates", "Intent templates with the lowest success"),
+        ("Distributions", app.main.locator(".st-key-hist_steps [data-testid='stPlotlyChart']")),
+    ):
+        app.main.get_by_role("tab", name=tab).click()
+        app.wait(content)
+        expect(app.main.locator("[data-testid='stPlotlyChart'] .main-svg").first).to_be_visible()
+        app.assert_no_exception()
+        app.shot(f"overview-{tab.split()[0].lower()}")
 
 
 def test_trajectories_renders_and_a_row_opens_the_viewer(app: App) -> None:
@@ -247,23 +255,44 @@ def test_rescore_writes_a_score_file(app: App, stepper: Pick) -> None:
 # --- overview chart click ---------------------------------------------------------------------
 
 
-def test_overview_bar_click_filters_the_list(app: App) -> None:
-    app.goto("overview", "Success by site", re.compile(r"All \d+ trajectories of the chosen runs"))
+def _click_tallest_bar(app: App, chart_key: str) -> None:
+    """Click the largest bar of a Plotly chart (its drag layer lies over the bars, so the click
+    goes to the bar's position, as a person's would)."""
+    bars = app.page.locator(f".st-key-{chart_key} [data-testid='stPlotlyChart'] .bars .point path")
+    expect(bars.first).to_be_attached()
+    boxes = [box for box in (bar.bounding_box() for bar in bars.all()) if box]
+    box = max(boxes, key=lambda b: b["width"] * b["height"])
+    assert box["width"] * box["height"] > 0, f"{chart_key} has no visible bar"
+    app.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def _trajectory_total(app: App) -> int:
     caption = app.main.get_by_text(re.compile(r"All \d+ trajectories of the chosen runs"))
-    total = int(re.search(r"All (\d+)", caption.inner_text()).group(1))  # type: ignore[union-attr]
-    chart = app.page.locator(".st-key-chart_site [data-testid='stPlotlyChart']")
-    bar = chart.locator(".bars .point path").first
-    expect(bar).to_be_visible()
-    box = bar.bounding_box()
-    assert box is not None
-    # Plotly's drag layer lies over the bars: click at the bar's position, not on the element.
-    app.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.75)
+    expect(caption).to_be_visible()
+    return int(re.search(r"All (\d+)", caption.inner_text()).group(1))  # type: ignore[union-attr]
+
+
+def _narrowed(app: App) -> int:
     narrowed = app.main.get_by_text(re.compile(r"\d+ trajectories in the clicked bars"))
     app.wait(narrowed)
-    shown = int(re.match(r"(\d+)", narrowed.inner_text()).group(1))  # type: ignore[union-attr]
+    return int(re.match(r"(\d+)", narrowed.inner_text()).group(1))  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("view", "chart_key", "name"),
+    [("Success", "chart_site", "site"), ("Outcomes and failures", "chart_taxonomy", "taxonomy")],
+)
+def test_overview_bar_click_filters_the_list(app: App, view: str, chart_key: str, name: str) -> None:
+    app.goto("overview", app.page.locator(f".st-key-{chart_key} .main-svg"), view=view)
+    total = _trajectory_total(app)
+    _click_tallest_bar(app, chart_key)
+    shown = _narrowed(app)
     assert 0 < shown < total
-    expect(
-        app.main.get_by_role("link", name=re.compile("Open this selection on the Trajectories page"))
-    ).to_be_visible()
+    link = app.main.get_by_role("link", name=re.compile("Open this selection on the Trajectories page"))
+    expect(link).to_be_visible()
     app.assert_no_exception()
-    app.shot("overview-bar-clicked")
+    app.shot(f"overview-{name}-bar-clicked")
+    # The selection opens on the Trajectories page with the same rows.
+    link.click()
+    app.wait(app.main.get_by_text(re.compile(rf"{shown} of \d+ trajectories")))
+    app.assert_no_exception()

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import io
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.overlay import MARK_COLOR, action_label, render_overlay, thumbnail
+from webeval_core.overlay import (
+    MARK_COLOR,
+    action_label,
+    frame_image,
+    prefetch_frame,
+    render_overlay,
+    thumbnail,
+    thumbnail_if_ready,
+)
 
 GREY = (128, 128, 128)
 
@@ -124,3 +133,35 @@ def test_jpeg_output_keeps_the_mark_in_place(screenshot: Path) -> None:
     red, green, blue = image.getpixel((740, 82))  # type: ignore[misc]
     assert red > 180 and green < 90 and blue < 110  # lossy, but still the mark's red
     assert image.getpixel((300, 600)) == pytest.approx(GREY, abs=3)
+
+
+def test_frame_image_is_memoized_per_file_state(screenshot: Path) -> None:
+    first = frame_image(screenshot, point=(10, 10), label="type: 'a'")
+    assert first == render_overlay(screenshot, point=(10, 10), label="type: 'a'", fmt="JPEG")
+    assert frame_image(screenshot, point=(10, 10), label="type: 'a'") is first
+    assert frame_image(screenshot, point=(11, 10), label="type: 'a'") is not first
+    Image.new("RGB", (1280, 800), (0, 0, 0)).save(screenshot)  # rewritten: size and mtime change
+    assert frame_image(screenshot, point=(10, 10), label="type: 'a'") != first
+
+
+def test_prefetched_frame_is_served_from_the_memo(screenshot: Path) -> None:
+    future = prefetch_frame(screenshot, point=(700, 400), scroll="down")
+    assert future is not None
+    rendered = future.result(timeout=30)
+    assert frame_image(screenshot, point=(700, 400), scroll="down") is rendered
+    assert prefetch_frame(screenshot, point=(700, 400), scroll="down") is None  # memoized already
+
+
+def test_thumbnail_if_ready_renders_in_the_background(screenshot: Path) -> None:
+    pending = thumbnail_if_ready(screenshot, 120, point=(100, 100))
+    assert isinstance(pending, Future)
+    made = pending.result(timeout=30)
+    assert _decode(made).size == (120, 75)
+    assert thumbnail_if_ready(screenshot, 120, point=(100, 100)) is made
+
+
+def test_memoized_rendering_reports_missing_files(tmp_path: Path) -> None:
+    with pytest.raises(UnreadableError, match="not found"):
+        frame_image(tmp_path / "gone.png")
+    with pytest.raises(UnreadableError, match="not found"):
+        thumbnail_if_ready(tmp_path / "gone.png")

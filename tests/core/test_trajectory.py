@@ -403,7 +403,8 @@ def test_unreadable_folders(tmp_path: Path) -> None:
         tmp_path / "empty": "not a trajectory folder: it has no *_final_answer.json, "
         "web_surfer.log or agent_response.json",
         broken: "neither a usable answer file nor a readable web_surfer.log "
-        "(t_final_answer.json:1: is not valid JSON (Expecting property name enclosed in double quotes))",
+        "(t_final_answer.json:1: is not valid JSON (Expecting property name enclosed in double quotes); "
+        "web_surfer.log: missing: the trajectory has no steps to show)",
     }
     for path, reason in cases.items():
         with pytest.raises(UnreadableError) as caught:
@@ -428,6 +429,15 @@ def test_is_trajectory_folder(tmp_path: Path) -> None:
         False,
         False,
     ]
+
+
+def test_answer_only_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "t"
+    folder.mkdir()
+    write_final_answer(folder, "t")
+    t = load_trajectory(folder)
+    assert (t.outcome, t.steps, t.log_generation) == ("answered", (), None)
+    assert warning_texts(t) == ["web_surfer.log: missing: the trajectory has no steps to show"]
 
 
 def test_log_only_folder_loads_as_aborted(tmp_path: Path) -> None:
