@@ -15,6 +15,7 @@ import argparse
 import json
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -100,13 +101,13 @@ def run(work: Path, jobs: int, rng: random.Random) -> int:
         "--jobs",
         str(jobs),
     ]
-    ours_s, ours_out = timed([*ours_cmd, "--json", "--force"])
+    ours_s, ours_cpu, ours_out = timed([*ours_cmd, "--json", "--force"])
     ours = {r["task_id"]: r["status"] for r in json.loads(ours_out)["results"]}
-    again_s, _ = timed([*ours_cmd, "--json"])
+    again_s, again_cpu, _ = timed([*ours_cmd, "--json"])
 
     ids = ",".join(str(t["task_id"]) for t in tasks)
     official_cmd = [str(BIN / "webarena-verified"), "eval-tasks", "--task-ids", ids]
-    official_s, _ = timed([*official_cmd, "--output-dir", str(runs), "--config", str(config)])
+    official_s, official_cpu, _ = timed([*official_cmd, "--output-dir", str(runs), "--config", str(config)])
     official = {}
     for task in tasks:
         result = runs / str(task["task_id"]) / "eval_result.json"
@@ -115,23 +116,30 @@ def run(work: Path, jobs: int, rng: random.Random) -> int:
         )
 
     agree = sum(1 for k, v in official.items() if ours.get(k) == v)
-    print(f"\nwebeval score --jobs {jobs}:        {ours_s:7.2f} s  ({tally(ours)})")
-    print(f"webeval score again (up to date): {again_s:7.2f} s")
-    print(f"webarena-verified eval-tasks:     {official_s:7.2f} s  ({tally(official)})")
-    print(f"ratio ours / official:            {ours_s / official_s:7.3f}")
-    print(f"verdicts identical:               {agree} / {len(official)}")
+    # CPU seconds (all processes of the command) are printed too: wall time on a shared machine
+    # depends on what else runs.
+    print(f"\n{'':34} {'wall s':>8} {'CPU s':>8}")
+    print(f"{f'webeval score --jobs {jobs}':34} {ours_s:8.2f} {ours_cpu:8.2f}  ({tally(ours)})")
+    print(f"{'webeval score again (up to date)':34} {again_s:8.2f} {again_cpu:8.2f}")
+    print(f"{'webarena-verified eval-tasks':34} {official_s:8.2f} {official_cpu:8.2f}  ({tally(official)})")
+    print(f"{'ratio ours / official':34} {ours_s / official_s:8.3f} {ours_cpu / official_cpu:8.3f}")
+    print(f"verdicts identical: {agree} / {len(official)}")
     for task_id in sorted(k for k in official if ours.get(k) != official[k])[:20]:
         print(f"  task {task_id}: ours {ours.get(task_id)}, official {official[task_id]}")
     return 0 if agree == len(official) else 1
 
 
-def timed(command: list[str]) -> tuple[float, str]:
+def timed(command: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds of the command and all its processes, and its stdout."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
     elapsed = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
         sys.exit(f"{command[0]} failed ({done.returncode}):\n{done.stderr[-2000:]}")
-    return elapsed, done.stdout
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return elapsed, cpu, done.stdout
 
 
 def tally(statuses: dict[str, str]) -> str:

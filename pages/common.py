@@ -107,14 +107,14 @@ def open_trajectory(run_key: str, task_id: str) -> None:
 
 
 _TABLE_COLUMNS = {
-    "run": st.column_config.TextColumn("run"),
+    "run": st.column_config.TextColumn("run", width="medium"),
     "task_id": st.column_config.TextColumn("task"),
+    "result": st.column_config.TextColumn("result", help="As counted in success rates"),
     "site": st.column_config.TextColumn("site"),
     "task_type": st.column_config.TextColumn("type"),
     "intent": st.column_config.TextColumn("intent", width="large"),
     "outcome": st.column_config.TextColumn("outcome"),
     "status": st.column_config.TextColumn("status", help="WebArena-Verified verdict"),
-    "result": st.column_config.TextColumn("result", help="As counted in success rates"),
     "score": st.column_config.NumberColumn("score", format="%.2f"),
     "steps": st.column_config.NumberColumn("steps"),
     "duration_s": st.column_config.NumberColumn("duration (s)", format="%.0f"),

@@ -38,7 +38,7 @@ st.title("Compare runs")
 index = current_index()
 keys = [r.key for r in index.runs]
 if len(keys) < 2:
-    st.info(f"Comparing needs two runs; {len(keys)} found under {index.root}.")
+    st.info(f"Comparing needs two runs; {len(keys)} found under {escape_markdown(str(index.root))}.")
     st.stop()
 
 frame = current_frame()

@@ -68,8 +68,11 @@ def _charts(root: str, runs: tuple[str, ...]) -> dict[str, Spec]:
 
 
 def _text(values: pd.Series, width: int = 70) -> list[str]:
-    # Plotly renders a subset of HTML in labels; task and run names must show as text.
-    return [html.escape(v if len(v) <= width else v[: width - 1] + "…") for v in values.astype(str)]
+    # Plotly renders a subset of HTML in labels; task and run names must show as text. Quotes stay
+    # as they are: Plotly decodes &lt; &gt; &amp; but would print &quot; literally.
+    return [
+        html.escape(v if len(v) <= width else v[: width - 1] + "…", quote=False) for v in values.astype(str)
+    ]
 
 
 def _rate_bars(
@@ -94,18 +97,25 @@ def _rate_bars(
                 "orientation": "h" if horizontal else "v",
                 "customdata": custom,
                 "hovertemplate": _RATE_HOVER,
+                # passed/counted on every bar, so a 0 % bar is still visible and read
+                "text": [f"{p}/{c}" for p, c in zip(part["passed"], part["counted"], strict=True)],
+                "textposition": "outside",
+                "cliponaxis": False,
             }
         )
-    value_axis = {"title": {"text": "success rate (%)"}, "range": [0, 100]}
+    value_axis = {"title": {"text": "success rate (%)"}, "range": [0, 105]}
     if not horizontal:
-        return _figure(traces, {"yaxis": value_axis}, height=340)
+        return _figure(traces, {"yaxis": value_axis}, height=360)
     category_axis = {
         "categoryorder": "array",
         "categoryarray": _text(pd.Series(order)),
         "autorange": "reversed",
     }
-    rows = len(order or ()) * max(1, len(traces))
-    return _figure(traces, {"xaxis": value_axis, "yaxis": category_axis}, height=max(300, 20 * rows + 80))
+    return _figure(
+        traces,
+        {"xaxis": value_axis, "yaxis": category_axis},
+        height=_bars_height(len(order or ()), len(traces)),
+    )
 
 
 def _count_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> Spec:
@@ -131,7 +141,11 @@ def _count_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> Spec
         "xaxis": {"title": {"text": "trajectories"}},
         "yaxis": {"categoryorder": "array", "categoryarray": order, "autorange": "reversed"},
     }
-    return _figure(traces, axes, height=max(260, 22 * len(order) * max(1, len(traces)) + 80))
+    return _figure(traces, axes, height=_bars_height(len(order), len(traces)))
+
+
+def _bars_height(categories: int, runs: int) -> int:
+    return max(260, 90 + categories * (10 + 9 * max(1, runs)))
 
 
 def _histogram(frame: pd.DataFrame, column: str, labels: Mapping[str, str]) -> Spec:
@@ -160,8 +174,8 @@ def _figure(traces: list[Spec], layout: Spec, height: int) -> Spec:
     base = {
         "barmode": "group",
         "height": height,
-        "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
-        "legend": {"orientation": "h", "y": -0.25},
+        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
     }
     return {"data": traces, "layout": {**base, **layout}}
 
@@ -205,38 +219,39 @@ def _chart(title: str, key: str, figure: Spec) -> list[tuple[str, str]]:
 
 
 def _headline_row(label: str, head: metrics.Headline) -> None:
-    st.markdown(f"**{escape_markdown(label)}**")
-    cols = st.columns(6)
+    cols = st.columns([2, 1, 1, 1, 1, 1, 1], vertical_alignment="center")
+    cols[0].markdown(f"**{escape_markdown(label)}**")
+    if head.unscored or head.unreadable:
+        cols[0].caption(f"{head.unscored} answered but not scored · {head.unreadable} unreadable")
     rate = "–" if head.success_rate is None else f"{head.success_rate:.1%}"
-    cols[0].metric("Trajectories", head.trajectories)
-    cols[1].metric(
+    cols[1].metric("Trajectories", head.trajectories)
+    cols[2].metric(
         "Success rate",
         rate,
         help="Mean score over answered and no-answer trajectories; aborted ones and scoring errors"
         " are left out.",
     )
-    cols[2].metric("Passed", f"{head.passed} / {head.counted}")
-    cols[3].metric(
+    cols[3].metric("Passed", f"{head.passed} / {head.counted}")
+    cols[4].metric(
         "No answer", head.no_answer, help="Ran out of budget without answering; counted as failures."
     )
-    cols[4].metric("Aborted", head.aborted, help="Left out of the success rate (upstream rule).")
-    cols[5].metric("Scoring errors", head.scoring_errors, help="The evaluator returned error; left out.")
-    if head.unscored or head.unreadable:
-        st.caption(f"{head.unscored} answered but not yet scored; {head.unreadable} unreadable folders.")
+    cols[5].metric("Aborted", head.aborted, help="Left out of the success rate (upstream rule).")
+    cols[6].metric("Scoring errors", head.scoring_errors, help="The evaluator returned error; left out.")
 
 
-import sys, time
-print(f"RUN start {time.time():.3f} qp={dict(st.query_params)} state={ {k: v for k, v in st.session_state.items() if not str(k).startswith('$$')} }"[:400], file=sys.stderr, flush=True)
 st.title("Overview")
 index = current_index()
 if not index.runs:
-    st.info(f"No trajectory folders found under {index.root}. Choose another root folder in the sidebar.")
+    st.info(
+        f"No trajectory folders found under {escape_markdown(str(index.root))}."
+        " Choose another root folder in the sidebar."
+    )
     st.stop()
 
 frame = current_frame()
 labels = metrics.run_labels(index.runs)
 counts = frame["run"].value_counts()
-with st.expander(f"{len(index.runs)} runs under {index.root}", expanded=False):
+with st.expander(f"{len(index.runs)} runs under {escape_markdown(str(index.root))}", expanded=False):
     st.dataframe(
         pd.DataFrame(
             [
@@ -297,11 +312,21 @@ if templates.open:
         _show(f"Intent templates with the lowest success (up to {_TEMPLATES_SHOWN})", "chart_template")
 if distributions.open:
     with distributions:
-        for column, col in zip(("steps", "duration_s", "tokens"), st.columns(3), strict=True):
+        measures = {"steps": "steps", "duration_s": "duration (s)", "tokens": "tokens"}
+        for column, col in zip(measures, st.columns(3), strict=True):
             with col:
                 st.plotly_chart(figures[f"hist_{column}"], key=f"hist_{column}", width="stretch")
-                stats = metrics.distribution(data, column).assign(run=lambda t: t["run"].map(labels))
-                st.dataframe(stats, hide_index=True, width="stretch")
+        stats = pd.concat(
+            metrics.distribution(data, column).assign(measure=name) for column, name in measures.items()
+        )
+        st.dataframe(
+            stats.assign(run=stats["run"].map(labels))[
+                ["measure", "run", "count", "mean", "min", "median", "max"]
+            ],
+            hide_index=True,
+            width="stretch",
+            column_config={"mean": st.column_config.NumberColumn(format="%.1f")},
+        )
 
 st.subheader("Trajectories")
 if clicks:
@@ -317,5 +342,3 @@ else:
     shown = data
     st.caption(f"All {len(shown)} trajectories of the chosen runs; click a bar above to narrow the list.")
 trajectory_table(shown, labels, key="overview_table")
-
-print(f"RUN end {time.time():.3f}", file=sys.stderr, flush=True)

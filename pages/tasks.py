@@ -121,7 +121,7 @@ st.title("Tasks")
 try:
     catalog = load_catalog()
 except UnreadableError as exc:
-    st.error(f"The task catalog cannot be read: {exc.reason}")
+    st.error(f"The task catalog cannot be read: {escape_markdown(exc.reason)}")
     st.stop()
 
 trajectories = current_frame()

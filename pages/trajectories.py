@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from pages.common import current_frame, current_index, trajectory_table
+from pages.common import current_frame, current_index, escape_markdown, trajectory_table
 from webeval_core import metrics
 
 
@@ -31,7 +31,10 @@ def _multiselect(
 st.title("Trajectories")
 index = current_index()
 if not index.summaries:
-    st.info(f"No trajectory folders found under {index.root}. Choose another root folder in the sidebar.")
+    st.info(
+        f"No trajectory folders found under {escape_markdown(str(index.root))}."
+        " Choose another root folder in the sidebar."
+    )
     st.stop()
 
 frame = current_frame()

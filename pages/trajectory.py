@@ -32,7 +32,7 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.index import TrajectorySummary, fingerprint
 from webeval_core.metrics import read_verdict
 from webeval_core.network import Har, read_har, step_for_time
-from webeval_core.overlay import action_label, render_overlay, thumbnail
+from webeval_core.overlay import action_label, frame_image, prefetch_frame, thumbnail_if_ready
 from webeval_core.response import AgentResponse, parse_agent_response
 from webeval_core.scoring import (
     NetworkCheckTrace,
@@ -85,19 +85,6 @@ class Frame(NamedTuple):
 # --- cached work ----------------------------------------------------------------------------
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
-def _overlay_image(
-    path: str, mtime_ns: int, point: tuple[float, float] | None, label: str | None, scroll: str | None
-) -> bytes:
-    # JPEG: encoding a full frame as PNG costs most of the 0.3 s budget of one step.
-    return render_overlay(Path(path), point, label, scroll, fmt="JPEG")
-
-
-@st.cache_data(show_spinner=False, max_entries=4096)
-def _thumb_png(path: str, mtime_ns: int, point: tuple[float, float] | None) -> bytes:
-    return thumbnail(Path(path), THUMB_WIDTH, point)
-
-
 @st.cache_resource(show_spinner=False, max_entries=8)
 def _har(path: str, mtime_ns: int) -> Har:
     # A resource, not data: HARs run to megabytes and st.cache_data would copy one on every rerun.
@@ -140,17 +127,9 @@ def _forget_summaries() -> None:
     load_frame.clear()
 
 
-def _file_state(folder: Path, name: str | None) -> tuple[str, int] | None:
-    """(path, mtime) of a file of the trajectory, only when it lies inside the browsed root."""
-    if not name:
-        return None
-    path = inside_root(folder / name)
-    if path is None:
-        return None
-    try:
-        return str(path), path.stat().st_mtime_ns
-    except OSError:
-        return None
+def _frame_path(folder: Path, name: str | None) -> Path | None:
+    """A screenshot of the trajectory, only when it lies inside the browsed root."""
+    return inside_root(folder / name) if name else None
 
 
 # --- navigation -----------------------------------------------------------------------------
@@ -230,7 +209,7 @@ def _score_color(score: float | None) -> Color:
 
 
 def _header(trajectory: Trajectory, task: Task | None) -> None:
-    st.title(f"Task {trajectory.task_id}")
+    st.title(f"Task {escape_markdown(trajectory.task_id)}")
     if task is not None:
         st.text(task.intent)
         facts = [
@@ -274,42 +253,49 @@ def _point(step: Step | None) -> tuple[float, float] | None:
     return (step.point.x, step.point.y) if step is not None and step.point is not None else None
 
 
-def _frame_image(state: tuple[str, int], step: Step | None) -> bytes:
-    """The frame at `state` (path, mtime) with the step's point, label and scroll drawn on it."""
+def _marks(step: Step | None) -> dict[str, Any]:
+    """What the overlay draws for a step: its point, the typed text or scroll, the scroll arrow."""
     if step is None:
-        return _overlay_image(*state, None, None, None)
-    label = action_label(step.action, step.typed_text, step.scroll)
-    return _overlay_image(*state, _point(step), label, step.scroll)
+        return {}
+    return {
+        "point": _point(step),
+        "label": action_label(step.action, step.typed_text, step.scroll, step.arguments),
+        "scroll": step.scroll,
+    }
 
 
-def _warm(folder: Path, frames: list[Frame], position: int) -> None:
-    """Render the next step's frame and the thumbnail that will enter the filmstrip. The current
-    step's elements are already on their way to the browser, so this only shortens the next step."""
-    if position + 1 >= len(frames):
-        return
-    upcoming = frames[position + 1]
-    entering = frames[min(len(frames) - 1, position + 1 + FILM_SIDE)]
-    with contextlib.suppress(UnreadableError):
-        state = _file_state(folder, upcoming.screenshot)
-        if state is not None:
-            _frame_image(state, upcoming.step)
-        state = _file_state(folder, entering.screenshot)
-        if state is not None:
-            _thumb_png(*state, _point(entering.step))
+def _prefetch(folder: Path, frame: Frame) -> None:
+    """Render a frame the user is likely to ask for next, on the overlay worker thread."""
+    path = _frame_path(folder, frame.screenshot)
+    if path is not None:
+        with contextlib.suppress(UnreadableError):
+            prefetch_frame(path, **_marks(frame.step))
 
 
 def _show_frame(folder: Path, name: str | None, step: Step | None, caption: str) -> None:
-    state = _file_state(folder, name)
-    if state is None:
-        st.info("No screenshot for this step." if not name else f"Screenshot {name} is not inside the root.")
+    path = _frame_path(folder, name)
+    if path is None:
+        st.info(
+            "No screenshot for this step."
+            if not name
+            else f"Screenshot {escape_markdown(name)} is not inside the root."
+        )
         return
     try:
-        image = _frame_image(state, step)
+        image = frame_image(path, **_marks(step))
     except UnreadableError as exc:
-        st.warning(f"{name}: {exc.reason}")
+        st.warning(escape_markdown(f"{name}: {exc.reason}"))
         return
-    st.image(image, width="stretch")
+    # JPEG (frame_image's default): encoding a full frame as PNG takes most of a step's budget.
+    st.image(image, width="stretch", output_format="JPEG")
     st.caption(escape_markdown(caption))
+
+
+def _film_image(path: Path, step: Step | None) -> bytes:
+    """The frame's thumbnail; until the overlay worker has made it, the frame itself (a PNG the
+    browser scales down), so a first view never waits for a row of thumbnails."""
+    ready = thumbnail_if_ready(path, THUMB_WIDTH, _point(step))
+    return ready if isinstance(ready, bytes) else read_file(path)
 
 
 def _after_frame(trajectory: Trajectory, name: str | None) -> str | None:
@@ -326,7 +312,7 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
         st.markdown(f"**Screenshot {frame.number} of {total}**")
         st.caption("The log has no steps; screenshots are shown in order without actions.")
         return
-    st.markdown(f"**Step {step.index} of {total}** · `{escape_markdown(step.action)}`")
+    st.markdown(f"**Step {step.index} of {total}** · {escape_markdown(step.action)}")
     if step.time_utc is not None:
         first = trajectory.steps[0].time_utc
         since = f" (+{(step.time_utc - first).total_seconds():.1f} s)" if first else ""
@@ -363,14 +349,14 @@ def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
     window = frames[start : start + 2 * FILM_SIDE + 1]
     for column, frame in zip(st.columns(2 * FILM_SIDE + 1), window, strict=False):
         with column:
-            state = _file_state(folder, frame.screenshot)
-            if state is not None:
-                try:
-                    st.image(_thumb_png(*state, _point(frame.step)), width="stretch")
-                except UnreadableError:
-                    st.caption("unreadable")
-            else:
-                st.caption("no screenshot")
+            path = _frame_path(folder, frame.screenshot)
+            try:
+                if path is None:
+                    st.caption("no screenshot")
+                else:
+                    st.image(_film_image(path, frame.step), width="stretch", output_format="PNG")
+            except (UnreadableError, OSError):
+                st.caption("unreadable")
             current = frame is frames[position]
             st.button(
                 str(frame.number),
@@ -379,13 +365,13 @@ def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
                 args=(frame.number,),
                 type="primary" if current else "secondary",
                 width="stretch",
-                help=frame.step.action if frame.step else None,
+                help=escape_markdown(frame.step.action) if frame.step else None,
             )
 
 
 @st.fragment
 def _replay(folder_text: str, fp: str) -> None:
-    """Only this part reruns when stepping, so a step costs one overlay and at most one thumbnail."""
+    """Only this part reruns when stepping; the frame after this one is rendered ahead meanwhile."""
     trajectory = load_trajectory_cached(folder_text, fp)
     folder = Path(folder_text)
     frames = _frames(trajectory)
@@ -435,11 +421,12 @@ def _replay(folder_text: str, fp: str) -> None:
                 _show_frame(folder, following, None, f"{following or 'no later screenshot'}: after it")
         else:
             _show_frame(folder, frame.screenshot, frame.step, name)
+    if position + 1 < len(frames):
+        _prefetch(folder, frames[position + 1])  # before the filmstrip queues its thumbnails
     with detail_col:
         _step_details(trajectory, frame, len(frames))
         _step_requests(trajectory, folder_text, fp, frame.number)
     _filmstrip(folder, frames, position)
-    _warm(folder, frames, position)
 
 
 # --- expected vs actual ---------------------------------------------------------------------

@@ -343,17 +343,24 @@ def _counts(frame: pd.DataFrame, column: str, order: Sequence[str]) -> pd.DataFr
 
 
 def taxonomy(frame: pd.DataFrame) -> pd.DataFrame:
-    """Trajectories per run and failure tag (a trajectory can carry several), most frequent first."""
+    """Trajectories per run and failure tag (a trajectory can carry several).
+
+    Verdict and outcome tags come first, then core.log error types; most frequent first in each.
+    """
     exploded = frame[["run", "tags"]].explode("tags").dropna(subset=["tags"])
     if exploded.empty:
         return pd.DataFrame({"run": [], "tag": [], "trajectories": []})
     counts = exploded.groupby(["run", "tags"], sort=False).size().rename("trajectories").reset_index()
     counts = counts.rename(columns={"tags": "tag"})
-    total = counts.groupby("tag")["trajectories"].transform("sum")
+    order = counts.assign(
+        _log=counts["tag"].str.startswith(CORE_LOG_PREFIX),
+        _total=counts.groupby("tag")["trajectories"].transform("sum"),
+    )
     return (
-        counts.assign(_total=total)
-        .sort_values(["_total", "tag", "run"], ascending=[False, True, True], kind="stable")
-        .drop(columns="_total")
+        order.sort_values(
+            ["_log", "_total", "tag", "run"], ascending=[True, False, True, True], kind="stable"
+        )
+        .drop(columns=["_log", "_total"])
         .reset_index(drop=True)
     )
 

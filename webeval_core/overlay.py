@@ -12,11 +12,11 @@ from __future__ import annotations
 import io
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -27,6 +27,8 @@ HALO_COLOR = (255, 255, 255)
 LABEL_BACKGROUND = (20, 20, 20)
 LABEL_TEXT = (255, 255, 255)
 _LABEL_MAX_CHARS = 80
+# Arguments naming what an action without a point did (visit_url, web_search, key, terminate...).
+_SHOWN_ARGUMENTS = ("url", "query", "keys", "fact", "status")
 # PNG zlib level 1 encodes a 1440x900 frame ~5x faster than the default for a little more size.
 # JPEG is still ~5x faster than that (PNG filtering dominates), which is why a viewer stepping
 # through frames under a time budget may ask for it.
@@ -67,12 +69,23 @@ def _shorten(text: str) -> str:
     return text if len(text) <= _LABEL_MAX_CHARS else text[: _LABEL_MAX_CHARS - 3] + "..."
 
 
-def action_label(action: str, typed_text: str | None = None, scroll: str | None = None) -> str | None:
-    """The words drawn beside the mark: what was typed or which way the page scrolled."""
+def action_label(
+    action: str,
+    typed_text: str | None = None,
+    scroll: str | None = None,
+    arguments: Mapping[str, Any] | None = None,
+) -> str | None:
+    """The words drawn beside the mark (or top-left for actions without a point): what was
+    typed, which way the page scrolled, or the argument that says what a pointless action did."""
     if typed_text is not None:
         return _shorten(f"type: {typed_text!r}")
     if scroll:
         return f"scroll {scroll}"
+    for name in _SHOWN_ARGUMENTS:
+        value = (arguments or {}).get(name)
+        if value not in (None, "", []):
+            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+            return _shorten(f"{action}: {shown}")
     return None
 
 

@@ -125,8 +125,15 @@ def test_templates_and_distributions_tabs(app, sample: Sample) -> None:
     at = app(PAGE, view="Distributions")
     steps = figure(at, "hist_steps")
     assert sorted(x for t in steps["data"] for x in t["x"]) == sorted(frame["steps"])
-    stats = at.dataframe[1].value  # after the runs table in the expander
-    assert list(stats.columns) == ["run", "count", "mean", "min", "median", "max"]
+    stats = at.dataframe[1].value.set_index(["measure", "run"])  # after the runs table in the expander
+    labels = metrics.run_labels(expected(sample.root)[0].runs)
+    want = metrics.distribution(frame, "steps").set_index("run")
+    for run, row in want.iterrows():
+        assert stats.loc[("steps", labels[run]), ["count", "min", "max"]].tolist() == [
+            row["count"],
+            row["min"],
+            row["max"],
+        ]
 
 
 def test_clicking_a_site_bar_narrows_the_list_and_links_the_filter(app, sample: Sample) -> None:

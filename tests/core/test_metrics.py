@@ -175,6 +175,7 @@ def test_outcome_breakdown_and_taxonomy(frame) -> None:
         (B, m.SCHEMA_VIOLATIONS): 1,
         (B, m.NETWORK_MISMATCHED): 1,
     }
+    assert tax["tag"].iloc[-1] == "core.log: TimeoutError"  # core.log types after verdict tags
     assert m.tag_options(frame)[-1] == "core.log: TimeoutError"
 
 

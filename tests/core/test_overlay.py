@@ -99,7 +99,10 @@ def test_scroll_without_point_starts_at_the_centre(screenshot: Path) -> None:
 def test_action_label() -> None:
     assert action_label("type", typed_text="hello") == "type: 'hello'"
     assert action_label("scroll", scroll="down") == "scroll down"
-    assert action_label("left_click") is None
+    assert action_label("left_click", arguments={"coordinate": [1, 2]}) is None
+    assert action_label("visit_url", arguments={"url": "http://x.test/a"}) == "visit_url: http://x.test/a"
+    assert action_label("key", arguments={"keys": ["Control", "a"]}) == "key: Control, a"
+    assert action_label("terminate", arguments={"status": "success"}) == "terminate: success"
     long = action_label("type", typed_text="x" * 500)
     assert long is not None and len(long) <= 80
 
