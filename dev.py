@@ -58,8 +58,11 @@ def ensure_chromium() -> None:
         _run("apt-get", "update", "-qq", env=env)
         _run("apt-get", "install", "-y", "-qq", "chromium", env=env)
     else:
-        print("Chromium not found at /usr/bin/chromium and cannot be installed (need root + apt-get);"
-              " browser tests will be skipped.", flush=True)
+        print(
+            "Chromium not found at /usr/bin/chromium and cannot be installed (need root + apt-get);"
+            " browser tests will be skipped.",
+            flush=True,
+        )
 
 
 def cmd_app(args: list[str]) -> int:

@@ -55,12 +55,12 @@ comparison = metrics.compare_runs(frame, run_a, run_b)
 counts = metrics.change_counts(comparison)
 
 cols = st.columns(6)
-rates = [heads[r].success_rate if r in heads else None for r in (run_a, run_b)]
-cols[0].metric("Success A", "–" if rates[0] is None else f"{rates[0]:.1%}")
+rate_a, rate_b = (heads[r].success_rate if r in heads else None for r in (run_a, run_b))
+cols[0].metric("Success A", "–" if rate_a is None else f"{rate_a:.1%}")
 cols[1].metric(
     "Success B",
-    "–" if rates[1] is None else f"{rates[1]:.1%}",
-    delta=None if None in rates else f"{(rates[1] - rates[0]) * 100:+.1f} pts",  # type: ignore[operator]
+    "–" if rate_b is None else f"{rate_b:.1%}",
+    delta=None if rate_a is None or rate_b is None else f"{(rate_b - rate_a) * 100:+.1f} pts",
 )
 for col, change in zip(cols[2:], metrics.CHANGES[:4], strict=True):
     col.metric(change, counts[change])

@@ -67,12 +67,14 @@ def _charts(root: str, runs: tuple[str, ...]) -> dict[str, Spec]:
     }
 
 
-def _text(values: pd.Series, width: int = 70) -> list[str]:
+def _plain(text: str) -> str:
     # Plotly renders a subset of HTML in labels; task and run names must show as text. Quotes stay
     # as they are: Plotly decodes &lt; &gt; &amp; but would print &quot; literally.
-    return [
-        html.escape(v if len(v) <= width else v[: width - 1] + "…", quote=False) for v in values.astype(str)
-    ]
+    return html.escape(text, quote=False)
+
+
+def _text(values: pd.Series, width: int = 70) -> list[str]:
+    return [_plain(v if len(v) <= width else v[: width - 1] + "…") for v in values.astype(str)]
 
 
 def _rate_bars(
@@ -91,7 +93,7 @@ def _rate_bars(
         traces.append(
             {
                 "type": "bar",
-                "name": html.escape(labels[str(run)]),
+                "name": _plain(labels[str(run)]),
                 "x": rates if horizontal else names,
                 "y": names if horizontal else rates,
                 "orientation": "h" if horizontal else "v",
@@ -127,7 +129,7 @@ def _count_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> Spec
         traces.append(
             {
                 "type": "bar",
-                "name": html.escape(labels[str(run)]),
+                "name": _plain(labels[str(run)]),
                 "x": part["trajectories"].tolist(),
                 "y": names,
                 "orientation": "h",
@@ -152,7 +154,7 @@ def _histogram(frame: pd.DataFrame, column: str, labels: Mapping[str, str]) -> S
     traces = [
         {
             "type": "histogram",
-            "name": html.escape(labels[str(run)]),
+            "name": _plain(labels[str(run)]),
             "x": part[column].dropna().tolist(),
             "opacity": 0.6,
         }
@@ -208,14 +210,16 @@ def _trajectories_link(
     return params
 
 
-def _chart(title: str, key: str, figure: Spec) -> list[tuple[str, str]]:
-    """A clickable chart; returns the (run, value) pairs of the bars clicked in it."""
+def _chart(title: str, key: str, figure: Spec, clicks: dict[str, list[tuple[str, str]]]) -> None:
+    """A clickable chart; the (run, value) pairs of the bars clicked in it go to `clicks[key]`."""
     st.subheader(title)
     if not figure["data"]:
         st.caption("Nothing to show for the chosen runs.")
-        return []
+        return
     event = st.plotly_chart(figure, key=key, on_select="rerun", selection_mode="points", width="stretch")
-    return _clicked(event)
+    picked = _clicked(event)
+    if picked:
+        clicks[key] = picked
 
 
 def _headline_row(label: str, head: metrics.Headline) -> None:
@@ -280,14 +284,6 @@ for run, head in metrics.headlines(data).items():
 
 figures = _charts(str(current_root()), tuple(chosen))
 clicks: dict[str, list[tuple[str, str]]] = {}
-
-
-def _show(title: str, key: str) -> None:
-    picked = _chart(title, key, figures[key])
-    if picked:
-        clicks[key] = picked
-
-
 # Lazy tabs (bound to ?view=): only the open tab's charts are sent, so the page stays light in
 # the browser, and a link can point at one view.
 success, failures, templates, distributions = st.tabs(
@@ -297,19 +293,24 @@ if success.open:
     with success:
         left, right = st.columns(2)
         with left:
-            _show("Success by site", "chart_site")
+            _chart("Success by site", "chart_site", figures["chart_site"], clicks)
         with right:
-            _show("Success by task type", "chart_task_type")
+            _chart("Success by task type", "chart_task_type", figures["chart_task_type"], clicks)
 if failures.open:
     with failures:
         left, right = st.columns(2)
         with left:
-            _show("Outcomes", "chart_outcome")
+            _chart("Outcomes", "chart_outcome", figures["chart_outcome"], clicks)
         with right:
-            _show("Failure taxonomy", "chart_taxonomy")
+            _chart("Failure taxonomy", "chart_taxonomy", figures["chart_taxonomy"], clicks)
 if templates.open:
     with templates:
-        _show(f"Intent templates with the lowest success (up to {_TEMPLATES_SHOWN})", "chart_template")
+        _chart(
+            f"Intent templates with the lowest success (up to {_TEMPLATES_SHOWN})",
+            "chart_template",
+            figures["chart_template"],
+            clicks,
+        )
 if distributions.open:
     with distributions:
         measures = {"steps": "steps", "duration_s": "duration (s)", "tokens": "tokens"}

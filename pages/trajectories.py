@@ -13,6 +13,7 @@ import streamlit as st
 
 from pages.common import current_frame, current_index, escape_markdown, trajectory_table
 from webeval_core import metrics
+from webeval_core.tasks import TASK_TYPES
 
 
 def _options(values: pd.Series, order: tuple[str, ...] = ()) -> list[str]:
@@ -54,9 +55,7 @@ with row1[0]:
 with row1[1]:
     sites = _multiselect("Site", "site", _options(frame["site"]))
 with row1[2]:
-    types = _multiselect(
-        "Task type", "type", _options(frame["task_type"], ("retrieve", "mutate", "navigate"))
-    )
+    types = _multiselect("Task type", "type", _options(frame["task_type"], TASK_TYPES))
 with row1[3]:
     outcomes = _multiselect("Outcome", "outcome", _options(frame["outcome_group"], metrics.OUTCOME_GROUPS))
 with row2[0]:

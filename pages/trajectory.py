@@ -31,7 +31,7 @@ from webeval_core.actionlog import Step
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.index import TrajectorySummary, fingerprint
 from webeval_core.metrics import read_verdict
-from webeval_core.network import Har, read_har, step_for_time
+from webeval_core.network import read_har, step_for_time
 from webeval_core.overlay import action_label, frame_image, prefetch_frame, thumbnail_if_ready
 from webeval_core.response import AgentResponse, parse_agent_response
 from webeval_core.scoring import (
@@ -85,18 +85,17 @@ class Frame(NamedTuple):
 # --- cached work ----------------------------------------------------------------------------
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
-def _har(path: str, mtime_ns: int) -> Har:
-    # A resource, not data: HARs run to megabytes and st.cache_data would copy one on every rerun.
-    return read_har(Path(path))
-
-
 @st.cache_data(show_spinner=False, max_entries=16)
-def _events(folder: str, fp: str) -> pd.DataFrame:
-    """The HAR entries as rows, each with the step during which it fired; raises UnreadableError."""
+def _events(folder: str, fp: str) -> pd.DataFrame | str:
+    """The HAR entries as rows, each with the step during which it fired, or why the HAR cannot
+    be used (kept too, so a broken HAR is not parsed again on every step)."""
     trajectory = load_trajectory_cached(folder, fp)
-    assert trajectory.har_path is not None
-    har = _har(str(trajectory.har_path), trajectory.har_path.stat().st_mtime_ns)
+    if trajectory.har_path is None:
+        return "this trajectory has no network.har"
+    try:
+        har = read_har(trajectory.har_path)
+    except UnreadableError as exc:
+        return exc.reason
     first = next((e.started for e in har.events if e.started is not None), None)
     rows = [
         {
@@ -332,12 +331,9 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
         st.caption(f"web_surfer.log line {step.log_line}")
 
 
-def _step_requests(trajectory: Trajectory, folder: str, fp: str, index: int) -> None:
-    if trajectory.har_path is None:
-        return
-    try:
-        events = _events(folder, fp)
-    except (UnreadableError, OSError):
+def _step_requests(folder: str, fp: str, index: int) -> None:
+    events = _events(folder, fp)
+    if isinstance(events, str):
         return  # the Network tab says why
     during = events[events["step"] == index]
     with st.expander(f"Requests during this step ({len(during)})"):
@@ -425,7 +421,7 @@ def _replay(folder_text: str, fp: str) -> None:
         _prefetch(folder, frames[position + 1])  # before the filmstrip queues its thumbnails
     with detail_col:
         _step_details(trajectory, frame, len(frames))
-        _step_requests(trajectory, folder_text, fp, frame.number)
+        _step_requests(folder_text, fp, frame.number)
     _filmstrip(folder, frames, position)
 
 
@@ -670,16 +666,13 @@ def _check(trace: NetworkCheckTrace) -> None:
 
 
 def _network(trajectory: Trajectory, folder: str, fp: str, outcome: ScoreOutcome | None) -> None:
+    events = _events(folder, fp)
     if trajectory.har_path is None:
         st.info("This trajectory has no network.har.")
+    elif isinstance(events, str):
+        st.error(f"network.har cannot be used: {escape_markdown(events)}")
     else:
-        try:
-            events = _events(folder, fp)
-        except (UnreadableError, OSError) as exc:
-            reason = exc.reason if isinstance(exc, UnreadableError) else str(exc)
-            st.error(f"network.har cannot be used: {escape_markdown(reason)}")
-        else:
-            _events_table(events)
+        _events_table(events)
     traces = outcome.evaluation.network if outcome and outcome.evaluation else ()
     if traces:
         st.subheader(f"Network checks ({len(traces)})")
@@ -926,6 +919,7 @@ def _rescore_many(run_key: str) -> None:
         outcomes = score_trajectories(paths, config_root=current_root(), force=force, on_progress=progress)
         st.session_state[_BATCH] = outcomes
         _forget_summaries()
+        st.rerun()  # the header re-reads this trajectory's new score file
     finished: list[ScoreOutcome] | None = st.session_state.get(_BATCH)
     if finished:
         tally = summarize(finished).overall

@@ -12,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -37,6 +38,8 @@ _WATCHED_FILES = (
 )
 _PARALLEL_FROM = 64  # below this, process start-up costs more than it saves
 _ANSWER_PREVIEW = 400
+_EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Timeout|Interrupt|Exit))\b")
+_ERROR_PREFIX = re.compile(r"^(\[(?:Execution|Evaluation)[^\]]*\]\s*)?(Error running task|Error)?\s*:?\s*")
 # Bumped whenever TrajectorySummary changes shape, so older cache files are re-read, not trusted.
 _CACHE_VERSION = f"{__version__}+summary-2"
 
@@ -124,13 +127,18 @@ def summarize(run_key: str, trajectory_dir: Path) -> TrajectorySummary:
 
 
 def _error_type(message: str) -> str:
-    """`Error running task: TimeoutError: ...` -> `TimeoutError`, as upstream's histogram groups them."""
-    for line in reversed(message.strip().splitlines()):
-        head = line.split(":", 1)[0].strip()
-        if head and " " not in head and (head.endswith(("Error", "Exception", "Timeout")) or "." in head):
-            return head.rsplit(".", 1)[-1]
-    first = message.strip().splitlines()[0] if message.strip() else "error"
-    return first.split(":", 1)[0][:60]
+    """Group core.log errors as upstream's histogram does: by exception class when a traceback
+    names one (`playwright..._errors.TimeoutError: ...` -> `TimeoutError`), else by the message
+    without its `[Execution <id>]` prefix and details (`Network trace file not found`)."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    if not lines:
+        return "error"
+    if len(lines) > 1:
+        exception = _EXCEPTION_LINE.match(lines[-1])
+        if exception:
+            return exception.group(1).rsplit(".", 1)[-1]
+    head = _ERROR_PREFIX.sub("", lines[0])
+    return head.split(":", 1)[0].strip()[:60] or "error"
 
 
 def fingerprint(trajectory_dir: Path) -> str:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from webeval_core.runs import Run
     from webeval_core.tasks import TaskCatalog
 
-ENGINE_NAME = "webarena-verified"  # scoring.ENGINE_NAME; not imported, scoring pulls in far more
+ENGINE_NAME = "webarena-verified"  # = scoring.ENGINE_NAME; importing scoring would slow every index build
 EVAL_RESULT_SOURCE = "eval_result.json"  # the official CLI's verdict, beside agent_response.json
 
 # Failure-taxonomy tags, in the order charts list them.

@@ -199,6 +199,16 @@ def test_agent_text_is_never_rendered_as_markdown(app: OpenPage, tmp_path: Path)
     assert any(t.value == hostile for t in at.text)  # the thought, verbatim, as plain text
 
 
+def test_a_broken_har_is_reported_and_the_replay_still_works(app: OpenPage, tmp_path: Path) -> None:
+    root = tmp_path / "broken"
+    folder = fara_folder(root / "r", "108")
+    (folder / "network.har").write_text('{"log": {"entries": [{"request": ', encoding="utf-8")
+    at = app(PAGE, root, run="r", task="108")
+    assert _step_heading(at).startswith("**Step 1 of")
+    _show_tab(at, "Network")
+    assert any("looks truncated" in e.value for e in at.error)
+
+
 # --- expected vs actual, network, evidence --------------------------------------------------
 
 

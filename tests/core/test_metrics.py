@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 
 from webeval_core import metrics as m
+from webeval_core import scoring
 from webeval_core.index import RootIndex, TrajectorySummary
 from webeval_core.runs import Run
 from webeval_core.scorefiles import ScoreFile
@@ -337,3 +338,7 @@ def test_run_labels_are_short_and_unique() -> None:
         "x/s1/gpt-4o/u/bench/0": "gpt-4o · bench · run 0",
         "webarena-verified-cli": "webarena-verified-cli",
     }
+
+
+def test_verdicts_are_recognised_by_the_scorer_engine_name() -> None:
+    assert m.ENGINE_NAME == scoring.ENGINE_NAME  # copied to keep the index free of scoring imports
