@@ -11,15 +11,17 @@ is on screen, the image decoded):
     already built on disk (goal 2 s);
 (c) stepping to the next step shows the new step's screenshot (goal 0.3 s).
 
-"cold" = the first visit of a freshly started server (Python imports, Streamlit caches empty;
-only the on-disk summary index exists) or, for stepping, a step whose overlay was never drawn;
-"warm" = the same visit again on the running server in a new browser session, or a step already
-drawn. Every visit uses a new browser context (no HTTP cache). Medians over the repeats.
+Three conditions: "cold" = the first visit of a just-started server in a new browser profile
+(Python imports, empty Streamlit caches; only the on-disk summary index exists); "server warm, new
+browser" = the server has served the page before but the browser profile is new (Streamlit's and
+Plotly's JavaScript are fetched and compiled again); "warm" = both have. For stepping, "cold" is a
+step whose overlay was never drawn and "warm" one drawn before. Medians (and ranges) of the repeats.
 
-The root is built in a temporary folder from sample_runs/: it is scored once with the official
-evaluator, then its Fara trajectory folders are replicated (hard links) into as many run folders
-as it takes to reach --trajectories. The 100-step trajectory is sample_runs' longest one. Nothing
-is written into the repository except --screenshot.
+Roots are built in a temporary folder from sample_runs/ (generated there when the repository has
+none), scored once with the official evaluator: "many runs" replicates its two Fara runs into run
+folders 0, 1, 2, ... (hard links) up to --trajectories; "two runs" grows each of the two runs to
+--trajectories/2 tasks by filing sample folders under other catalog task ids. The 100-step
+trajectory is the sample's longest. Nothing is written into the repository except --screenshot.
 """
 
 from __future__ import annotations
@@ -36,18 +38,19 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from webeval_core.index import build_index  # noqa: E402
 from webeval_core.runs import discover_runs  # noqa: E402
+from webeval_core.tasks import load_catalog  # noqa: E402
 from webeval_core.trajectory import load_trajectory  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -61,6 +64,7 @@ CHROMIUM_ARGS = [
 ]
 VIEWPORT = {"width": 1440, "height": 1000}
 TIMEOUT_MS = 120_000
+POLL_MS = 20  # how often the page is checked for the awaited content
 
 GOALS = {"trajectory": 1.5, "overview": 2.0, "step": 0.3}
 
@@ -77,7 +81,8 @@ _STEP_SHOWN_JS = (
     + _MAIN_IMAGE
     + """;
     const main = document.querySelector("[data-testid='stMain']");
-    return Boolean(image && image.getAttribute("src") !== oldSrc && main && main.innerText.includes(heading));
+    const text = main ? main.textContent : "";
+    return Boolean(image && image.getAttribute("src") !== oldSrc && text.includes(heading));
 }"""
 )
 _MAIN_SRC_JS = "() => { const image = " + _MAIN_IMAGE + "; return image ? image.getAttribute('src') : null; }"
@@ -126,7 +131,7 @@ def prepare_sample(sample: Path, work: Path) -> Path:
     return target
 
 
-def build_big_root(sample: Path, root: Path, wanted: int) -> int:
+def build_many_runs(sample: Path, root: Path, wanted: int) -> int:
     """Replicate the sample's Fara runs into run folders 0, 1, 2, ... until `wanted` trajectories."""
     fara_runs = [run for run in discover_runs(sample) if run.run_id is not None]
     if not fara_runs:
@@ -143,6 +148,27 @@ def build_big_root(sample: Path, root: Path, wanted: int) -> int:
                 _link_tree(folder, run_dir / folder.name)
                 made += 1
         copy += 1
+    return made
+
+
+def build_two_runs(sample: Path, root: Path, wanted: int) -> int:
+    """The sample's two Fara runs, each grown to wanted/2 tasks: sample folders are copied under the
+    ids of other catalog tasks (answer file renamed), so sites and task types spread as in a real
+    run over the catalog. Only what the overview reads has to be plausible, not the replays."""
+    task_ids = sorted(load_catalog().tasks)
+    fara_runs = [run for run in discover_runs(sample) if run.run_id is not None][:2]
+    per_run = wanted // len(fara_runs)
+    made = 0
+    for run in fara_runs:
+        run_dir = root / run.path.relative_to(sample) / "traj"
+        sources = list(run.trajectory_dirs)
+        for position, task_id in enumerate(task_ids[:per_run]):
+            source = sources[position % len(sources)]
+            target = run_dir / str(task_id)
+            _link_tree(source, target)
+            for answer in target.glob("*_final_answer.json"):
+                answer.rename(target / f"{task_id}_final_answer.json")
+            made += 1
     return made
 
 
@@ -240,71 +266,127 @@ def _check(page: Page, what: str) -> None:
         )
 
 
-def _new_page(browser: Browser) -> Page:
-    page = browser.new_context(viewport=VIEWPORT).new_page()  # type: ignore[arg-type]
+def _context(browser: Browser) -> BrowserContext:
+    return browser.new_context(viewport=VIEWPORT)  # type: ignore[arg-type]
+
+
+def _page(context: BrowserContext) -> Page:
+    page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     return page
 
 
-def visit_trajectory(browser: Browser, base: str, target: Target) -> Visit:
-    page = _new_page(browser)
+def _trajectory_url(base: str, target: Target) -> str:
+    return f"{base}/trajectory?" + urlencode({"run": target.run, "task": target.task})
+
+
+def visit_trajectory(context: BrowserContext, base: str, target: Target) -> Visit:
+    page = _page(context)
     try:
-        url = f"{base}/trajectory?" + urlencode({"run": target.run, "task": target.task})
         heading = f"Step {target.first_step} of {target.steps}"
         start = time.perf_counter()
-        page.goto(url, wait_until="commit")
-        page.wait_for_function(_STEP_SHOWN_JS, arg=[heading, None], polling="raf")
+        page.goto(_trajectory_url(base, target), wait_until="commit")
+        page.wait_for_function(_STEP_SHOWN_JS, arg=[heading, None], polling=POLL_MS)
         shown = time.perf_counter() - start
-        page.wait_for_function(_IDLE_JS, polling="raf")
+        page.wait_for_function(_IDLE_JS, polling=POLL_MS)
         idle = time.perf_counter() - start
         _check(page, "trajectory page")
         return Visit(shown, idle)
     finally:
-        page.context.close()
+        page.close()
 
 
-def visit_overview(browser: Browser, base: str, charts: int = 2) -> Visit:
-    page = _new_page(browser)
+def visit_overview(context: BrowserContext, base: str, charts: int = 2) -> Visit:
+    page = _page(context)
     try:
         start = time.perf_counter()
         page.goto(f"{base}/", wait_until="commit")
-        page.wait_for_function(_OVERVIEW_SHOWN_JS, arg=charts, polling="raf")
+        page.wait_for_function(_OVERVIEW_SHOWN_JS, arg=charts, polling=POLL_MS)
         shown = time.perf_counter() - start
-        page.wait_for_function(_IDLE_JS, polling="raf")
+        page.wait_for_function(_IDLE_JS, polling=POLL_MS)
         idle = time.perf_counter() - start
         _check(page, "overview")
         return Visit(shown, idle)
     finally:
-        page.context.close()
+        page.close()
 
 
-def stepping(browser: Browser, base: str, target: Target, steps: int) -> tuple[list[float], list[float]]:
+def stepping(
+    context: BrowserContext, base: str, target: Target, steps: int
+) -> tuple[list[float], list[float]]:
     """Next through `steps` new steps (cold: never drawn), then Previous back over them (warm)."""
-    page = _new_page(browser)
+    page = _page(context)
     cold: list[float] = []
     warm: list[float] = []
     try:
-        url = f"{base}/trajectory?" + urlencode({"run": target.run, "task": target.task})
-        page.goto(url)
+        page.goto(_trajectory_url(base, target))
         first = target.first_step
-        page.wait_for_function(_STEP_SHOWN_JS, arg=[f"Step {first} of {target.steps}", None], polling="raf")
-        page.wait_for_function(_IDLE_JS, polling="raf")
+        page.wait_for_function(_STEP_SHOWN_JS, arg=[f"Step {first} of {target.steps}", None], polling=POLL_MS)
+        page.wait_for_function(_IDLE_JS, polling=POLL_MS)
         main = page.locator("[data-testid='stMain']")
+        current = first
         for button, direction, times in (("Next ▶", 1, cold), ("◀ Previous", -1, warm)):
             for _ in range(steps):
-                current = int(page.evaluate("() => new URL(location.href).searchParams.get('step') || '0'"))
-                current = current or first
                 src = page.evaluate(_MAIN_SRC_JS)
-                heading = f"Step {current + direction} of {target.steps}"
+                current += direction
+                heading = f"Step {current} of {target.steps}"
                 start = time.perf_counter()
                 main.get_by_role("button", name=button).click()
-                page.wait_for_function(_STEP_SHOWN_JS, arg=[heading, src], polling="raf")
+                page.wait_for_function(_STEP_SHOWN_JS, arg=[heading, src], polling=POLL_MS)
                 times.append(time.perf_counter() - start)
-                page.wait_for_function(_IDLE_JS, polling="raf")
+                page.wait_for_function(_IDLE_JS, polling=POLL_MS)
         _check(page, "stepping")
         return cold, warm
     finally:
-        page.context.close()
+        page.close()
+
+
+@dataclass
+class Series:
+    """One measure in three conditions (see the module docstring)."""
+
+    cold: list[float] = field(default_factory=list)
+    new_browser: list[float] = field(default_factory=list)
+    warm: list[float] = field(default_factory=list)
+    cold_idle: list[float] = field(default_factory=list)
+    warm_idle: list[float] = field(default_factory=list)
+
+
+def measure_page(
+    browser: Browser,
+    root: Path,
+    cache_home: Path,
+    log: Path,
+    visit: Callable[[BrowserContext, str], Visit],
+    cold_repeats: int,
+    repeats: int,
+) -> Series:
+    series = Series()
+    for _ in range(cold_repeats):
+        with server(root, cache_home, log) as base:
+            context = _context(browser)
+            try:
+                first = visit(context, base)
+            finally:
+                context.close()
+            series.cold.append(first.shown)
+            series.cold_idle.append(first.idle)
+    with server(root, cache_home, log) as base:
+        context = _context(browser)
+        try:
+            visit(context, base)  # fill the server's caches and this browser's HTTP cache
+            for _ in range(repeats):
+                fresh = _context(browser)
+                try:
+                    series.new_browser.append(visit(fresh, base).shown)
+                finally:
+                    fresh.close()
+                again = visit(context, base)
+                series.warm.append(again.shown)
+                series.warm_idle.append(again.idle)
+        finally:
+            context.close()
+    return series
 
 
 def take_screenshot(browser: Browser, base: str, run: str, task: str, step: int, path: Path) -> None:
@@ -334,26 +416,26 @@ def _median(values: list[float]) -> str:
 
 
 def _spread(values: list[float]) -> str:
-    return f"{min(values):.2f}-{max(values):.2f}" if values else "-"
+    return f"({min(values):.2f}-{max(values):.2f})" if len(values) > 1 else ""
 
 
-def _verdict(values: list[float], goal: float) -> str:
-    return "-" if not values else "yes" if statistics.median(values) <= goal else "NO"
+def _cell(values: list[float], goal: float) -> str:
+    if not values:
+        return "-"
+    mark = "" if statistics.median(values) <= goal else " !"
+    return f"{_median(values)} {_spread(values)}{mark}"
 
 
-def report(rows: list[tuple[str, float, list[float], list[float]]]) -> None:
+def report(rows: list[tuple[str, float, Series]]) -> None:
+    columns = ("cold", "server warm, new browser", "warm")
     print()
-    header = (
-        f"{'measure':<54} {'goal':>6} {'cold median':>12} {'(range)':>11}"
-        f" {'warm median':>12} {'(range)':>11}  met (cold/warm)"
-    )
+    header = f"{'measure':<50} {'goal':>6}  " + "  ".join(f"{c:<26}" for c in columns)
     print(header)
     print("-" * len(header))
-    for name, goal, cold, warm in rows:
-        print(
-            f"{name:<54} {goal:>5.1f}s {_median(cold):>12} {_spread(cold):>11}"
-            f" {_median(warm):>12} {_spread(warm):>11}  {_verdict(cold, goal)}/{_verdict(warm, goal)}"
-        )
+    for name, goal, series in rows:
+        cells = (series.cold, series.new_browser, series.warm)
+        print(f"{name:<50} {goal:>5.1f}s  " + "  ".join(f"{_cell(c, goal):<26}" for c in cells))
+    print("median (min-max); ! = over the goal")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -366,6 +448,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cold-repeats", type=int, default=3, help="fresh servers per page")
     parser.add_argument("--steps", type=int, default=10, help="Next clicks (then as many Previous)")
     parser.add_argument("--screenshot", type=Path, help="also write the README screenshot here")
+    parser.add_argument("--screenshot-only", action="store_true", help="measure nothing")
     parser.add_argument("--screenshot-task", default="108", help="task of the screenshot (fara-7b run)")
     parser.add_argument("--screenshot-step", type=int, default=3)
     parser.add_argument("--keep", action="store_true", help="keep the temporary root and print where")
@@ -376,79 +459,18 @@ def main(argv: list[str] | None = None) -> int:
 
     work = Path(tempfile.mkdtemp(prefix="webeval-bench-"))
     try:
-        t = time.perf_counter()
-        sample = prepare_sample(args.sample, work)
-        root = (work / "root").resolve()
-        made = build_big_root(sample, root, args.trajectories)
-        target = longest_trajectory(root)
-        cache_home = work / "xdg-cache"
-        os.environ["XDG_CACHE_HOME"] = str(cache_home)
-        index = build_index(root)
-        print(
-            f"root: {made} trajectories in {len(index.runs)} runs ({time.perf_counter() - t:.0f} s to build,"
-            f" summary index cached); long trajectory: task {target.task}, {target.steps} steps",
-            flush=True,
-        )
-        log = work / "server.log"
-        traj_cold: list[Visit] = []
-        over_cold: list[Visit] = []
-        traj_warm: list[Visit] = []
-        over_warm: list[Visit] = []
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            for i in range(args.cold_repeats):
-                with server(root, cache_home, log) as base:
-                    traj_cold.append(visit_trajectory(browser, base, target))
-                with server(root, cache_home, log) as base:
-                    over_cold.append(visit_overview(browser, base))
-                print(f"  cold {i + 1}/{args.cold_repeats} done", flush=True)
-            with server(root, cache_home, log) as base:
-                visit_overview(browser, base)  # fill the caches once
-                visit_trajectory(browser, base, target)
-                for _ in range(args.repeats):
-                    over_warm.append(visit_overview(browser, base))
-                    traj_warm.append(visit_trajectory(browser, base, target))
-                step_cold, step_warm = stepping(browser, base, target, args.steps)
-                print("  warm visits and stepping done", flush=True)
+            sample = prepare_sample(args.sample, work).resolve()
+            if not args.screenshot_only:
+                run_benchmark(browser, sample, work, args)
             if args.screenshot:
-                with server(sample.resolve(), work / "xdg-shot", log) as base:
-                    run = next(r.key for r in discover_runs(sample.resolve()) if r.model == "fara-7b")
-                    take_screenshot(
-                        browser, base, run, args.screenshot_task, args.screenshot_step, args.screenshot
-                    )
+                with server(sample, work / "xdg-shot", work / "server.log") as base:
+                    run = next(r.key for r in discover_runs(sample) if r.model == "fara-7b")
+                    task, step = args.screenshot_task, args.screenshot_step
+                    take_screenshot(browser, base, run, task, step, args.screenshot)
                 print(f"wrote {args.screenshot}")
             browser.close()
-
-        report(
-            [
-                (
-                    f"(a) trajectory page, {target.steps} steps: first step shown",
-                    GOALS["trajectory"],
-                    [v.shown for v in traj_cold],
-                    [v.shown for v in traj_warm],
-                ),
-                (
-                    f"(b) overview of {made} trajectories: metrics+charts shown",
-                    GOALS["overview"],
-                    [v.shown for v in over_cold],
-                    [v.shown for v in over_warm],
-                ),
-                ("(c) next step shown (cold: first visit of the step)", GOALS["step"], step_cold, step_warm),
-            ]
-        )
-        print("\nFor information, until the script run finished (nothing stale):")
-        for name, cold_visits, warm_visits in (
-            ("trajectory page", traj_cold, traj_warm),
-            ("overview", over_cold, over_warm),
-        ):
-            print(
-                f"  {name:<16} cold {_median([v.idle for v in cold_visits])}"
-                f"   warm {_median([v.idle for v in warm_visits])}"
-            )
-        print(
-            f"\n{args.cold_repeats} fresh servers per cold figure, {args.repeats} warm visits,"
-            f" {args.steps} steps; every visit in a new browser context."
-        )
     finally:
         if args.keep:
             print(f"kept {work}")
@@ -457,5 +479,58 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def run_benchmark(browser: Browser, sample: Path, work: Path, args: argparse.Namespace) -> None:
+    load_before = os.getloadavg()
+    started = time.perf_counter()
+    roots = {"many runs": work / "many-runs", "two runs": work / "two-runs"}
+    made = {
+        "many runs": build_many_runs(sample, roots["many runs"], args.trajectories),
+        "two runs": build_two_runs(sample, roots["two runs"], args.trajectories),
+    }
+    cache_home = work / "xdg-cache"
+    os.environ["XDG_CACHE_HOME"] = str(cache_home)  # where the app finds the summary index
+    runs = {shape: len(build_index(root.resolve()).runs) for shape, root in roots.items()}
+    target = longest_trajectory(roots["many runs"])
+    print(
+        f"roots built and indexed in {time.perf_counter() - started:.0f} s: "
+        + "; ".join(f"{made[s]} trajectories in {runs[s]} runs" for s in roots)
+        + f". Long trajectory: task {target.task}, {target.steps} steps.",
+        flush=True,
+    )
+    log = work / "server.log"
+    big = roots["many runs"].resolve()
+
+    def trajectory(context: BrowserContext, base: str) -> Visit:
+        return visit_trajectory(context, base, target)
+
+    rows: list[tuple[str, float, Series]] = []
+    series = measure_page(browser, big, cache_home, log, trajectory, args.cold_repeats, args.repeats)
+    rows.append((f"(a) trajectory, {target.steps} steps: first step shown", GOALS["trajectory"], series))
+    print("  (a) done", flush=True)
+    for shape, root in roots.items():
+        series = measure_page(
+            browser, root.resolve(), cache_home, log, visit_overview, args.cold_repeats, args.repeats
+        )
+        label = f"(b) overview, {made[shape]} traj. in {runs[shape]} runs"
+        rows.append((label, GOALS["overview"], series))
+        print(f"  (b) {shape} done", flush=True)
+    with server(big, cache_home, log) as base:
+        context = _context(browser)
+        try:
+            step_cold, step_warm = stepping(context, base, target, args.steps)
+        finally:
+            context.close()
+    rows.append(("(c) next step shown (cold = never drawn before)", GOALS["step"], Series(cold=step_cold)))
+    rows.append(("(c) previous step shown (drawn before)", GOALS["step"], Series(warm=step_warm)))
+    report(rows)
+    print(
+        "\ncold: first visit of a just-started server in a new browser profile (Python imports, empty"
+        " caches; the summary index on disk). server warm, new browser: the server has served the page"
+        " before, the browser has not (no HTTP cache: Streamlit's and Plotly's JavaScript are fetched"
+        " and compiled again). warm: both have."
+    )
+    print(
+        f"{args.cold_repeats} fresh servers per cold figure, {args.repeats} visits per warm figure,"
+        f" {args.steps} steps each way. Load average before {load_before[0]:.1f},"
+        f" after {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs."
+    )

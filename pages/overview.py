@@ -27,11 +27,11 @@ from webeval_core import metrics
 
 # chart key -> (metrics.filter_frame argument the clicked value filters, Trajectories page parameter)
 _CLICKABLE = {
-    "chart_site": ("sites", "site"),
-    "chart_task_type": ("task_types", "type"),
-    "chart_template": ("intent_templates", "template"),
-    "chart_outcome": ("outcome_groups", "outcome"),
-    "chart_taxonomy": ("tags", "tag"),
+    "chart_site": ("sites", "sites"),
+    "chart_task_type": ("task_types", "types"),
+    "chart_template": ("intent_templates", "templates"),
+    "chart_outcome": ("outcome_groups", "outcomes"),
+    "chart_taxonomy": ("tags", "tags"),
 }
 _TEMPLATES_SHOWN = 25
 # customdata: run, raw value (for filtering), escaped label, then the numbers shown on hover
@@ -271,7 +271,7 @@ chosen = st.multiselect(
     options=[r.key for r in index.runs],
     default=[r.key for r in index.runs],
     format_func=labels.__getitem__,
-    key="runs",
+    key="shown_runs",  # not "runs": that is the Trajectories filter the link below sets
     bind="query-params",
 )
 data = frame[frame["run"].isin(chosen)]

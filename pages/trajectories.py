@@ -1,7 +1,8 @@
 """Trajectories: every trajectory under the root, filtered and searched; a row opens its viewer.
 
 Each filter is bound to a URL query parameter, so a filtered view is a link that can be shared
-(the Overview's chart clicks open this page through the same parameters).
+(the Overview's chart clicks open this page through the same parameters). The parameter names
+are this page's own: a widget key shared with another page would carry that page's value over.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ labels = metrics.run_labels(index.runs)
 
 text = st.text_input(
     "Search",
-    key="q",
+    key="search",
     bind="query-params",
     placeholder="task id, intent or answer text",
     icon=":material/search:",
@@ -53,22 +54,22 @@ row2 = st.columns([1, 1, 2])
 with row1[0]:
     runs = _multiselect("Run", "runs", [r.key for r in index.runs], format_func=labels.__getitem__)
 with row1[1]:
-    sites = _multiselect("Site", "site", _options(frame["site"]))
+    sites = _multiselect("Site", "sites", _options(frame["site"]))
 with row1[2]:
-    types = _multiselect("Task type", "type", _options(frame["task_type"], TASK_TYPES))
+    types = _multiselect("Task type", "types", _options(frame["task_type"], TASK_TYPES))
 with row1[3]:
-    outcomes = _multiselect("Outcome", "outcome", _options(frame["outcome_group"], metrics.OUTCOME_GROUPS))
+    outcomes = _multiselect("Outcome", "outcomes", _options(frame["outcome_group"], metrics.OUTCOME_GROUPS))
 with row2[0]:
     statuses = _multiselect(
         "Verdict status",
-        "status",
+        "statuses",
         _options(frame["status"], ("success", "failure", "error")),
         help="WebArena-Verified status; (unknown) = not scored",
     )
 with row2[1]:
-    tags = _multiselect("Failure tag", "tag", metrics.tag_options(frame), help="Any of the chosen tags")
+    tags = _multiselect("Failure tag", "tags", metrics.tag_options(frame), help="Any of the chosen tags")
 with row2[2]:
-    templates = _multiselect("Intent template", "template", _options(frame["intent_template"]))
+    templates = _multiselect("Intent template", "templates", _options(frame["intent_template"]))
 
 shown = metrics.filter_frame(
     frame,

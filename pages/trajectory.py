@@ -32,7 +32,13 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.index import TrajectorySummary, fingerprint
 from webeval_core.metrics import read_verdict
 from webeval_core.network import read_har, step_for_time
-from webeval_core.overlay import action_label, frame_image, prefetch_frame, thumbnail_if_ready
+from webeval_core.overlay import (
+    action_label,
+    frame_image,
+    prefetch_frame,
+    prefetch_thumbnail,
+    thumbnails,
+)
 from webeval_core.response import AgentResponse, parse_agent_response
 from webeval_core.scoring import (
     NetworkCheckTrace,
@@ -263,12 +269,20 @@ def _marks(step: Step | None) -> dict[str, Any]:
     }
 
 
-def _prefetch(folder: Path, frame: Frame) -> None:
-    """Render a frame the user is likely to ask for next, on the overlay worker thread."""
-    path = _frame_path(folder, frame.screenshot)
+def _prefetch(folder: Path, frames: list[Frame], position: int) -> None:
+    """Start drawing what the next step shows (its frame, the thumbnail entering the filmstrip)
+    on the overlay workers, while the user looks at this one."""
+    if position + 1 >= len(frames):
+        return
+    upcoming = frames[position + 1]
+    path = _frame_path(folder, upcoming.screenshot)
     if path is not None:
         with contextlib.suppress(UnreadableError):
-            prefetch_frame(path, **_marks(frame.step))
+            prefetch_frame(path, **_marks(upcoming.step))
+    entering = _film_window(frames, position + 1)[-1]
+    path = _frame_path(folder, entering.screenshot)
+    if path is not None:
+        prefetch_thumbnail(path, THUMB_WIDTH, _point(entering.step))
 
 
 def _show_frame(folder: Path, name: str | None, step: Step | None, caption: str) -> None:
@@ -288,13 +302,6 @@ def _show_frame(folder: Path, name: str | None, step: Step | None, caption: str)
     # JPEG (frame_image's default): encoding a full frame as PNG takes most of a step's budget.
     st.image(image, width="stretch", output_format="JPEG")
     st.caption(escape_markdown(caption))
-
-
-def _film_image(path: Path, step: Step | None) -> bytes:
-    """The frame's thumbnail; until the overlay worker has made it, the frame itself (a PNG the
-    browser scales down), so a first view never waits for a row of thumbnails."""
-    ready = thumbnail_if_ready(path, THUMB_WIDTH, _point(step))
-    return ready if isinstance(ready, bytes) else read_file(path)
 
 
 def _after_frame(trajectory: Trajectory, name: str | None) -> str | None:
@@ -340,19 +347,24 @@ def _step_requests(folder: str, fp: str, index: int) -> None:
         st.dataframe(during, hide_index=True, width="stretch")
 
 
-def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
+def _film_window(frames: list[Frame], position: int) -> list[Frame]:
     start = max(0, min(position - FILM_SIDE, len(frames) - (2 * FILM_SIDE + 1)))
-    window = frames[start : start + 2 * FILM_SIDE + 1]
-    for column, frame in zip(st.columns(2 * FILM_SIDE + 1), window, strict=False):
+    return frames[start : start + 2 * FILM_SIDE + 1]
+
+
+def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
+    window = _film_window(frames, position)
+    paths = [_frame_path(folder, frame.screenshot) for frame in window]
+    drawn = iter(
+        thumbnails([(p, _point(f.step)) for p, f in zip(paths, window, strict=True) if p], THUMB_WIDTH)
+    )
+    for column, frame, path in zip(st.columns(2 * FILM_SIDE + 1), window, paths, strict=False):
         with column:
-            path = _frame_path(folder, frame.screenshot)
-            try:
-                if path is None:
-                    st.caption("no screenshot")
-                else:
-                    st.image(_film_image(path, frame.step), width="stretch", output_format="PNG")
-            except (UnreadableError, OSError):
-                st.caption("unreadable")
+            image = next(drawn) if path is not None else None
+            if isinstance(image, bytes):
+                st.image(image, width="stretch", output_format="PNG")
+            else:
+                st.caption("unreadable" if path is not None else "no screenshot")
             current = frame is frames[position]
             st.button(
                 str(frame.number),
@@ -417,8 +429,7 @@ def _replay(folder_text: str, fp: str) -> None:
                 _show_frame(folder, following, None, f"{following or 'no later screenshot'}: after it")
         else:
             _show_frame(folder, frame.screenshot, frame.step, name)
-    if position + 1 < len(frames):
-        _prefetch(folder, frames[position + 1])  # before the filmstrip queues its thumbnails
+    _prefetch(folder, frames, position)
     with detail_col:
         _step_details(trajectory, frame, len(frames))
         _step_requests(folder_text, fp, frame.number)

@@ -1,18 +1,20 @@
 """Screenshots with the step's action drawn on them, and filmstrip thumbnails (Pillow only).
 
 `render_overlay` and `thumbnail` take a file path and plain values and return image bytes (PNG
-unless asked for JPEG). `frame_image`, `prefetch_frame` and `thumbnail_if_ready` memoize them per
-process and render ahead on a background thread, for a viewer that steps through frames. Points
+unless asked for JPEG). `frame_image`, `thumbnails` and the `prefetch_*` functions memoize them per
+process and render on worker threads, for a viewer that steps through frames. Points
 are in the screenshot's own PNG pixels (the trajectory loader has already scaled model
 coordinates). Paths are opened as given: callers check that they lie inside the browsed root.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -182,12 +184,14 @@ def thumbnail(path: Path, width: int = 192, point: tuple[float, float] | None = 
 
 # --- memoized rendering shared by every viewer session of the process -----------------------
 #
-# A viewer stepping through a trajectory needs the next frame before the user asks for it, so
-# frames and thumbnails are rendered on one background thread (Pillow releases the GIL while it
-# decodes and encodes) into small LRU memos keyed by the file's identity (path, mtime, size): an
-# edited file is never served from an older rendering.
+# A viewer stepping through a trajectory wants the next frame drawn before the user asks for it
+# and a row of thumbnails without decoding them one after the other. Frames and thumbnails are
+# rendered on a few worker threads (Pillow releases the GIL while it decodes and encodes) into
+# small LRU memos keyed by the file's identity (path, mtime, size), so an edited file is never
+# served from an older rendering.
 
 MemoKey = tuple[Hashable, ...]
+Point = tuple[float, float]
 
 
 class _Memo:
@@ -215,7 +219,7 @@ class _Memo:
 
 _frames = _Memo(128)  # a 1440x900 JPEG is ~100-150 KB
 _thumbnails = _Memo(4096)  # ~10 KB each
-_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="webeval-overlay")
+_workers = ThreadPoolExecutor(max_workers=min(4, max(2, os.cpu_count() or 1)), thread_name_prefix="overlay")
 _inflight: dict[MemoKey, Future[bytes]] = {}
 _inflight_lock = threading.Lock()
 
@@ -238,69 +242,83 @@ def _fill(memo: _Memo, key: MemoKey, make: Callable[[], bytes]) -> bytes:
             _inflight.pop(key, None)
 
 
-def _memoized(memo: _Memo, key: MemoKey, make: Callable[[], bytes]) -> bytes:
-    """The memo's value, else the background rendering under way, else rendered here."""
+def _start(memo: _Memo, key: MemoKey, make: Callable[[], bytes]) -> bytes | Future[bytes]:
+    """The memoized value, else the rendering under way, else one started on the workers."""
     value = memo.get(key)
     if value is not None:
         return value
     with _inflight_lock:
         future = _inflight.get(key)
-    return future.result() if future is not None else _fill(memo, key, make)
-
-
-def _in_background(memo: _Memo, key: MemoKey, make: Callable[[], bytes]) -> Future[bytes] | None:
-    """Start rendering `key` on the worker unless it is memoized or already under way."""
-    if memo.get(key) is not None:
-        return None
-    with _inflight_lock:
-        if key in _inflight:
-            return _inflight[key]
-        future = _worker.submit(_fill, memo, key, make)
-        _inflight[key] = future
-        return future
+        if future is None:
+            future = _inflight[key] = _workers.submit(_fill, memo, key, make)
+    return future
 
 
 def _frame_job(
-    path: Path, point: tuple[float, float] | None, label: str | None, scroll: str | None, fmt: ImageFormat
-) -> tuple[MemoKey, Callable[[], bytes]]:
+    path: Path, point: Point | None, label: str | None, scroll: str | None, fmt: ImageFormat
+) -> tuple[_Memo, MemoKey, Callable[[], bytes]]:
     key = (*_identity(path), point, label, scroll, fmt)
-    return key, partial(render_overlay, path, point, label, scroll, fmt)
+    return _frames, key, partial(render_overlay, path, point, label, scroll, fmt)
+
+
+def _thumbnail_job(path: Path, width: int, point: Point | None) -> tuple[_Memo, MemoKey, Callable[[], bytes]]:
+    return _thumbnails, (*_identity(path), width, point), partial(thumbnail, path, width, point)
 
 
 def frame_image(
     path: Path,
-    point: tuple[float, float] | None = None,
+    point: Point | None = None,
     label: str | None = None,
     scroll: str | None = None,
     fmt: ImageFormat = "JPEG",
 ) -> bytes:
     """`render_overlay`, memoized; waits for a `prefetch_frame` of the same frame under way."""
-    return _memoized(_frames, *_frame_job(Path(path), point, label, scroll, fmt))
+    memo, key, make = _frame_job(Path(path), point, label, scroll, fmt)
+    value = memo.get(key)
+    if value is not None:
+        return value
+    with _inflight_lock:
+        future = _inflight.get(key)
+    # Rendered here rather than queued: the workers may be busy with thumbnails.
+    return future.result() if future is not None else _fill(memo, key, make)
 
 
 def prefetch_frame(
     path: Path,
-    point: tuple[float, float] | None = None,
+    point: Point | None = None,
     label: str | None = None,
     scroll: str | None = None,
     fmt: ImageFormat = "JPEG",
 ) -> Future[bytes] | None:
-    """Render `frame_image(...)` in the background (None when it is memoized already)."""
-    return _in_background(_frames, *_frame_job(Path(path), point, label, scroll, fmt))
+    """Start rendering `frame_image(...)` on the workers; None when it is memoized already."""
+    started = _start(*_frame_job(Path(path), point, label, scroll, fmt))
+    return started if isinstance(started, Future) else None
 
 
-def thumbnail_if_ready(
-    path: Path, width: int = 192, point: tuple[float, float] | None = None
-) -> bytes | Future[bytes]:
-    """The memoized `thumbnail`, or the background rendering started for it: a caller that
-    must not wait shows something else (e.g. the full frame scaled by the browser) meanwhile."""
-    path = Path(path)
-    key = (*_identity(path), width, point)
-    value = _thumbnails.get(key)
-    if value is not None:
-        return value
-    future = _in_background(_thumbnails, key, partial(thumbnail, path, width, point))
-    # Memoized between the two looks: the rendering finished in the meantime.
-    return (
-        future if future is not None else _memoized(_thumbnails, key, partial(thumbnail, path, width, point))
-    )
+def thumbnails(
+    frames: Sequence[tuple[Path, Point | None]], width: int = 192
+) -> list[bytes | UnreadableError]:
+    """Memoized `thumbnail`s of several frames (path, point), the missing ones rendered in
+    parallel; a frame that cannot be read gives its error instead of bytes."""
+    started: list[bytes | Future[bytes] | UnreadableError] = []
+    for path, point in frames:
+        try:
+            started.append(_start(*_thumbnail_job(Path(path), width, point)))
+        except UnreadableError as exc:
+            started.append(exc)
+    results: list[bytes | UnreadableError] = []
+    for item in started:
+        if isinstance(item, Future):
+            try:
+                results.append(item.result())
+            except UnreadableError as exc:
+                results.append(exc)
+        else:
+            results.append(item)
+    return results
+
+
+def prefetch_thumbnail(path: Path, width: int = 192, point: Point | None = None) -> None:
+    """Start rendering `thumbnails([(path, point)], width)` on the workers (errors show later)."""
+    with contextlib.suppress(UnreadableError):
+        _start(*_thumbnail_job(Path(path), width, point))

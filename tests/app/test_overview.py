@@ -149,7 +149,7 @@ def test_clicking_a_site_bar_narrows_the_list_and_links_the_filter(app, sample: 
     assert set(rows["task_id"]) == set(wanted["task_id"])
     link = at.get("page_link")[0].proto
     assert link.page.endswith("trajectories")
-    assert parse_qs(link.query_string) == {"runs": [metrics.run_labels(index.runs)[run]], "site": [site]}
+    assert parse_qs(link.query_string) == {"runs": [metrics.run_labels(index.runs)[run]], "sites": [site]}
 
 
 def test_clicking_taxonomy_buckets_keeps_any_clicked_tag(app) -> None:
@@ -180,8 +180,8 @@ def test_runs_are_chosen_from_the_url(app, sample: Sample) -> None:
     index, frame = expected(sample.root)
     labels = metrics.run_labels(index.runs)
     first = index.runs[0].key
-    at = app(PAGE, runs=labels[first])
-    assert at.multiselect(key="runs").value == [first]
+    at = app(PAGE, shown_runs=labels[first])
+    assert at.multiselect(key="shown_runs").value == [first]
     assert len(metric_rows(at)) == 1
     assert metric_rows(at)[0]["Trajectories"] == str((frame["run"] == first).sum())
     assert len(table(at)) == (frame["run"] == first).sum()

@@ -176,6 +176,13 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 
 
 Expected = str | re.Pattern[str] | Locator
+MAX_SHOT_HEIGHT = 6000
+_CONTENT_HEIGHT_JS = """() => {
+    const main = document.querySelector("[data-testid='stMain']");
+    const scroller = document.querySelector("[data-testid='stAppScrollToBottomContainer']") || main;
+    return Math.max(document.documentElement.scrollHeight, main ? main.scrollHeight : 0,
+                    scroller ? scroller.scrollHeight : 0);
+}"""
 
 
 class App:
@@ -234,9 +241,24 @@ class App:
         expect(exceptions, "the page shows a Python exception").to_have_count(0)
 
     def shot(self, name: str, *, full_page: bool = True) -> Path:
+        """Save a screenshot to test-artifacts/browser/<name>.png.
+
+        Streamlit scrolls inside its main area, so a "full page" screenshot of the window would
+        stop at the viewport: the window is made as tall as the content for the shot instead.
+        """
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=full_page)
+        viewport = self.page.viewport_size
+        height = int(self.page.evaluate(_CONTENT_HEIGHT_JS)) if full_page else 0
+        if viewport and height > viewport["height"]:
+            self.page.set_viewport_size({"width": viewport["width"], "height": min(height, MAX_SHOT_HEIGHT)})
+            self.page.wait_for_timeout(400)  # let charts and tables lay out again
+            try:
+                self.page.screenshot(path=str(path))
+            finally:
+                self.page.set_viewport_size(viewport)
+        else:
+            self.page.screenshot(path=str(path))
         return path
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
@@ -15,9 +14,10 @@ from webeval_core.overlay import (
     action_label,
     frame_image,
     prefetch_frame,
+    prefetch_thumbnail,
     render_overlay,
     thumbnail,
-    thumbnail_if_ready,
+    thumbnails,
 )
 
 GREY = (128, 128, 128)
@@ -155,16 +155,29 @@ def test_prefetched_frame_is_served_from_the_memo(screenshot: Path) -> None:
     assert prefetch_frame(screenshot, point=(700, 400), scroll="down") is None  # memoized already
 
 
-def test_thumbnail_if_ready_renders_in_the_background(screenshot: Path) -> None:
-    pending = thumbnail_if_ready(screenshot, 120, point=(100, 100))
-    assert isinstance(pending, Future)
-    made = pending.result(timeout=30)
-    assert _decode(made).size == (120, 75)
-    assert thumbnail_if_ready(screenshot, 120, point=(100, 100)) is made
+def test_thumbnails_of_a_window_are_memoized_and_errors_stay_per_frame(
+    screenshot: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other.png"
+    Image.new("RGB", (1440, 900), (10, 200, 10)).save(other)
+    first, second, missing = thumbnails(
+        [(screenshot, (100, 100)), (other, None), (tmp_path / "gone.png", None)], 120
+    )
+    assert isinstance(first, bytes) and _decode(first).size == (120, 75)
+    assert isinstance(second, bytes) and _decode(second).getpixel((60, 37)) == (10, 200, 10)
+    assert isinstance(missing, UnreadableError)
+    again = thumbnails([(screenshot, (100, 100))], 120)[0]
+    assert again is first
+
+
+def test_prefetched_thumbnail_is_served_from_the_memo(screenshot: Path) -> None:
+    prefetch_thumbnail(screenshot, 96)
+    made = thumbnails([(screenshot, None)], 96)[0]  # waits for the rendering under way
+    assert isinstance(made, bytes) and _decode(made).size == (96, 60)
+    assert thumbnails([(screenshot, None)], 96)[0] is made
 
 
 def test_memoized_rendering_reports_missing_files(tmp_path: Path) -> None:
     with pytest.raises(UnreadableError, match="not found"):
         frame_image(tmp_path / "gone.png")
-    with pytest.raises(UnreadableError, match="not found"):
-        thumbnail_if_ready(tmp_path / "gone.png")
+    prefetch_thumbnail(tmp_path / "gone.png")  # nothing to start, nothing raised
