@@ -429,11 +429,11 @@ def _replay(folder_text: str, fp: str) -> None:
                 _show_frame(folder, following, None, f"{following or 'no later screenshot'}: after it")
         else:
             _show_frame(folder, frame.screenshot, frame.step, name)
-    _prefetch(folder, frames, position)
     with detail_col:
         _step_details(trajectory, frame, len(frames))
         _step_requests(folder_text, fp, frame.number)
     _filmstrip(folder, frames, position)
+    _prefetch(folder, frames, position)  # last: this step's elements are already on their way
 
 
 # --- expected vs actual ---------------------------------------------------------------------

@@ -989,8 +989,6 @@ def _score(
             har = exc
             inputs["har_sha256"] = _file_sha256(har_path)
     problem = har_problem(task, har)
-    if problem and trajectory.outcome == "answered":
-        return ScoreOutcome(**info, status="error", reason=problem)
     evaluation = evaluate(
         task,
         answer,
@@ -1001,12 +999,19 @@ def _score(
         steps=trajectory.steps,
         outcome=trajectory.outcome,
     )
-    evaluation = evaluation.model_copy(
-        update={"inputs": inputs, "notes": (*evaluation.notes, *([problem] if problem else []))}
-    )
+    update: dict[str, Any] = {"inputs": inputs, "notes": (*evaluation.notes, *([problem] if problem else []))}
+    if problem and trajectory.outcome == "answered":
+        # The official CLI cannot score this either (it reports an error); the answer is still
+        # evaluated against an empty trace so the viewer can show expected vs actual.
+        update["result"] = {**evaluation.result, "status": "error", "score": 0.0, "error_msg": problem}
+    evaluation = evaluation.model_copy(update=update)
     outcome = _outcome(info, evaluation)
-    if write and outcome.status in ("success", "failure") and outcome.score is not None:
-        outcome = outcome.model_copy(update={"score_file": write_score_file(path, evaluation, outcome.score)})
+    if "result" in update:
+        outcome = outcome.model_copy(update={"reason": problem})
+    # Errors get a score file too: the verdict (and its reason) must be visible to every reader.
+    if write and outcome.status in ("success", "failure", "error"):
+        score_file = write_score_file(path, evaluation, outcome.score or 0.0)
+        outcome = outcome.model_copy(update={"score_file": score_file})
     return outcome
 
 

@@ -451,7 +451,10 @@ def test_batch_with_bad_inputs(tmp_path: Path) -> None:
     assert any("scored without it" in n for n in by_name["1"].notes)
     for outcome in outcomes:
         assert_provenance_agrees(outcome)
-        assert (outcome.score_file is not None) == (outcome.status in ("success", "failure"))
+        # Every verdict of a known task is written, errors included; input errors are not.
+        assert (outcome.score_file is not None) == (outcome.evaluation is not None)
+    assert by_name["405"].score_file is not None
+    assert by_name["99999"].score_file is None
 
 
 @pytest.mark.parametrize(
@@ -522,7 +525,7 @@ def test_evaluator_error_when_nothing_tells_the_urls(tmp_path: Path) -> None:
     folder = wav_folder(tmp_path, 404, MUTATE, [entry(f"{REDDIT}/static/app.js")])
     outcome = score_trajectory(folder, config_root=tmp_path)
     assert_provenance_agrees(outcome)
-    assert outcome.status == "error" and outcome.score_file is None
+    assert outcome.status == "error" and outcome.score_file is not None  # the error verdict is kept
     assert "environments missing and network trace unavailable" in (outcome.reason or "")
     assert network(outcome).passed is None
     assert network(outcome).error is not None and "could not run" in network(outcome).error
