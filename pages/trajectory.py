@@ -30,7 +30,6 @@ from pages.common import (
 from webeval_core.actionlog import Step
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.index import TrajectorySummary, fingerprint
-from webeval_core.metrics import read_verdict
 from webeval_core.network import read_har, step_for_time
 from webeval_core.overlay import (
     action_label,
@@ -50,6 +49,7 @@ from webeval_core.scoring import (
 from webeval_core.screenshots import read_file
 from webeval_core.tasks import Task, load_catalog
 from webeval_core.trajectory import Trajectory
+from webeval_core.verdicts import read_verdict
 
 TABS = ("Replay", "Expected vs actual", "Network", "Evidence", "Re-score")
 FILM_SIDE = 4  # thumbnails each side of the current step: 100-step trajectories stay fast

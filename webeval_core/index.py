@@ -22,9 +22,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from webeval_core import __version__
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.metrics import Verdict, read_verdict
 from webeval_core.runs import Run, discover_runs
 from webeval_core.trajectory import Outcome, load_trajectory
+from webeval_core.verdicts import Verdict, read_verdict
 
 # Files whose in-place edits do not change the folder's own mtime, so they are stat'ed too.
 _WATCHED_FILES = (

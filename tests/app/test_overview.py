@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 from pages.common import escape_markdown
 from tests.app.conftest import Sample, expected
 from tests.builders import wav_folder
-from webeval_core import metrics
+from webeval_core import metrics, verdicts
 from webeval_core.index import build_index
 from webeval_core.runs import run_of
 
@@ -88,7 +88,7 @@ def test_sample_runs_show_a_real_mix(app, sample: Sample) -> None:
     results = set(frame["result"])
     assert {"pass", "fail", "no answer", "aborted"} <= results
     tags = set(metrics.tag_options(frame))
-    assert {metrics.WRONG_VALUES, metrics.NO_ANSWER, metrics.ABORTED} <= tags
+    assert {verdicts.WRONG_VALUES, verdicts.NO_ANSWER, verdicts.ABORTED} <= tags
 
 
 def test_charts_show_the_breakdowns(app, sample: Sample) -> None:
@@ -155,7 +155,7 @@ def test_clicking_a_site_bar_narrows_the_list_and_links_the_filter(app, sample: 
 def test_clicking_taxonomy_buckets_keeps_any_clicked_tag(app) -> None:
     at = app(PAGE, view=FAILURES)
     points = [p for trace in figure(at, "chart_taxonomy")["data"] for p in trace["customdata"]]
-    picked = [p for p in points if p[1] in (metrics.NO_ANSWER, metrics.ABORTED)]
+    picked = [p for p in points if p[1] in (verdicts.NO_ANSWER, verdicts.ABORTED)]
     assert picked
     click(at, "chart_taxonomy", *picked)
     rows = table(at)

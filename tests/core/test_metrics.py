@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -10,10 +9,9 @@ import pandas as pd
 import pytest
 
 from webeval_core import metrics as m
-from webeval_core import scoring
+from webeval_core import verdicts as vd
 from webeval_core.index import RootIndex, TrajectorySummary
 from webeval_core.runs import Run
-from webeval_core.scorefiles import ScoreFile
 from webeval_core.tasks import TaskCatalog, load_catalog
 
 A, B = "runs/sys/model-a/u/bench/0", "runs/sys/model-b/u/bench/0"
@@ -24,11 +22,11 @@ def catalog() -> TaskCatalog:
     return load_catalog()
 
 
-def verdict(status: str, score: float, *tags: str) -> m.Verdict:
-    return m.Verdict(source="webarena-verified-1.2.3-abcd1234", status=status, score=score, tags=tags)
+def verdict(status: str, score: float, *tags: str) -> vd.Verdict:
+    return vd.Verdict(source="webarena-verified-1.2.3-abcd1234", status=status, score=score, tags=tags)
 
 
-def summary(run: str, task: str, outcome: str | None = "answered", v: m.Verdict | None = None, **kw: Any):
+def summary(run: str, task: str, outcome: str | None = "answered", v: vd.Verdict | None = None, **kw: Any):
     return TrajectorySummary(
         run_key=run, path=Path("/r") / run / task, task_id=task, outcome=outcome, verdict=v, **kw
     )
@@ -55,17 +53,17 @@ def frame(catalog: TaskCatalog):
             completion_tokens=100,
         ),
         summary(
-            A, "1", v=verdict("failure", 0.0, m.WRONG_VALUES), steps=20, duration_s=50.0, prompt_tokens=10
+            A, "1", v=verdict("failure", 0.0, vd.WRONG_VALUES), steps=20, duration_s=50.0, prompt_tokens=10
         ),
         summary(A, "7", outcome="no_answer", v=verdict("failure", 0.0), steps=30, core_error="TimeoutError"),
         summary(A, "27", outcome="aborted", steps=4),
-        summary(A, "44", v=verdict("error", 0.0, m.SCORING_ERROR), steps=6),
+        summary(A, "44", v=verdict("error", 0.0, vd.SCORING_ERROR), steps=6),
         summary(A, "102", v=verdict("success", 1.0), steps=8, final_answer="Merge requests: 12 open"),
         # run B: 0 fail, 1 pass, 7 pass, 27 fail (network), 400 pass; no 44 / 102
-        summary(B, "0", v=verdict("failure", 0.0, m.WRONG_TASK_TYPE, m.SCHEMA_VIOLATIONS), steps=5),
+        summary(B, "0", v=verdict("failure", 0.0, vd.WRONG_TASK_TYPE, vd.SCHEMA_VIOLATIONS), steps=5),
         summary(B, "1", v=verdict("success", 1.0), steps=6),
         summary(B, "7", v=verdict("success", 1.0), steps=7),
-        summary(B, "27", v=verdict("failure", 0.0, m.NETWORK_MISMATCHED), steps=8),
+        summary(B, "27", v=verdict("failure", 0.0, vd.NETWORK_MISMATCHED), steps=8),
         summary(B, "400", v=verdict("success", 1.0), steps=9),
         summary(B, "999999", outcome=None, unreadable="no answer file"),
     )
@@ -167,14 +165,14 @@ def test_outcome_breakdown_and_taxonomy(frame) -> None:
     tax = m.taxonomy(frame)
     counts = {(r.run, r.tag): r.trajectories for r in tax.itertuples()}
     assert counts == {
-        (A, m.WRONG_VALUES): 1,
-        (A, m.NO_ANSWER): 1,
-        (A, m.ABORTED): 1,
-        (A, m.SCORING_ERROR): 1,
+        (A, vd.WRONG_VALUES): 1,
+        (A, vd.NO_ANSWER): 1,
+        (A, vd.ABORTED): 1,
+        (A, vd.SCORING_ERROR): 1,
         (A, "core.log: TimeoutError"): 1,
-        (B, m.WRONG_TASK_TYPE): 1,
-        (B, m.SCHEMA_VIOLATIONS): 1,
-        (B, m.NETWORK_MISMATCHED): 1,
+        (B, vd.WRONG_TASK_TYPE): 1,
+        (B, vd.SCHEMA_VIOLATIONS): 1,
+        (B, vd.NETWORK_MISMATCHED): 1,
     }
     assert tax["tag"].iloc[-1] == "core.log: TimeoutError"  # core.log types after verdict tags
     assert m.tag_options(frame)[-1] == "core.log: TimeoutError"
@@ -191,7 +189,7 @@ def test_filters_combine(frame) -> None:
     assert len(m.filter_frame(frame, runs=[A])) == 6
     assert m.filter_frame(frame, runs=[A], results=["pass"])["task_id"].tolist() == ["0", "102"]
     assert m.filter_frame(frame, sites=["gitlab"], runs=[B]).empty
-    assert m.filter_frame(frame, tags=[m.WRONG_VALUES, m.NETWORK_MISMATCHED])["task_id"].tolist() == [
+    assert m.filter_frame(frame, tags=[vd.WRONG_VALUES, vd.NETWORK_MISMATCHED])["task_id"].tolist() == [
         "1",
         "27",
     ]
@@ -230,101 +228,6 @@ def test_task_matrix(frame) -> None:
 # --- verdicts from score files ---------------------------------------------------------------
 
 
-def evaluation(status: str, assertions: list[dict[str, Any]], *, network=None, findings=(), parse_error=None):
-    evaluators = [{"evaluator_name": "AgentResponseEvaluator", "status": status, "assertions": assertions}]
-    return {
-        "engine": {"name": "webarena-verified", "version": "1.2.3"},
-        "result": {
-            "status": status,
-            "score": 1.0 if status == "success" else 0.0,
-            "evaluators_results": evaluators,
-        },
-        "agent_response": {"findings": list(findings), "parse_error": parse_error},
-        "network": network or [],
-    }
-
-
-def assertion(name: str, msg: str = "") -> dict[str, Any]:
-    return {"assertion_name": name, "status": "failure", "assertion_msgs": [msg] if msg else None}
-
-
-def score_file(tmp_path: Path, name: str, response: Any, score: float, mtime: int) -> ScoreFile:
-    path = tmp_path / f"{name}.json"
-    path.write_text("{}")
-    os.utime(path, (mtime, mtime))
-    return ScoreFile(name=name, path=path, score=score, response=response)
-
-
-def test_read_verdict_classifies_official_assertions(tmp_path: Path) -> None:
-    response = evaluation(
-        "failure",
-        [assertion("agent_response.task_type_mismatch"), assertion("agent_response.status_mismatch"),
-         assertion("retrieved_data_missing_or_null")],
-        findings=["results must be null for navigate tasks"],
-    )  # fmt: skip
-    v = m.read_verdict({"wav": score_file(tmp_path, "wav", response, 0.0, 1000)}, None)
-    assert v == m.Verdict(
-        source="wav",
-        status="failure",
-        score=0.0,
-        tags=(m.WRONG_TASK_TYPE, m.WRONG_STATUS, m.WRONG_VALUES, m.SCHEMA_VIOLATIONS),
-    )
-
-
-def test_read_verdict_uses_network_provenance_and_newest_file(tmp_path: Path) -> None:
-    network = [
-        {"passed": False, "should_not_exist": False, "candidates": []},
-        {"passed": False, "should_not_exist": False, "candidates": [{"har_index": 3}]},
-        {"passed": False, "should_not_exist": True, "candidates": [{"har_index": 4}]},
-        {"passed": True, "should_not_exist": False, "candidates": [{"har_index": 5}]},
-    ]
-    new = evaluation("failure", [assertion("missing_navigation_event")], network=network)
-    old = evaluation("success", [])
-    files = {
-        "old": score_file(tmp_path, "old", old, 1.0, 1000),
-        "new": score_file(tmp_path, "new", new, 0.0, 2000),
-        "gpt_eval": score_file(tmp_path, "gpt_eval", {"verifier_success": True}, 1.0, 3000),
-    }
-    v = m.read_verdict(files, None)
-    assert v is not None and v.source == "new"
-    assert v.tags == (m.NETWORK_MISSING, m.NETWORK_MISMATCHED, m.NETWORK_FORBIDDEN)
-
-
-def test_read_verdict_falls_back_to_the_official_cli_result() -> None:
-    result = {
-        "status": "failure",
-        "score": 0,
-        "evaluators_results": [
-            {"evaluator_name": "AgentResponseEvaluator", "status": "success", "assertions": None},
-            {
-                "evaluator_name": "NetworkEventEvaluator",
-                "status": "failure",
-                "assertions": [
-                    assertion(
-                        "missing_navigation_event",
-                        "No matching network event found. Checked 2 event(s) but none matched all"
-                        " expected criteria.",
-                    )
-                ],
-            },
-        ],
-    }
-    v = m.read_verdict({}, result)
-    assert v == m.Verdict(
-        source="eval_result.json", status="failure", score=0.0, tags=(m.NETWORK_MISMATCHED,)
-    )
-    error = m.read_verdict({}, {"status": "error", "score": 0, "evaluators_results": []})
-    assert error is not None and error.tags == (m.SCORING_ERROR,)
-    assert m.read_verdict({}, None) is None
-
-
-def test_unparseable_and_missing_answer_assertions(tmp_path: Path) -> None:
-    bad = evaluation("failure", [assertion("agent_response_invalid_format")], parse_error="no JSON object")
-    none = evaluation("failure", [assertion("agent_response_none_mismatch")])
-    assert m.read_verdict({"x": score_file(tmp_path, "x", bad, 0.0, 1)}, None).tags == (m.UNPARSEABLE,)  # type: ignore[union-attr]
-    assert m.read_verdict({"y": score_file(tmp_path, "y", none, 0.0, 1)}, None).tags == (m.NO_ANSWER,)  # type: ignore[union-attr]
-
-
 def test_run_labels_are_short_and_unique() -> None:
     runs = [
         Run(key="x/s1/fara-7b/u/bench/0", path=Path("/x"), model="fara-7b", benchmark="bench", run_id="0"),
@@ -338,7 +241,3 @@ def test_run_labels_are_short_and_unique() -> None:
         "x/s1/gpt-4o/u/bench/0": "gpt-4o · bench · run 0",
         "webarena-verified-cli": "webarena-verified-cli",
     }
-
-
-def test_verdicts_are_recognised_by_the_scorer_engine_name() -> None:
-    assert m.ENGINE_NAME == scoring.ENGINE_NAME  # copied to keep the index free of scoring imports
