@@ -29,6 +29,7 @@ from pages.common import (
 )
 from webeval_core.actionlog import Step
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.folderfiles import read_file
 from webeval_core.index import TrajectorySummary, fingerprint
 from webeval_core.network import read_har, step_for_time
 from webeval_core.overlay import (
@@ -46,7 +47,6 @@ from webeval_core.scoring import (
     score_trajectory,
     summarize,
 )
-from webeval_core.screenshots import read_file
 from webeval_core.tasks import Task, load_catalog
 from webeval_core.trajectory import Trajectory
 from webeval_core.verdicts import read_verdict

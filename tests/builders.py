@@ -20,7 +20,7 @@ from typing import IO, Any, Literal
 
 import pytest
 
-from webeval_core import screenshots
+from webeval_core import folderfiles
 
 START_UTC = datetime(2025, 11, 14, 13, 35, 10, tzinfo=UTC)
 LOCAL_OFFSET = timedelta(hours=1)
@@ -314,7 +314,7 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
 
 
 def record_opens(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """Record every path the reader opens: all its file reads go through `screenshots.read_file`."""
+    """Record every path the reader opens: all its file reads go through `folderfiles.read_file`."""
     opened: list[Path] = []
     real_open = open
 
@@ -322,5 +322,5 @@ def record_opens(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
         opened.append(Path(file).resolve())
         return real_open(file, mode)
 
-    monkeypatch.setattr(screenshots, "open", spy, raising=False)
+    monkeypatch.setattr(folderfiles, "open", spy, raising=False)
     return opened

@@ -23,7 +23,8 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
-from webeval_core.screenshots import Point, decode_text
+from webeval_core.folderfiles import decode_text
+from webeval_core.screenshots import Point
 
 LOG_NAME = "web_surfer.log"
 

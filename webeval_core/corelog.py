@@ -13,7 +13,7 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
-from webeval_core.screenshots import decode_text
+from webeval_core.folderfiles import decode_text
 
 CORE_LOG_NAME = "core.log"
 

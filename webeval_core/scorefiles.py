@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
-from webeval_core.screenshots import LEADS_OUTSIDE, read_json_file, resolve_inside
+from webeval_core.folderfiles import LEADS_OUTSIDE, read_json_file, resolve_inside
 
 SCORES_DIR = "scores"
 

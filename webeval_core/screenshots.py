@@ -1,9 +1,8 @@
-"""Files inside a trajectory folder: safe paths, text decoding, screenshots and their pixel space.
+"""Screenshots of a trajectory folder and their pixel space.
 
-A trajectory folder is untrusted input: listed paths may lead out of it (`../`, absolute paths,
-symlinks) and files may hold broken bytes. Everything here stays inside the folder, reports
-problems as `Diagnostic`s, and reads only PNG headers (never decodes an image), so loading stays
-cheap on runs with thousands of frames.
+Listed screenshot paths are untrusted (`../`, absolute paths, symlinks): only files inside the
+folder are used (see `folderfiles`). Only PNG headers are read (never a decoded image), so
+loading stays cheap on runs with thousands of frames.
 
 Two screenshot namings exist: Fara's `screenshot0.png ... screenshotN.png` (the page before
 action 1, then one after each action, so action k is taken on `screenshot{k-1}`) and the
@@ -12,17 +11,17 @@ solver's `screenshot_1.png ... screenshot_N.png` (action k is taken on `screensh
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import struct
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
+from webeval_core.folderfiles import LEADS_OUTSIDE, read_file, resolve_inside
 
 # Fara's model sees the 1440x900 viewport resized to this; logged coordinates are in this space.
 MODEL_SIZE = (1428, 896)
@@ -35,7 +34,6 @@ _NAMINGS: tuple[tuple[Naming, re.Pattern[str]], ...] = (
     ("solver", re.compile(r"screenshot_(\d+)\.png")),
 )
 _EXAMPLES = 3  # names quoted in a grouped warning
-LEADS_OUTSIDE = "is a symlink leading outside the trajectory folder; not opened"
 
 
 class Point(BaseModel):
@@ -92,23 +90,6 @@ class Screenshots(BaseModel):
         return [by_number.get(k - shift) for k in range(1, count + 1)]
 
 
-def resolve_inside(folder: Path, entry: str | Path) -> Path | None:
-    """`entry` (relative to `folder`, or absolute) with symlinks resolved; None if it lands outside."""
-    try:
-        root = folder.resolve()
-        candidate = Path(entry)
-        target = (candidate if candidate.is_absolute() else root / candidate).resolve()
-    except (OSError, RuntimeError):  # RuntimeError: symlink loop
-        return None
-    return target if target.is_relative_to(root) else None
-
-
-def read_file(path: str | Path, limit: int = -1) -> bytes:
-    """The bytes of a file, or its first `limit` bytes; every read of a folder's file goes through here."""
-    with open(path, "rb") as handle:
-        return handle.read(limit)
-
-
 def png_size(path: str | Path) -> tuple[int, int] | None:
     """(width, height) from the PNG header, or None when the file is not a PNG or unreadable."""
     try:
@@ -119,40 +100,6 @@ def png_size(path: str | Path) -> tuple[int, int] | None:
         return None
     width, height = struct.unpack(">II", head[16:24])
     return (width, height) if width and height else None
-
-
-def decode_text(data: bytes, file: str) -> tuple[str, list[Diagnostic]]:
-    """UTF-8 text of a file; invalid bytes become U+FFFD and are reported with their first line."""
-    try:
-        return data.decode("utf-8"), []
-    except UnicodeDecodeError:
-        pass
-    bad_lines = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            bad_lines.append(number)
-    message = f"invalid UTF-8 bytes on {len(bad_lines)} line(s) replaced with U+FFFD"
-    return data.decode("utf-8", errors="replace"), [Diagnostic(file=file, line=bad_lines[0], message=message)]
-
-
-def read_json_file(path: Path, file: str) -> tuple[Any, list[Diagnostic]]:
-    """The parsed content of a small JSON file, or None with the reason it could not be used."""
-    try:
-        data = read_file(path)
-    except OSError as exc:
-        return None, [Diagnostic(file=file, message=f"cannot be read ({exc.strerror or exc})")]
-    text, diagnostics = decode_text(data, file)
-    if not text.strip():
-        return None, [*diagnostics, Diagnostic(file=file, message="is empty")]
-    try:
-        return json.loads(text.removeprefix("\ufeff")), diagnostics
-    except json.JSONDecodeError as exc:
-        problem = Diagnostic(file=file, line=exc.lineno, message=f"is not valid JSON ({exc.msg})")
-    except RecursionError:
-        problem = Diagnostic(file=file, message="is nested too deeply to read")
-    return None, [*diagnostics, problem]
 
 
 def discover_screenshots(

@@ -24,19 +24,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from webeval_core.actionlog import LOG_NAME, ActionLog, Generation, Step, logged_coordinate, parse_action_log
 from webeval_core.corelog import CORE_LOG_NAME, CoreLogLine, parse_core_log
 from webeval_core.diagnostics import Diagnostic, UnreadableError
+from webeval_core.folderfiles import LEADS_OUTSIDE, decode_text, read_file, read_json_file, resolve_inside
 from webeval_core.scorefiles import ScoreFile, read_score_files
-from webeval_core.screenshots import (
-    LEADS_OUTSIDE,
-    MODEL_SIZE,
-    Point,
-    Scaling,
-    Screenshots,
-    decode_text,
-    discover_screenshots,
-    read_file,
-    read_json_file,
-    resolve_inside,
-)
+from webeval_core.screenshots import MODEL_SIZE, Point, Scaling, Screenshots, discover_screenshots
 
 __all__ = [
     "FinalAnswer",
