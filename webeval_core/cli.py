@@ -110,7 +110,10 @@ def _load_index(args: argparse.Namespace, label: str) -> RootIndex | None:
 
 
 def _score_cell(summary: TrajectorySummary) -> str:
-    return ", ".join(f"{name}={score}" for name, score in sorted(summary.scores.items())) or "-"
+    """Scores of other judges; the WebArena-Verified verdict has its own column."""
+    verdict_source = summary.verdict.source if summary.verdict else None
+    others = sorted((n, s) for n, s in summary.scores.items() if n != verdict_source)
+    return ", ".join(f"{name}={score}" for name, score in others) or "-"
 
 
 def cmd_ls(args: argparse.Namespace, out: TextIO) -> int:
@@ -129,9 +132,12 @@ def cmd_ls(args: argparse.Namespace, out: TextIO) -> int:
         meta = ", ".join(f"{k}={v}" for k, v in run.metadata.items() if v)
         if meta:
             out.write(f"  {meta}\n")
-        out.write(f"  {'task':<10} {'outcome':<10} {'steps':>5}  scores\n")
+        out.write(f"  {'task':<10} {'outcome':<10} {'steps':>5}  {'verdict':<9} other scores\n")
         for s in members:
-            out.write(f"  {s.task_id:<10} {s.outcome or '-':<10} {s.steps:>5}  {_score_cell(s)}\n")
+            verdict = s.verdict.status if s.verdict else "-"
+            out.write(
+                f"  {s.task_id:<10} {s.outcome or '-':<10} {s.steps:>5}  {verdict:<9} {_score_cell(s)}\n"
+            )
     if index.unreadable:
         out.write(f"\nUnreadable folders ({len(index.unreadable)}):\n")
         for s in index.unreadable:
@@ -173,6 +179,9 @@ def _export_rows(index: RootIndex) -> list[dict[str, Any]]:
     for s in index.summaries:
         row = {column: getattr(s, column) for column in _EXPORT_COLUMNS}
         row["path"] = str(s.path)
+        row["verdict"] = s.verdict.status if s.verdict else None
+        row["verdict_score"] = s.verdict.score if s.verdict else None
+        row["failure_tags"] = "; ".join(s.verdict.tags) if s.verdict else ""
         row.update({f"score:{name}": score for name, score in sorted(s.scores.items())})
         rows.append(row)
     return rows

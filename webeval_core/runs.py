@@ -10,6 +10,7 @@ stops on a folder it cannot read.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def iter_trajectory_dirs(root: Path) -> Iterator[Path]:
         yield root
         return
     try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
+        entries = sorted(os.scandir(root), key=lambda e: natural_key(e.name))
     except OSError:
         return
     for entry in entries:
@@ -75,6 +76,11 @@ def iter_trajectory_dirs(root: Path) -> Iterator[Path]:
         except OSError:
             continue
         yield from iter_trajectory_dirs(Path(entry.path))
+
+
+def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """Sort key that puts `9` before `10` (task ids are numbers in WebArena folders)."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part)
 
 
 def run_of(root: Path, trajectory_dir: Path) -> Run:

@@ -67,3 +67,9 @@ def test_unreadable_directory_does_not_stop_discovery(tmp_path: Path) -> None:
         assert [p.name for p in iter_trajectory_dirs(tmp_path)] == ["1"]
     finally:
         locked.chmod(0o755)
+
+
+def test_task_folders_sort_numerically(tmp_path: Path) -> None:
+    for task in ("108", "11", "9", "notes_2", "notes_10"):
+        wav_folder(tmp_path / "run", task)
+    assert [p.name for p in iter_trajectory_dirs(tmp_path)] == ["9", "11", "108", "notes_2", "notes_10"]
