@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from webeval_core.annotations import annotations_as_rows, default_annotations_file, read_annotations
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.index import RootIndex, TrajectorySummary, build_index, index_as_json
 from webeval_core.trajectory import Trajectory, load_trajectory, trajectory_json
@@ -187,11 +188,22 @@ def _export_rows(index: RootIndex) -> list[dict[str, Any]]:
     return rows
 
 
+def _annotation_rows(root: Path, file: str | None) -> list[dict[str, Any]]:
+    path = Path(file) if file else default_annotations_file(root)
+    annotations, problems = read_annotations(path)
+    for problem in problems:
+        print(f"webeval export: {problem}", file=sys.stderr)
+    return annotations_as_rows(annotations)
+
+
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    index = _load_index(args, "export")
-    if index is None:
-        return 1
-    rows = _export_rows(index)
+    if args.annotations:
+        rows = _annotation_rows(Path(args.root), args.annotations_file)
+    else:
+        index = _load_index(args, "export")
+        if index is None:
+            return 1
+        rows = _export_rows(index)
     target: TextIO = open(args.output, "w", newline="", encoding="utf-8") if args.output else out  # noqa: SIM115
     try:
         if args.format == "jsonl":
@@ -331,6 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("root")
     export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
+    export.add_argument("--annotations", action="store_true", help="export annotator verdicts instead")
+    export.add_argument("--annotations-file", help="annotations file (default: the root's, see README)")
     export.set_defaults(handler=cmd_export)
 
     score = sub.add_parser("score", help="score trajectories with the official WebArena-Verified evaluator")

@@ -105,3 +105,15 @@ def test_missing_root_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFix
     code, _ = run_cli("ls", str(tmp_path / "nope"))
     assert code == 1
     assert "not a folder" in capsys.readouterr().err
+
+
+def test_export_annotations(tmp_path: Path) -> None:
+    from webeval_core.annotations import Annotation, add_annotation
+
+    notes = tmp_path / "notes.jsonl"
+    add_annotation(notes, Annotation(run_key="r", task_id="7", label="task ambiguous", note="two readings"))
+    code, text = run_cli("export", str(tmp_path), "--annotations", "--annotations-file", str(notes), "--format",
+                         "jsonl")  # fmt: skip
+    assert code == 0
+    (row,) = [json.loads(line) for line in text.splitlines()]
+    assert (row["task_id"], row["label"], row["note"]) == ("7", "task ambiguous", "two readings")
