@@ -112,8 +112,8 @@ def test_export_annotations(tmp_path: Path) -> None:
 
     notes = tmp_path / "notes.jsonl"
     add_annotation(notes, Annotation(run_key="r", task_id="7", label="task ambiguous", note="two readings"))
-    code, text = run_cli("export", str(tmp_path), "--annotations", "--annotations-file", str(notes), "--format",
-                         "jsonl")  # fmt: skip
+    args = ("--annotations", "--annotations-file", str(notes), "--format", "jsonl")
+    code, text = run_cli("export", str(tmp_path), *args)
     assert code == 0
     (row,) = [json.loads(line) for line in text.splitlines()]
     assert (row["task_id"], row["label"], row["note"]) == ("7", "task ambiguous", "two readings")
