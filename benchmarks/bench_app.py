@@ -534,3 +534,7 @@ def run_benchmark(browser: Browser, sample: Path, work: Path, args: argparse.Nam
         f" {args.steps} steps each way. Load average before {load_before[0]:.1f},"
         f" after {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs."
     )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

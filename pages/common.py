@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.pages_manager import PagesManager
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.index import RootIndex, build_index
@@ -28,6 +29,19 @@ PAGES = {
     "tasks": "pages/tasks.py",
 }
 _ROOT_KEY = "webeval_root"
+
+
+def require_app_shell() -> None:
+    """Run this page through app.py. Because `pages/` exists, Streamlit serves a deep link that is
+    the first request after start-up in its legacy pages-folder mode: the page file alone, without
+    app.py's navigation, layout and root picker. Leaving that mode once (app.py's st.navigation
+    would do the same) and rerunning lets app.py route the same URL to this page."""
+    # Once per session: a rerun drops pending widget events, so it must not repeat on every run
+    # (AppTest resets the mode before each run).
+    if PagesManager.uses_pages_directory and not st.session_state.get("_app_shell_checked"):
+        st.session_state["_app_shell_checked"] = True
+        PagesManager.uses_pages_directory = False
+        st.rerun()
 
 
 def current_root() -> Path:

@@ -9,8 +9,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index, escape_markdown
+from pages.common import PAGES, current_frame, current_index, escape_markdown, require_app_shell
 from webeval_core import metrics
+
+require_app_shell()
 
 _COLOURS = {
     metrics.PASS: "background-color: #d8f0dc",

@@ -21,9 +21,12 @@ from pages.common import (
     escape_markdown,
     load_frame,
     load_index,
+    require_app_shell,
     trajectory_table,
 )
 from webeval_core import metrics
+
+require_app_shell()
 
 # chart key -> (metrics.filter_frame argument the clicked value filters, Trajectories page parameter)
 _CLICKABLE = {

@@ -9,10 +9,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index, escape_markdown
+from pages.common import PAGES, current_frame, current_index, escape_markdown, require_app_shell
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.metrics import PASS
 from webeval_core.tasks import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
+
+require_app_shell()
 
 _LAST_ROWS = "_tasks_last_rows"  # the table selection already followed
 

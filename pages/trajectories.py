@@ -12,9 +12,11 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from pages.common import current_frame, current_index, escape_markdown, trajectory_table
+from pages.common import current_frame, current_index, escape_markdown, require_app_shell, trajectory_table
 from webeval_core import metrics
 from webeval_core.tasks import TASK_TYPES
+
+require_app_shell()
 
 
 def _options(values: pd.Series, order: tuple[str, ...] = ()) -> list[str]:

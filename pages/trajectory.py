@@ -26,6 +26,7 @@ from pages.common import (
     load_frame,
     load_index,
     load_trajectory_cached,
+    require_app_shell,
 )
 from webeval_core.actionlog import Step
 from webeval_core.diagnostics import UnreadableError
@@ -50,6 +51,8 @@ from webeval_core.scoring import (
 from webeval_core.tasks import Task, load_catalog
 from webeval_core.trajectory import Trajectory
 from webeval_core.verdicts import read_verdict
+
+require_app_shell()
 
 TABS = ("Replay", "Expected vs actual", "Network", "Evidence", "Re-score")
 FILM_SIDE = 4  # thumbnails each side of the current step: 100-step trajectories stay fast
