@@ -29,6 +29,14 @@ from pages.common import (
     require_app_shell,
 )
 from webeval_core.actionlog import Step
+from webeval_core.annotations import (
+    LABELS,
+    Annotation,
+    add_annotation,
+    annotations_as_rows,
+    default_annotations_file,
+    read_annotations,
+)
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.folderfiles import read_file
 from webeval_core.index import TrajectorySummary, fingerprint
@@ -54,7 +62,7 @@ from webeval_core.verdicts import read_verdict
 
 require_app_shell()
 
-TABS = ("Replay", "Expected vs actual", "Network", "Evidence", "Re-score")
+TABS = ("Replay", "Expected vs actual", "Network", "Evidence", "Re-score", "Annotate")
 FILM_SIDE = 4  # thumbnails each side of the current step: 100-step trajectories stay fast
 THUMB_WIDTH = 176
 LOG_EXCERPT_BYTES = 64 * 1024
@@ -996,6 +1004,53 @@ def _what_if(trajectory: Trajectory, task: Task | None, folder: str) -> None:
         _fields_and_assertions(outcome)
 
 
+# --- annotate -------------------------------------------------------------------------------
+
+
+def _annotate(run_key: str, trajectory: Trajectory) -> None:
+    """Record what a reviewer decides about this verdict; earlier decisions stay listed."""
+    file = default_annotations_file(current_root())
+    verdict = read_verdict(trajectory.scores, trajectory.eval_result)
+    st.caption(
+        "Judging the verdict "
+        + (f"**{verdict.status}** from `{verdict.source}`" if verdict else "(none: not scored yet)")
+        + f". Annotations are kept in `{file}`, never inside the runs."
+    )
+    with st.form("annotate", clear_on_submit=True, border=False):
+        label = st.radio("Decision", LABELS, horizontal=True, key="_annotation_label")
+        note = st.text_area("Note", placeholder="Why? (shown as plain text)", key="_annotation_note")
+        annotator = st.text_input("Your name", key="_annotator")
+        if st.form_submit_button("Save annotation", type="primary"):
+            add_annotation(
+                file,
+                Annotation(
+                    run_key=run_key,
+                    task_id=trajectory.task_id,
+                    label=label,
+                    note=note,
+                    annotator=annotator,
+                    verdict_source=verdict.source if verdict else None,
+                    verdict_status=verdict.status if verdict else None,
+                ),
+            )
+            st.toast("Annotation saved")
+    annotations, problems = read_annotations(file)
+    for problem in problems:
+        st.warning(str(problem))
+    mine = [a for a in annotations if (a.run_key, a.task_id) == (run_key, trajectory.task_id)]
+    if mine:
+        rows = pd.DataFrame(annotations_as_rows(reversed(mine)))
+        rows["judged current verdict"] = rows["verdict_source"] == (verdict.source if verdict else None)
+        st.dataframe(rows.drop(columns=["run_key", "task_id"]), hide_index=True, width="stretch")
+    if annotations:
+        st.download_button(
+            f"Download all {len(annotations)} annotations of this root (CSV)",
+            pd.DataFrame(annotations_as_rows(annotations)).to_csv(index=False),
+            file_name="annotations.csv",
+            mime="text/csv",
+        )
+
+
 # --- the page -------------------------------------------------------------------------------
 
 
@@ -1023,7 +1078,7 @@ except UnreadableError:
 
 _header(trajectory, task)
 _take_pending_jump()
-replay_tab, expected_tab, network_tab, evidence_tab, rescore_tab = st.tabs(
+replay_tab, expected_tab, network_tab, evidence_tab, rescore_tab, annotate_tab = st.tabs(
     list(TABS), key="tab", bind="query-params"
 )
 if replay_tab.open:
@@ -1046,3 +1101,6 @@ if rescore_tab.open:
         _rescore_one(trajectory, str(folder_path))
         _what_if(trajectory, task, str(folder_path))
         _rescore_many(summary.run_key)
+if annotate_tab.open:
+    with annotate_tab:
+        _annotate(summary.run_key, trajectory)
