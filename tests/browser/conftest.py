@@ -214,9 +214,14 @@ class App:
         Right after a click the old state can still read notRunning, so the expected content,
         not the script state alone, is what proves the rerun finished.
         """
+        exception = self.page.locator("[data-testid='stException']").first
         for item in expected:
             locator = item.first if isinstance(item, Locator) else self.main.get_by_text(item).first
-            expect(locator).to_be_visible(timeout=timeout)
+            # Either the content or a Python exception: an exception fails at once, with its text.
+            expect(locator.or_(exception).first).to_be_visible(timeout=timeout)
+            if exception.is_visible():
+                self.shot("exception")
+                pytest.fail(f"the page shows an exception instead of {item!r}:\n{exception.inner_text()}")
         expect(self.page.locator("[data-testid='stApp'][data-test-script-state='notRunning']")).to_have_count(
             1, timeout=timeout
         )

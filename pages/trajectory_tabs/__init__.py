@@ -1,0 +1,1 @@
+"""The trajectory page's tabs, one module each; pages/trajectory.py lays them out."""

@@ -1,0 +1,61 @@
+"""Annotate tab: record what a reviewer decides about this verdict; earlier decisions stay listed."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import current_root
+from webeval_core.annotations import (
+    LABELS,
+    Annotation,
+    add_annotation,
+    annotations_as_rows,
+    default_annotations_file,
+    read_annotations,
+)
+from webeval_core.explain import annotation_table
+from webeval_core.trajectory import Trajectory
+from webeval_core.verdicts import read_verdict
+
+
+def render(run_key: str, trajectory: Trajectory) -> None:
+    file = default_annotations_file(current_root())
+    verdict = read_verdict(trajectory.scores, trajectory.eval_result)
+    st.caption(
+        "Judging the verdict "
+        + (f"**{verdict.status}** from `{verdict.source}`" if verdict else "(none: not scored yet)")
+        + f". Annotations are kept in `{file}`, never inside the runs."
+    )
+    with st.form("annotate", clear_on_submit=True, border=False):
+        label = st.radio("Decision", LABELS, horizontal=True, key="_annotation_label")
+        note = st.text_area("Note", placeholder="Why? (shown as plain text)", key="_annotation_note")
+        annotator = st.text_input("Your name", key="_annotator")
+        if st.form_submit_button("Save annotation", type="primary"):
+            add_annotation(
+                file,
+                Annotation(
+                    run_key=run_key,
+                    task_id=trajectory.task_id,
+                    label=label,
+                    note=note,
+                    annotator=annotator,
+                    verdict_source=verdict.source if verdict else None,
+                    verdict_status=verdict.status if verdict else None,
+                ),
+            )
+            st.toast("Annotation saved")
+    annotations, problems = read_annotations(file)
+    for problem in problems:
+        st.warning(str(problem))
+    mine = [a for a in annotations if (a.run_key, a.task_id) == (run_key, trajectory.task_id)]
+    if mine:
+        table = annotation_table(mine, verdict.source if verdict else None)
+        st.dataframe(table, hide_index=True, width="stretch")
+    if annotations:
+        st.download_button(
+            f"Download all {len(annotations)} annotations of this root (CSV)",
+            pd.DataFrame(annotations_as_rows(annotations)).to_csv(index=False),
+            file_name="annotations.csv",
+            mime="text/csv",
+        )

@@ -1,0 +1,115 @@
+"""Evidence tab: every score file, core.log, times, token usage and the raw files."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from pages.common import escape_markdown, inside_root
+from webeval_core.explain import core_log_table, rubric_table, token_usage_table, verdict_field_table
+from webeval_core.folderfiles import read_file
+from webeval_core.trajectory import Trajectory
+
+LOG_EXCERPT_BYTES = 64 * 1024
+
+
+def _score_file_view(name: str, score: float | None, response: Any, text: str | None) -> None:
+    st.markdown(f"**{escape_markdown(name)}** — score {score if score is not None else 'none'}")
+    if isinstance(response, dict):
+        rubric = rubric_table(response)
+        if rubric is not None:
+            st.dataframe(rubric, hide_index=True, width="stretch")
+        verdict = verdict_field_table(response)
+        if verdict is not None:
+            st.dataframe(verdict, hide_index=True, width="stretch")
+        if isinstance(response.get("result"), dict):
+            result = response["result"]
+            st.text(f"status: {result.get('status')} · score: {result.get('score')}")
+        with st.expander("Full response (JSON)"):
+            st.json(response, expanded=False)
+    elif response is not None:
+        st.json(response, expanded=False)
+    elif text:
+        st.code(text, language=None, wrap_lines=True)
+
+
+def _core_log(trajectory: Trajectory) -> None:
+    if not trajectory.core_log:
+        st.caption("No core.log.")
+        return
+    errors_only = st.toggle(f"Errors only ({len(trajectory.error_lines)})", key="_core_errors")
+    frame = core_log_table(trajectory.error_lines if errors_only else trajectory.core_log)
+    errors = {r.line for r in trajectory.error_lines}
+    st.dataframe(
+        frame.style.apply(
+            lambda row: ["background-color: #ffd6d6" if row["line"] in errors else ""] * len(row), axis=1
+        ),
+        hide_index=True,
+        width="stretch",
+        column_config={"message": st.column_config.TextColumn("message", width="large")},
+    )
+
+
+def _log_excerpt(folder: Path) -> str | None:
+    path = inside_root(folder / "web_surfer.log")
+    if path is None or not path.is_file():
+        return None
+    try:
+        data = read_file(path, LOG_EXCERPT_BYTES + 1)
+    except OSError:
+        return None
+    text = data[:LOG_EXCERPT_BYTES].decode("utf-8", errors="replace")
+    return text + ("\n… (first 64 KB shown)" if len(data) > LOG_EXCERPT_BYTES else "")
+
+
+def render(trajectory: Trajectory, folder: Path) -> None:
+    st.subheader(f"Score files ({len(trajectory.scores)})")
+    if not trajectory.scores:
+        st.caption("No score files yet: use the Re-score tab.")
+    for name, score_file in sorted(trajectory.scores.items()):
+        with st.container(border=True):
+            _score_file_view(name, score_file.score, score_file.response, score_file.response_text)
+    if trajectory.eval_result is not None:
+        st.markdown("**eval_result.json** (the official CLI's verdict)")
+        st.json(trajectory.eval_result, expanded=False)
+    st.subheader("core.log")
+    _core_log(trajectory)
+    left, right = st.columns(2)
+    with left:
+        st.subheader("times.json")
+        if trajectory.times is not None:
+            st.json(trajectory.times.model_dump(mode="json"))
+            moments = {"start": trajectory.times.start_time, "end": trajectory.times.end_time}
+            st.caption(
+                " · ".join(
+                    f"{name} {datetime.fromtimestamp(value, UTC):%Y-%m-%d %H:%M:%S} UTC"
+                    for name, value in moments.items()
+                    if value is not None
+                )
+            )
+        else:
+            st.caption("No times.json.")
+    with right:
+        st.subheader("Token usage")
+        usage = token_usage_table(trajectory)
+        if usage is not None:
+            st.dataframe(usage, width="stretch")
+        else:
+            st.caption("No token usage recorded.")
+    st.subheader("Raw files")
+    if trajectory.final_answer is not None:
+        with st.expander(trajectory.answer_file or "final answer"):
+            st.json(trajectory.final_answer.model_dump(mode="json"), expanded=True)
+    elif trajectory.final_answer_text is not None:
+        with st.expander("agent_response.json"):
+            st.code(trajectory.final_answer_text, language=None, wrap_lines=True)
+    excerpt = _log_excerpt(folder)
+    if excerpt is not None:
+        with st.expander("web_surfer.log"):
+            st.code(excerpt, language=None, wrap_lines=True)
+    if trajectory.task_data is not None:
+        with st.expander("task_data.json"):
+            st.json(trajectory.task_data, expanded=False)

@@ -1,0 +1,64 @@
+"""Expected-vs-actual tab: the catalog's expected answer beside the agent's, field by field."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pages.common import escape_markdown
+from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
+from webeval_core.response import parse_agent_response
+from webeval_core.scoring import ScoreOutcome
+from webeval_core.tasks import Task
+from webeval_core.trajectory import Trajectory
+
+
+def render(trajectory: Trajectory, task: Task | None, outcome: ScoreOutcome) -> None:
+    if task is None:
+        st.warning(
+            f"Task {escape_markdown(trajectory.task_id)} is not in the task catalog: nothing to compare."
+        )
+        st.code(trajectory.final_answer_text or "(no answer)", language=None, wrap_lines=True)
+        return
+    show_verdict(outcome)
+    evaluation = outcome.evaluation
+    text = trajectory.final_answer_text
+    response = evaluation.agent_response if evaluation else (parse_agent_response(text) if text else None)
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Expected**")
+        st.json(task.expected.model_dump(mode="json"))
+    with right:
+        st.markdown("**Agent's response**")
+        if response is None:
+            st.info("The agent gave no answer.")
+        else:
+            if response.parsed is not None:
+                st.json(response.parsed)
+            st.caption(
+                f"Naming: {response.naming}"
+                + (f" · found in the {response.extracted_from}" if response.extracted_from else "")
+            )
+            with st.expander("Raw answer text"):
+                st.code(response.raw_text, language=None, wrap_lines=True)
+    if response is not None:
+        if response.naming == "action/results":
+            st.info(
+                "The answer uses the published schema's `action`/`results` naming; the evaluator only reads "
+                "`task_type`/`retrieved_data`, so it was mapped before scoring."
+            )
+        if response.parse_error:
+            st.error(f"No structured response found: {escape_markdown(response.parse_error)}")
+        if response.findings:
+            st.markdown(f"**Schema findings ({len(response.findings)})** — reported, never scored")
+            st.text("\n".join(f"• {finding}" for finding in response.findings))
+    if evaluation is not None:
+        st.markdown("**Field by field** (match as decided by the evaluator's assertions)")
+        fields_and_assertions(outcome)
+        if evaluation.network:
+            passed = sum(1 for n in evaluation.network if n.passed)
+            st.caption(
+                f"This task also has {len(evaluation.network)} network check(s), {passed} passed: "
+                "see the Network tab."
+            )
+        with st.expander("Official result (JSON)"):
+            st.json(evaluation.result, expanded=False)

@@ -1,0 +1,234 @@
+"""Replay tab: step through the screenshots with the action drawn on them, the agent's thought
+and the requests fired during the step."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import streamlit as st
+
+from pages.common import escape_markdown, inside_root, load_trajectory_cached
+from pages.trajectory_tabs import navigation
+from pages.trajectory_tabs.network import events
+from webeval_core.actionlog import Step
+from webeval_core.diagnostics import UnreadableError
+from webeval_core.overlay import (
+    action_label,
+    frame_image,
+    prefetch_frame,
+    prefetch_thumbnail,
+    thumbnails,
+)
+from webeval_core.trajectory import Trajectory
+
+FILM_SIDE = 4  # thumbnails each side of the current step: 100-step trajectories stay fast
+THUMB_WIDTH = 176
+_SLIDER = "_step_slider"
+
+
+class Frame(NamedTuple):
+    """What the replay steps through: agent steps, or bare screenshots when the log has none."""
+
+    number: int  # the step index, or the screenshot's position when there are no steps
+    screenshot: str | None
+    step: Step | None
+
+
+def _frame_path(folder: Path, name: str | None) -> Path | None:
+    """A screenshot of the trajectory, only when it lies inside the browsed root."""
+    return inside_root(folder / name) if name else None
+
+
+def _slid() -> None:
+    navigation.go(st.session_state[_SLIDER])
+
+
+def _frames(trajectory: Trajectory) -> list[Frame]:
+    if trajectory.steps:
+        return [Frame(s.index, s.screenshot, s) for s in trajectory.steps]
+    return [Frame(i, name, None) for i, name in enumerate(trajectory.screenshots, start=1)]
+
+
+def _point(step: Step | None) -> tuple[float, float] | None:
+    return (step.point.x, step.point.y) if step is not None and step.point is not None else None
+
+
+def _marks(step: Step | None) -> dict[str, Any]:
+    """What the overlay draws for a step: its point, the typed text or scroll, the scroll arrow."""
+    if step is None:
+        return {}
+    return {
+        "point": _point(step),
+        "label": action_label(step.action, step.typed_text, step.scroll, step.arguments),
+        "scroll": step.scroll,
+    }
+
+
+def _prefetch(folder: Path, frames: list[Frame], position: int) -> None:
+    """Start drawing what the next step shows (its frame, the thumbnail entering the filmstrip)
+    on the overlay workers, while the user looks at this one."""
+    if position + 1 >= len(frames):
+        return
+    upcoming = frames[position + 1]
+    path = _frame_path(folder, upcoming.screenshot)
+    if path is not None:
+        with contextlib.suppress(UnreadableError):
+            prefetch_frame(path, **_marks(upcoming.step))
+    entering = _film_window(frames, position + 1)[-1]
+    path = _frame_path(folder, entering.screenshot)
+    if path is not None:
+        prefetch_thumbnail(path, THUMB_WIDTH, _point(entering.step))
+
+
+def _show_frame(folder: Path, name: str | None, step: Step | None, caption: str) -> None:
+    path = _frame_path(folder, name)
+    if path is None:
+        st.info(
+            "No screenshot for this step."
+            if not name
+            else f"Screenshot {escape_markdown(name)} is not inside the root."
+        )
+        return
+    try:
+        image = frame_image(path, **_marks(step))
+    except UnreadableError as exc:
+        st.warning(escape_markdown(f"{name}: {exc.reason}"))
+        return
+    # JPEG (frame_image's default): encoding a full frame as PNG takes most of a step's budget.
+    st.image(image, width="stretch", output_format="JPEG")
+    st.caption(escape_markdown(caption))
+
+
+def _after_frame(trajectory: Trajectory, name: str | None) -> str | None:
+    """The screenshot taken after the one the action was drawn on (the page the action led to)."""
+    if name not in trajectory.screenshots:
+        return None
+    position = trajectory.screenshots.index(name)
+    return trajectory.screenshots[position + 1] if position + 1 < len(trajectory.screenshots) else None
+
+
+def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
+    step = frame.step
+    if step is None:
+        st.markdown(f"**Screenshot {frame.number} of {total}**")
+        st.caption("The log has no steps; screenshots are shown in order without actions.")
+        return
+    st.markdown(f"**Step {step.index} of {total}** · {escape_markdown(step.action)}")
+    if step.time_utc is not None:
+        first = trajectory.steps[0].time_utc
+        since = f" (+{(step.time_utc - first).total_seconds():.1f} s)" if first else ""
+        st.caption(f"{step.time_utc.strftime('%Y-%m-%d %H:%M:%S')} UTC{since}")
+    if step.url:
+        st.code(step.url, language=None, wrap_lines=True)
+    st.markdown("**Thought**")
+    st.text(step.thought or "(none logged)")
+    st.markdown("**Arguments**")
+    st.code(json.dumps(step.arguments, ensure_ascii=False), language="json", wrap_lines=True)
+    if step.point is not None:
+        scaling = f" ({trajectory.coordinate_scaling})" if trajectory.coordinate_scaling else ""
+        st.caption(f"Drawn at ({step.point.x:.0f}, {step.point.y:.0f}) in screenshot pixels{scaling}")
+    st.markdown("**Observation**")
+    st.text(step.observation or "(none logged)")
+    if step.log_line is not None:
+        st.caption(f"web_surfer.log line {step.log_line}")
+
+
+def _step_requests(folder: str, fp: str, index: int) -> None:
+    requests = events(folder, fp)
+    if isinstance(requests, str):
+        return  # the Network tab says why
+    during = requests[requests["step"] == index]
+    with st.expander(f"Requests during this step ({len(during)})"):
+        st.dataframe(during, hide_index=True, width="stretch")
+
+
+def _film_window(frames: list[Frame], position: int) -> list[Frame]:
+    start = max(0, min(position - FILM_SIDE, len(frames) - (2 * FILM_SIDE + 1)))
+    return frames[start : start + 2 * FILM_SIDE + 1]
+
+
+def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
+    window = _film_window(frames, position)
+    paths = [_frame_path(folder, frame.screenshot) for frame in window]
+    drawn = iter(
+        thumbnails([(p, _point(f.step)) for p, f in zip(paths, window, strict=True) if p], THUMB_WIDTH)
+    )
+    for column, frame, path in zip(st.columns(2 * FILM_SIDE + 1), window, paths, strict=False):
+        with column:
+            image = next(drawn) if path is not None else None
+            if isinstance(image, bytes):
+                st.image(image, width="stretch", output_format="PNG")
+            else:
+                st.caption("unreadable" if path is not None else "no screenshot")
+            current = frame is frames[position]
+            st.button(
+                str(frame.number),
+                key=f"_film_{frame.number}",
+                on_click=navigation.go,
+                args=(frame.number,),
+                type="primary" if current else "secondary",
+                width="stretch",
+                help=escape_markdown(frame.step.action) if frame.step else None,
+            )
+
+
+@st.fragment
+def render(folder_text: str, fp: str) -> None:
+    """Only this part reruns when stepping; the frame after this one is rendered ahead meanwhile."""
+    trajectory = load_trajectory_cached(folder_text, fp)
+    folder = Path(folder_text)
+    frames = _frames(trajectory)
+    if not frames:
+        st.info(
+            "Nothing to replay: this trajectory has no logged steps and no screenshots"
+            + (
+                " (the WebArena-Verified layout keeps only the answer and the HAR)."
+                if trajectory.layout == "webarena-verified"
+                else "."
+            )
+        )
+        return
+    indices = [f.number for f in frames]
+    position = navigation.position(indices)
+    frame = frames[position]
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.button(
+            "◀ Previous",
+            key="_prev",
+            on_click=navigation.go,
+            args=(indices[max(0, position - 1)],),
+            disabled=position == 0,
+            shortcut="Left",
+        )
+        st.button(
+            "Next ▶",
+            key="_next",
+            on_click=navigation.go,
+            args=(indices[min(len(indices) - 1, position + 1)],),
+            disabled=position == len(indices) - 1,
+            shortcut="Right",
+        )
+        if len(indices) > 1:
+            st.session_state[_SLIDER] = frame.number
+            st.select_slider("Step", indices, key=_SLIDER, on_change=_slid, label_visibility="collapsed")
+    after = st.toggle("Also show the page after this action", key="_show_after") and frame.step is not None
+    image_col, detail_col = st.columns([3, 2])
+    with image_col:
+        name = frame.screenshot or "no screenshot"
+        if after:
+            before_col, after_col = st.columns(2)
+            with before_col:
+                _show_frame(folder, frame.screenshot, frame.step, f"{name}: the action")
+            with after_col:
+                following = _after_frame(trajectory, frame.screenshot)
+                _show_frame(folder, following, None, f"{following or 'no later screenshot'}: after it")
+        else:
+            _show_frame(folder, frame.screenshot, frame.step, name)
+    with detail_col:
+        _step_details(trajectory, frame, len(frames))
+        _step_requests(folder_text, fp, frame.number)
+    _filmstrip(folder, frames, position)
+    _prefetch(folder, frames, position)  # last: this step's elements are already on their way

@@ -1,0 +1,125 @@
+"""Re-score tab: score this trajectory again, try another answer, or re-score many at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from pages.common import (
+    LAST_TABLE_PATHS,
+    current_index,
+    current_root,
+    escape_markdown,
+    inside_root,
+    load_frame,
+    load_index,
+)
+from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
+from webeval_core.explain import before_after, editable_response, outcome_table, stored_result
+from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize
+from webeval_core.tasks import Task
+from webeval_core.trajectory import Trajectory
+
+_RESCORED = "_rescored"
+_BATCH = "_batch_rescored"
+_WHATIF = "_whatif"
+
+
+def _forget_summaries() -> None:
+    """After writing score files, lists and charts must re-read the changed folders."""
+    load_index.clear()
+    load_frame.clear()
+
+
+def _rescore_one(trajectory: Trajectory, folder: str) -> None:
+    st.subheader("This trajectory")
+    source, before = stored_result(trajectory)
+    st.caption(f"Stored verdict: {escape_markdown(source)}" if source else "No stored official verdict yet.")
+    if st.button("Re-score with the official evaluator", key="_rescore_one", type="primary"):
+        outcome = score_trajectory(Path(folder), config_root=current_root(), force=True)
+        st.session_state[_RESCORED] = {"folder": folder, "before": before, "outcome": outcome}
+        _forget_summaries()
+        st.rerun()  # the header and the evidence re-read the new score file
+    done = st.session_state.get(_RESCORED)
+    if done and done["folder"] == folder:
+        outcome = done["outcome"]
+        show_verdict(outcome)
+        if outcome.score_file is not None:
+            st.caption(f"Wrote {escape_markdown(outcome.score_file.relative_to(Path(folder)).as_posix())}")
+        after = outcome.evaluation.result if outcome.evaluation else None
+        table = before_after(done["before"], after)
+        if not table.empty:
+            st.dataframe(table, hide_index=True, width="stretch")
+
+
+def _what_if(trajectory: Trajectory, task: Task | None, folder: str) -> None:
+    st.subheader("What if the agent had answered…")
+    if task is None:
+        st.caption("Only tasks of the catalog can be scored.")
+        return
+    st.caption("Edit the response and see the official verdict. Nothing is written.")
+    default = editable_response(trajectory.final_answer_text, task.task_type)
+    text = st.text_area("Agent response", value=default, key=f"_whatif_text:{folder}", height=200)
+    if st.button("Show the verdict", key="_whatif_run"):
+        hypothetical = trajectory.model_copy(update={"final_answer_text": text, "outcome": "answered"})
+        st.session_state[_WHATIF] = {
+            "folder": folder,
+            "outcome": score_trajectory(hypothetical, config_root=current_root(), write=False),
+        }
+    done = st.session_state.get(_WHATIF)
+    if done and done["folder"] == folder:
+        outcome = done["outcome"]
+        show_verdict(outcome)
+        fields_and_assertions(outcome)
+
+
+def _rescore_many(run_key: str) -> None:
+    st.subheader("Many trajectories")
+    index = current_index()
+    run = index.run(run_key)
+    scopes: dict[str, list[Path]] = {}
+    listed = [p for p in map(Path, st.session_state.get(LAST_TABLE_PATHS, [])) if inside_root(p)]
+    if listed:
+        scopes[f"the last filtered list ({len(listed)})"] = listed
+    if run is not None:
+        scopes[f"this run ({len(run.trajectory_dirs)})"] = list(run.trajectory_dirs)
+    scopes[f"every run under the root ({sum(len(r.trajectory_dirs) for r in index.runs)})"] = [
+        d for r in index.runs for d in r.trajectory_dirs
+    ]
+    scope = st.radio("Trajectories", list(scopes), key="_rescore_scope", horizontal=True)
+    force = st.checkbox("Recompute even when a score file is up to date", key="_rescore_force")
+    paths = scopes[scope]
+    if st.button(f"Re-score {len(paths)} trajectories", key="_rescore_many"):
+        bar = st.progress(0.0, text="Scoring…")
+
+        def progress(done: int, total: int) -> None:
+            bar.progress(done / total if total else 1.0, text=f"Scored {done} of {total}")
+
+        outcomes = score_trajectories(paths, config_root=current_root(), force=force, on_progress=progress)
+        st.session_state[_BATCH] = outcomes
+        _forget_summaries()
+        st.rerun()  # the header re-reads this trajectory's new score file
+    finished: list[ScoreOutcome] | None = st.session_state.get(_BATCH)
+    if finished:
+        tally = summarize(finished).overall
+        cols = st.columns(5)
+        for col, (label, value) in zip(
+            cols,
+            (
+                ("success", tally.success),
+                ("failure", tally.failure),
+                ("error", tally.error),
+                ("excluded", tally.excluded),
+                ("reused", sum(o.reused for o in finished)),
+            ),
+            strict=True,
+        ):
+            col.metric(label, value)
+        st.dataframe(outcome_table(finished), hide_index=True, width="stretch")
+
+
+def render(trajectory: Trajectory, task: Task | None, folder: str, run_key: str) -> None:
+    _rescore_one(trajectory, folder)
+    _what_if(trajectory, task, folder)
+    _rescore_many(run_key)

@@ -1,0 +1,64 @@
+"""The official verdict as badges and tables, shared by the Expected-vs-actual and Re-score tabs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+import streamlit as st
+
+from pages.common import escape_markdown, load_trajectory_cached
+from webeval_core.explain import MATCH, MISMATCH, assertion_table, response_field_table
+from webeval_core.scoring import ScoreOutcome, score_trajectory
+
+Color = Literal["red", "orange", "green", "violet", "gray"]
+_STATUS_COLORS: dict[str, Color] = {
+    "success": "green",
+    "failure": "red",
+    "error": "orange",
+    "excluded": "gray",
+}
+
+
+@st.cache_data(show_spinner="Scoring with the official evaluator…", max_entries=32)
+def live_outcome(folder: str, fp: str, root: str) -> ScoreOutcome:
+    """The verdict the official evaluator gives now (nothing written); cached per folder state."""
+    return score_trajectory(load_trajectory_cached(folder, fp), config_root=Path(root), write=False)
+
+
+def score_color(score: float | None) -> Color:
+    if score is None:
+        return "gray"
+    return "green" if score >= 1 else "red" if score <= 0 else "orange"
+
+
+def style_match(value: object) -> str:
+    colors = {MATCH: "background-color: #d8f3dc", MISMATCH: "background-color: #ffd6d6"}
+    return colors.get(str(value), "")
+
+
+def show_verdict(outcome: ScoreOutcome) -> None:
+    """The official status and score with the reason in plain words."""
+    with st.container(horizontal=True):
+        st.badge(outcome.status, color=_STATUS_COLORS.get(outcome.status, "gray"))
+        if outcome.score is not None:
+            st.badge(f"score {outcome.score:g}", color=score_color(outcome.score))
+        if outcome.evaluation is not None:
+            engine = outcome.evaluation.engine
+            st.caption(f"{engine.name} {engine.version} · evaluator {engine.evaluator_checksum[:12]}")
+    if outcome.reason:
+        st.text(outcome.reason)
+    for note in outcome.notes:
+        st.caption(escape_markdown(note))
+
+
+def fields_and_assertions(outcome: ScoreOutcome) -> None:
+    """The agent-response fields side by side, then every assertion of the official result."""
+    if outcome.evaluation is None:
+        return
+    table = response_field_table(outcome.evaluation.result, outcome.evaluation.agent_response)
+    if table is not None:
+        st.dataframe(table.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
+    assertions = assertion_table(outcome.evaluation.result.get("evaluators_results") or [])
+    if not assertions.empty:
+        st.dataframe(assertions, hide_index=True, width="stretch")
