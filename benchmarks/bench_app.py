@@ -10,12 +10,15 @@ is on screen, the image decoded):
 (b) the overview of 1,000 trajectories shows its metrics and charts, with the summary index
     already built on disk (goal 2 s);
 (c) stepping to the next step shows the new step's screenshot (goal 0.3 s).
+(a') and (b') are the same pages reached inside the app, without a page load: choosing the
+    trajectory in the Task box of the trajectory page, clicking Overview in the sidebar.
 
 Three conditions: "cold" = the first visit of a just-started server in a new browser profile
 (Python imports, empty Streamlit caches; only the on-disk summary index exists); "server warm, new
 browser" = the server has served the page before but the browser profile is new (Streamlit's and
 Plotly's JavaScript are fetched and compiled again); "warm" = both have. For stepping, "cold" is a
-step whose overlay was never drawn and "warm" one drawn before. Medians (and ranges) of the repeats.
+step whose overlay was never drawn and "warm" one drawn before, and for (a') and (b') "cold" is the
+first time on that server. Medians (and ranges) of the repeats.
 
 Roots are built in a temporary folder from sample_runs/ (generated there when the repository has
 none), scored once with the official evaluator: "many runs" replicates its two Fara runs into run
@@ -311,32 +314,82 @@ def visit_overview(context: BrowserContext, base: str, charts: int = 2) -> Visit
         page.close()
 
 
-def stepping(
-    context: BrowserContext, base: str, target: Target, steps: int
-) -> tuple[list[float], list[float]]:
-    """Next through `steps` new steps (cold: never drawn), then Previous back over them (warm)."""
-    page = _page(context)
+def _step_through(page: Page, target: Target, steps: int) -> tuple[list[float], list[float]]:
+    """From the first step: Next through `steps` new steps (cold: never drawn), then Previous
+    back over them (warm: drawn before)."""
     cold: list[float] = []
     warm: list[float] = []
+    main = page.locator("[data-testid='stMain']")
+    current = target.first_step
+    for button, direction, times in (("Next ▶", 1, cold), ("◀ Previous", -1, warm)):
+        for _ in range(steps):
+            src = page.evaluate(_MAIN_SRC_JS)
+            current += direction
+            heading = f"Step {current} of {target.steps}"
+            start = time.perf_counter()
+            main.get_by_role("button", name=button).click()
+            page.wait_for_function(_STEP_SHOWN_JS, arg=[heading, src], polling=POLL_MS)
+            times.append(time.perf_counter() - start)
+            page.wait_for_function(_IDLE_JS, polling=POLL_MS)
+    return cold, warm
+
+
+_TEXT_SHOWN_JS = """(text) => {
+    const main = document.querySelector("[data-testid='stMain']");
+    return Boolean(main && main.textContent.includes(text));
+}"""
+
+
+def _choose_task(page: Page, task: str) -> None:
+    box = page.get_by_role("combobox", name="Task")
+    box.click()
+    box.fill(task)
+    page.get_by_role("option", name=task, exact=True).click()
+
+
+def in_app(
+    context: BrowserContext, base: str, target: Target, other: str, steps: int, repeats: int
+) -> dict[str, Series]:
+    """Within one browser tab, as a person moves around the app (no page loads): open the long
+    trajectory from the Task box, step through it, and open the Overview from the sidebar. The
+    first of each is cold (nothing of it cached on the server yet), the repeats warm."""
+    page = _page(context)
+    series = {"trajectory": Series(), "overview": Series(), "step": Series()}
+    heading = f"Step {target.first_step} of {target.steps}"
     try:
-        page.goto(_trajectory_url(base, target))
-        first = target.first_step
-        page.wait_for_function(_STEP_SHOWN_JS, arg=[f"Step {first} of {target.steps}", None], polling=POLL_MS)
+        page.goto(f"{base}/trajectory?" + urlencode({"run": target.run, "task": other}))
+        page.wait_for_function(_STEP_SHOWN_JS, arg=["Step ", None], polling=POLL_MS)
         page.wait_for_function(_IDLE_JS, polling=POLL_MS)
-        main = page.locator("[data-testid='stMain']")
-        current = first
-        for button, direction, times in (("Next ▶", 1, cold), ("◀ Previous", -1, warm)):
-            for _ in range(steps):
-                src = page.evaluate(_MAIN_SRC_JS)
-                current += direction
-                heading = f"Step {current} of {target.steps}"
-                start = time.perf_counter()
-                main.get_by_role("button", name=button).click()
-                page.wait_for_function(_STEP_SHOWN_JS, arg=[heading, src], polling=POLL_MS)
-                times.append(time.perf_counter() - start)
+        for attempt in range(repeats + 1):
+            if attempt:
+                _choose_task(page, other)
+                page.wait_for_function(_TEXT_SHOWN_JS, arg=f"Task {other}", polling=POLL_MS)
                 page.wait_for_function(_IDLE_JS, polling=POLL_MS)
-        _check(page, "stepping")
-        return cold, warm
+            src = page.evaluate(_MAIN_SRC_JS)
+            start = time.perf_counter()
+            _choose_task(page, target.task)
+            page.wait_for_function(_STEP_SHOWN_JS, arg=[heading, src], polling=POLL_MS)
+            (series["trajectory"].warm if attempt else series["trajectory"].cold).append(
+                time.perf_counter() - start
+            )
+            page.wait_for_function(_IDLE_JS, polling=POLL_MS)
+            if not attempt:
+                series["step"].cold, series["step"].warm = _step_through(page, target, steps)
+        nav = page.locator("[data-testid='stSidebarNav']")
+        for attempt in range(repeats + 1):
+            if attempt:
+                nav.get_by_role("link", name="Trajectories").click()
+                page.wait_for_function(_TEXT_SHOWN_JS, arg="select a row to open it", polling=POLL_MS)
+                page.wait_for_function(_IDLE_JS, polling=POLL_MS)
+            start = time.perf_counter()
+            nav.get_by_role("link", name="Overview").click()
+            page.wait_for_function(_OVERVIEW_SHOWN_JS, arg=2, polling=POLL_MS)
+            (series["overview"].warm if attempt else series["overview"].cold).append(
+                time.perf_counter() - start
+            )
+            page.wait_for_function(_IDLE_JS, polling=POLL_MS)
+        _check(page, "in-app navigation")
+        return series
     finally:
         page.close()
 
@@ -391,7 +444,7 @@ def measure_page(
 
 def take_screenshot(browser: Browser, base: str, run: str, task: str, step: int, path: Path) -> None:
     """The README's picture: the trajectory page at one step, overlay drawn, 1440 px wide."""
-    context = browser.new_context(viewport={"width": 1440, "height": 1180}, device_scale_factor=1)
+    context = browser.new_context(viewport={"width": 1440, "height": 1150}, device_scale_factor=1)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     try:
@@ -400,7 +453,11 @@ def take_screenshot(browser: Browser, base: str, run: str, task: str, step: int,
         page.goto(f"{base}/trajectory?" + urlencode({"run": run, "task": task, "step": step}))
         page.wait_for_function(_STEP_SHOWN_JS, arg=[f"Step {step} of", None], polling="raf")
         page.wait_for_function(_IDLE_JS, polling="raf")
-        page.wait_for_timeout(500)  # let fonts and the filmstrip settle
+        # Sidebar folded away: the replay gets the whole width (and no temporary path shows).
+        page.locator("[data-testid='stSidebar']").hover()
+        page.locator("[data-testid='stSidebarCollapseButton'] button").click()
+        page.locator("[data-testid='stExpandSidebarButton']").wait_for()
+        page.wait_for_timeout(800)  # let the layout, fonts and the filmstrip settle
         _check(page, "screenshot")
         path.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(path))
@@ -514,14 +571,18 @@ def run_benchmark(browser: Browser, sample: Path, work: Path, args: argparse.Nam
         label = f"(b) overview, {made[shape]} traj. in {runs[shape]} runs"
         rows.append((label, GOALS["overview"], series))
         print(f"  (b) {shape} done", flush=True)
+    other = next(d.name for d in discover_runs(big)[0].trajectory_dirs if d.name != target.task)
     with server(big, cache_home, log) as base:
         context = _context(browser)
         try:
-            step_cold, step_warm = stepping(context, base, target, args.steps)
+            moves = in_app(context, base, target, other, args.steps, args.repeats)
         finally:
             context.close()
-    rows.append(("(c) next step shown (cold = never drawn before)", GOALS["step"], Series(cold=step_cold)))
-    rows.append(("(c) previous step shown (drawn before)", GOALS["step"], Series(warm=step_warm)))
+    rows.append(("(c) step shown (cold: Next, new; warm: Previous)", GOALS["step"], moves["step"]))
+    label = f"(a') in the app: pick the {target.steps}-step one in Task"
+    rows.append((label, GOALS["trajectory"], moves["trajectory"]))
+    label = f"(b') in the app: sidebar -> Overview ({runs['many runs']} runs)"
+    rows.append((label, GOALS["overview"], moves["overview"]))
     report(rows)
     print(
         "\ncold: first visit of a just-started server in a new browser profile (Python imports, empty"
