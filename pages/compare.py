@@ -93,7 +93,7 @@ else:
             col.page_link(
                 PAGES["trajectory"],
                 label=f"Open task {escape_markdown(task)} in run {side}",
-                icon="🎞️",
+                icon=":material/movie:",
                 query_params={"run": run, "task": task},
             )
     else:

@@ -329,7 +329,10 @@ if distributions.open:
             ],
             hide_index=True,
             width="stretch",
-            column_config={"mean": st.column_config.NumberColumn(format="%.1f")},
+            column_config={
+                name: st.column_config.NumberColumn(format="%.1f")
+                for name in ("mean", "min", "median", "max")
+            },
         )
 
 st.subheader("Trajectories")
@@ -339,7 +342,7 @@ if clicks:
     st.page_link(
         PAGES["trajectories"],
         label="Open this selection on the Trajectories page",
-        icon="🗂️",
+        icon=":material/table_rows:",
         query_params=_trajectories_link(clicks, labels),
     )
 else:

@@ -87,7 +87,7 @@ def _render_attempts(attempts: pd.DataFrame) -> None:
         cols[0].page_link(
             PAGES["trajectory"],
             label=escape_markdown(run.label if run else row.run),
-            icon="🎞️",
+            icon=":material/movie:",
             query_params={"run": row.run, "task": row.task_id},
         )
         cols[1].text(f"{row.result}" + (f" ({row.status})" if row.status else ""))

@@ -62,7 +62,7 @@ def _check(trace: NetworkCheckTrace) -> None:
         st.code(f"{trace.http_method} {url}", language=None, wrap_lines=True)
         st.text(trace.explanation)
         if trace.limitation:
-            st.warning(escape_markdown(trace.limitation), icon="⚠️")
+            st.warning(escape_markdown(trace.limitation), icon=":material/warning:")
         elif trace.navigate_last_document_only:
             st.caption(
                 "Navigate task with a GET check: the evaluator only looks at the last page navigation "
