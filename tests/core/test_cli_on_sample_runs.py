@@ -1,0 +1,78 @@
+"""The CLI on the committed sample_runs/ (a copy): show and ls read every folder, and scoring gives
+every trajectory the verdict the sample generator intended (checked there with the official
+evaluator on the raw inputs)."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from webeval_core.cli import main
+from webeval_core.runs import iter_trajectory_dirs
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_runs"
+
+
+def run_cli(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(list(argv), out=out), out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def sample_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("cli") / "sample_runs"
+    shutil.copytree(SAMPLE, root)
+    return root
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+def test_show_reads_every_sample_folder(sample_copy: Path) -> None:
+    folders = list(iter_trajectory_dirs(sample_copy))
+    assert len(folders) == 93
+    layouts = set()
+    for folder in folders:
+        code, text = run_cli("show", str(folder), "--json")
+        assert code == 0, folder
+        payload = json.loads(text)
+        assert payload["task_id"] == folder.name
+        layouts.add(payload["layout"])
+        assert all((folder / rel).is_file() for rel in payload["screenshots"])
+        code, text = run_cli("show", str(folder))
+        assert code == 0 and f"Task {folder.name}" in text
+    assert layouts == {"fara", "webarena-verified"}
+
+
+def test_ls_lists_every_sample_run(sample_copy: Path) -> None:
+    code, text = run_cli("ls", str(sample_copy), "--json")
+    assert code == 0
+    payload = json.loads(text)
+    counts = {run["key"]: len(run["trajectories"]) for run in payload["runs"]}
+    assert sorted(counts.values()) == [5, 44, 44]
+    assert payload["unreadable"] == []
+
+
+def test_score_gives_the_intended_verdicts_and_writes_a_file_for_each(sample_copy: Path) -> None:
+    intended = json.loads((sample_copy / "intended_verdicts.json").read_text(encoding="utf-8"))
+    code, text = run_cli("score", str(sample_copy), "--json", "--jobs", "2")
+    assert code == 0
+    results = {Path(r["path"]).relative_to(sample_copy).as_posix(): r for r in json.loads(text)["results"]}
+
+    for rel, plan in intended.items():
+        result = results[rel]
+        assert result["status"] == (plan["expected_status"] or "excluded"), (rel, plan["scenario"], result)
+        written = list((sample_copy / rel / "scores").glob("webarena-verified-*.json"))
+        assert len(written) == (0 if plan["expected_status"] is None else 1), rel
+
+    # Re-scoring unchanged inputs reuses the files byte for byte.
+    before = {p: p.read_bytes() for p in sample_copy.rglob("scores/webarena-verified-*.json")}
+    code, _ = run_cli("score", str(sample_copy), "--force", "--json")
+    assert code == 0
+    assert {p: p.read_bytes() for p in sample_copy.rglob("scores/webarena-verified-*.json")} == before
