@@ -30,18 +30,14 @@ trajectory is the sample's longest. Nothing is written into the repository excep
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
@@ -51,20 +47,12 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
 from webeval_core.index import build_index  # noqa: E402
 from webeval_core.runs import discover_runs  # noqa: E402
 from webeval_core.tasks import load_catalog  # noqa: E402
 from webeval_core.trajectory import load_trajectory  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1440, "height": 1000}
 TIMEOUT_MS = 120_000
 POLL_MS = 20  # how often the page is checked for the awaited content
@@ -202,55 +190,6 @@ def longest_trajectory(root: Path) -> Target:
 
 
 # --- the server -----------------------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-@contextlib.contextmanager
-def server(root: Path, cache_home: Path, log: Path) -> Iterator[str]:
-    port = _free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(REPO / "app.py"),
-        "--server.headless=true",
-        "--server.address=127.0.0.1",
-        f"--server.port={port}",
-        "--browser.gatherUsageStats=false",
-        "--server.fileWatcherType=none",
-    ]
-    env = {**os.environ, "WEBEVAL_ROOT": str(root), "XDG_CACHE_HOME": str(cache_home)}
-    base = f"http://127.0.0.1:{port}"
-    with open(log, "ab") as out:
-        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if process.poll() is not None:
-                raise SystemExit(f"streamlit exited ({process.returncode}); see {log}")
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit(f"streamlit not healthy after 60 s; see {log}")
-            time.sleep(0.1)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 # --- measurements ---------------------------------------------------------------------------
@@ -416,7 +355,7 @@ def measure_page(
 ) -> Series:
     series = Series()
     for _ in range(cold_repeats):
-        with server(root, cache_home, log) as base:
+        with running_server(root, cache_home, log) as base:
             context = _context(browser)
             try:
                 first = visit(context, base)
@@ -424,7 +363,7 @@ def measure_page(
                 context.close()
             series.cold.append(first.shown)
             series.cold_idle.append(first.idle)
-    with server(root, cache_home, log) as base:
+    with running_server(root, cache_home, log) as base:
         context = _context(browser)
         try:
             visit(context, base)  # fill the server's caches and this browser's HTTP cache
@@ -522,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
             if not args.screenshot_only:
                 run_benchmark(browser, sample, work, args)
             if args.screenshot:
-                with server(sample, work / "xdg-shot", work / "server.log") as base:
+                with running_server(sample, work / "xdg-shot", work / "server.log") as base:
                     run = next(r.key for r in discover_runs(sample) if r.model == "fara-7b")
                     task, step = args.screenshot_task, args.screenshot_step
                     take_screenshot(browser, base, run, task, step, args.screenshot)
@@ -572,7 +511,7 @@ def run_benchmark(browser: Browser, sample: Path, work: Path, args: argparse.Nam
         rows.append((label, GOALS["overview"], series))
         print(f"  (b) {shape} done", flush=True)
     other = next(d.name for d in discover_runs(big)[0].trajectory_dirs if d.name != target.task)
-    with server(big, cache_home, log) as base:
+    with running_server(big, cache_home, log) as base:
         context = _context(browser)
         try:
             moves = in_app(context, base, target, other, args.steps, args.repeats)

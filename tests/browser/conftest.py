@@ -13,12 +13,8 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,21 +23,12 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
+from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, REPO, start_server, stop_server
+
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 # WEBEVAL_TEST_SAMPLE_RUNS: another tree to copy (e.g. a freshly generated one); default sample_runs/.
 SAMPLE_RUNS = Path(os.environ.get("WEBEVAL_TEST_SAMPLE_RUNS") or REPO / "sample_runs")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 VIEWPORT = {"width": 1440, "height": 1000}
-SERVER_START_TIMEOUT_S = 60.0
 # The first render of a page loads pandas/plotly and builds the summary index: be generous.
 FIRST_RENDER_MS = 60_000
 RENDER_MS = 20_000
@@ -64,69 +51,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # --- the server -----------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(
-                f"streamlit exited with code {process.returncode}:\n{log.read_text(errors='replace')[-4000:]}"
-            )
-        try:
-            with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(
-        f"streamlit not healthy after {timeout_s:.0f} s:\n{log.read_text(errors='replace')[-4000:]}"
-    )
-
-
-def start_server(root: Path, cache_home: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `streamlit run app.py` on a free loopback port browsing `root`; return it and its URL."""
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(REPO / "app.py"),
-        "--server.headless=true",
-        "--server.address=127.0.0.1",
-        f"--server.port={port}",
-        "--browser.gatherUsageStats=false",
-        "--server.fileWatcherType=none",
-    ]
-    env = {**os.environ, "WEBEVAL_ROOT": str(root), "XDG_CACHE_HOME": str(cache_home)}
-    log.parent.mkdir(parents=True, exist_ok=True)
-    with open(log, "wb") as out:
-        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(base_url, process, log, SERVER_START_TIMEOUT_S)
-    except BaseException:
-        stop_server(process)
-        raise
-    return process, base_url
-
-
-def stop_server(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")

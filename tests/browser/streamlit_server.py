@@ -1,0 +1,101 @@
+"""Start and stop the app's Streamlit server on a free loopback port, for the browser tests and
+the app benchmark (both drive Debian's Chromium; Playwright cannot download a browser here)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+# The machine's network is closed: background connections would only fail, many at a time.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SERVER_START_TIMEOUT_S = 60.0
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(
+                f"streamlit exited with code {process.returncode}:\n{log.read_text(errors='replace')[-4000:]}"
+            )
+        try:
+            with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(
+        f"streamlit not healthy after {timeout_s:.0f} s:\n{log.read_text(errors='replace')[-4000:]}"
+    )
+
+
+def start_server(root: Path, cache_home: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """Start `streamlit run app.py` on a free loopback port browsing `root`; return it and its URL."""
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(REPO / "app.py"),
+        "--server.headless=true",
+        "--server.address=127.0.0.1",
+        f"--server.port={port}",
+        "--browser.gatherUsageStats=false",
+        "--server.fileWatcherType=none",
+    ]
+    env = {**os.environ, "WEBEVAL_ROOT": str(root), "XDG_CACHE_HOME": str(cache_home)}
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "wb") as out:
+        process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(base_url, process, log, SERVER_START_TIMEOUT_S)
+    except BaseException:
+        stop_server(process)
+        raise
+    return process, base_url
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def running_server(root: Path, cache_home: Path, log: Path) -> Iterator[str]:
+    """`start_server` as a context manager yielding the base URL."""
+    process, base_url = start_server(root, cache_home, log)
+    try:
+        yield base_url
+    finally:
+        stop_server(process)
