@@ -84,6 +84,18 @@ def current_index() -> RootIndex:
     return load_index(str(current_root()))
 
 
+def index_or_stop() -> RootIndex:
+    """The current index; when the root holds no trajectories, say so and stop the page."""
+    index = current_index()
+    if not index.summaries:
+        st.info(
+            f"No trajectory folders found under {escape_markdown(str(index.root))}."
+            " Choose another root folder in the sidebar."
+        )
+        st.stop()
+    return index
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def load_trajectory_cached(path: str, fingerprint: str = "") -> Trajectory:
     # `fingerprint` (index.fingerprint of the folder) is part of the cache key, so a folder changed

@@ -16,9 +16,9 @@ import streamlit as st
 from pages.common import (
     PAGES,
     current_frame,
-    current_index,
     current_root,
     escape_markdown,
+    index_or_stop,
     load_frame,
     load_index,
     require_app_shell,
@@ -247,13 +247,7 @@ def _headline_row(label: str, head: metrics.Headline) -> None:
 
 
 st.title("Overview")
-index = current_index()
-if not index.runs:
-    st.info(
-        f"No trajectory folders found under {escape_markdown(str(index.root))}."
-        " Choose another root folder in the sidebar."
-    )
-    st.stop()
+index = index_or_stop()
 
 frame = current_frame()
 labels = metrics.run_labels(index.runs)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from pages.common import current_frame, current_index, escape_markdown, require_app_shell, trajectory_table
+from pages.common import current_frame, index_or_stop, require_app_shell, trajectory_table
 from webeval_core import metrics
 from webeval_core.tasks import TASK_TYPES
 
@@ -33,13 +33,7 @@ def _multiselect(
 
 
 st.title("Trajectories")
-index = current_index()
-if not index.summaries:
-    st.info(
-        f"No trajectory folders found under {escape_markdown(str(index.root))}."
-        " Choose another root folder in the sidebar."
-    )
-    st.stop()
+index = index_or_stop()
 
 frame = current_frame()
 labels = metrics.run_labels(index.runs)

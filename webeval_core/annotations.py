@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -30,15 +30,7 @@ Label = Literal[
     "environment problem",
     "unsure",
 ]
-LABELS: tuple[Label, ...] = (
-    "verdict correct",
-    "agent right, evaluator wrong",
-    "agent wrong, evaluator right",
-    "task ambiguous",
-    "task expected answer wrong",
-    "environment problem",
-    "unsure",
-)
+LABELS: tuple[Label, ...] = get_args(Label)
 
 
 class Annotation(BaseModel):
