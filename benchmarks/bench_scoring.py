@@ -27,6 +27,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from tests.har_builders import DOCUMENT_HEADERS, XHR_HEADERS, entry  # noqa: E402
+
 BIN = Path(sys.executable).parent
 SITE_URLS = {
     "__GITLAB__": "http://localhost:8023",
@@ -37,13 +40,6 @@ SITE_URLS = {
     "__WIKIPEDIA__": "http://localhost:8888",
     "__HOMEPAGE__": "http://localhost:4399",
 }
-DOCUMENT = {
-    "accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-    "sec-fetch-dest": "document",
-    "sec-fetch-mode": "navigate",
-    "sec-fetch-user": "?1",
-}
-XHR = {"accept": "application/json, text/plain, */*", "x-requested-with": "XMLHttpRequest"}
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 # Regex pieces seen in expected URLs and post data, each with a literal that matches it.
 _REGEX_EXAMPLES = [
@@ -75,7 +71,6 @@ def main() -> int:
 
 
 def run(work: Path, jobs: int, rng: random.Random) -> int:
-    sys.path.insert(0, str(ROOT))
     from webeval_core.tasks import default_dataset_path
 
     tasks = json.loads(default_dataset_path().read_text())
@@ -223,14 +218,14 @@ def noise(site_urls: list[str], rng: random.Random) -> list[dict[str, Any]]:
         if kind < 0.5:
             ext = rng.choice([".js", ".css", ".png", ".woff2", ".svg"])
             entries.append(
-                har_entry(f"{base}/static/asset-{rng.randint(1, 9999)}{ext}", headers={"accept": "*/*"})
+                entry(f"{base}/static/asset-{rng.randint(1, 9999)}{ext}", headers={"accept": "*/*"})
             )
         elif kind < 0.75:
-            entries.append(har_entry(f"{base}/api{page}?q={rng.randint(1, 99)}", headers=XHR))
+            entries.append(entry(f"{base}/api{page}?q={rng.randint(1, 99)}", headers=XHR_HEADERS))
         else:
-            entries.append(har_entry(f"{base}{page}", headers=DOCUMENT))
+            entries.append(entry(f"{base}{page}", headers=DOCUMENT_HEADERS))
     # A browsing session starts on a page, so navigate tasks have something to compare.
-    entries.insert(0, har_entry(site_urls[0] + "/", headers=DOCUMENT))
+    entries.insert(0, entry(site_urls[0] + "/", headers=DOCUMENT_HEADERS))
     return entries
 
 
@@ -246,7 +241,7 @@ def expected_entry(
     if query:
         url += ("&" if "?" in url else "?") + urlencode(query)
     method = spec.get("http_method", "GET")
-    headers = dict(DOCUMENT if method == "GET" and is_navigate else XHR)
+    headers = dict(DOCUMENT_HEADERS if method == "GET" and is_navigate else XHR_HEADERS)
     for name, value in (spec.get("headers") or {}).items():
         rendered = literal(first_alternative(value))
         if rendered is None:
@@ -263,7 +258,7 @@ def expected_entry(
     if rng.random() < 0.1:
         stats["wrong requests"] += 1
         status = 500 if status != 500 else 200
-    made = har_entry(url, method=method, status=status, headers=headers, body=body)
+    made = entry(url, method=method, status=status, headers=headers, post_data=body)
     if spec.get("response_content"):
         content = {k.removeprefix("$."): first_alternative(v) for k, v in spec["response_content"].items()}
         made["response"]["content"] = {
@@ -326,46 +321,6 @@ def literal(value: Any) -> str | None:
         return text if re.fullmatch(pattern, text) else None
     except re.error:
         return None
-
-
-def har_entry(
-    url: str,
-    *,
-    method: str = "GET",
-    status: int = 200,
-    headers: dict[str, str] | None = None,
-    body: tuple[str, str] | None = None,
-) -> dict[str, Any]:
-    request: dict[str, Any] = {
-        "method": method,
-        "url": url,
-        "httpVersion": "HTTP/1.1",
-        "headers": [{"name": k, "value": v} for k, v in (headers or {}).items()],
-        "queryString": [],
-        "cookies": [],
-        "headersSize": -1,
-        "bodySize": 0,
-    }
-    if body is not None:
-        request["postData"] = {"mimeType": body[0], "text": body[1]}
-    return {
-        "startedDateTime": "",
-        "time": 10.0,
-        "request": request,
-        "response": {
-            "status": status,
-            "statusText": "",
-            "httpVersion": "HTTP/1.1",
-            "headers": [{"name": "content-type", "value": "text/html"}],
-            "cookies": [],
-            "content": {"size": 2048, "mimeType": "text/html"},
-            "redirectURL": "",
-            "headersSize": -1,
-            "bodySize": 2048,
-        },
-        "cache": {},
-        "timings": {"send": 0, "wait": 9, "receive": 1},
-    }
 
 
 if __name__ == "__main__":

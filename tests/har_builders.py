@@ -55,10 +55,12 @@ def entry(
     headers: dict[str, str] | None = None,
     form: dict[str, str] | None = None,
     json_body: dict[str, Any] | None = None,
+    post_data: tuple[str, str] | None = None,
     response_mime: str = "text/html",
     redirect_url: str = "",
 ) -> dict[str, Any]:
-    """One HAR entry; `at` is seconds after T0; `form`/`json_body` become postData."""
+    """One HAR entry; `at` is seconds after T0; `form`, `json_body` or `post_data` (mime type,
+    text as sent) become postData."""
     request: dict[str, Any] = {
         "method": method,
         "url": url,
@@ -73,6 +75,8 @@ def entry(
         request["postData"] = {"mimeType": "application/x-www-form-urlencoded", "text": urlencode(form)}
     if json_body is not None:
         request["postData"] = {"mimeType": "application/json", "text": json.dumps(json_body)}
+    if post_data is not None:
+        request["postData"] = {"mimeType": post_data[0], "text": post_data[1]}
     return {
         "startedDateTime": (T0 + timedelta(seconds=at)).isoformat().replace("+00:00", "Z"),
         "time": 12.5,
