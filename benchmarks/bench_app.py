@@ -48,6 +48,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
+from webeval_core.diagnostics import UnreadableError  # noqa: E402
 from webeval_core.index import build_index  # noqa: E402
 from webeval_core.runs import discover_runs  # noqa: E402
 from webeval_core.tasks import load_catalog  # noqa: E402
@@ -179,7 +180,7 @@ def longest_trajectory(root: Path) -> Target:
         for folder in run.trajectory_dirs:
             try:
                 trajectory = load_trajectory(folder)
-            except Exception:
+            except UnreadableError:
                 continue
             steps = trajectory.steps
             if steps and (best is None or len(steps) > best.steps) and all(s.screenshot for s in steps):

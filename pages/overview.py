@@ -213,6 +213,13 @@ def _trajectories_link(
     return params
 
 
+def _chart_pair(*charts: tuple[str, str]) -> None:
+    """Two (title, figure key) charts side by side."""
+    for column, (title, key) in zip(st.columns(len(charts)), charts, strict=True):
+        with column:
+            _chart(title, key, figures[key], clicks)
+
+
 def _chart(title: str, key: str, figure: Spec, clicks: dict[str, list[tuple[str, str]]]) -> None:
     """A clickable chart; the (run, value) pairs of the bars clicked in it go to `clicks[key]`."""
     st.subheader(title)
@@ -288,18 +295,10 @@ success, failures, templates, distributions = st.tabs(
 )
 if success.open:
     with success:
-        left, right = st.columns(2)
-        with left:
-            _chart("Success by site", "chart_site", figures["chart_site"], clicks)
-        with right:
-            _chart("Success by task type", "chart_task_type", figures["chart_task_type"], clicks)
+        _chart_pair(("Success by site", "chart_site"), ("Success by task type", "chart_task_type"))
 if failures.open:
     with failures:
-        left, right = st.columns(2)
-        with left:
-            _chart("Outcomes", "chart_outcome", figures["chart_outcome"], clicks)
-        with right:
-            _chart("Failure taxonomy", "chart_taxonomy", figures["chart_taxonomy"], clicks)
+        _chart_pair(("Outcomes", "chart_outcome"), ("Failure taxonomy", "chart_taxonomy"))
 if templates.open:
     with templates:
         _chart(

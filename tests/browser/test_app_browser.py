@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import expect
 
+from webeval_core.diagnostics import UnreadableError
 from webeval_core.runs import discover_runs
 from webeval_core.trajectory import load_trajectory
 
@@ -40,7 +41,7 @@ def _pick(root: Path, *, min_steps: int, with_task: bool = True) -> Pick:
         for folder in run.trajectory_dirs:
             try:
                 trajectory = load_trajectory(folder)
-            except Exception:
+            except UnreadableError:
                 continue
             steps = trajectory.steps
             if (
