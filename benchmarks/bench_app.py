@@ -30,6 +30,7 @@ trajectory is the sample's longest. Nothing is written into the repository excep
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -50,6 +51,7 @@ sys.path.insert(0, str(REPO))
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
 from webeval_core.diagnostics import UnreadableError  # noqa: E402
 from webeval_core.index import build_index  # noqa: E402
+from webeval_core.overlay import frame_image  # noqa: E402
 from webeval_core.runs import discover_runs  # noqa: E402
 from webeval_core.tasks import load_catalog  # noqa: E402
 from webeval_core.trajectory import load_trajectory  # noqa: E402
@@ -170,6 +172,7 @@ class Target:
     task: str
     steps: int
     first_step: int
+    folder: Path
 
 
 def longest_trajectory(root: Path) -> Target:
@@ -184,7 +187,7 @@ def longest_trajectory(root: Path) -> Target:
                 continue
             steps = trajectory.steps
             if steps and (best is None or len(steps) > best.steps) and all(s.screenshot for s in steps):
-                best = Target(run.key, trajectory.task_id, len(steps), steps[0].index)
+                best = Target(run.key, trajectory.task_id, len(steps), steps[0].index, folder)
     if best is None:
         raise SystemExit(f"no trajectory with steps under {root}")
     return best
@@ -223,35 +226,80 @@ def _trajectory_url(base: str, target: Target) -> str:
     return f"{base}/trajectory?" + urlencode({"run": target.run, "task": target.task})
 
 
-def visit_trajectory(context: BrowserContext, base: str, target: Target) -> Visit:
+def _visit(context: BrowserContext, url: str, shown_js: str, arg: object, what: str) -> Visit:
+    """Open `url` in a new tab and time it until `shown_js(arg)` holds, then until idle."""
     page = _page(context)
     try:
-        heading = f"Step {target.first_step} of {target.steps}"
         start = time.perf_counter()
-        page.goto(_trajectory_url(base, target), wait_until="commit")
-        page.wait_for_function(_STEP_SHOWN_JS, arg=[heading, None], polling=POLL_MS)
+        page.goto(url, wait_until="commit")
+        page.wait_for_function(shown_js, arg=arg, polling=POLL_MS)
         shown = time.perf_counter() - start
         page.wait_for_function(_IDLE_JS, polling=POLL_MS)
         idle = time.perf_counter() - start
-        _check(page, "trajectory page")
+        _check(page, what)
         return Visit(shown, idle)
     finally:
         page.close()
+
+
+def _first_heading(target: Target) -> str:
+    return f"Step {target.first_step} of {target.steps}"
+
+
+def visit_trajectory(context: BrowserContext, base: str, target: Target) -> Visit:
+    heading = _first_heading(target)
+    return _visit(context, _trajectory_url(base, target), _STEP_SHOWN_JS, [heading, None], "trajectory page")
 
 
 def visit_overview(context: BrowserContext, base: str, charts: int = 2) -> Visit:
-    page = _page(context)
-    try:
-        start = time.perf_counter()
-        page.goto(f"{base}/", wait_until="commit")
-        page.wait_for_function(_OVERVIEW_SHOWN_JS, arg=charts, polling=POLL_MS)
-        shown = time.perf_counter() - start
-        page.wait_for_function(_IDLE_JS, polling=POLL_MS)
-        idle = time.perf_counter() - start
-        _check(page, "overview")
-        return Visit(shown, idle)
-    finally:
-        page.close()
+    return _visit(context, f"{base}/", _OVERVIEW_SHOWN_JS, charts, "overview")
+
+
+# --- the floor: what Streamlit itself costs here ------------------------------------------------
+
+# A bare Streamlit page with what each goal waits for and nothing of ours: the step's image under
+# its heading, or a metric and two Plotly bar charts. Same server config, browser and conditions.
+_FLOOR_APP = """
+import json
+from pathlib import Path
+
+import streamlit as st
+
+st.set_page_config(layout="wide")
+settings = json.loads(Path(__file__).with_name("floor.json").read_text())
+heading, image, figure = settings["heading"], Path(settings["image"]), settings["figure"]
+if st.query_params.get("what") == "charts":
+    st.title("Overview")
+    st.metric("Trajectories", 1000)
+    for column in st.columns(2):
+        column.plotly_chart(figure, width="stretch")
+else:
+    st.title("Task")
+    st.markdown(f"**{heading}**")
+    st.image(image.read_bytes(), width="stretch")
+"""
+
+
+def write_floor_app(work: Path, target: Target) -> Path:
+    """The floor app in `work`, with its settings beside it: the long trajectory's first frame as
+    the trajectory page draws it, and a grouped bar chart like the overview's site chart."""
+    trajectory = load_trajectory(target.folder)
+    step = trajectory.steps[0]
+    assert step.screenshot is not None
+    point = (step.point.x, step.point.y) if step.point else None
+    image = work / "floor-frame.jpg"
+    image.write_bytes(frame_image(trajectory.path / step.screenshot, point))
+    sites = ["shopping", "shopping_admin", "gitlab", "reddit", "map", "wikipedia"]
+    traces = [
+        {"type": "bar", "name": f"run {n}", "x": sites, "y": [40 + 5 * n + i for i in range(6)]}
+        for n in range(2)
+    ]
+    figure = {"data": traces, "layout": {"barmode": "group", "height": 360}}
+    settings = {"heading": _first_heading(target), "image": str(image), "figure": figure}
+    (work / "floor.json").write_text(json.dumps(settings))
+    script = work / "floor_app.py"
+    script.write_text(_FLOOR_APP)
+    return script
 
 
 def _step_through(page: Page, target: Target, steps: int) -> tuple[list[float], list[float]]:
@@ -353,10 +401,11 @@ def measure_page(
     visit: Callable[[BrowserContext, str], Visit],
     cold_repeats: int,
     repeats: int,
+    script: Path = REPO / "app.py",
 ) -> Series:
     series = Series()
     for _ in range(cold_repeats):
-        with running_server(root, cache_home, log) as base:
+        with running_server(root, cache_home, log, script) as base:
             context = _context(browser)
             try:
                 first = visit(context, base)
@@ -364,7 +413,7 @@ def measure_page(
                 context.close()
             series.cold.append(first.shown)
             series.cold_idle.append(first.idle)
-    with running_server(root, cache_home, log) as base:
+    with running_server(root, cache_home, log, script) as base:
         context = _context(browser)
         try:
             visit(context, base)  # fill the server's caches and this browser's HTTP cache
@@ -511,6 +560,21 @@ def run_benchmark(browser: Browser, sample: Path, work: Path, args: argparse.Nam
         label = f"(b) overview, {made[shape]} traj. in {runs[shape]} runs"
         rows.append((label, GOALS["overview"], series))
         print(f"  (b) {shape} done", flush=True)
+    floor_app = write_floor_app(work, target)
+
+    def floor_image(context: BrowserContext, base: str) -> Visit:
+        return _visit(context, f"{base}/?what=image", _STEP_SHOWN_JS, [_first_heading(target), None], "floor")
+
+    def floor_charts(context: BrowserContext, base: str) -> Visit:
+        return _visit(context, f"{base}/?what=charts", _OVERVIEW_SHOWN_JS, 2, "floor")
+
+    for label, goal, visit in (
+        ("(floor) bare Streamlit page: title and that image", GOALS["trajectory"], floor_image),
+        ("(floor) bare Streamlit page: two Plotly bar charts", GOALS["overview"], floor_charts),
+    ):
+        repeats = (args.cold_repeats, args.repeats)
+        rows.append((label, goal, measure_page(browser, big, cache_home, log, visit, *repeats, floor_app)))
+    print("  floors done", flush=True)
     other = next(d.name for d in discover_runs(big)[0].trajectory_dirs if d.name != target.task)
     with running_server(big, cache_home, log) as base:
         context = _context(browser)

@@ -6,6 +6,7 @@ narrows the trajectory list below the charts; the same filter opens on the Traje
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from collections.abc import Mapping
 from typing import Any
@@ -37,6 +38,9 @@ _CLICKABLE = {
     "chart_taxonomy": ("tags", "tags"),
 }
 _TEMPLATES_SHOWN = 25
+# Beyond this many runs, per-run numbers go into one table and bars lose their count labels: a
+# wall of metric cards or of labels is unreadable, and each one costs the browser time to draw.
+_DETAILED_RUNS = 4
 # customdata: run, raw value (for filtering), escaped label, then the numbers shown on hover
 _RATE_HOVER = "%{customdata[2]}<br>%{customdata[3]} of %{customdata[4]} passed<extra>%{fullData.name}</extra>"
 _COUNT_HOVER = "%{customdata[2]}: %{customdata[3]}<extra>%{fullData.name}</extra>"
@@ -85,7 +89,8 @@ def _rate_bars(
 ) -> Spec:
     """Success rate per value of `by`, one bar per run; horizontal when labels are long."""
     horizontal = order is not None
-    traces = []
+    labelled = table["run"].nunique() <= _DETAILED_RUNS
+    traces: list[Spec] = []
     for run, part in table.groupby("run", sort=False):
         names = _text(part[by])
         rates = [None if pd.isna(r) else round(r * 100, 2) for r in part["success_rate"]]
@@ -93,21 +98,20 @@ def _rate_bars(
             [run, raw, name, p, c]
             for raw, name, p, c in zip(part[by], names, part["passed"], part["counted"], strict=True)
         ]
-        traces.append(
-            {
-                "type": "bar",
-                "name": _plain(labels[str(run)]),
-                "x": rates if horizontal else names,
-                "y": names if horizontal else rates,
-                "orientation": "h" if horizontal else "v",
-                "customdata": custom,
-                "hovertemplate": _RATE_HOVER,
-                # passed/counted on every bar, so a 0 % bar is still visible and read
-                "text": [f"{p}/{c}" for p, c in zip(part["passed"], part["counted"], strict=True)],
-                "textposition": "outside",
-                "cliponaxis": False,
-            }
-        )
+        trace: Spec = {
+            "type": "bar",
+            "name": _plain(labels[str(run)]),
+            "x": rates if horizontal else names,
+            "y": names if horizontal else rates,
+            "orientation": "h" if horizontal else "v",
+            "customdata": custom,
+            "hovertemplate": _RATE_HOVER,
+        }
+        if labelled:  # passed/counted on every bar, so a 0 % bar is still visible and read
+            trace["text"] = [f"{p}/{c}" for p, c in zip(part["passed"], part["counted"], strict=True)]
+            trace["textposition"] = "outside"
+            trace["cliponaxis"] = False
+        traces.append(trace)
     value_axis = {"title": {"text": "success rate (%)"}, "range": [0, 105]}
     if not horizontal:
         return _figure(traces, {"yaxis": value_axis}, height=360)
@@ -232,6 +236,32 @@ def _chart(title: str, key: str, figure: Spec, clicks: dict[str, list[tuple[str,
         clicks[key] = picked
 
 
+def _headlines(data: pd.DataFrame, labels: Mapping[str, str]) -> None:
+    """A row of metrics per run; with many runs, one row for all of them and a table per run."""
+    heads = metrics.headlines(data)
+    if len(heads) <= _DETAILED_RUNS:
+        for run, head in heads.items():
+            _headline_row(labels[run], head)
+        return
+    _headline_row(f"All {len(heads)} runs, pooled", metrics.headline(data))
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {"run": labels[run], **dataclasses.asdict(head)}
+                | {"success_rate": None if head.success_rate is None else head.success_rate * 100}
+                for run, head in heads.items()
+            ]
+        ),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "success_rate": st.column_config.NumberColumn("success rate", format="%.1f %%"),
+            "no_answer": st.column_config.NumberColumn("no answer"),
+            "scoring_errors": st.column_config.NumberColumn("scoring errors"),
+        },
+    )
+
+
 def _headline_row(label: str, head: metrics.Headline) -> None:
     cols = st.columns([2, 1, 1, 1, 1, 1, 1], vertical_alignment="center")
     cols[0].markdown(f"**{escape_markdown(label)}**")
@@ -259,17 +289,21 @@ index = index_or_stop()
 frame = current_frame()
 labels = metrics.run_labels(index.runs)
 counts = frame["run"].value_counts()
-with st.expander(f"{len(index.runs)} runs under {escape_markdown(str(index.root))}", expanded=False):
-    st.dataframe(
-        pd.DataFrame(
-            [
-                {"run": labels[r.key], **r.metadata, "trajectories": int(counts.get(r.key, 0))}
-                for r in index.runs
-            ]
-        ),
-        hide_index=True,
-        width="stretch",
-    )
+runs_box = st.expander(
+    f"{len(index.runs)} runs under {escape_markdown(str(index.root))}", key="runs_box", on_change="rerun"
+)
+if runs_box.open:  # lazy: the table costs the page load nothing until it is opened
+    with runs_box:
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {"run": labels[r.key], **r.metadata, "trajectories": int(counts.get(r.key, 0))}
+                    for r in index.runs
+                ]
+            ),
+            hide_index=True,
+            width="stretch",
+        )
 chosen = st.multiselect(
     "Runs",
     options=[r.key for r in index.runs],
@@ -283,8 +317,7 @@ if data.empty:
     st.info("Choose at least one run with trajectories.")
     st.stop()
 
-for run, head in metrics.headlines(data).items():
-    _headline_row(labels[run], head)
+_headlines(data, labels)
 
 figures = _charts(str(current_root()), tuple(chosen))
 clicks: dict[str, list[tuple[str, str]]] = {}

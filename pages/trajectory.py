@@ -86,8 +86,11 @@ def _header(trajectory: Trajectory, task: Task | None) -> None:
         if not trajectory.scores:
             st.badge("not scored", color="gray")
     if trajectory.warnings:
-        with st.expander(f"⚠️ {len(trajectory.warnings)} warning(s) while reading this folder"):
-            st.code("\n".join(str(w) for w in trajectory.warnings), language=None, wrap_lines=True)
+        label = f"⚠️ {len(trajectory.warnings)} warning(s) while reading this folder"
+        warnings_box = st.expander(label, key="_warnings", on_change="rerun")
+        if warnings_box.open:  # lazy: long lists of warnings cost the page load nothing until opened
+            with warnings_box:
+                st.code("\n".join(str(w) for w in trajectory.warnings), language=None, wrap_lines=True)
 
 
 summary = _choose()

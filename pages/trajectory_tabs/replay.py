@@ -121,12 +121,14 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
         first = trajectory.steps[0].time_utc
         since = f" (+{(step.time_utc - first).total_seconds():.1f} s)" if first else ""
         st.caption(f"{step.time_utc.strftime('%Y-%m-%d %H:%M:%S')} UTC{since}")
+    # Plain text, not st.code: the first code block of a page loads and runs the browser's syntax
+    # highlighter, about half a second of a page load here.
     if step.url:
-        st.code(step.url, language=None, wrap_lines=True)
+        st.text(step.url)
     st.markdown("**Thought**")
     st.text(step.thought or "(none logged)")
     st.markdown("**Arguments**")
-    st.code(json.dumps(step.arguments, ensure_ascii=False), language="json", wrap_lines=True)
+    st.text(json.dumps(step.arguments, ensure_ascii=False))
     if step.point is not None:
         scaling = f" ({trajectory.coordinate_scaling})" if trajectory.coordinate_scaling else ""
         st.caption(f"Drawn at ({step.point.x:.0f}, {step.point.y:.0f}) in screenshot pixels{scaling}")
@@ -141,8 +143,13 @@ def _step_requests(folder: str, fp: str, index: int) -> None:
     if isinstance(requests, str):
         return  # the Network tab says why
     during = requests[requests["step"] == index]
-    with st.expander(f"Requests during this step ({len(during)})"):
-        st.dataframe(during, hide_index=True, width="stretch")
+    # Lazy: the table is drawn only while the expander is open (it stays open from step to step).
+    requests_box = st.expander(
+        f"Requests during this step ({len(during)})", key="_step_requests", on_change="rerun"
+    )
+    if requests_box.open:
+        with requests_box:
+            st.dataframe(during, hide_index=True, width="stretch")
 
 
 def _film_window(frames: list[Frame], position: int) -> list[Frame]:

@@ -83,6 +83,46 @@ def test_headline_numbers_equal_metrics_and_the_scorer(app, sample: Sample) -> N
         assert head.aborted == tally["excluded"]
 
 
+def test_runs_table_is_drawn_only_when_opened(app, sample: Sample) -> None:
+    at = app(PAGE)
+    index, _ = expected(sample.root)
+    assert at.expander[0].label.startswith(f"{len(index.runs)} runs under")
+    before = len(at.dataframe)
+    at.session_state["runs_box"] = True  # what opening the expander in the browser sets
+    at.run()
+    assert len(at.dataframe) == before + 1
+    assert at.dataframe[0].value["run"].tolist() == list(metrics.run_labels(index.runs).values())
+
+
+def test_many_runs_share_one_metric_row_and_a_table(app, tmp_path: Path) -> None:
+    answer = '{"task_type": "retrieve", "status": "SUCCESS"}'
+    for run in range(6):
+        wav_folder(tmp_path / f"agent-{run}", "108", response=answer)
+        wav_folder(tmp_path / f"agent-{run}", "109", response="not json")
+    at = app(PAGE, root=tmp_path)
+    frame = metrics.trajectory_frame(build_index(tmp_path))
+    heads = metrics.headlines(frame)
+    assert len(heads) == 6
+    (row,) = metric_rows(at)
+    pooled = metrics.headline(frame)
+    assert row["Trajectories"] == str(pooled.trajectories) == "12"
+    assert row["Passed"] == f"{pooled.passed} / {pooled.counted}"
+    assert "**All 6 runs, pooled**" in [m.value for m in at.markdown]
+    per_run = at.dataframe[0].value
+    labels = metrics.run_labels(build_index(tmp_path).runs)
+    assert per_run["run"].tolist() == [labels[run] for run in heads]
+    assert per_run["trajectories"].tolist() == [h.trajectories for h in heads.values()]
+    assert per_run["passed"].tolist() == [h.passed for h in heads.values()]
+    # six bars per category: the hover carries passed/counted, no label is drawn on each bar
+    assert all("text" not in trace for trace in figure(at, "chart_site")["data"])
+
+
+def test_few_runs_label_every_bar(app, sample: Sample) -> None:
+    spec = figure(app(PAGE), "chart_site")
+    for trace in spec["data"]:
+        assert trace["text"] == [f"{p[3]}/{p[4]}" for p in trace["customdata"]]
+
+
 def test_sample_runs_show_a_real_mix(app, sample: Sample) -> None:
     _, frame = expected(sample.root)
     results = set(frame["result"])
@@ -125,7 +165,7 @@ def test_templates_and_distributions_tabs(app, sample: Sample) -> None:
     at = app(PAGE, view="Distributions")
     steps = figure(at, "hist_steps")
     assert sorted(x for t in steps["data"] for x in t["x"]) == sorted(frame["steps"])
-    stats = at.dataframe[1].value.set_index(["measure", "run"])  # after the runs table in the expander
+    stats = at.dataframe[0].value.set_index(["measure", "run"])  # the runs table is closed (lazy)
     labels = metrics.run_labels(expected(sample.root)[0].runs)
     want = metrics.distribution(frame, "steps").set_index("run")
     for run, row in want.iterrows():

@@ -198,6 +198,8 @@ def test_agent_text_is_never_rendered_as_markdown(app: OpenPage, tmp_path: Path)
     _show_tab(at, "Replay")
     assert any("No screenshot for this step" in i.value for i in at.info)  # the outside link is not opened
     assert any(t.value == hostile for t in at.text)  # the thought, verbatim, as plain text
+    assert any(t.value == "http://evil.example/[x](y)" for t in at.text)  # the URL too
+    assert any(t.value == '{"action": "left_click", "coordinate": [10, 10]}' for t in at.text)  # arguments
 
 
 def test_a_broken_har_is_reported_and_the_replay_still_works(app: OpenPage, tmp_path: Path) -> None:
@@ -289,6 +291,12 @@ def test_network_tab_lists_requests_and_selecting_one_jumps_to_its_step(
     assert at.session_state["tab"] == "Replay"
     assert at.query_params["step"] == str(step)
     assert _step_heading(at).startswith(f"**Step {step} of")
+    during = everything[everything["step"] == step]
+    assert at.expander[-1].label == f"Requests during this step ({len(during)})"
+    assert not at.dataframe  # drawn only when opened
+    at.session_state["_step_requests"] = True  # what opening the expander in the browser sets
+    at.run()
+    assert at.dataframe[0].value["url"].tolist() == during["url"].tolist()
 
 
 def test_network_checks_show_considered_kept_and_field_diffs(app: OpenPage, sample: Sample) -> None:

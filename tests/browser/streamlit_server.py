@@ -53,15 +53,18 @@ def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, tim
     )
 
 
-def start_server(root: Path, cache_home: Path, log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `streamlit run app.py` on a free loopback port browsing `root`; return it and its URL."""
+def start_server(
+    root: Path, cache_home: Path, log: Path, script: Path = REPO / "app.py"
+) -> tuple[subprocess.Popen[bytes], str]:
+    """Start `streamlit run app.py` (or another script) on a free loopback port browsing `root`;
+    return it and its URL."""
     port = free_port()
     command = [
         sys.executable,
         "-m",
         "streamlit",
         "run",
-        str(REPO / "app.py"),
+        str(script),
         "--server.headless=true",
         "--server.address=127.0.0.1",
         f"--server.port={port}",
@@ -92,9 +95,9 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextlib.contextmanager
-def running_server(root: Path, cache_home: Path, log: Path) -> Iterator[str]:
+def running_server(root: Path, cache_home: Path, log: Path, script: Path = REPO / "app.py") -> Iterator[str]:
     """`start_server` as a context manager yielding the base URL."""
-    process, base_url = start_server(root, cache_home, log)
+    process, base_url = start_server(root, cache_home, log, script)
     try:
         yield base_url
     finally:
