@@ -1,6 +1,7 @@
 """Speed of the app in a real browser (Debian's Chromium through Playwright): prints goal vs measured.
 
     .venv/bin/python benchmarks/bench_app.py [--trajectories 1000] [--repeats 5] [--cold-repeats 3]
+    .venv/bin/python benchmarks/bench_app.py --only trajectory,floor     # a subset of the measures
     .venv/bin/python benchmarks/bench_app.py --screenshot docs/screenshot.png   # + README image
 
 What is measured, each from the browser's side (time from navigation or click until the content
@@ -12,6 +13,10 @@ is on screen, the image decoded):
 (c) stepping to the next step shows the new step's screenshot (goal 0.3 s).
 (a') and (b') are the same pages reached inside the app, without a page load: choosing the
     trajectory in the Task box of the trajectory page, clicking Overview in the sidebar.
+(floor) what Streamlit itself costs on this machine: a bare Streamlit page (same server config,
+    browser and conditions) showing only what (a) waits for (a heading and the same step image)
+    or what (b) waits for (a metric and two Plotly bar charts). A goal below its floor cannot be
+    met by any page of a Streamlit app here; the distance to the floor is what the app adds.
 
 Three conditions: "cold" = the first visit of a just-started server in a new browser profile
 (Python imports, empty Streamlit caches; only the on-disk summary index exists); "server warm, new
@@ -61,6 +66,7 @@ TIMEOUT_MS = 120_000
 POLL_MS = 20  # how often the page is checked for the awaited content
 
 GOALS = {"trajectory": 1.5, "overview": 2.0, "step": 0.3}
+MEASURES = ("trajectory", "overview", "floor", "in-app")
 
 # The step's screenshot: the first full-size image of the main area (filmstrip thumbnails are small).
 _MAIN_IMAGE = """
@@ -271,8 +277,8 @@ heading, image, figure = settings["heading"], Path(settings["image"]), settings[
 if st.query_params.get("what") == "charts":
     st.title("Overview")
     st.metric("Trajectories", 1000)
-    for column in st.columns(2):
-        column.plotly_chart(figure, width="stretch")
+    for number, column in enumerate(st.columns(2)):
+        column.plotly_chart(figure, key=f"chart-{number}", width="stretch")
 else:
     st.title("Task")
     st.markdown(f"**{heading}**")
@@ -493,6 +499,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="warm visits per page")
     parser.add_argument("--cold-repeats", type=int, default=3, help="fresh servers per page")
     parser.add_argument("--steps", type=int, default=10, help="Next clicks (then as many Previous)")
+    parser.add_argument(
+        "--only",
+        type=lambda text: set(text.split(",")),
+        default=set(MEASURES),
+        help=f"comma-separated subset of {','.join(MEASURES)} (default: all)",
+    )
     parser.add_argument("--screenshot", type=Path, help="also write the README screenshot here")
     parser.add_argument("--screenshot-only", action="store_true", help="measure nothing")
     parser.add_argument("--screenshot-task", default="108", help="task of the screenshot (fara-7b run)")
@@ -550,43 +562,47 @@ def run_benchmark(browser: Browser, sample: Path, work: Path, args: argparse.Nam
         return visit_trajectory(context, base, target)
 
     rows: list[tuple[str, float, Series]] = []
-    series = measure_page(browser, big, cache_home, log, trajectory, args.cold_repeats, args.repeats)
-    rows.append((f"(a) trajectory, {target.steps} steps: first step shown", GOALS["trajectory"], series))
-    print("  (a) done", flush=True)
-    for shape, root in roots.items():
-        series = measure_page(
-            browser, root.resolve(), cache_home, log, visit_overview, args.cold_repeats, args.repeats
-        )
-        label = f"(b) overview, {made[shape]} traj. in {runs[shape]} runs"
-        rows.append((label, GOALS["overview"], series))
-        print(f"  (b) {shape} done", flush=True)
-    floor_app = write_floor_app(work, target)
+    repeats = (args.cold_repeats, args.repeats)
+    if "trajectory" in args.only:
+        series = measure_page(browser, big, cache_home, log, trajectory, *repeats)
+        rows.append((f"(a) trajectory, {target.steps} steps: first step shown", GOALS["trajectory"], series))
+        print("  (a) done", flush=True)
+    if "overview" in args.only:
+        for shape, root in roots.items():
+            series = measure_page(browser, root.resolve(), cache_home, log, visit_overview, *repeats)
+            label = f"(b) overview, {made[shape]} traj. in {runs[shape]} runs"
+            rows.append((label, GOALS["overview"], series))
+            print(f"  (b) {shape} done", flush=True)
+    if "floor" in args.only:
+        floor_app = write_floor_app(work, target)
 
-    def floor_image(context: BrowserContext, base: str) -> Visit:
-        return _visit(context, f"{base}/?what=image", _STEP_SHOWN_JS, [_first_heading(target), None], "floor")
+        def floor_image(context: BrowserContext, base: str) -> Visit:
+            heading = [_first_heading(target), None]
+            return _visit(context, f"{base}/?what=image", _STEP_SHOWN_JS, heading, "floor")
 
-    def floor_charts(context: BrowserContext, base: str) -> Visit:
-        return _visit(context, f"{base}/?what=charts", _OVERVIEW_SHOWN_JS, 2, "floor")
+        def floor_charts(context: BrowserContext, base: str) -> Visit:
+            return _visit(context, f"{base}/?what=charts", _OVERVIEW_SHOWN_JS, 2, "floor")
 
-    for label, goal, visit in (
-        ("(floor) bare Streamlit page: title and that image", GOALS["trajectory"], floor_image),
-        ("(floor) bare Streamlit page: two Plotly bar charts", GOALS["overview"], floor_charts),
-    ):
-        repeats = (args.cold_repeats, args.repeats)
-        rows.append((label, goal, measure_page(browser, big, cache_home, log, visit, *repeats, floor_app)))
-    print("  floors done", flush=True)
-    other = next(d.name for d in discover_runs(big)[0].trajectory_dirs if d.name != target.task)
-    with running_server(big, cache_home, log) as base:
-        context = _context(browser)
-        try:
-            moves = in_app(context, base, target, other, args.steps, args.repeats)
-        finally:
-            context.close()
-    rows.append(("(c) step shown (cold: Next, new; warm: Previous)", GOALS["step"], moves["step"]))
-    label = f"(a') in the app: pick the {target.steps}-step one in Task"
-    rows.append((label, GOALS["trajectory"], moves["trajectory"]))
-    label = f"(b') in the app: sidebar -> Overview ({runs['many runs']} runs)"
-    rows.append((label, GOALS["overview"], moves["overview"]))
+        for label, goal, visit in (
+            ("(floor) bare Streamlit page: heading and that image", GOALS["trajectory"], floor_image),
+            ("(floor) bare Streamlit page: two Plotly bar charts", GOALS["overview"], floor_charts),
+        ):
+            series = measure_page(browser, big, cache_home, log, visit, *repeats, floor_app)
+            rows.append((label, goal, series))
+        print("  floors done", flush=True)
+    if "in-app" in args.only:
+        other = next(d.name for d in discover_runs(big)[0].trajectory_dirs if d.name != target.task)
+        with running_server(big, cache_home, log) as base:
+            context = _context(browser)
+            try:
+                moves = in_app(context, base, target, other, args.steps, args.repeats)
+            finally:
+                context.close()
+        rows.append(("(c) step shown (cold: Next, new; warm: Previous)", GOALS["step"], moves["step"]))
+        label = f"(a') in the app: pick the {target.steps}-step one in Task"
+        rows.append((label, GOALS["trajectory"], moves["trajectory"]))
+        label = f"(b') in the app: sidebar -> Overview ({runs['many runs']} runs)"
+        rows.append((label, GOALS["overview"], moves["overview"]))
     report(rows)
     print(
         "\ncold: first visit of a just-started server in a new browser profile (Python imports, empty"
