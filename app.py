@@ -12,17 +12,27 @@ from pages.common import PAGES, root_picker
 st.set_page_config(
     page_title="webeval · trajectory inspector", page_icon=":material/travel_explore:", layout="wide"
 )
+overview = st.Page(
+    PAGES["overview"], title="Overview", icon=":material/insights:", url_path="home", default=True
+)
+
+
+def _to_overview() -> None:
+    # The default page is served at "/", so "/overview", the address people type or keep from
+    # the sidebar's page names, would be "page not found": it leads to the Overview, query kept.
+    st.switch_page(overview, query_params={key: st.query_params.get_all(key) for key in st.query_params})
+
+
 navigation = st.navigation(
     [
-        st.Page(
-            PAGES["overview"], title="Overview", icon=":material/insights:", url_path="overview", default=True
-        ),
+        overview,
         st.Page(
             PAGES["trajectories"], title="Trajectories", icon=":material/table_rows:", url_path="trajectories"
         ),
         st.Page(PAGES["trajectory"], title="Trajectory", icon=":material/movie:", url_path="trajectory"),
         st.Page(PAGES["compare"], title="Compare runs", icon=":material/compare_arrows:", url_path="compare"),
         st.Page(PAGES["tasks"], title="Tasks", icon=":material/checklist:", url_path="tasks"),
+        st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden"),
     ]
 )
 root_picker()

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import expect
@@ -100,6 +101,16 @@ def test_overview_renders(app: App) -> None:
         expect(app.main.locator("[data-testid='stPlotlyChart'] .main-svg").first).to_be_visible()
         app.assert_no_exception()
         app.shot(f"overview-{tab.split()[0].lower()}")
+
+
+def test_the_overview_path_people_type_opens_the_overview(app: App) -> None:
+    # The default page is served at "/"; "/overview" must lead there too, its query kept.
+    app.goto("overview", "Failure taxonomy", view="Outcomes and failures")
+    assert urlparse(app.page.url).path == "/"
+    assert parse_qs(urlparse(app.page.url).query)["view"] == ["Outcomes and failures"]
+    expect(app.page.get_by_text("Page not found")).to_have_count(0)
+    app.assert_app_shell()
+    app.assert_no_exception()
 
 
 def test_trajectories_renders_and_a_row_opens_the_viewer(app: App) -> None:
