@@ -18,6 +18,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
+from pages.common import PAGES
 from tests.builders import write_final_answer, write_score, write_times
 from webeval_core.index import RootIndex, build_index
 from webeval_core.metrics import trajectory_frame
@@ -68,7 +69,9 @@ def app(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Call
         at = AppTest.from_file(str(APP), default_timeout=60)
         for key, value in query.items():
             at.query_params[key] = value
-        if page is not None:
+        # The default page needs no switch. Before a first run AppTest resolves a page by its file
+        # name, and "overview" is the URL of app.py's redirect to the default page.
+        if page is not None and page != PAGES["overview"]:
             at.switch_page(page)
         at.run()
         assert not at.exception, [e.value for e in at.exception]
