@@ -169,7 +169,8 @@ class Recipe:
     """How an agent solves one task: the path of a successful run plus the variants scenarios need.
 
     `variants` hold alternative step lists keyed by what goes wrong: "wrong" (wrong final page or
-    wrong request), "missing" (the mutating request never fires). `answer` is the retrieved data of
+    wrong request), "missing" (the mutating request never fires), "left" (the right page, then
+    another one). `answer` is the retrieved data of
     a right answer and `wrong_answer` what a mistaken agent returns.
     """
 
@@ -1549,6 +1550,11 @@ def build_recipes() -> dict[int, Recipe]:
                 click(astro, astro_page, why="The Astro A50 headset is the most expensive; I'll open it."),
             ),
             variants={
+                "left": (
+                    *ps4_path,
+                    click(astro, astro_page, why="The Astro A50 headset is the most expensive; I'll open it."),
+                    back(ps4_desc, why="Let me go back to the list to double-check no accessory costs more."),
+                ),
                 "wrong": (
                     *ps4_path,
                     click(
@@ -3747,7 +3753,7 @@ USER, EXEC_HASH, RUN_ID = "demo", "WebArenaVerified_sample", "0"
 @dataclass(frozen=True)
 class Scenario:
     status: str | None  # official verdict the trajectory must get (None: aborted, not scored)
-    steps: str  # which step list: steps | wrong | missing | loop | truncated
+    steps: str  # which step list: steps | wrong | missing | left | loop | truncated
     answer: str | None  # right | wrong | wrong_type | wrong_status | None (no answer)
     style: str  # how the answer text is written: plain | fenced | prose | action_results | malformed
     note: str
@@ -3843,6 +3849,14 @@ SCENARIOS: dict[str, Scenario] = {
     "navigate_wrong": Scenario(
         "failure", "wrong", "right", "plain", "The last document navigation is a wrong page."
     ),
+    "navigate_left": Scenario(
+        "failure",
+        "left",
+        "right",
+        "plain",
+        "Opened the right page, then went back before answering: the evaluator checks only the last"
+        " page navigation (a known upstream limitation).",
+    ),
     "har_missing": Scenario(
         "error",
         "steps",
@@ -3886,7 +3900,7 @@ PLAN: tuple[PlanRow, ...] = (
     PlanRow(124, "wrong_values",           "aborted"),
     PlanRow(260, "navigate_right",         "navigate_right"),
     PlanRow(275, "navigate_wrong",         "navigate_right"),
-    PlanRow(238, "navigate_right",         "navigate_wrong"),
+    PlanRow(238, "navigate_right",         "navigate_left"),
     PlanRow(465, "mutate_request_present", "mutate_request_present"),
     PlanRow(436, "mutate_request_wrong",   "mutate_request_missing"),
     # shopping_admin
@@ -3940,7 +3954,7 @@ NOTES: dict[tuple[str, int], str] = {
     ("fara", 124): "Min 9.99 instead of 0.01.",
     ("som", 124): "OpenAI rate limit.",
     ("fara", 275): "Searched 'xbox controller'.",
-    ("som", 238): "Ends on the DualShock 4 page, not the priciest accessory.",
+    ("som", 238): "Opened the Astro A50 page, then went back to the sorted list before answering.",
     (
         "fara",
         436,
@@ -4102,8 +4116,10 @@ def expected_of(task: dict[str, Any]) -> dict[str, Any]:
 def acts_for(recipe: Recipe, scenario: Scenario, model: Model) -> list[Act]:
     """The agent's actions for a scenario (terminate not included)."""
     kind = scenario.steps
-    if kind in ("wrong", "missing") and kind in recipe.variants:
+    if kind in ("wrong", "missing", "left") and kind in recipe.variants:
         acts = list(recipe.variants[kind])
+    elif kind == "left":
+        raise ValueError(f"task {recipe.task_id}: a 'left' scenario needs its own step list")
     elif kind == "missing":
         # Stop right before the first action that changes server state.
         acts = []

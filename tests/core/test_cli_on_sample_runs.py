@@ -71,6 +71,15 @@ def test_score_gives_the_intended_verdicts_and_writes_a_file_for_each(sample_cop
         written = list((sample_copy / rel / "scores").glob("webarena-verified-*.json"))
         assert len(written) == (0 if plan["expected_status"] is None else 1), rel
 
+    # The upstream navigate-task limitation is named where it decided the verdict, and only there.
+    for rel, plan in intended.items():
+        if plan["expected_status"] is None:
+            continue
+        (written,) = (sample_copy / rel / "scores").glob("webarena-verified-*.json")
+        stored = json.loads(json.loads(written.read_text(encoding="utf-8"))["gpt_response_text"])
+        limited = any(check["limitation"] for check in stored["network"])
+        assert limited == (plan["scenario"] == "navigate_left"), (rel, plan["scenario"])
+
     # Re-scoring unchanged inputs reuses the files byte for byte.
     before = {p: p.read_bytes() for p in sample_copy.rglob("scores/webarena-verified-*.json")}
     code, _ = run_cli("score", str(sample_copy), "--force", "--json")
