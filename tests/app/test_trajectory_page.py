@@ -20,7 +20,7 @@ from tests.app.conftest import Sample
 from tests.builders import Act, fara_folder, snapshot
 from webeval_core.annotations import read_annotations
 from webeval_core.response import parse_agent_response
-from webeval_core.runs import discover_runs
+from webeval_core.runs import discover_runs, run_of
 from webeval_core.scoring import CONFIG_FILE_NAME, score_trajectory
 from webeval_core.tasks import load_catalog
 from webeval_core.trajectory import Trajectory, load_trajectory
@@ -297,6 +297,14 @@ def test_network_tab_lists_requests_and_selecting_one_jumps_to_its_step(
     at.session_state["_step_requests"] = True  # what opening the expander in the browser sets
     at.run()
     assert at.dataframe[0].value["url"].tolist() == during["url"].tolist()
+
+
+def test_network_tab_names_the_navigate_limitation_where_it_decided(app: OpenPage, sample: Sample) -> None:
+    intended = json.loads((sample.root / "intended_verdicts.json").read_text(encoding="utf-8"))
+    rel = next(rel for rel, plan in intended.items() if plan["scenario"] == "navigate_left")
+    folder = sample.root / rel
+    at = app(PAGE, sample.root, run=run_of(sample.root, folder).key, task=folder.name, tab="Network")
+    assert any("known upstream limitation" in w.value for w in at.warning)
 
 
 def test_network_checks_show_considered_kept_and_field_diffs(app: OpenPage, sample: Sample) -> None:
