@@ -1541,18 +1541,16 @@ def build_recipes() -> dict[int, Recipe]:
             "Set Descending Direction", ps4_desc, why="Switching to descending order puts the priciest first."
         ),
     )
+    open_astro = click(astro, astro_page, why="The Astro A50 headset is the most expensive; I'll open it.")
     add(
         Recipe(
             238,
             home,
-            (
-                *ps4_path,
-                click(astro, astro_page, why="The Astro A50 headset is the most expensive; I'll open it."),
-            ),
+            (*ps4_path, open_astro),
             variants={
                 "left": (
                     *ps4_path,
-                    click(astro, astro_page, why="The Astro A50 headset is the most expensive; I'll open it."),
+                    open_astro,
                     back(ps4_desc, why="Let me go back to the list to double-check no accessory costs more."),
                 ),
                 "wrong": (
@@ -1562,7 +1560,7 @@ def build_recipes() -> dict[int, Recipe]:
                         ds_page,
                         why="The DualShock 4 controller is the most popular accessory; I'll open its page.",
                     ),
-                )
+                ),
             },
             finding="The product page of the most expensive PS4 accessory (Astro Gaming A50) is open.",
         )
