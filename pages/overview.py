@@ -263,7 +263,8 @@ def _headlines(data: pd.DataFrame, labels: Mapping[str, str]) -> None:
 
 
 def _headline_row(label: str, head: metrics.Headline) -> None:
-    cols = st.columns([2, 1, 1, 1, 1, 1, 1], vertical_alignment="center")
+    # "Passed" holds "passed / counted": room for two four-digit numbers without an ellipsis.
+    cols = st.columns([1.6, 1, 1, 1.6, 1, 1, 1], vertical_alignment="center")
     cols[0].markdown(f"**{escape_markdown(label)}**")
     if head.unscored or head.unreadable:
         cols[0].caption(f"{head.unscored} answered but not scored · {head.unreadable} unreadable")
