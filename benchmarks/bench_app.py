@@ -490,6 +490,15 @@ def report(rows: list[tuple[str, float, Series]]) -> None:
     print("median (min-max); ! = over the goal")
 
 
+def _measures(text: str) -> set[str]:
+    chosen = set(text.split(","))
+    if unknown := chosen - set(MEASURES):
+        raise argparse.ArgumentTypeError(
+            f"unknown measure(s) {', '.join(sorted(unknown))}; choose from {MEASURES}"
+        )
+    return chosen
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -501,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=10, help="Next clicks (then as many Previous)")
     parser.add_argument(
         "--only",
-        type=lambda text: set(text.split(",")),
+        type=_measures,
         default=set(MEASURES),
         help=f"comma-separated subset of {','.join(MEASURES)} (default: all)",
     )

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.pages_manager import PagesManager
 
 from webeval_core.diagnostics import UnreadableError
@@ -111,6 +112,16 @@ def inside_root(path: Path, root: Path | None = None) -> Path | None:
     except OSError:
         return None
     return resolved if resolved == base or base in resolved.parents else None
+
+
+def lazy_expander(label: str, key: str) -> DeltaGenerator | None:
+    """An expander whose content is drawn only while it is open (the container, else None).
+
+    A closed st.expander still sends and draws its content; a table or code block in it slows
+    every page load down for nothing. Opening it reruns the page, and the state stays by `key`.
+    """
+    box = st.expander(label, key=key, on_change="rerun")
+    return box if box.open else None
 
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:=])")

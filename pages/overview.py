@@ -20,6 +20,7 @@ from pages.common import (
     current_root,
     escape_markdown,
     index_or_stop,
+    lazy_expander,
     load_frame,
     load_index,
     require_app_shell,
@@ -290,10 +291,8 @@ index = index_or_stop()
 frame = current_frame()
 labels = metrics.run_labels(index.runs)
 counts = frame["run"].value_counts()
-runs_box = st.expander(
-    f"{len(index.runs)} runs under {escape_markdown(str(index.root))}", key="runs_box", on_change="rerun"
-)
-if runs_box.open:  # lazy: the table costs the page load nothing until it is opened
+runs_box = lazy_expander(f"{len(index.runs)} runs under {escape_markdown(str(index.root))}", key="runs_box")
+if runs_box is not None:
     with runs_box:
         st.dataframe(
             pd.DataFrame(

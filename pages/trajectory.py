@@ -14,6 +14,7 @@ from pages.common import (
     current_root,
     escape_markdown,
     inside_root,
+    lazy_expander,
     load_trajectory_cached,
     require_app_shell,
 )
@@ -87,8 +88,8 @@ def _header(trajectory: Trajectory, task: Task | None) -> None:
             st.badge("not scored", color="gray")
     if trajectory.warnings:
         label = f"⚠️ {len(trajectory.warnings)} warning(s) while reading this folder"
-        warnings_box = st.expander(label, key="_warnings", on_change="rerun")
-        if warnings_box.open:  # lazy: long lists of warnings cost the page load nothing until opened
+        warnings_box = lazy_expander(label, key="_warnings")
+        if warnings_box is not None:
             with warnings_box:
                 st.code("\n".join(str(w) for w in trajectory.warnings), language=None, wrap_lines=True)
 

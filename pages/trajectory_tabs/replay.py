@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 import streamlit as st
 
-from pages.common import escape_markdown, inside_root, load_trajectory_cached
+from pages.common import escape_markdown, inside_root, lazy_expander, load_trajectory_cached
 from pages.trajectory_tabs import navigation
 from pages.trajectory_tabs.network import events
 from webeval_core.actionlog import Step
@@ -143,11 +143,9 @@ def _step_requests(folder: str, fp: str, index: int) -> None:
     if isinstance(requests, str):
         return  # the Network tab says why
     during = requests[requests["step"] == index]
-    # Lazy: the table is drawn only while the expander is open (it stays open from step to step).
-    requests_box = st.expander(
-        f"Requests during this step ({len(during)})", key="_step_requests", on_change="rerun"
-    )
-    if requests_box.open:
+    # It stays open from step to step once opened.
+    requests_box = lazy_expander(f"Requests during this step ({len(during)})", key="_step_requests")
+    if requests_box is not None:
         with requests_box:
             st.dataframe(during, hide_index=True, width="stretch")
 
