@@ -9,9 +9,9 @@ import streamlit as st
 
 from pages.common import PAGES, root_picker
 
-st.set_page_config(
-    page_title="webeval · trajectory inspector", page_icon=":material/travel_explore:", layout="wide"
-)
+# An emoji icon: the browser draws it locally, where a ":material/...:" page icon is fetched from
+# Google's font servers on every page load (the app must work, and stay silent, offline).
+st.set_page_config(page_title="webeval · trajectory inspector", page_icon="🔎", layout="wide")
 overview = st.Page(
     PAGES["overview"], title="Overview", icon=":material/insights:", url_path="home", default=True
 )

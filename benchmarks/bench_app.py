@@ -13,10 +13,11 @@ is on screen, the image decoded):
 (c) stepping to the next step shows the new step's screenshot (goal 0.3 s).
 (a') and (b') are the same pages reached inside the app, without a page load: choosing the
     trajectory in the Task box of the trajectory page, clicking Overview in the sidebar.
-(floor) what Streamlit itself costs on this machine: a bare Streamlit page (same server config,
-    browser and conditions) showing only what (a) waits for (a heading and the same step image)
-    or what (b) waits for (a metric and two Plotly bar charts). A goal below its floor cannot be
-    met by any page of a Streamlit app here; the distance to the floor is what the app adds.
+(floor) what Streamlit itself costs on this machine: a bare Streamlit app of the same shape
+    (multipage navigation; same server config, browser and conditions) showing only what (a)
+    waits for (a heading and the same step image, opened by a deep link) or what (b) waits for
+    (a metric and two Plotly bar charts, on the default page). A goal below its floor cannot be
+    met by any Streamlit app of that shape here; the distance to the floor is what the app adds.
 
 Three conditions: "cold" = the first visit of a just-started server in a new browser profile
 (Python imports, empty Streamlit caches; only the on-disk summary index exists); "server warm, new
@@ -263,8 +264,11 @@ def visit_overview(context: BrowserContext, base: str, charts: int = 2) -> Visit
 
 # --- the floor: what Streamlit itself costs here ------------------------------------------------
 
-# A bare Streamlit page with what each goal waits for and nothing of ours: the step's image under
-# its heading, or a metric and two Plotly bar charts. Same server config, browser and conditions.
+# A bare Streamlit app with what each goal waits for and nothing of ours: the step's image under
+# its heading, or a metric and two Plotly bar charts. It has the app's shape, because that has a
+# cost of its own: a multipage navigation in the sidebar, the charts on the default page at "/",
+# the image on a page opened by a deep link (the browser first probes "/trajectory/_stcore/health"
+# for a base path, then "/" after a 100 ms back-off). Same server config, browser and conditions.
 _FLOOR_APP = """
 import json
 from pathlib import Path
@@ -274,15 +278,25 @@ import streamlit as st
 st.set_page_config(layout="wide")
 settings = json.loads(Path(__file__).with_name("floor.json").read_text())
 heading, image, figure = settings["heading"], Path(settings["image"]), settings["figure"]
-if st.query_params.get("what") == "charts":
+
+
+def charts():
     st.title("Overview")
     st.metric("Trajectories", 1000)
     for number, column in enumerate(st.columns(2)):
         column.plotly_chart(figure, key=f"chart-{number}", width="stretch")
-else:
+
+
+def step():
     st.title("Task")
     st.markdown(f"**{heading}**")
     st.image(image.read_bytes(), width="stretch")
+
+
+pages = [st.Page(charts, title="Overview", url_path="home", default=True)]
+pages += [st.Page(step, title=name.title(), url_path=name) for name in ("trajectories", "trajectory")]
+pages += [st.Page(charts, title=name.title(), url_path=name) for name in ("compare", "tasks")]
+st.navigation(pages).run()
 """
 
 
@@ -587,14 +601,14 @@ def run_benchmark(browser: Browser, sample: Path, work: Path, args: argparse.Nam
 
         def floor_image(context: BrowserContext, base: str) -> Visit:
             heading = [_first_heading(target), None]
-            return _visit(context, f"{base}/?what=image", _STEP_SHOWN_JS, heading, "floor")
+            return _visit(context, f"{base}/trajectory", _STEP_SHOWN_JS, heading, "floor")
 
         def floor_charts(context: BrowserContext, base: str) -> Visit:
-            return _visit(context, f"{base}/?what=charts", _OVERVIEW_SHOWN_JS, 2, "floor")
+            return _visit(context, f"{base}/", _OVERVIEW_SHOWN_JS, 2, "floor")
 
         for label, goal, visit in (
-            ("(floor) bare Streamlit page: heading and that image", GOALS["trajectory"], floor_image),
-            ("(floor) bare Streamlit page: two Plotly bar charts", GOALS["overview"], floor_charts),
+            ("(floor) bare multipage app: heading and that image", GOALS["trajectory"], floor_image),
+            ("(floor) bare multipage app: two Plotly bar charts", GOALS["overview"], floor_charts),
         ):
             series = measure_page(browser, big, cache_home, log, visit, *repeats, floor_app)
             rows.append((label, goal, series))

@@ -144,6 +144,20 @@ def test_trajectory_renders(app: App, stepper: Pick) -> None:
     app.shot("trajectory")
 
 
+def test_pages_request_nothing_beyond_the_app_server(app: App, stepper: Pick) -> None:
+    # The app is used offline and on closed networks: fonts, icons and scripts all come from the
+    # Streamlit server. A page icon like ":material/...:" would be fetched from Google.
+    elsewhere: list[str] = []
+    server = urlparse(app.base_url).netloc
+    app.page.on("request", lambda r: elsewhere.append(r.url))
+    app.goto("", "Success by site")
+    heading = _step_heading(stepper.first_step, stepper.steps)
+    app.goto("trajectory", heading, run=stepper.run, task=stepper.task)
+    app.goto("tasks", "Tasks")
+    outside = [url for url in elsewhere if not url.startswith("data:") and urlparse(url).netloc != server]
+    assert not outside, f"requests beyond {server}: {outside}"
+
+
 def test_compare_renders(app: App) -> None:
     app.goto("compare", "Compare runs", "Success A", "Tasks x runs")
     expect(app.main.locator("[data-testid='stDataFrame']").first).to_be_visible()
