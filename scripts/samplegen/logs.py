@@ -1,0 +1,256 @@
+"""The text logs of a trajectory: web_surfer.log in its three generations and webeval.core's core.log."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from .plan import ERRORS
+from .sites import MODEL_H, MODEL_W, VIEW_H, VIEW_W, render_url
+from .trajectory import Step, Trajectory, core_ts, log_ts
+
+
+def fara_args(step: Step) -> dict[str, Any]:
+    """The Fara computer-use call of a step; coordinates in the model's 1428x896 space."""
+    act = step.act
+    coord: list[int] | None = None
+    if step.box is not None:
+        cx, cy = (step.box[0] + step.box[2]) / 2, (step.box[1] + step.box[3]) / 2
+        coord = [round(cx * MODEL_W / VIEW_W), round(cy * MODEL_H / VIEW_H)]
+    if act.kind == "click":
+        return {"action": "left_click", "coordinate": coord}
+    if act.kind == "type":
+        existing = dict(step.before.filled).get(act.target) or dict(step.before.view.fields).get(
+            act.target, ""
+        )
+        return {
+            "action": "type",
+            "coordinate": coord,
+            "text": act.text,
+            "press_enter": act.enter,
+            "delete_existing_text": bool(existing),
+        }
+    if act.kind in ("scroll_down", "scroll_up"):
+        return {
+            "action": "scroll",
+            "coordinate": [714, 448],
+            "pixels": -600 if act.kind == "scroll_down" else 600,
+        }
+    if act.kind == "visit_url":
+        return {"action": "visit_url", "url": act.text}
+    if act.kind == "back":
+        return {"action": "history_back"}
+    if act.kind == "memorize":
+        return {"action": "pause_and_memorize_fact", "fact": act.text}
+    return {"action": "terminate", "status": "success"}
+
+
+def fara_observation(step: Step, args: dict[str, Any]) -> str:
+    act = step.act
+    if act.kind == "click":
+        x, y = args["coordinate"]
+        return f"I clicked at coordinates ({x * VIEW_W / MODEL_W}, {y * VIEW_H / MODEL_H})."
+    return {
+        "type": f"I typed '{act.text}'.",
+        "scroll_down": "I scrolled down one page in the browser.",
+        "scroll_up": "I scrolled up one page in the browser.",
+        "visit_url": f"I typed '{act.text}' into the browser address bar.",
+        "back": "I clicked the browser back button.",
+        "memorize": f"I memorized the following fact: {act.text}",
+    }.get(act.kind, step.thought)
+
+
+def solver_call(step: Step) -> tuple[str, dict[str, Any]]:
+    """The set-of-marks solver's tool call: elements are named by the id drawn on the screenshot."""
+    act = step.act
+    if act.kind == "click":
+        return "click", {"target_id": str(step.mark)}
+    if act.kind == "type":
+        return "input_text", {"input_field_id": str(step.mark), "text_value": act.text}
+    if act.kind == "visit_url":
+        return "visit_url", {"url": act.text}
+    if act.kind in ("scroll_down", "scroll_up"):
+        return act.kind, {}
+    if act.kind == "back":
+        return "history_back", {}
+    return "stop_and_answer_question", {"answer": step.thought}
+
+
+def web_surfer_log(traj: Trajectory, generation: str) -> list[str]:
+    lines: list[str] = []
+    for n, step in enumerate(traj.steps, 1):
+        url = render_url(step.before.view.url)
+        if generation == "solver":
+            rng = random.Random(f"tokens:{traj.rel}:{n}")
+            name, args = solver_call(step)
+            lines.append(
+                json.dumps(
+                    {
+                        "timestamp": log_ts(step.t - 1_800),
+                        "prompt_tokens": rng.randint(5200, 9800),
+                        "completion_tokens": rng.randint(40, 190),
+                        "type": "LLMCallEvent",
+                    }
+                )
+            )
+            lines.append(
+                json.dumps(
+                    {
+                        "timestamp": log_ts(step.t),
+                        "type": "WebSurferEvent",
+                        "source": "WebSurfer",
+                        "message": f"{name}( {json.dumps(args)} )",
+                        "url": url,
+                        "action": name,
+                        "arguments": args,
+                    }
+                )
+            )
+            lines.append(
+                json.dumps(
+                    {
+                        "timestamp": log_ts(step.t + step.dur),
+                        "type": "WebSurferEvent",
+                        "source": "WebSurfer-SummarizedAction",
+                        "message": f"Action {n}: URL={url}, {name}({args!r})",
+                        "url": render_url(step.after.view.url),
+                        "action": None,
+                        "arguments": None,
+                    }
+                )
+            )
+            continue
+        args = fara_args(step)
+        plain = {k: v for k, v in args.items()}
+        text = (
+            f"\nThought #{n}: {step.thought}\nAction #{n}: executing tool '{args['action']}' with arguments "
+            f"{json.dumps(plain)}"
+        )
+        lines.append(json.dumps({"message": text, "timestamp": log_ts(step.t), "type": "OtherEvent"}))
+        if generation == "fara":
+            structured = {**args, "thoughts": step.thought}
+            lines.append(
+                json.dumps(
+                    {
+                        "source": "FaraAgent",
+                        "message": f"computer_use( {json.dumps(structured)} )",
+                        "url": url,
+                        "action": "computer_use",
+                        "arguments": structured,
+                        "timestamp": log_ts(step.t + 1_100 + n % 7 * 130),
+                        "type": "OtherEvent",
+                    }
+                )
+            )
+        lines.append(
+            json.dumps(
+                {
+                    "message": f"Observation#{n}: {fara_observation(step, args)}",
+                    "timestamp": log_ts(step.t + step.dur),
+                    "type": "OtherEvent",
+                }
+            )
+        )
+    if generation == "solver" and traj.answer_text is not None:
+        final = render_url(traj.steps[-1].after.view.url)
+        lines.append(
+            json.dumps(
+                {
+                    "timestamp": log_ts(traj.end_us - 200_000),
+                    "type": "WebSurferEvent",
+                    "source": "WebSurfer",
+                    "message": f"Web surfing done. Final target: {final}",
+                    "url": final,
+                    "action": None,
+                    "arguments": None,
+                }
+            )
+        )
+    return lines
+
+
+def traceback_text(error: tuple[str, str, tuple[str, ...]]) -> list[str]:
+    message, exc, frames = error
+    out = ["Traceback (most recent call last):"]
+    out += [f"  {f}" if f.startswith("File") else f for f in frames]
+    out.append(f"{exc}: {message}")
+    return out
+
+
+def event_repr(traj: Trajectory, step: Step) -> str:
+    url = render_url(step.before.view.url)
+    if traj.model.generation == "solver":
+        name, args = solver_call(step)
+        return (
+            f"WebSurferEvent(source='WebSurfer', message={f'{name}( {json.dumps(args)} )'!r}, url={url!r}, "
+            f"action={name!r}, arguments={args!r})"
+        )
+    args = {**fara_args(step), "thoughts": step.thought}
+    return (
+        f"WebSurferEvent(source='FaraAgent', message={f'computer_use( {json.dumps(args)} )'!r}, url={url!r}, "
+        f"action='computer_use', arguments={args!r})"
+    )
+
+
+def core_log(traj: Trajectory, verdict: str | None) -> str:
+    """webeval.core's per-task log: execution (with retries on errors), the events, evaluation passes."""
+    tid, key = traj.task["task_id"], traj.model.key
+    name = f"webeval.core.{tid}"
+    out: list[str] = []
+
+    def log(us: int, level: str, message: str) -> None:
+        out.append(f"{core_ts(us)} [{level}] {name} - {message}")
+
+    error = ERRORS.get((key, tid))
+    origin = f"/home/demo/webeval/runs/{traj.rel.removeprefix('runs/')}"
+    if error and traj.scenario_name == "aborted":
+        # An earlier attempt failed the same way and was retried (its files were deleted, core.log kept).
+        first = traj.start_us - 240_000_000
+        log(first, "INFO", f"[Execution {tid}] Start")
+        log(first + 850_000, "INFO", "Launching browser (chromium, headless, viewport 1440x900)")
+        log(first + 61_000_000, "ERROR", f"[Execution {tid}] Error running task: {error[0]}")
+        out.extend(traceback_text(error))
+        log(first + 61_200_000, "INFO", f"[Execution {tid}] Trajectory is not complete. Reexecuting...")
+    log(traj.start_us - 650_000, "INFO", f"[Execution {tid}] Start")
+    log(traj.start_us - 420_000, "INFO", "Launching browser (chromium, headless, viewport 1440x900)")
+    log(traj.start_us + 1_900_000, "INFO", f"Browser ready: {render_url(traj.start.view.url)}")
+    for step in traj.steps:
+        if step.act.kind != "terminate" or traj.model.generation == "solver":
+            log(step.t + 900, "INFO", event_repr(traj, step))
+    end = traj.end_us
+    if error:
+        log(end + 300_000, "ERROR", f"[Execution {tid}] Error running task: {error[0]}")
+        out.extend(traceback_text(error))
+        if traj.scenario_name == "crash_no_answer":
+            return "\n".join(out) + "\n"
+        log(
+            end + 500_000,
+            "WARNING",
+            f"[Execution {tid}] Giving up after 2 attempts; saving aborted trajectory",
+        )
+    log(end + 600_000, "INFO", "Closing browser...")
+    log(end + 1_400_000, "INFO", f"[Execution {tid}] Completed")
+    if verdict is None:  # aborted: not evaluated
+        return "\n".join(out) + "\n"
+    passes = [end + 2_100_000]
+    if tid % 4 == 0:  # re-evaluated on a later day, appended to the same file
+        passes.append(end + 5 * 86_400_000_000 + 3_723_000_000)
+    for i, t in enumerate(passes):
+        log(t, "INFO", f"[Evaluation {tid}] Start")
+        log(t + 4_000, "INFO", f"[Evaluation {tid}] Loading from: {origin}")
+        if verdict == "error":
+            log(
+                t + 31_000,
+                "ERROR",
+                f"[Evaluation {tid}] Error: Network trace file not found: {origin}/network.har",
+            )
+        else:
+            score = 1.0 if verdict == "success" else 0.0
+            duration = (traj.end_us - traj.start_us) / 1e6
+            log(
+                t + 27_000 + i * 5_000,
+                "INFO",
+                f"[Evaluation {tid}] Completed: score={score}, duration={duration:.2f}",
+            )
+    return "\n".join(out) + "\n"
