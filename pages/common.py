@@ -30,6 +30,8 @@ PAGES = {
     "tasks": "pages/tasks.py",
 }
 _ROOT_KEY = "webeval_root"
+# Session state that is not about a root (see require_app_shell).
+_KEPT_ACROSS_ROOTS = {"_app_shell_checked"}
 
 
 def require_app_shell() -> None:
@@ -55,17 +57,40 @@ def root_picker() -> None:
     """Sidebar control to browse another root; a bad path is reported, the old root kept."""
     root = current_root()
     with st.sidebar:
-        typed = st.text_input("Root folder", value=str(root), help="Any folder holding trajectory folders.")
-        if typed and Path(typed).resolve() != root:
-            candidate = Path(typed).expanduser().resolve()
-            if candidate.is_dir():
-                st.session_state[_ROOT_KEY] = str(candidate)
-                st.rerun()
-            else:
-                st.error(f"Not a folder: {typed}")
+        # Drawn only when opened: a text box costs every page load about 0.2 s of the browser's
+        # time (its widget code loads and runs), and the root changes rarely.
+        box = lazy_expander(f"Root folder: {escape_markdown(root.name or str(root))}", key="_root_box")
+        if box is not None:
+            with box:
+                _root_input(root)
         if st.button("Reload from disk", help="Re-read folders changed since the last load."):
             forget_loaded_data()
             st.rerun()
+
+
+def _root_input(root: Path) -> None:
+    typed = st.text_input(
+        "Root folder", value=str(root), key="_root_typed", help="Any folder holding trajectory folders."
+    )
+    if typed and Path(typed).expanduser().resolve() != root:
+        candidate = Path(typed).expanduser().resolve()
+        if candidate.is_dir():
+            _browse(candidate)
+        else:
+            st.error(f"Not a folder: {escape_markdown(typed)}")
+
+
+def _browse(root: Path) -> None:
+    """Open the overview of another root with a clean slate: runs, tasks and filters chosen in the
+    old root (widget state and the URL's query) name nothing in the new one, and a run picker
+    keeping them would show an empty page."""
+    for key in list(st.session_state):
+        if key not in _KEPT_ACROSS_ROOTS:
+            del st.session_state[key]
+    st.session_state[_ROOT_KEY] = str(root)
+    # An explicit empty query: without one, switch_page calls st.query_params.clear(), which
+    # refuses while parameters bound to widgets are in the URL.
+    st.switch_page(PAGES["overview"], query_params={})
 
 
 def forget_loaded_data() -> None:

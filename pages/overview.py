@@ -291,7 +291,8 @@ index = index_or_stop()
 frame = current_frame()
 labels = metrics.run_labels(index.runs)
 counts = frame["run"].value_counts()
-runs_box = lazy_expander(f"{len(index.runs)} runs under {escape_markdown(str(index.root))}", key="runs_box")
+runs_label = f"{len(index.runs)} run{'s' if len(index.runs) != 1 else ''}"
+runs_box = lazy_expander(f"{runs_label} under {escape_markdown(str(index.root))}", key="runs_box")
 if runs_box is not None:
     with runs_box:
         st.dataframe(

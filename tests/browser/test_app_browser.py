@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -156,6 +157,29 @@ def test_pages_request_nothing_beyond_the_app_server(app: App, stepper: Pick) ->
     app.goto("tasks", "Tasks")
     outside = [url for url in elsewhere if not url.startswith("data:") and urlparse(url).netloc != server]
     assert not outside, f"requests beyond {server}: {outside}"
+
+
+def test_another_root_typed_in_the_sidebar_opens_its_overview(
+    app: App, stepper: Pick, runs_copy: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other root"
+    for folder in sorted(stepper.path.parent.iterdir())[:2]:
+        shutil.copytree(folder, other / "traj" / folder.name)
+    # From a deep link: its run and task are bound to the URL and must not follow to the new root.
+    app.goto("trajectory", f"Task {stepper.task}", run=stepper.run, task=stepper.task)
+    sidebar = app.page.locator("[data-testid='stSidebar']")
+    sidebar.get_by_text("Root folder: sample_runs").click()
+    box = sidebar.get_by_label("Root folder", exact=True)
+    expect(box).to_have_value(str(runs_copy))
+    box.fill(str(other))
+    box.press("Enter")
+    app.wait(f"1 run under {other}", "Success by site")
+    assert urlparse(app.page.url).path == "/" and not urlparse(app.page.url).query
+    trajectories = app.main.locator("[data-testid='stMetric']").filter(has_text="Trajectories")
+    expect(trajectories.first).to_contain_text("2")
+    expect(sidebar.get_by_text("Root folder: other root")).to_be_visible()
+    app.assert_no_exception()
+    app.shot("another-root")
 
 
 def test_compare_renders(app: App) -> None:
