@@ -1,14 +1,20 @@
-"""`webeval show | ls | index | export` on folders the tests build."""
+"""`webeval show | ls | index | export | app` on folders the tests build."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from tests.browser.streamlit_server import free_port, wait_healthy
 from tests.builders import fara_folder, wav_folder
 from webeval_core.cli import main
 
@@ -117,3 +123,46 @@ def test_export_annotations(tmp_path: Path) -> None:
     assert code == 0
     (row,) = [json.loads(line) for line in text.splitlines()]
     assert (row["task_id"], row["label"], row["note"]) == ("7", "task ambiguous", "two readings")
+
+
+def test_app_refuses_a_root_that_is_not_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "no such root"
+    code, _ = run_cli("app", str(missing))
+    assert code == 1
+    assert f"{missing}: not a folder" in capsys.readouterr().err
+
+
+def _outward_address() -> str | None:
+    """This machine's address on its main network interface (no packet is sent), if it has one."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+        except OSError:
+            return None
+        address = str(probe.getsockname()[0])
+    return None if address.startswith("127.") else address
+
+
+def test_app_serves_the_root_on_loopback_only(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    fara_folder(root)
+    port = free_port()
+    log = tmp_path / "app.log"
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "webeval_core.cli", "app", str(root), "--port", str(port)]
+    with open(log, "wb") as out:
+        # A session of its own: stopping the test stops Streamlit, the child of `webeval app`, too.
+        process = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", process, log, timeout_s=60)
+        assert f"Opening {root.resolve()} at http://127.0.0.1:{port}" in log.read_text()
+        outward = _outward_address()
+        if outward is None:
+            pytest.skip("this machine has no address beside loopback to try the server on")
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection((outward, port), timeout=5).close()
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
