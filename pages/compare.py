@@ -1,7 +1,8 @@
-"""Compare runs: two runs task by task, the pass -> fail / fail -> pass flips and a tasks x runs matrix.
+"""Compare runs: two runs task by task, the pass -> fail / fail -> pass flips, one task's two
+trajectories stepped side by side, and a tasks x runs matrix.
 
 Only results that enter success rates are compared (aborted, unscored or errored tasks are "not
-comparable"); a selected flip links to each side's trajectory.
+comparable"); a selected flip links to each side's trajectory and opens it side by side.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from pages import compare_pair
 from pages.common import PAGES, current_frame, current_index, escape_markdown, require_app_shell
 from webeval_core import metrics
 
@@ -30,6 +32,10 @@ _COLUMNS = {
     "result_b": st.column_config.TextColumn("B"),
     "change": st.column_config.TextColumn("change"),
 }
+
+
+_PAIR = "pair"  # the task shown side by side (in the URL)
+_PAIR_FLIP = "_pair_flip"  # the flip that last chose it
 
 
 def _styled(table: pd.DataFrame, columns: list[str]) -> pd.io.formats.style.Styler:
@@ -88,6 +94,9 @@ else:
     )
     if event.selection.rows:
         task = str(flips.iloc[event.selection.rows[0]]["task_id"])
+        if st.session_state.get(_PAIR_FLIP) != task:  # a newly selected flip opens side by side
+            st.session_state[_PAIR_FLIP] = st.session_state[_PAIR] = task
+            st.session_state[compare_pair.STEP] = 1
         link_a, link_b = st.columns(2)
         for col, run, side in ((link_a, run_a, "A"), (link_b, run_b, "B")):
             col.page_link(
@@ -98,6 +107,29 @@ else:
             )
     else:
         st.caption("Select a flip to open either side's trajectory.")
+
+st.subheader("Side by side")
+both = comparison[~comparison["change"].isin([metrics.ONLY_A, metrics.ONLY_B])]
+# No format_func: a bound selectbox puts the shown text in the URL, and the task id is the link.
+pair_task = st.selectbox(
+    "Task in both runs",
+    list(both["task_id"].astype(str)),
+    index=None,
+    key=_PAIR,
+    bind="query-params",
+    on_change=lambda: st.session_state.update({compare_pair.STEP: 1}),
+    placeholder="choose a task, or select a flip above",
+)
+if pair_task is not None:
+    row = both[both["task_id"].astype(str) == pair_task].iloc[0]
+    st.caption(escape_markdown(str(row["change"])))
+    summaries = {(s.run_key, s.task_id): s for s in index.summaries}
+    compare_pair.render(
+        [
+            (f"A: {labels[run_a]}", str(row["result_a"]), summaries[(run_a, pair_task)]),
+            (f"B: {labels[run_b]}", str(row["result_b"]), summaries[(run_b, pair_task)]),
+        ]
+    )
 
 st.subheader("Tasks x runs")
 shown_changes = st.pills(

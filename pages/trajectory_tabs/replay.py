@@ -46,7 +46,7 @@ def _slid() -> None:
     navigation.go(st.session_state[_SLIDER])
 
 
-def _frames(trajectory: Trajectory) -> list[Frame]:
+def frames_of(trajectory: Trajectory) -> list[Frame]:
     if trajectory.steps:
         return [Frame(s.index, s.screenshot, s) for s in trajectory.steps]
     return [Frame(i, name, None) for i, name in enumerate(trajectory.screenshots, start=1)]
@@ -56,7 +56,7 @@ def _point(step: Step | None) -> tuple[float, float] | None:
     return (step.point.x, step.point.y) if step is not None and step.point is not None else None
 
 
-def _marks(step: Step | None) -> dict[str, Any]:
+def marks(step: Step | None) -> dict[str, Any]:
     """What the overlay draws for a step: its point, the typed text or scroll, the scroll arrow."""
     if step is None:
         return {}
@@ -76,14 +76,14 @@ def _prefetch(folder: Path, frames: list[Frame], position: int) -> None:
     path = _frame_path(folder, upcoming.screenshot)
     if path is not None:
         with contextlib.suppress(UnreadableError):
-            prefetch_frame(path, **_marks(upcoming.step))
+            prefetch_frame(path, **marks(upcoming.step))
     entering = _film_window(frames, position + 1)[-1]
     path = _frame_path(folder, entering.screenshot)
     if path is not None:
         prefetch_thumbnail(path, THUMB_WIDTH, _point(entering.step))
 
 
-def _show_frame(folder: Path, name: str | None, step: Step | None, caption: str) -> None:
+def show_frame(folder: Path, name: str | None, step: Step | None, caption: str) -> None:
     path = _frame_path(folder, name)
     if path is None:
         st.info(
@@ -93,7 +93,7 @@ def _show_frame(folder: Path, name: str | None, step: Step | None, caption: str)
         )
         return
     try:
-        image = frame_image(path, **_marks(step))
+        image = frame_image(path, **marks(step))
     except UnreadableError as exc:
         st.warning(escape_markdown(f"{name}: {exc.reason}"))
         return
@@ -185,7 +185,7 @@ def render(folder_text: str, fp: str) -> None:
     """Only this part reruns when stepping; the frame after this one is rendered ahead meanwhile."""
     trajectory = load_trajectory_cached(folder_text, fp)
     folder = Path(folder_text)
-    frames = _frames(trajectory)
+    frames = frames_of(trajectory)
     if not frames:
         st.info(
             "Nothing to replay: this trajectory has no logged steps and no screenshots"
@@ -226,12 +226,12 @@ def render(folder_text: str, fp: str) -> None:
         if after:
             before_col, after_col = st.columns(2)
             with before_col:
-                _show_frame(folder, frame.screenshot, frame.step, f"{name}: the action")
+                show_frame(folder, frame.screenshot, frame.step, f"{name}: the action")
             with after_col:
                 following = _after_frame(trajectory, frame.screenshot)
-                _show_frame(folder, following, None, f"{following or 'no later screenshot'}: after it")
+                show_frame(folder, following, None, f"{following or 'no later screenshot'}: after it")
         else:
-            _show_frame(folder, frame.screenshot, frame.step, name)
+            show_frame(folder, frame.screenshot, frame.step, name)
     with detail_col:
         _step_details(trajectory, frame, len(frames))
         _step_requests(folder_text, fp, frame.number)

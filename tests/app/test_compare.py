@@ -8,6 +8,7 @@ from urllib.parse import parse_qs
 from tests.app.conftest import Sample, expected
 from tests.builders import wav_folder
 from webeval_core import metrics
+from webeval_core.trajectory import load_trajectory
 
 PAGE = "pages/compare.py"
 
@@ -92,3 +93,48 @@ def test_the_same_run_twice_is_refused(app, sample: Sample) -> None:
     label = metrics.run_labels(index.runs)[index.runs[0].key]
     at = app(PAGE, a=label, b=label)
     assert at.warning[0].value == "Choose two different runs."
+
+
+# --- side by side -----------------------------------------------------------------------------
+
+
+def _pair_headings(at) -> list[str]:
+    return [m.value for m in at.markdown if m.value.startswith(("Step ", "Screenshot "))]
+
+
+def _lengths(sample: Sample, task: str) -> tuple[int, int]:
+    index, _ = expected(sample.root)
+    by_key = {(s.run_key, s.task_id): s for s in index.summaries}
+    return tuple(  # type: ignore[return-value]
+        len(load_trajectory(by_key[(run.key, task)].path).steps) for run in index.runs[:2]
+    )
+
+
+def test_a_selected_flip_opens_both_trajectories_side_by_side(app, sample: Sample) -> None:
+    at = app(PAGE)
+    assert not _pair_headings(at)
+    task = str(at.dataframe[0].value.iloc[0]["task_id"])
+    at.session_state["flips"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="pair").value == task
+    steps_a, steps_b = _lengths(sample, task)
+    assert [h.split(" ·")[0] for h in _pair_headings(at)] == [f"Step 1 of {steps_a}", f"Step 1 of {steps_b}"]
+    at.button(key="_pair_next").click().run()
+    assert [h.split(" ·")[0] for h in _pair_headings(at)] == [f"Step 2 of {steps_a}", f"Step 2 of {steps_b}"]
+
+
+def test_past_the_end_of_the_shorter_side_it_says_so_and_shows_the_answer(app, sample: Sample) -> None:
+    index, frame = expected(sample.root)
+    comparison = metrics.compare_runs(frame, index.runs[0].key, index.runs[1].key)
+    both = comparison[~comparison["change"].isin([metrics.ONLY_A, metrics.ONLY_B])]
+    task, (short, long) = next(
+        (t, lengths)
+        for t in both["task_id"].astype(str)
+        if (lengths := _lengths(sample, t))[0] < lengths[1] and lengths[0] > 0
+    )
+    at = app(PAGE, pair=task, pair_step=str(long))  # a deep link to the longer side's last step
+    assert not at.exception, at.exception
+    assert [h.split(" ·")[0] for h in _pair_headings(at)] == [f"Step {long} of {long}"]
+    assert any(f"ended after {short} steps" in i.value for i in at.info)
+    assert sum(m.value == "**Final answer**" for m in at.markdown) == 2  # both sides are at their end

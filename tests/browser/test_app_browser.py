@@ -189,6 +189,25 @@ def test_compare_renders(app: App) -> None:
     app.shot("compare")
 
 
+def test_compare_steps_two_trajectories_side_by_side(app: App, runs_copy: Path) -> None:
+    # A task both Fara-layout runs attempted, longer than two steps on each side.
+    runs = [r for r in discover_runs(runs_copy) if r.run_id is not None][:2]
+    lengths = {folder.name: len(load_trajectory(folder).steps) for folder in runs[1].trajectory_dirs}
+    task, steps_a, steps_b = next(
+        (folder.name, len(load_trajectory(folder).steps), lengths[folder.name])
+        for folder in runs[0].trajectory_dirs
+        if lengths.get(folder.name, 0) > 2 and len(load_trajectory(folder).steps) > 2
+    )
+    app.goto("compare", f"Step 1 of {steps_a}", f"Step 1 of {steps_b}", pair=task)
+    side_by_side = app.main.locator("[data-testid='stImage'] img")
+    expect(side_by_side).to_have_count(2)
+    app.main.get_by_role("button", name="Next ▶").click()
+    app.wait(f"Step 2 of {steps_a}", f"Step 2 of {steps_b}")
+    assert parse_qs(urlparse(app.page.url).query)["pair_step"] == ["2"]
+    app.assert_no_exception()
+    app.shot("compare-side-by-side")
+
+
 def test_tasks_renders_and_a_deep_link_opens_a_task(app: App, stepper: Pick) -> None:
     app.goto("tasks", "Tasks", re.compile(r"\d+ of \d+ tasks"))
     expect(app.main.locator("[data-testid='stDataFrame']").first).to_be_visible()

@@ -1,0 +1,74 @@
+"""Side by side: one task's trajectories in two runs, stepped in sync (step k of A beside step k
+of B), to see where two agents (or two versions of one) part ways."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from pages.common import escape_markdown, inside_root, load_trajectory_cached
+from pages.trajectory_tabs.replay import Frame, frames_of, show_frame
+from webeval_core.index import TrajectorySummary, fingerprint
+from webeval_core.trajectory import Trajectory
+
+STEP = "pair_step"
+
+
+def _move(delta: int, last: int) -> None:
+    st.session_state[STEP] = min(max(1, st.session_state.get(STEP, 1) + delta), last)
+
+
+def _load(summary: TrajectorySummary) -> tuple[Trajectory, list[Frame]] | str:
+    """The trajectory and its frames, or why it cannot be shown."""
+    if summary.unreadable:
+        return f"This folder cannot be read: {summary.unreadable}"
+    folder = inside_root(summary.path)
+    if folder is None:
+        return "This trajectory folder is not inside the browsed root."
+    trajectory = load_trajectory_cached(str(folder), fingerprint(folder))
+    return trajectory, frames_of(trajectory)
+
+
+def _side(label: str, result: str, loaded: tuple[Trajectory, list[Frame]] | str, number: int) -> None:
+    st.markdown(f"**{escape_markdown(label)}** · {escape_markdown(result)}")
+    if isinstance(loaded, str):
+        st.warning(escape_markdown(loaded))
+        return
+    trajectory, frames = loaded
+    if number <= len(frames):
+        frame = frames[number - 1]
+        kind, action = ("Screenshot", "") if frame.step is None else ("Step", f" · {frame.step.action}")
+        st.markdown(escape_markdown(f"{kind} {number} of {len(frames)}{action}"))
+        show_frame(trajectory.path, frame.screenshot, frame.step, frame.screenshot or "no screenshot")
+        if frame.step is not None:
+            if frame.step.url:
+                st.text(frame.step.url)
+            st.text(frame.step.thought or "(no thought logged)")
+    elif frames:
+        st.info(f"This trajectory ended after {len(frames)} steps ({trajectory.outcome.replace('_', ' ')}).")
+    else:
+        st.info("Nothing to replay: no logged steps and no screenshots.")
+    if number >= len(frames):  # the end of this side: what it answered
+        st.markdown("**Final answer**")
+        st.text(trajectory.final_answer_text or "(no answer)")
+
+
+@st.fragment
+def render(sides: list[tuple[str, str, TrajectorySummary]]) -> None:
+    """Both runs' trajectories of one task, `(run label, result, summary)` each; only this part
+    reruns when stepping."""
+    loaded = [_load(summary) for _, _, summary in sides]
+    last = max((len(x[1]) for x in loaded if not isinstance(x, str)), default=0)
+    if last == 0:
+        st.info("Neither trajectory has steps or screenshots to replay.")
+        return
+    if st.session_state.get(STEP, 1) > last:
+        st.session_state[STEP] = last
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.button("◀ Previous", key="_pair_prev", on_click=_move, args=(-1, last))
+        st.button("Next ▶", key="_pair_next", on_click=_move, args=(1, last))
+        if last > 1:
+            st.slider("Step of both", 1, last, key=STEP, bind="query-params", label_visibility="collapsed")
+    number = int(st.session_state.get(STEP, 1))
+    for column, (label, result, _), side in zip(st.columns(len(sides)), sides, loaded, strict=True):
+        with column:
+            _side(label, result, side, number)
