@@ -64,8 +64,8 @@ def render(sides: list[tuple[str, str, TrajectorySummary]]) -> None:
     if st.session_state.get(STEP, 1) > last:
         st.session_state[STEP] = last
     with st.container(horizontal=True, vertical_alignment="center"):
-        st.button("◀ Previous", key="_pair_prev", on_click=_move, args=(-1, last))
-        st.button("Next ▶", key="_pair_next", on_click=_move, args=(1, last))
+        st.button("◀ Previous", key="_pair_prev", on_click=_move, args=(-1, last), shortcut="Left")
+        st.button("Next ▶", key="_pair_next", on_click=_move, args=(1, last), shortcut="Right")
         if last > 1:
             st.slider("Step of both", 1, last, key=STEP, bind="query-params", label_visibility="collapsed")
     number = int(st.session_state.get(STEP, 1))

@@ -204,6 +204,8 @@ def test_compare_steps_two_trajectories_side_by_side(app: App, runs_copy: Path) 
     app.main.get_by_role("button", name="Next ▶").click()
     app.wait(f"Step 2 of {steps_a}", f"Step 2 of {steps_b}")
     assert parse_qs(urlparse(app.page.url).query)["pair_step"] == ["2"]
+    app.page.keyboard.press("ArrowRight")  # the same keys as the replay
+    app.wait(f"Step 3 of {steps_a}", f"Step 3 of {steps_b}")
     app.assert_no_exception()
     app.shot("compare-side-by-side")
 
