@@ -6,7 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from pages.common import escape_markdown, inside_root, load_trajectory_cached
-from pages.trajectory_tabs.replay import Frame, frames_of, show_frame
+from pages.trajectory_tabs.replay import show_frame
+from webeval_core.frames import Frame, frames_of
 from webeval_core.index import TrajectorySummary, fingerprint
 from webeval_core.trajectory import Trajectory
 

@@ -86,12 +86,53 @@ def _format_trajectory(t: Trajectory) -> str:
     return "\n".join(lines)
 
 
+def _size(n_bytes: int) -> str:
+    return f"{n_bytes / 1e6:.1f} MB" if n_bytes >= 1e6 else f"{n_bytes / 1e3:.0f} KB"
+
+
+def _html_target_problem(target: Path, folder: Path, force: bool) -> str | None:
+    """Why the page cannot be written to `target`, checked before the (seconds-long) rendering."""
+    if target.resolve().is_relative_to(folder.resolve()):
+        return f"is inside the trajectory folder {folder}, which this tool only reads; write it elsewhere"
+    if target.is_dir():
+        return "is a folder; name the .html file to write"
+    if not target.parent.is_dir():
+        return f"cannot be written: the folder {target.parent} does not exist"
+    if target.exists() and not force:
+        return "already exists; pass --force to overwrite it"
+    return None
+
+
+def _refuse_html(target: Path, problem: str) -> int:
+    print(f"webeval show: {target}: {problem}", file=sys.stderr)
+    return 1
+
+
+def _write_html(trajectory: Trajectory, target: Path, force: bool, out: TextIO) -> int:
+    from webeval_core.report import standalone_page  # pandas (via explain): only `--html` pays for it
+
+    problem = _html_target_problem(target, trajectory.path, force)
+    if problem is not None:
+        return _refuse_html(target, problem)
+    page = standalone_page(trajectory).encode("utf-8")
+    try:
+        # "x" even after the check above: a file that appeared meanwhile is still not overwritten.
+        with open(target, "wb" if force else "xb") as handle:
+            handle.write(page)
+    except OSError as exc:
+        return _refuse_html(target, f"cannot be written ({exc.strerror})")
+    out.write(f"Wrote {target} ({_size(len(page))}, {len(trajectory.steps)} steps)\n")
+    return 0
+
+
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     try:
         trajectory = load_trajectory(Path(args.dir))
     except UnreadableError as exc:
         print(f"webeval show: {exc.path}: {exc.reason}", file=sys.stderr)
         return 1
+    if args.html:
+        return _write_html(trajectory, Path(args.html), args.force, out)
     if args.json:
         _print_json(trajectory_json(trajectory), out)
     else:
@@ -325,7 +366,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     show = sub.add_parser("show", help="summarise one trajectory folder")
     show.add_argument("dir", help="a trajectory folder")
-    show.add_argument("--json", action="store_true", help="print one JSON object")
+    shape = show.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="print one JSON object")
+    shape.add_argument(
+        "--html", metavar="FILE", help="write the whole trajectory as one standalone HTML page"
+    )
+    show.add_argument("--force", action="store_true", help="with --html: overwrite FILE if it exists")
     show.set_defaults(handler=cmd_show)
 
     ls = sub.add_parser("ls", help="list runs and trajectories under a folder")

@@ -1,8 +1,10 @@
-"""Evidence tab: every score file, core.log, times, token usage and the raw files."""
+"""Evidence tab: every score file, core.log, times, token usage and the raw files, and the whole
+trajectory as a standalone HTML page to download."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ import streamlit as st
 from pages.common import escape_markdown, inside_root
 from webeval_core.explain import core_log_table, rubric_table, token_usage_table, verdict_field_table
 from webeval_core.folderfiles import read_file
+from webeval_core.report import standalone_page
 from webeval_core.trajectory import Trajectory
 
 LOG_EXCERPT_BYTES = 64 * 1024
@@ -66,6 +69,15 @@ def _log_excerpt(folder: Path) -> str | None:
 
 
 def render(trajectory: Trajectory, folder: Path) -> None:
+    # A callable: the page (every frame embedded, megabytes) is built only when the user clicks.
+    st.download_button(
+        "Download as a standalone HTML page",
+        data=partial(standalone_page, trajectory),
+        file_name=f"trajectory-{trajectory.task_id}.html",
+        mime="text/html",
+        on_click="ignore",
+        help="One file that opens offline in any browser: the header, the verdict and every step.",
+    )
     st.subheader(f"Score files ({len(trajectory.scores)})")
     if not trajectory.scores:
         st.caption("No score files yet: use the Re-score tab.")

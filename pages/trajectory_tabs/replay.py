@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 from pathlib import Path
-from typing import Any, NamedTuple
 
 import streamlit as st
 
@@ -15,8 +14,8 @@ from pages.trajectory_tabs import navigation
 from pages.trajectory_tabs.network import events
 from webeval_core.actionlog import Step
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.frames import Frame, frames_of, step_marks, step_point
 from webeval_core.overlay import (
-    action_label,
     frame_image,
     prefetch_frame,
     prefetch_thumbnail,
@@ -29,14 +28,6 @@ THUMB_WIDTH = 176
 _SLIDER = "_step_slider"
 
 
-class Frame(NamedTuple):
-    """What the replay steps through: agent steps, or bare screenshots when the log has none."""
-
-    number: int  # the step index, or the screenshot's position when there are no steps
-    screenshot: str | None
-    step: Step | None
-
-
 def _frame_path(folder: Path, name: str | None) -> Path | None:
     """A screenshot of the trajectory, only when it lies inside the browsed root."""
     return inside_root(folder / name) if name else None
@@ -44,27 +35,6 @@ def _frame_path(folder: Path, name: str | None) -> Path | None:
 
 def _slid() -> None:
     navigation.go(st.session_state[_SLIDER])
-
-
-def frames_of(trajectory: Trajectory) -> list[Frame]:
-    if trajectory.steps:
-        return [Frame(s.index, s.screenshot, s) for s in trajectory.steps]
-    return [Frame(i, name, None) for i, name in enumerate(trajectory.screenshots, start=1)]
-
-
-def _point(step: Step | None) -> tuple[float, float] | None:
-    return (step.point.x, step.point.y) if step is not None and step.point is not None else None
-
-
-def marks(step: Step | None) -> dict[str, Any]:
-    """What the overlay draws for a step: its point, the typed text or scroll, the scroll arrow."""
-    if step is None:
-        return {}
-    return {
-        "point": _point(step),
-        "label": action_label(step.action, step.typed_text, step.scroll, step.arguments),
-        "scroll": step.scroll,
-    }
 
 
 def _prefetch(folder: Path, frames: list[Frame], position: int) -> None:
@@ -76,11 +46,11 @@ def _prefetch(folder: Path, frames: list[Frame], position: int) -> None:
     path = _frame_path(folder, upcoming.screenshot)
     if path is not None:
         with contextlib.suppress(UnreadableError):
-            prefetch_frame(path, **marks(upcoming.step))
+            prefetch_frame(path, **step_marks(upcoming.step))
     entering = _film_window(frames, position + 1)[-1]
     path = _frame_path(folder, entering.screenshot)
     if path is not None:
-        prefetch_thumbnail(path, THUMB_WIDTH, _point(entering.step))
+        prefetch_thumbnail(path, THUMB_WIDTH, step_point(entering.step))
 
 
 def show_frame(folder: Path, name: str | None, step: Step | None, caption: str) -> None:
@@ -93,7 +63,7 @@ def show_frame(folder: Path, name: str | None, step: Step | None, caption: str) 
         )
         return
     try:
-        image = frame_image(path, **marks(step))
+        image = frame_image(path, **step_marks(step))
     except UnreadableError as exc:
         st.warning(escape_markdown(f"{name}: {exc.reason}"))
         return
@@ -159,7 +129,7 @@ def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
     window = _film_window(frames, position)
     paths = [_frame_path(folder, frame.screenshot) for frame in window]
     drawn = iter(
-        thumbnails([(p, _point(f.step)) for p, f in zip(paths, window, strict=True) if p], THUMB_WIDTH)
+        thumbnails([(p, step_point(f.step)) for p, f in zip(paths, window, strict=True) if p], THUMB_WIDTH)
     )
     for column, frame, path in zip(st.columns(2 * FILM_SIDE + 1), window, paths, strict=False):
         with column:

@@ -459,3 +459,35 @@ def test_annotating_a_verdict_appends_to_the_annotations_file(
     history = next(df.value for df in at.dataframe if "label" in df.value.columns)
     assert history["note"].tolist() == ["two valid readings of *the* intent"]
     assert snapshot(sample.root) == before  # nothing written inside the runs
+
+
+def test_evidence_tab_offers_the_trajectory_as_a_standalone_html_page(
+    app: OpenPage, sample: Sample, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    deferred: list[tuple[Callable[[], object], object, object]] = []
+    register = MediaFileManager.add_deferred
+
+    def record(
+        self: MediaFileManager, data: Callable[[], object], mime: object, *args: object, **kw: object
+    ) -> str:
+        deferred.append((data, mime, kw.get("file_name")))
+        return register(self, data, mime, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", record)
+    run_key, trajectory = _find(sample.root, _stepped)
+    at = app(PAGE, sample.root, run=run_key, task=trajectory.task_id)
+    assert not at.get("download_button")  # only the Evidence tab offers it
+    _show_tab(at, "Evidence")
+    (button,) = at.get("download_button")
+    assert button.label == "Download as a standalone HTML page"
+    assert button.proto.ignore_rerun
+    # Deferred: the page is built when the user clicks, not on every run of the tab.
+    assert button.proto.deferred_file_id and not button.proto.url
+    (build, mime, file_name), *_ = deferred
+    assert (mime, file_name) == ("text/html", f"trajectory-{trajectory.task_id}.html")
+    page = build()
+    assert isinstance(page, str) and page.startswith("<!DOCTYPE html>")
+    assert f"<h1>Task {trajectory.task_id}</h1>" in page
+    assert page.count('<article id="step-') == len(trajectory.steps)

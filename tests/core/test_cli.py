@@ -166,3 +166,87 @@ def test_app_serves_the_root_on_loopback_only(tmp_path: Path) -> None:
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=20)
+
+
+# --- show --html ----------------------------------------------------------------------------
+
+
+def test_show_html_writes_a_standalone_page_and_reports_it(tmp_path: Path) -> None:
+    folder = fara_folder(tmp_path / "runs", "alltrails_find_23")
+    target = tmp_path / "out" / "demo.html"
+    target.parent.mkdir()
+
+    code, text = run_cli("show", str(folder), "--html", str(target))
+
+    assert code == 0
+    page = target.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "<h1>Task alltrails_find_23</h1>" in page
+    assert page.count('src="data:image/jpeg;base64,') == 5
+    size_kb = round(target.stat().st_size / 1e3)
+    assert text == f"Wrote {target} ({size_kb} KB, 5 steps)\n"
+
+
+def test_show_html_never_overwrites_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = fara_folder(tmp_path / "runs", "t1")
+    target = tmp_path / "demo.html"
+    target.write_text("keep me")
+
+    code, _ = run_cli("show", str(folder), "--html", str(target))
+
+    assert code == 1
+    err = capsys.readouterr().err
+    assert f"{target}: already exists; pass --force to overwrite it" in err
+    assert target.read_text() == "keep me"
+
+    code, text = run_cli("show", str(folder), "--html", str(target), "--force")
+    assert code == 0
+    assert text.startswith(f"Wrote {target} (")
+    assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("inside", ["demo.html", "scores/demo.html", "../t1/demo.html"])
+def test_show_html_refuses_a_file_inside_the_trajectory_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], inside: str
+) -> None:
+    from tests.builders import snapshot
+
+    folder = fara_folder(tmp_path, "t1")
+    (folder / "scores").mkdir()
+    before = snapshot(folder)
+    target = folder / inside
+
+    code, _ = run_cli("show", str(folder), "--html", str(target))
+
+    assert code == 1
+    err = capsys.readouterr().err
+    assert f"{target}: is inside the trajectory folder {folder}" in err
+    assert "Traceback" not in err
+    assert snapshot(folder) == before
+
+
+def test_show_html_of_an_unreadable_folder_exits_1_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    target = tmp_path / "demo.html"
+
+    code, text = run_cli("show", str(folder), "--html", str(target))
+
+    assert code == 1
+    assert text == ""
+    err = capsys.readouterr().err
+    assert f"webeval show: {folder}: not a trajectory folder" in err
+    assert "Traceback" not in err
+    assert not target.exists()
+
+
+def test_show_html_names_a_missing_target_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = fara_folder(tmp_path / "runs", "t1")
+    target = tmp_path / "no such folder" / "demo.html"
+    code, _ = run_cli("show", str(folder), "--html", str(target))
+    assert code == 1
+    assert (
+        f"{target}: cannot be written: the folder {target.parent} does not exist" in capsys.readouterr().err
+    )
