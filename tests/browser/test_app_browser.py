@@ -260,6 +260,20 @@ def test_step_with_next_prev_slider_and_filmstrip(app: App, stepper: Pick) -> No
 # --- deep links -------------------------------------------------------------------------------
 
 
+def test_the_evidence_tab_downloads_a_standalone_page(app: App, stepper: Pick, tmp_path: Path) -> None:
+    app.goto("trajectory", "Score files", run=stepper.run, task=stepper.task, tab="Evidence")
+    with app.page.expect_download() as download:
+        app.main.get_by_role("button", name="Download as a standalone HTML page").click()
+    saved = tmp_path / download.value.suggested_filename
+    download.value.save_as(saved)
+    assert saved.name == f"trajectory-{stepper.task}.html"
+    page = saved.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert page.count('id="step-') == stepper.steps
+    assert page.count("data:image/jpeg;base64,") == stepper.steps
+    app.assert_no_exception()
+
+
 def test_deep_link_restores_step_and_tab(app: App, stepper: Pick) -> None:
     step = stepper.first_step + 2
     app.goto("trajectory", _step_heading(step, stepper.steps), run=stepper.run, task=stepper.task, step=step)
