@@ -19,7 +19,7 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.explain import assertion_table, stored_result
 from webeval_core.folderfiles import resolve_inside
 from webeval_core.frames import Frame, frames_of, step_marks
-from webeval_core.overlay import frame_image
+from webeval_core.overlay import render_overlay
 from webeval_core.tasks import Task, load_catalog
 from webeval_core.trajectory import Trajectory
 from webeval_core.verdicts import read_verdict
@@ -218,7 +218,9 @@ def _image(trajectory: Trajectory, frame: Frame) -> str:
     if path is None:
         return f'<p class="missing">Screenshot {_text(name)} lies outside the trajectory folder.</p>'
     try:
-        jpeg = frame_image(path, **step_marks(frame.step))
+        # Not the memoized frame_image: a one-off export of 100 frames would push the replay's
+        # cached frames out of its memo.
+        jpeg = render_overlay(path, **step_marks(frame.step), fmt="JPEG")
     except UnreadableError as exc:
         return f'<p class="missing">Screenshot {_text(name)}: {_text(exc.reason)}</p>'
     data = base64.b64encode(jpeg).decode("ascii")
