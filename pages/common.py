@@ -72,12 +72,13 @@ def _root_input(root: Path) -> None:
     typed = st.text_input(
         "Root folder", value=str(root), key="_root_typed", help="Any folder holding trajectory folders."
     )
-    if typed and Path(typed).expanduser().resolve() != root:
-        candidate = Path(typed).expanduser().resolve()
-        if candidate.is_dir():
-            _browse(candidate)
-        else:
-            st.error(f"Not a folder: {escape_markdown(typed)}")
+    candidate = Path(typed).expanduser().resolve() if typed else root
+    if candidate == root:
+        return
+    if candidate.is_dir():
+        _browse(candidate)
+    else:
+        st.error(f"Not a folder: {escape_markdown(typed)}")
 
 
 def _browse(root: Path) -> None:

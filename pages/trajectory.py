@@ -20,15 +20,14 @@ from pages.common import (
 )
 from pages.trajectory_tabs import annotate, evidence, expected, network, replay, rescore
 from pages.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
-from pages.trajectory_tabs.verdict import Color, live_outcome, score_color
+from pages.trajectory_tabs.verdict import live_outcome, score_color, tone_color
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.index import TrajectorySummary, fingerprint
 from webeval_core.tasks import Task, load_catalog
 from webeval_core.trajectory import Trajectory
+from webeval_core.verdicts import OUTCOME_TONES
 
 require_app_shell()
-
-_OUTCOME_COLORS: dict[str, Color] = {"answered": "green", "no_answer": "orange", "aborted": "red"}
 
 
 def _choose() -> TrajectorySummary | None:
@@ -80,7 +79,9 @@ def _header(trajectory: Trajectory, task: Task | None) -> None:
         facts.append(f"{trajectory.duration_s:.0f} s")
     st.caption(escape_markdown(" · ".join(facts)))
     with st.container(horizontal=True):
-        st.badge(trajectory.outcome.replace("_", " "), color=_OUTCOME_COLORS.get(trajectory.outcome, "gray"))
+        st.badge(
+            trajectory.outcome.replace("_", " "), color=tone_color(OUTCOME_TONES.get(trajectory.outcome))
+        )
         for name, score_file in sorted(trajectory.scores.items()):
             shown = "no score" if score_file.score is None else f"{score_file.score:g}"
             st.badge(escape_markdown(f"{name}: {shown}"), color=score_color(score_file.score))

@@ -22,13 +22,11 @@ from webeval_core.frames import Frame, frames_of, step_marks
 from webeval_core.overlay import render_overlay
 from webeval_core.tasks import Task, load_catalog
 from webeval_core.trajectory import Trajectory
-from webeval_core.verdicts import read_verdict
+from webeval_core.verdicts import OUTCOME_TONES, STATUS_TONES, read_verdict, score_tone
 
 # Defence in depth: should an unescaped value ever slip through, the browser still runs no script
 # and fetches nothing; only inline styles and embedded images are allowed.
 _CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
-_STATUS_CLASSES = {"success": "good", "failure": "bad", "error": "partial"}
-_OUTCOME_CLASSES = {"answered": "good", "no_answer": "partial", "aborted": "bad"}
 
 _STYLE = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d1f;
@@ -107,12 +105,6 @@ def _pre(text: str) -> str:
     return f"<pre>{_text(text)}</pre>"
 
 
-def _score_class(score: float | None) -> str:
-    if score is None:
-        return ""
-    return "good" if score >= 1 else "bad" if score <= 0 else "partial"
-
-
 # --- header, verdict, answer ----------------------------------------------------------------
 
 
@@ -136,10 +128,10 @@ def _header(trajectory: Trajectory, task: Task | None) -> str:
     usage = trajectory.token_usage
     if usage.prompt_tokens or usage.completion_tokens:
         facts.append(("Tokens", f"{usage.prompt_tokens} prompt, {usage.completion_tokens} completion"))
-    badges = [_badge(trajectory.outcome.replace("_", " "), _OUTCOME_CLASSES.get(trajectory.outcome, ""))]
+    badges = [_badge(trajectory.outcome.replace("_", " "), OUTCOME_TONES.get(trajectory.outcome) or "")]
     for name, score_file in sorted(trajectory.scores.items()):
         shown = "no score" if score_file.score is None else f"{score_file.score:g}"
-        badges.append(_badge(f"{name}: {shown}", _score_class(score_file.score)))
+        badges.append(_badge(f"{name}: {shown}", score_tone(score_file.score) or ""))
     if not trajectory.scores:
         badges.append(_badge("not scored"))
     return (
@@ -156,7 +148,7 @@ def _verdict(trajectory: Trajectory) -> str:
     status = verdict.status or "unknown"
     parts = [
         "<section><h2>Official verdict</h2>",
-        _badge(status, _STATUS_CLASSES.get(status, "")),
+        _badge(status, STATUS_TONES.get(status) or ""),
         _badge(f"score {verdict.score:g}" if verdict.score is not None else "no score"),
         *(_badge(tag, "bad") for tag in verdict.tags),
         f'<p class="caption">from {_text(verdict.source)}</p>',

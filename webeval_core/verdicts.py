@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,6 +16,19 @@ from webeval_core.scorefiles import ScoreFile
 
 ENGINE_NAME = "webarena-verified"  # = scoring.ENGINE_NAME; importing scoring would slow every index build
 EVAL_RESULT_SOURCE = "eval_result.json"  # the official CLI's verdict, beside agent_response.json
+
+# How a result reads at a glance, for any view to colour: one rule for the app and the HTML page.
+Tone = Literal["good", "partial", "bad"]
+OUTCOME_TONES: dict[str, Tone] = {"answered": "good", "no_answer": "partial", "aborted": "bad"}
+STATUS_TONES: dict[str, Tone] = {"success": "good", "failure": "bad", "error": "partial"}
+
+
+def score_tone(score: float | None) -> Tone | None:
+    """Full marks read good, zero bad, anything between partial; no score has no tone."""
+    if score is None:
+        return None
+    return "good" if score >= 1 else "bad" if score <= 0 else "partial"
+
 
 # Failure-taxonomy tags, in the order charts list them.
 WRONG_TASK_TYPE = "wrong task type"

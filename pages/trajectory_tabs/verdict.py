@@ -10,14 +10,14 @@ import streamlit as st
 from pages.common import escape_markdown, load_trajectory_cached
 from webeval_core.explain import MATCH, MISMATCH, assertion_table, response_field_table
 from webeval_core.scoring import ScoreOutcome, score_trajectory
+from webeval_core.verdicts import STATUS_TONES, Tone, score_tone
 
 Color = Literal["red", "orange", "green", "violet", "gray"]
-_STATUS_COLORS: dict[str, Color] = {
-    "success": "green",
-    "failure": "red",
-    "error": "orange",
-    "excluded": "gray",
-}
+_TONE_COLORS: dict[Tone | None, Color] = {"good": "green", "partial": "orange", "bad": "red", None: "gray"}
+
+
+def tone_color(tone: Tone | None) -> Color:
+    return _TONE_COLORS[tone]
 
 
 @st.cache_data(show_spinner="Scoring with the official evaluator…", max_entries=32)
@@ -27,9 +27,7 @@ def live_outcome(folder: str, fp: str, root: str) -> ScoreOutcome:
 
 
 def score_color(score: float | None) -> Color:
-    if score is None:
-        return "gray"
-    return "green" if score >= 1 else "red" if score <= 0 else "orange"
+    return tone_color(score_tone(score))
 
 
 def style_match(value: object) -> str:
@@ -40,7 +38,7 @@ def style_match(value: object) -> str:
 def show_verdict(outcome: ScoreOutcome) -> None:
     """The official status and score with the reason in plain words."""
     with st.container(horizontal=True):
-        st.badge(outcome.status, color=_STATUS_COLORS.get(outcome.status, "gray"))
+        st.badge(outcome.status, color=tone_color(STATUS_TONES.get(outcome.status)))
         if outcome.score is not None:
             st.badge(f"score {outcome.score:g}", color=score_color(outcome.score))
         if outcome.evaluation is not None:

@@ -108,3 +108,7 @@ def test_unparseable_and_missing_answer_assertions(tmp_path: Path) -> None:
 
 def test_verdicts_are_recognised_by_the_scorer_engine_name() -> None:
     assert vd.ENGINE_NAME == scoring.ENGINE_NAME  # copied to keep the index free of scoring imports
+
+
+def test_score_tone_reads_full_marks_good_zero_bad_and_between_partial() -> None:
+    assert [vd.score_tone(s) for s in (1.0, 0.0, 0.5, None)] == ["good", "bad", "partial", None]
