@@ -56,11 +56,11 @@ sys.path.insert(0, str(REPO))
 
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
 from webeval_core.diagnostics import UnreadableError  # noqa: E402
-from webeval_core.index import build_index  # noqa: E402
-from webeval_core.overlay import frame_image  # noqa: E402
-from webeval_core.runs import discover_runs  # noqa: E402
-from webeval_core.tasks import load_catalog  # noqa: E402
-from webeval_core.trajectory import load_trajectory  # noqa: E402
+from webeval_core.presentation.overlay import frame_image  # noqa: E402
+from webeval_core.reading.tasks import load_catalog  # noqa: E402
+from webeval_core.reading.trajectory import load_trajectory  # noqa: E402
+from webeval_core.runs.discovery import discover_runs  # noqa: E402
+from webeval_core.runs.index import build_index  # noqa: E402
 
 VIEWPORT = {"width": 1440, "height": 1000}
 TIMEOUT_MS = 120_000

@@ -37,8 +37,8 @@ from tests.builders import (  # noqa: E402
     write_screenshots,
     write_times,
 )
-from webeval_core.actionlog import parse_action_log  # noqa: E402
-from webeval_core.trajectory import load_trajectory  # noqa: E402
+from webeval_core.reading.actionlog import parse_action_log  # noqa: E402
+from webeval_core.reading.trajectory import load_trajectory  # noqa: E402
 
 THOUGHT = "The search results list several trails; the third one matches the requested length. " * 4
 

@@ -71,7 +71,7 @@ def main() -> int:
 
 
 def run(work: Path, jobs: int, rng: random.Random) -> int:
-    from webeval_core.tasks import default_dataset_path
+    from webeval_core.reading.tasks import default_dataset_path
 
     tasks = json.loads(default_dataset_path().read_text())
     runs = work / "run"

@@ -15,10 +15,10 @@ from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.pages_manager import PagesManager
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.index import RootIndex, build_index
-from webeval_core.metrics import trajectory_frame
-from webeval_core.tasks import load_catalog
-from webeval_core.trajectory import Trajectory, load_trajectory
+from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.trajectory import Trajectory, load_trajectory
+from webeval_core.runs.index import RootIndex, build_index
+from webeval_core.runs.metrics import trajectory_frame
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ROOT = REPO / "sample_runs"

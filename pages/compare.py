@@ -12,14 +12,15 @@ import streamlit as st
 
 from pages import compare_pair
 from pages.common import PAGES, current_frame, current_index, escape_markdown, require_app_shell
-from webeval_core import metrics
+from webeval_core.runs import metrics
+from webeval_core.scoring import verdicts
 
 require_app_shell()
 
 _COLOURS = {
     metrics.PASS: "background-color: #d8f0dc",
     metrics.FAIL: "background-color: #f8d9d6",
-    metrics.NO_ANSWER: "background-color: #f8d9d6",
+    verdicts.NO_ANSWER: "background-color: #f8d9d6",
     metrics.PASS_TO_FAIL: "background-color: #f8d9d6",
     metrics.FAIL_TO_PASS: "background-color: #d8f0dc",
 }

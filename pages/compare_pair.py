@@ -7,9 +7,9 @@ import streamlit as st
 
 from pages.common import escape_markdown, inside_root, load_trajectory_cached
 from pages.trajectory_tabs.replay import show_frame
-from webeval_core.frames import Frame, frames_of
-from webeval_core.index import TrajectorySummary, fingerprint
-from webeval_core.trajectory import Trajectory
+from webeval_core.presentation.frames import Frame, frames_of
+from webeval_core.reading.trajectory import Trajectory
+from webeval_core.runs.index import TrajectorySummary, fingerprint
 
 STEP = "pair_step"
 

@@ -26,7 +26,7 @@ from pages.common import (
     require_app_shell,
     trajectory_table,
 )
-from webeval_core import metrics
+from webeval_core.runs import metrics
 
 require_app_shell()
 

@@ -11,8 +11,8 @@ import streamlit as st
 
 from pages.common import PAGES, current_frame, current_index, escape_markdown, require_app_shell
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.metrics import PASS
-from webeval_core.tasks import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
+from webeval_core.reading.tasks import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
+from webeval_core.runs.metrics import PASS
 
 require_app_shell()
 

@@ -13,8 +13,8 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import current_frame, index_or_stop, require_app_shell, trajectory_table
-from webeval_core import metrics
-from webeval_core.tasks import TASK_TYPES
+from webeval_core.reading.tasks import TASK_TYPES
+from webeval_core.runs import metrics
 
 require_app_shell()
 

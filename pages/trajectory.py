@@ -22,10 +22,10 @@ from pages.trajectory_tabs import annotate, evidence, expected, network, replay,
 from pages.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
 from pages.trajectory_tabs.verdict import live_outcome, score_color, tone_color
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.index import TrajectorySummary, fingerprint
-from webeval_core.tasks import Task, load_catalog
-from webeval_core.trajectory import Trajectory
-from webeval_core.verdicts import OUTCOME_TONES
+from webeval_core.presentation.tones import OUTCOME_TONES
+from webeval_core.reading.tasks import Task, load_catalog
+from webeval_core.reading.trajectory import Trajectory
+from webeval_core.runs.index import TrajectorySummary, fingerprint
 
 require_app_shell()
 

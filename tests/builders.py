@@ -20,7 +20,7 @@ from typing import IO, Any, Literal
 
 import pytest
 
-from webeval_core import folderfiles
+from webeval_core.reading import folderfiles
 
 START_UTC = datetime(2025, 11, 14, 13, 35, 10, tzinfo=UTC)
 LOCAL_OFFSET = timedelta(hours=1)

@@ -12,10 +12,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from webeval_core.annotations import annotations_as_rows, default_annotations_file, read_annotations
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.index import RootIndex, TrajectorySummary, build_index, index_as_json
-from webeval_core.trajectory import Trajectory, load_trajectory, trajectory_json
+from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
+from webeval_core.review.annotations import annotations_as_rows, default_annotations_file, read_annotations
+from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
 
 APP_FILE = Path(__file__).resolve().parent.parent / "app.py"
 
@@ -109,7 +109,9 @@ def _refuse_html(target: Path, problem: str) -> int:
 
 
 def _write_html(trajectory: Trajectory, target: Path, force: bool, out: TextIO) -> int:
-    from webeval_core.report import standalone_page  # pandas (via explain): only `--html` pays for it
+    from webeval_core.presentation.report import (
+        standalone_page,  # pandas (via explain): only `--html` pays for it
+    )
 
     problem = _html_target_problem(target, trajectory.path, force)
     if problem is not None:
@@ -267,9 +269,9 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
-    from webeval_core.runs import iter_trajectory_dirs
-    from webeval_core.scoring import score_trajectories, summarize
-    from webeval_core.tasks import load_catalog
+    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.runs.discovery import iter_trajectory_dirs
+    from webeval_core.scoring.engine import score_trajectories, summarize
 
     try:
         catalog = load_catalog(args.tasks)

@@ -6,7 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import current_root
-from webeval_core.annotations import (
+from webeval_core.presentation.tables import annotation_table
+from webeval_core.reading.trajectory import Trajectory
+from webeval_core.review.annotations import (
     LABELS,
     Annotation,
     add_annotation,
@@ -14,9 +16,7 @@ from webeval_core.annotations import (
     default_annotations_file,
     read_annotations,
 )
-from webeval_core.explain import annotation_table
-from webeval_core.trajectory import Trajectory
-from webeval_core.verdicts import read_verdict
+from webeval_core.scoring.verdicts import read_verdict
 
 
 def render(run_key: str, trajectory: Trajectory) -> None:

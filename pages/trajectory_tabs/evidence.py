@@ -11,10 +11,15 @@ from typing import Any
 import streamlit as st
 
 from pages.common import escape_markdown, inside_root
-from webeval_core.explain import core_log_table, rubric_table, token_usage_table, verdict_field_table
-from webeval_core.folderfiles import read_file
-from webeval_core.report import standalone_page
-from webeval_core.trajectory import Trajectory
+from webeval_core.presentation.report import standalone_page
+from webeval_core.presentation.tables import (
+    core_log_table,
+    rubric_table,
+    token_usage_table,
+    verdict_field_table,
+)
+from webeval_core.reading.folderfiles import read_file
+from webeval_core.reading.trajectory import Trajectory
 
 LOG_EXCERPT_BYTES = 64 * 1024
 

@@ -6,10 +6,10 @@ import streamlit as st
 
 from pages.common import escape_markdown
 from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
-from webeval_core.response import parse_agent_response
-from webeval_core.scoring import ScoreOutcome
-from webeval_core.tasks import Task
-from webeval_core.trajectory import Trajectory
+from webeval_core.reading.response import parse_agent_response
+from webeval_core.reading.tasks import Task
+from webeval_core.reading.trajectory import Trajectory
+from webeval_core.scoring.engine import ScoreOutcome
 
 
 def render(trajectory: Trajectory, task: Task | None, outcome: ScoreOutcome) -> None:

@@ -9,10 +9,10 @@ from pages.common import escape_markdown, load_trajectory_cached
 from pages.trajectory_tabs.navigation import request_jump
 from pages.trajectory_tabs.verdict import Color, style_match
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.explain import candidate_field_table, candidate_table, request_table
-from webeval_core.network import read_har
-from webeval_core.scoring import NetworkCheckTrace, ScoreOutcome
-from webeval_core.trajectory import Trajectory
+from webeval_core.presentation.tables import candidate_field_table, candidate_table, request_table
+from webeval_core.reading.network import read_har
+from webeval_core.reading.trajectory import Trajectory
+from webeval_core.scoring.engine import NetworkCheckTrace, ScoreOutcome
 
 _STATIC_TYPES = {"image", "script", "stylesheet", "font", "media", "manifest", "style"}
 

@@ -12,16 +12,16 @@ import streamlit as st
 from pages.common import escape_markdown, inside_root, lazy_expander, load_trajectory_cached
 from pages.trajectory_tabs import navigation
 from pages.trajectory_tabs.network import events
-from webeval_core.actionlog import Step
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.frames import Frame, frames_of, step_marks, step_point
-from webeval_core.overlay import (
+from webeval_core.presentation.frames import Frame, frames_of, step_marks, step_point
+from webeval_core.presentation.overlay import (
     frame_image,
     prefetch_frame,
     prefetch_thumbnail,
     thumbnails,
 )
-from webeval_core.trajectory import Trajectory
+from webeval_core.reading.actionlog import Step
+from webeval_core.reading.trajectory import Trajectory
 
 FILM_SIDE = 4  # thumbnails each side of the current step: 100-step trajectories stay fast
 THUMB_WIDTH = 176

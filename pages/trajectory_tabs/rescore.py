@@ -16,10 +16,10 @@ from pages.common import (
     load_index,
 )
 from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
-from webeval_core.explain import before_after, editable_response, outcome_table, stored_result
-from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize
-from webeval_core.tasks import Task
-from webeval_core.trajectory import Trajectory
+from webeval_core.presentation.tables import before_after, editable_response, outcome_table, stored_result
+from webeval_core.reading.tasks import Task
+from webeval_core.reading.trajectory import Trajectory
+from webeval_core.scoring.engine import ScoreOutcome, score_trajectories, score_trajectory, summarize
 
 _RESCORED = "_rescored"
 _BATCH = "_batch_rescored"

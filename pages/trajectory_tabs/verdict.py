@@ -8,9 +8,9 @@ from typing import Literal
 import streamlit as st
 
 from pages.common import escape_markdown, load_trajectory_cached
-from webeval_core.explain import MATCH, MISMATCH, assertion_table, response_field_table
-from webeval_core.scoring import ScoreOutcome, score_trajectory
-from webeval_core.verdicts import STATUS_TONES, Tone, score_tone
+from webeval_core.presentation.tables import MATCH, MISMATCH, assertion_table, response_field_table
+from webeval_core.presentation.tones import STATUS_TONES, Tone, score_tone
+from webeval_core.scoring.engine import ScoreOutcome, score_trajectory
 
 Color = Literal["red", "orange", "green", "violet", "gray"]
 _TONE_COLORS: dict[Tone | None, Color] = {"good": "green", "partial": "orange", "bad": "red", None: "gray"}

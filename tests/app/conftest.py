@@ -20,11 +20,11 @@ from streamlit.testing.v1 import AppTest
 
 from pages.common import PAGES
 from tests.builders import write_final_answer, write_score, write_times
-from webeval_core.index import RootIndex, build_index
-from webeval_core.metrics import trajectory_frame
-from webeval_core.runs import iter_trajectory_dirs
-from webeval_core.scoring import ScoreOutcome, score_trajectories
-from webeval_core.tasks import load_catalog
+from webeval_core.reading.tasks import load_catalog
+from webeval_core.runs.discovery import iter_trajectory_dirs
+from webeval_core.runs.index import RootIndex, build_index
+from webeval_core.runs.metrics import trajectory_frame
+from webeval_core.scoring.engine import ScoreOutcome, score_trajectories
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"

@@ -16,9 +16,10 @@ from streamlit.testing.v1 import AppTest
 from pages.common import escape_markdown
 from tests.app.conftest import Sample, expected
 from tests.builders import wav_folder
-from webeval_core import metrics, verdicts
-from webeval_core.index import build_index
-from webeval_core.runs import run_of
+from webeval_core.runs import metrics
+from webeval_core.runs.discovery import run_of
+from webeval_core.runs.index import build_index
+from webeval_core.scoring import verdicts
 
 PAGE = "pages/overview.py"
 FAILURES = "Outcomes and failures"  # the lazy tab holding the outcome and taxonomy charts

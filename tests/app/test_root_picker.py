@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from pages.common import escape_markdown
 from tests.app.conftest import Sample
-from webeval_core.runs import discover_runs, iter_trajectory_dirs
+from webeval_core.runs.discovery import discover_runs, iter_trajectory_dirs
 
 _BOX = "_root_box"
 

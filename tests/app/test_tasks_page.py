@@ -7,9 +7,9 @@ from collections.abc import Callable
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import Sample
-from webeval_core.runs import discover_runs
-from webeval_core.tasks import load_catalog
-from webeval_core.trajectory import load_trajectory
+from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.runs.discovery import discover_runs
 
 PAGE = "pages/tasks.py"
 OpenApp = Callable[..., AppTest]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.app.conftest import Sample, expected
-from webeval_core import metrics
+from webeval_core.runs import metrics
 
 PAGE = "pages/trajectories.py"
 

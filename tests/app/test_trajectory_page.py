@@ -18,12 +18,12 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import Sample
 from tests.builders import Act, fara_folder, snapshot
-from webeval_core.annotations import read_annotations
-from webeval_core.response import parse_agent_response
-from webeval_core.runs import discover_runs, run_of
-from webeval_core.scoring import CONFIG_FILE_NAME, score_trajectory
-from webeval_core.tasks import load_catalog
-from webeval_core.trajectory import Trajectory, load_trajectory
+from webeval_core.reading.response import parse_agent_response
+from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.trajectory import Trajectory, load_trajectory
+from webeval_core.review.annotations import read_annotations
+from webeval_core.runs.discovery import discover_runs, run_of
+from webeval_core.scoring.engine import CONFIG_FILE_NAME, score_trajectory
 
 PAGE = "pages/trajectory.py"
 OpenPage = Callable[..., AppTest]  # conftest's `app` factory

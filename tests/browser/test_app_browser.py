@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import expect
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.runs import discover_runs
-from webeval_core.trajectory import load_trajectory
+from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.runs.discovery import discover_runs
 
 if TYPE_CHECKING:
     from conftest import App

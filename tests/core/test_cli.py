@@ -114,7 +114,7 @@ def test_missing_root_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_export_annotations(tmp_path: Path) -> None:
-    from webeval_core.annotations import Annotation, add_annotation
+    from webeval_core.review.annotations import Annotation, add_annotation
 
     notes = tmp_path / "notes.jsonl"
     add_annotation(notes, Annotation(run_key="r", task_id="7", label="task ambiguous", note="two readings"))

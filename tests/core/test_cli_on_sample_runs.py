@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from webeval_core.cli import main
-from webeval_core.runs import iter_trajectory_dirs
+from webeval_core.runs.discovery import iter_trajectory_dirs
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_runs"
 

@@ -1,0 +1,183 @@
+"""Pixel checks: the action mark lands where the step's point says, thumbnails keep the aspect."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from webeval_core.diagnostics import UnreadableError
+from webeval_core.presentation.overlay import (
+    MARK_COLOR,
+    action_label,
+    frame_image,
+    prefetch_frame,
+    prefetch_thumbnail,
+    render_overlay,
+    thumbnail,
+    thumbnails,
+)
+
+GREY = (128, 128, 128)
+
+
+@pytest.fixture
+def screenshot(tmp_path: Path) -> Path:
+    path = tmp_path / "screenshot1.png"
+    Image.new("RGB", (1440, 900), GREY).save(path)
+    return path
+
+
+def _decode(data: bytes) -> Image.Image:
+    assert data.startswith(b"\x89PNG")
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _is_mark(pixel: object) -> bool:
+    return isinstance(pixel, tuple) and pixel[:3] == MARK_COLOR
+
+
+def test_point_is_drawn_at_its_pixel_and_nowhere_far(screenshot: Path) -> None:
+    image = _decode(render_overlay(screenshot, point=(740.2, 82.4)))
+    assert image.size == (1440, 900)
+    assert _is_mark(image.getpixel((740, 82)))
+    radius = 900 // 45
+    # The ring passes through (x + radius, y) and the crosshair arm extends beyond it.
+    assert any(_is_mark(image.getpixel((740 + radius + d, 82))) for d in (-2, -1, 0, 1, 2))
+    assert any(_is_mark(image.getpixel((740 + int(radius * 1.4), 82 + d))) for d in (-1, 0, 1))
+    for far in ((10, 890), (1430, 890), (300, 600), (740, 300)):
+        assert image.getpixel(far) == GREY
+
+
+def test_point_at_another_place_moves_the_mark(screenshot: Path) -> None:
+    image = _decode(render_overlay(screenshot, point=(100, 800)))
+    assert _is_mark(image.getpixel((100, 800)))
+    assert image.getpixel((740, 82)) == GREY
+
+
+def test_point_outside_the_image_is_clamped_to_the_edge(screenshot: Path) -> None:
+    image = _decode(render_overlay(screenshot, point=(5000, -20)))
+    assert _is_mark(image.getpixel((1439, 0))) or _is_mark(image.getpixel((1438, 1)))
+
+
+def test_no_point_no_label_leaves_the_frame_unchanged(screenshot: Path) -> None:
+    image = _decode(render_overlay(screenshot))
+    assert image.getcolors() == [(1440 * 900, GREY)]
+
+
+def test_label_is_boxed_beside_the_point_inside_the_image(screenshot: Path) -> None:
+    plain = _decode(render_overlay(screenshot, point=(1420, 880)))
+    labelled = _decode(render_overlay(screenshot, point=(1420, 880), label="type: 'hello'"))
+    changed = [
+        (x, y)
+        for x in range(0, 1440, 4)
+        for y in range(0, 900, 4)
+        if plain.getpixel((x, y)) != labelled.getpixel((x, y))
+    ]
+    assert changed
+    # Near the bottom-right corner the box flips to the upper-left of the point.
+    assert max(x for x, _ in changed) < 1420
+    assert max(y for _, y in changed) < 880
+
+
+def test_scroll_draws_an_arrow_in_its_direction(screenshot: Path) -> None:
+    down = _decode(render_overlay(screenshot, point=(720, 450), scroll="down"))
+    up = _decode(render_overlay(screenshot, point=(720, 450), scroll="up"))
+    radius = 900 // 45
+    below, above = (720, 450 + radius * 2), (720, 450 - radius * 2)
+    assert _is_mark(down.getpixel(below)) and not _is_mark(down.getpixel((720, 450 - radius * 3)))
+    assert _is_mark(up.getpixel(above)) and not _is_mark(up.getpixel((720, 450 + radius * 3)))
+
+
+def test_scroll_without_point_starts_at_the_centre(screenshot: Path) -> None:
+    image = _decode(render_overlay(screenshot, scroll="down"))
+    assert _is_mark(image.getpixel((720, 450 + 900 // 45 * 2)))
+
+
+def test_action_label() -> None:
+    assert action_label("type", typed_text="hello") == "type: 'hello'"
+    assert action_label("scroll", scroll="down") == "scroll down"
+    assert action_label("left_click", arguments={"coordinate": [1, 2]}) is None
+    assert action_label("visit_url", arguments={"url": "http://x.test/a"}) == "visit_url: http://x.test/a"
+    assert action_label("key", arguments={"keys": ["Control", "a"]}) == "key: Control, a"
+    assert action_label("terminate", arguments={"status": "success"}) == "terminate: success"
+    long = action_label("type", typed_text="x" * 500)
+    assert long is not None and len(long) <= 80
+
+
+def test_thumbnail_width_and_aspect(screenshot: Path) -> None:
+    image = _decode(thumbnail(screenshot, width=192))
+    assert image.size == (192, 120)
+    assert _decode(thumbnail(screenshot, width=100)).size == (100, 62)
+
+
+def test_thumbnail_dot_is_scaled_with_the_image(screenshot: Path) -> None:
+    image = _decode(thumbnail(screenshot, width=144, point=(1000, 500)))
+    assert _is_mark(image.getpixel((100, 50)))
+    assert image.getpixel((10, 10)) == GREY
+
+
+def test_broken_and_missing_files_raise_unreadable(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    with pytest.raises(UnreadableError, match="not a readable image"):
+        render_overlay(broken, point=(1, 1))
+    with pytest.raises(UnreadableError, match="not found"):
+        thumbnail(tmp_path / "missing.png")
+
+
+def test_jpeg_output_keeps_the_mark_in_place(screenshot: Path) -> None:
+    data = render_overlay(screenshot, point=(740, 82), fmt="JPEG")
+    assert data.startswith(b"\xff\xd8")
+    image = Image.open(io.BytesIO(data)).convert("RGB")
+    assert image.size == (1440, 900)
+    red, green, blue = image.getpixel((740, 82))  # type: ignore[misc]
+    assert red > 180 and green < 90 and blue < 110  # lossy, but still the mark's red
+    assert image.getpixel((300, 600)) == pytest.approx(GREY, abs=3)
+
+
+def test_frame_image_is_memoized_per_file_state(screenshot: Path) -> None:
+    first = frame_image(screenshot, point=(10, 10), label="type: 'a'")
+    assert first == render_overlay(screenshot, point=(10, 10), label="type: 'a'", fmt="JPEG")
+    assert frame_image(screenshot, point=(10, 10), label="type: 'a'") is first
+    assert frame_image(screenshot, point=(11, 10), label="type: 'a'") is not first
+    Image.new("RGB", (1280, 800), (0, 0, 0)).save(screenshot)  # rewritten: size and mtime change
+    assert frame_image(screenshot, point=(10, 10), label="type: 'a'") != first
+
+
+def test_prefetched_frame_is_served_from_the_memo(screenshot: Path) -> None:
+    future = prefetch_frame(screenshot, point=(700, 400), scroll="down")
+    assert future is not None
+    rendered = future.result(timeout=30)
+    assert frame_image(screenshot, point=(700, 400), scroll="down") is rendered
+    assert prefetch_frame(screenshot, point=(700, 400), scroll="down") is None  # memoized already
+
+
+def test_thumbnails_of_a_window_are_memoized_and_errors_stay_per_frame(
+    screenshot: Path, tmp_path: Path
+) -> None:
+    other = tmp_path / "other.png"
+    Image.new("RGB", (1440, 900), (10, 200, 10)).save(other)
+    first, second, missing = thumbnails(
+        [(screenshot, (100, 100)), (other, None), (tmp_path / "gone.png", None)], 120
+    )
+    assert isinstance(first, bytes) and _decode(first).size == (120, 75)
+    assert isinstance(second, bytes) and _decode(second).getpixel((60, 37)) == (10, 200, 10)
+    assert isinstance(missing, UnreadableError)
+    again = thumbnails([(screenshot, (100, 100))], 120)[0]
+    assert again is first
+
+
+def test_prefetched_thumbnail_is_served_from_the_memo(screenshot: Path) -> None:
+    prefetch_thumbnail(screenshot, 96)
+    made = thumbnails([(screenshot, None)], 96)[0]  # waits for the rendering under way
+    assert isinstance(made, bytes) and _decode(made).size == (96, 60)
+    assert thumbnails([(screenshot, None)], 96)[0] is made
+
+
+def test_memoized_rendering_reports_missing_files(tmp_path: Path) -> None:
+    with pytest.raises(UnreadableError, match="not found"):
+        frame_image(tmp_path / "gone.png")
+    prefetch_thumbnail(tmp_path / "gone.png")  # nothing to start, nothing raised

@@ -1,0 +1,75 @@
+"""Run discovery: Fara trees are grouped by their path, flat folders by their parent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.builders import fara_folder, wav_folder
+from webeval_core.runs.discovery import discover_runs, iter_trajectory_dirs, run_of
+
+FARA_RUN = Path("runs/WebSurfer-fara-100-max_n_images-3/fara-7b/alice/WebArenaVerified_x/0")
+
+
+def test_fara_tree_gives_run_metadata_from_the_path(tmp_path: Path) -> None:
+    traj = tmp_path / FARA_RUN / "traj"
+    fara_folder(traj, "108")
+    fara_folder(traj, "109")
+
+    (run,) = discover_runs(tmp_path)
+
+    assert run.key == FARA_RUN.as_posix()
+    assert (run.system, run.model, run.user, run.benchmark, run.run_id) == (
+        "WebSurfer-fara-100-max_n_images-3",
+        "fara-7b",
+        "alice",
+        "WebArenaVerified_x",
+        "0",
+    )
+    assert [p.name for p in run.trajectory_dirs] == ["108", "109"]
+    assert run.label == "fara-7b · WebArenaVerified_x · run 0"
+
+
+def test_flat_folders_are_grouped_by_parent_and_runs_are_sorted(tmp_path: Path) -> None:
+    wav_folder(tmp_path / "official-cli", "7")
+    wav_folder(tmp_path / "official-cli", "8")
+    fara_folder(tmp_path / "adhoc", "alltrails_find_23")
+
+    runs = discover_runs(tmp_path)
+
+    assert [r.key for r in runs] == ["adhoc", "official-cli"]
+    assert [len(r.trajectory_dirs) for r in runs] == [1, 2]
+    assert runs[1].model is None
+
+
+def test_root_that_is_itself_a_trajectory(tmp_path: Path) -> None:
+    folder = wav_folder(tmp_path, "7")
+    assert list(iter_trajectory_dirs(folder)) == [folder]
+    assert run_of(tmp_path, folder).key == tmp_path.name
+
+
+def test_scores_hidden_and_symlinked_dirs_are_not_walked(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    wav_folder(outside, "5")
+    root = tmp_path / "root"
+    wav_folder(root / "run", "1")
+    (root / "run" / "link").symlink_to(outside, target_is_directory=True)
+    wav_folder(root / ".hidden", "2")
+
+    assert [p.name for p in iter_trajectory_dirs(root)] == ["1"]
+
+
+def test_unreadable_directory_does_not_stop_discovery(tmp_path: Path) -> None:
+    wav_folder(tmp_path / "run", "1")
+    locked = tmp_path / "run" / "locked"
+    locked.mkdir()
+    locked.chmod(0)
+    try:
+        assert [p.name for p in iter_trajectory_dirs(tmp_path)] == ["1"]
+    finally:
+        locked.chmod(0o755)
+
+
+def test_task_folders_sort_numerically(tmp_path: Path) -> None:
+    for task in ("108", "11", "9", "notes_2", "notes_10"):
+        wav_folder(tmp_path / "run", task)
+    assert [p.name for p in iter_trajectory_dirs(tmp_path)] == ["9", "11", "108", "notes_2", "notes_10"]

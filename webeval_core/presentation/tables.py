@@ -1,0 +1,300 @@
+"""What a verdict and a trajectory's evidence say, as tables for any view.
+
+The official result is a nested dict of evaluators and assertions; a reviewer needs it flat:
+which response field was wrong, what changed after re-scoring, which request fired in which
+step. Built here, without a UI, so every view (and a test) reads the same tables.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC
+from typing import Any
+
+import pandas as pd
+
+from webeval_core.reading.corelog import CoreLogLine
+from webeval_core.reading.network import Har, TimedStep, step_for_time
+from webeval_core.reading.response import AgentResponse, parse_agent_response
+from webeval_core.reading.trajectory import Trajectory
+from webeval_core.review.annotations import Annotation, annotations_as_rows
+from webeval_core.scoring.engine import Candidate, NetworkCheckTrace, ScoreOutcome
+from webeval_core.scoring.verdicts import read_verdict
+
+MATCH, MISMATCH, UNATTRIBUTED = "✓", "✗", "?"
+RESPONSE_EVALUATOR = "AgentResponseEvaluator"
+# The verdict fields of an LLM judge's score file (Fara's rubric and verifier judges), a row each.
+VERDICT_FIELDS = (
+    "is_success",
+    "outcome_success",
+    "rubric_is_success",
+    "verifier_success",
+    "success_criterion",
+    "outcome_reasoning",
+    "verifier_reasoning",
+)
+FIELD_COLUMNS = ["field", "match", "expected", "agent, normalized", "agent"]
+ASSERTION_COLUMNS = ["evaluator", "assertion", "status", "messages"]
+BEFORE_AFTER_COLUMNS = ["evaluator", "before", "before score", "after", "after score", "changed"]
+CORE_LOG_COLUMNS = ["line", "time", "level", "logger", "message"]
+
+
+def json_cell(value: Any) -> str:
+    """A value as one table cell: JSON, so `"1"` and `1` stay distinguishable; empty for None."""
+    return json.dumps(value, ensure_ascii=False, default=str) if value is not None else ""
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+# --- the agent's response -------------------------------------------------------------------
+
+
+def agent_fields(result: Mapping[str, Any], response: AgentResponse | None) -> dict[str, Any]:
+    """The agent's fields under the evaluator's names. The evaluator's `actual` is the raw text
+    when it was given text, so the parsed response stands in for it then."""
+    actual = result.get("actual")
+    if isinstance(actual, dict):
+        return actual
+    if response is not None and isinstance(response.engine_input, dict):
+        return response.engine_input
+    return response.parsed if response is not None and response.parsed is not None else {}
+
+
+def field_table(result: Mapping[str, Any], actual: Mapping[str, Any]) -> pd.DataFrame:
+    """Expected vs actual vs normalized, per response field. A field is wrong when a failed
+    assertion names it (the evaluator's own verdict, not a re-comparison that could disagree);
+    a failure naming no field leaves every field in doubt. An unparseable answer has no
+    normalized fields, only its assertion."""
+    expected = _mapping(result.get("expected"))
+    normalized = _mapping(result.get("actual_normalized"))
+    fields = list(dict.fromkeys([*expected, *normalized, *actual]))
+    failed = [
+        str(a.get("assertion_name")) for a in result.get("assertions") or [] if a.get("status") != "success"
+    ]
+    unattributed = any(not any(f in name for f in fields) for name in failed)
+    rows = []
+    for field in fields:
+        if any(field in name for name in failed):
+            match = MISMATCH
+        elif unattributed:
+            match = UNATTRIBUTED
+        else:
+            match = MATCH
+        rows.append(
+            {
+                "field": field,
+                "match": match,
+                "expected": json_cell(expected.get(field)),
+                "agent, normalized": json_cell(normalized.get(field)),
+                "agent": json_cell(actual.get(field)),
+            }
+        )
+    return pd.DataFrame(rows, columns=FIELD_COLUMNS)
+
+
+def response_field_table(official: Mapping[str, Any], response: AgentResponse | None) -> pd.DataFrame | None:
+    """The field table of the official result's response evaluator; None when the task has none
+    (network-only tasks)."""
+    results = official.get("evaluators_results") or []
+    result = next((r for r in results if r.get("evaluator_name") == RESPONSE_EVALUATOR), None)
+    return None if result is None else field_table(result, agent_fields(result, response))
+
+
+def assertion_table(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
+    """Every assertion of every evaluator, one row each; evaluators are numbered by position
+    because a task may run the same evaluator twice (two network checks)."""
+    rows = [
+        {
+            "evaluator": f"{position}: {result.get('evaluator_name')}",
+            "assertion": a.get("assertion_name"),
+            "status": a.get("status"),
+            "messages": "\n".join(a.get("assertion_msgs") or []) or a.get("error_msg") or "",
+        }
+        for position, result in enumerate(results)
+        for a in result.get("assertions") or []
+    ]
+    return pd.DataFrame(rows, columns=ASSERTION_COLUMNS)
+
+
+def editable_response(text: str | None, task_type: str) -> str:
+    """A response to start a what-if from: the agent's own (re-indented when it is JSON alone, often
+    written on one line, to be easier to edit), else a minimal valid one for the task's type."""
+    response = parse_agent_response(text) if text else None
+    if response is not None and response.extracted_from == "text":
+        return json.dumps(response.parsed, indent=2, ensure_ascii=False)
+    return text or json.dumps(
+        {"task_type": task_type.upper(), "status": "SUCCESS", "retrieved_data": None}, indent=2
+    )
+
+
+# --- re-scoring -----------------------------------------------------------------------------
+
+
+def evaluator_rows(result: Mapping[str, Any] | None) -> dict[str, tuple[Any, Any]]:
+    """(status, score) of the task and of each evaluator, keyed so two results line up."""
+    if not result:
+        return {}
+    rows = {"task": (result.get("status"), result.get("score"))}
+    for position, r in enumerate(result.get("evaluators_results") or []):
+        rows[f"{position}: {r.get('evaluator_name')}"] = (r.get("status"), r.get("score"))
+    return rows
+
+
+def stored_result(trajectory: Trajectory) -> tuple[str | None, dict[str, Any] | None]:
+    """The newest official verdict already on disk, its source and its official result: what a
+    re-scoring is compared against."""
+    verdict = read_verdict(trajectory.scores, trajectory.eval_result)
+    if verdict is None:
+        return None, None
+    stored = trajectory.scores.get(verdict.source)
+    if stored is not None and isinstance(stored.response, dict):
+        return verdict.source, stored.response.get("result")
+    return verdict.source, trajectory.eval_result
+
+
+def before_after(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> pd.DataFrame:
+    """The task's and each evaluator's verdict before and after re-scoring, with what changed
+    (a new engine version may decide differently)."""
+    old, new = evaluator_rows(before), evaluator_rows(after)
+    rows = []
+    for name in dict.fromkeys([*new, *old]):
+        was, now = old.get(name, (None, None)), new.get(name, (None, None))
+        rows.append(
+            {
+                "evaluator": name,
+                "before": was[0],
+                "before score": was[1],
+                "after": now[0],
+                "after score": now[1],
+                "changed": was != now,
+            }
+        )
+    return pd.DataFrame(rows, columns=BEFORE_AFTER_COLUMNS)
+
+
+def outcome_table(outcomes: Iterable[ScoreOutcome]) -> pd.DataFrame:
+    """One row per scored trajectory of a batch, with why it did not succeed."""
+    return pd.DataFrame(
+        [
+            {"task": o.task_id, "status": o.status, "score": o.score, "reused": o.reused, "reason": o.reason}
+            for o in outcomes
+        ]
+    )
+
+
+# --- network --------------------------------------------------------------------------------
+
+
+def request_table(har: Har, steps: Sequence[TimedStep]) -> pd.DataFrame:
+    """The HAR's requests, each with the agent step during which it fired, so a request can be
+    read beside what the agent was doing."""
+    first = next((e.started for e in har.events if e.started is not None), None)
+    rows = [
+        {
+            "entry": e.har_index,
+            "time (UTC)": e.started.astimezone(UTC).strftime("%H:%M:%S.%f")[:-3] if e.started else None,
+            "+s": round((e.started - first).total_seconds(), 2) if e.started and first else None,
+            "method": e.method,
+            "status": e.status,
+            "type": e.resource_type or ("document" if e.is_document else None),
+            "url": e.url,
+            "step": step_for_time(steps, e.started),
+        }
+        for e in har.events
+    ]
+    return pd.DataFrame(rows).astype({"step": "Int64", "status": "Int64"})
+
+
+def candidate_table(trace: NetworkCheckTrace) -> pd.DataFrame:
+    """The requests one network check considered, and which it kept and matched."""
+    return pd.DataFrame(
+        [
+            {
+                "entry": c.har_index,
+                "step": c.step,
+                "method": c.method,
+                "status": c.status,
+                "url": c.url,
+                "page load": c.is_document,
+                "kept": c.kept,
+                "matched": c.matched,
+            }
+            for c in trace.candidates
+        ]
+    ).astype({"step": "Int64", "entry": "Int64", "status": "Int64"})
+
+
+def candidate_field_table(candidate: Candidate) -> pd.DataFrame:
+    """A compared request's fields against the check's, after the evaluator's normalization."""
+    return pd.DataFrame(
+        [
+            {
+                "field": f.field,
+                "match": MATCH if f.matches else MISMATCH,
+                "expected": json_cell(f.expected),
+                "actual": json_cell(f.actual),
+                "message": f.message or "",
+            }
+            for f in candidate.fields
+        ]
+    )
+
+
+# --- evidence -------------------------------------------------------------------------------
+
+
+def rubric_table(response: Mapping[str, Any]) -> pd.DataFrame | None:
+    """A judge's rubric items (Fara score files), None when the score file has none."""
+    items = response.get("rubric_items")
+    return pd.DataFrame(items) if isinstance(items, list) else None
+
+
+def verdict_field_table(response: Mapping[str, Any]) -> pd.DataFrame | None:
+    """A judge's verdict and reasoning fields, None when the score file has none of them."""
+    verdict = {k: response[k] for k in VERDICT_FIELDS if k in response}
+    if not verdict:
+        return None
+    return pd.DataFrame({"field": list(verdict), "value": [json_cell(v) for v in verdict.values()]})
+
+
+def core_log_table(lines: Iterable[CoreLogLine]) -> pd.DataFrame:
+    """core.log lines as rows, keeping their line numbers to find them in the file."""
+    return pd.DataFrame(
+        [
+            {
+                "line": r.line,
+                "time": r.time.strftime("%Y-%m-%d %H:%M:%S") if r.time else None,
+                "level": r.level,
+                "logger": r.logger,
+                "message": r.message,
+            }
+            for r in lines
+        ],
+        columns=CORE_LOG_COLUMNS,
+    )
+
+
+def token_usage_table(trajectory: Trajectory) -> pd.DataFrame | None:
+    """Tokens per model call kind plus the total; None when the answer recorded none."""
+    usage = trajectory.final_answer.token_usage if trajectory.final_answer else {}
+    if not usage:
+        return None
+    rows = {name: u.model_dump(exclude_none=True) for name, u in usage.items()}
+    rows["total"] = trajectory.token_usage.model_dump(exclude_none=True)
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+# --- annotations ----------------------------------------------------------------------------
+
+
+def annotation_table(annotations: Iterable[Annotation], current_source: str | None) -> pd.DataFrame:
+    """One trajectory's annotations, newest first, each saying whether it judged the verdict
+    shown now: a re-scoring may have replaced the one it judged."""
+    rows = pd.DataFrame(
+        annotations_as_rows(reversed(list(annotations))), columns=list(Annotation.model_fields)
+    )
+    rows["judged current verdict"] = rows["verdict_source"] == current_source
+    return rows.drop(columns=["run_key", "task_id"])

@@ -1,0 +1,515 @@
+"""web_surfer.log -> agent steps, for the three generations of Fara / webeval writers.
+
+1. text: `OtherEvent` lines "Thought #N: ...\\nAction #N: executing tool '<tool>' with arguments {...}"
+   and "Observation#N: ..." (arguments are JSON, sometimes a Python literal, sometimes followed by text);
+2. fara-structured: `computer_use` lines (typed OtherEvent, source FaraAgent) with the real action
+   in `arguments.action`, usually between the text lines of the same step;
+3. solver: `WebSurferEvent` lines from source "WebSurfer", each with a "WebSurfer-SummarizedAction"
+   companion (action null, message "Action N: URL=..., tool({python repr})").
+
+The reader keeps going past blank lines, truncated or non-JSON lines (e.g. a Python traceback)
+and broken bytes, and reports each as a `Diagnostic` naming the line.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, NamedTuple
+
+from pydantic import BaseModel, ConfigDict
+
+from webeval_core.diagnostics import Diagnostic
+from webeval_core.reading.folderfiles import decode_text
+from webeval_core.reading.screenshots import Point
+
+LOG_NAME = "web_surfer.log"
+
+Generation = Literal["text", "fara-structured", "solver"]
+
+_SUMMARY_SOURCE = "WebSurfer-SummarizedAction"
+_TEXT_ACTION = re.compile(r"Action #(\d{1,9}): executing tool '([^']*)' with arguments\s*")
+_OBSERVATION = re.compile(r"\s*Observation ?#(\d{1,9}):\s?(.*)", re.DOTALL)
+_SUMMARY = re.compile(r"Action \d+: URL=(\S*), (\w+)\((.*)\)\s*", re.DOTALL)
+_SCROLL_UP = {"scroll_up", "page_up"}
+_SCROLL_DOWN = {"scroll_down", "page_down"}
+_TYPE_ACTIONS = {"type", "input_text"}
+_NUMBERS = (int, float)
+_DECODER = json.JSONDecoder()
+_LITERAL_TRIES = 20  # closing braces tried, from the last, when arguments are not plain JSON
+
+
+class Step(BaseModel):
+    """One agent action.
+
+    The log gives everything but `screenshot`, `point` and `time_utc`, which need the folder's
+    screenshots and times.json; the trajectory loader fills them in.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    """1-based, one per agent action."""
+    action: str
+    """The real action ("left_click", not "computer_use"); aliases kept as written."""
+    arguments: dict[str, Any]
+    """As logged, without the thoughts."""
+    thought: str | None = None
+    url: str | None = None
+    timestamp: datetime | None = None
+    """As written in the log (naive local time)"""
+    time_utc: datetime | None = None
+    observation: str | None = None
+    screenshot: str | None = None
+    """Relative path of the screenshot the action was taken on."""
+    point: Point | None = None
+    """The logged coordinate in that screenshot's pixel space."""
+    typed_text: str | None = None
+    scroll: Literal["up", "down"] | None = None
+    log_line: int | None = None
+    """1-based line of web_surfer.log holding the action."""
+
+
+class ActionLog(BaseModel):
+    """What a web_surfer.log says: the steps, which writer produced it, and what was skipped."""
+
+    model_config = ConfigDict(frozen=True)
+
+    steps: tuple[Step, ...] = ()
+    generation: Generation | None = None
+    first_time: datetime | None = None
+    """First timestamp of any line, for the UTC offset."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def logged_coordinate(arguments: dict[str, Any]) -> tuple[float, float] | None:
+    """The (x, y) an action was aimed at, in the model's space, when it has one."""
+    value = arguments.get("coordinate")
+    if isinstance(value, list | tuple) and len(value) == 2:
+        x, y = value
+        if type(x) in _NUMBERS and type(y) in _NUMBERS:  # exact types: True is not a coordinate
+            return float(x), float(y)
+    return None
+
+
+def parse_action_log(data: bytes, file: str = LOG_NAME) -> ActionLog:
+    """Parse the bytes of a web_surfer.log; never raises on bad content."""
+    text, diagnostics = decode_text(data, file)
+    records = _read_records(text, file, diagnostics)
+    if not records and not diagnostics:
+        diagnostics.append(Diagnostic(file=file, message="is empty: no action was logged"))
+    generation = _generation(records)
+    if records and generation is None:
+        diagnostics.append(Diagnostic(file=file, message=f"{len(records)} line(s) but no agent action"))
+    builder = _StepBuilder(file, generation, diagnostics)
+    for record in records:
+        builder.add(record)
+    steps = builder.finish()
+    first_time = next((r.time for r in records if r.time is not None), None)
+    return ActionLog(
+        steps=steps, generation=generation, first_time=first_time, diagnostics=tuple(diagnostics)
+    )
+
+
+class _Record(NamedTuple):
+    line: int
+    data: dict[str, Any]
+    time: datetime | None
+    action: str | None
+    """Set on structured lines (not on summarized companions)"""
+
+
+def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_Record]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    last = len(lines) - 1  # the last non-blank line, where a crash leaves a truncated record
+    while last >= 0 and not lines[last].strip():
+        last -= 1
+    records: list[_Record] = []
+    blank: list[int] = []
+    junk: list[int] = []  # a run of consecutive non-JSON lines, reported as one
+
+    def flush_junk() -> None:
+        if junk:
+            diagnostics.append(_junk_diagnostic(file, junk, lines))
+            junk.clear()
+
+    for i, raw in enumerate(lines):
+        stripped = raw.strip()
+        if not stripped:
+            blank.append(i + 1)
+            continue
+        if stripped[0] not in "{[":
+            junk.append(i + 1)
+            continue
+        flush_junk()
+        try:
+            obj, end = _DECODER.raw_decode(stripped)
+        except (json.JSONDecodeError, RecursionError):
+            reason = (
+                "last line is truncated (the writer probably stopped mid-line); skipped"
+                if i == last
+                else "is not valid JSON; skipped"
+            )
+            diagnostics.append(Diagnostic(file=file, line=i + 1, message=reason))
+            continue
+        if end < len(stripped):
+            diagnostics.append(
+                Diagnostic(
+                    file=file,
+                    line=i + 1,
+                    message=f"text after the JSON object ignored: {_clip(stripped[end:])!r}",
+                )
+            )
+        if not isinstance(obj, dict):
+            diagnostics.append(
+                Diagnostic(file=file, line=i + 1, message="is JSON but not an object; skipped")
+            )
+            continue
+        time = _time_of(obj, file, i + 1, diagnostics)
+        records.append(_Record(i + 1, obj, time, _structured_action(obj)))
+    flush_junk()
+    if blank:
+        diagnostics.append(
+            Diagnostic(file=file, line=blank[0], message=f"{len(blank)} blank line(s) skipped")
+        )
+    return records
+
+
+def _junk_diagnostic(file: str, numbers: list[int], lines: list[str]) -> Diagnostic:
+    first, final = numbers[0], numbers[-1]
+    span = f"line {first}" if first == final else f"lines {first}-{final}"
+    head = lines[first - 1].strip()
+    if head.startswith("Traceback"):
+        what = f"a Python traceback ending {_clip(lines[final - 1].strip())!r}"
+    else:
+        what = f"text that is not JSON: {_clip(head)!r}"
+    return Diagnostic(file=file, line=first, message=f"{span}: {what}; skipped")
+
+
+def _time_of(obj: dict[str, Any], file: str, line: int, diagnostics: list[Diagnostic]) -> datetime | None:
+    value = obj.get("timestamp")
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        diagnostics.append(
+            Diagnostic(file=file, line=line, message=f"timestamp {_clip(str(value))!r} not understood")
+        )
+        return None
+
+
+def _structured_action(data: dict[str, Any]) -> str | None:
+    action = data.get("action")
+    if isinstance(action, str) and data.get("source") != _SUMMARY_SOURCE:
+        return action
+    return None
+
+
+def _message(record: _Record) -> str:
+    message = record.data.get("message")
+    return message if isinstance(message, str) else ""
+
+
+def _generation(records: list[_Record]) -> Generation | None:
+    structured = [r for r in records if r.action is not None]
+    if any(r.data.get("source") == "WebSurfer" for r in structured):
+        return "solver"
+    if structured:
+        return "fara-structured"
+    if any(_find_text_action(_message(r)) for r in records if "executing tool" in _message(r)):
+        return "text"
+    return None
+
+
+@dataclass
+class _Draft:
+    """A step while its lines are still being read (observations and summaries arrive later)."""
+
+    line: int
+    action: str
+    arguments: dict[str, Any]
+    thought: str | None
+    url: str | None
+    timestamp: datetime | None
+    number: int | None = None
+    """The writer's own "#N"."""
+    observation: str | None = None
+    summarized: bool = False
+
+
+@dataclass
+class _TextAction:
+    """A "Thought #N / Action #N" line, parsed only if it becomes a step or its thought is needed."""
+
+    line: int
+    number: int
+    tool: str
+    message: str
+    action_at: int
+    """Where "Action #N" starts in the message."""
+    arguments_at: int
+    timestamp: datetime | None
+
+
+@dataclass
+class _StepBuilder:
+    file: str
+    generation: Generation | None
+    diagnostics: list[Diagnostic]
+    drafts: list[_Draft] = field(default_factory=list)
+    pending_text: _TextAction | None = None
+    """A text action waiting for its structured line."""
+    pending_summary: tuple[int, str, str, dict[str, Any]] | None = None
+
+    def add(self, record: _Record) -> None:
+        if record.action is not None:
+            self._add_structured(record, record.action)
+            return
+        message = _message(record)
+        if record.data.get("source") == _SUMMARY_SOURCE:
+            self._add_summary(record.line, message)
+        elif "executing tool" in message and (match := _find_text_action(message)):
+            self._add_text_action(record, message, match)
+        elif "Observation" in message and (obs := _OBSERVATION.match(message)):
+            self._add_observation(record.line, int(obs.group(1)), obs.group(2).strip())
+
+    def finish(self) -> tuple[Step, ...]:
+        self._recover_pending_text()
+        if self.pending_summary is not None:
+            self._warn(self.pending_summary[0], "summarized action follows no action; skipped")
+        return tuple(
+            Step(
+                index=i,
+                action=d.action,
+                arguments=d.arguments,
+                thought=d.thought,
+                url=d.url,
+                timestamp=d.timestamp,
+                observation=d.observation,
+                typed_text=_typed_text(d.action, d.arguments),
+                scroll=_scroll(d.action, d.arguments),
+                log_line=d.line,
+            )
+            for i, d in enumerate(self.drafts, start=1)
+        )
+
+    def _warn(self, line: int, message: str) -> None:
+        self.diagnostics.append(Diagnostic(file=self.file, line=line, message=message))
+
+    def _add_structured(self, record: _Record, top: str) -> None:
+        data = record.data
+        raw_args = data.get("arguments")
+        if raw_args is not None and not isinstance(raw_args, dict):
+            self._warn(record.line, "arguments are not an object; ignored")
+        arguments = dict(raw_args) if isinstance(raw_args, dict) else {}
+        action = top
+        if top == "computer_use":
+            inner = arguments.get("action")
+            if isinstance(inner, str):
+                action = inner
+            else:
+                self._warn(record.line, "computer_use line has no arguments.action; kept as 'computer_use'")
+        thought = _thought_text(arguments.pop("thoughts", None))
+        text = self.pending_text
+        if text is not None and text.tool != action:
+            self._recover_pending_text()
+            text = None
+        self.pending_text = None
+        url = data.get("url")
+        self._append(
+            _Draft(
+                line=record.line,
+                action=action,
+                arguments=arguments,
+                thought=thought if thought is not None or text is None else _text_thought(text),
+                url=url if isinstance(url, str) else None,
+                timestamp=record.time,
+                number=text.number if text else None,
+            )
+        )
+
+    def _add_text_action(self, record: _Record, message: str, match: re.Match[str]) -> None:
+        text = _TextAction(
+            line=record.line,
+            number=int(match.group(1)),
+            tool=match.group(2),
+            message=message,
+            action_at=match.start(),
+            arguments_at=match.end(),
+            timestamp=record.time,
+        )
+        if self.generation == "text":
+            self._append_text(text)
+            return
+        # In structured logs this line announces the structured line that follows it.
+        self._recover_pending_text()
+        self.pending_text = text
+
+    def _text_arguments(self, line: int, text: str) -> dict[str, Any]:
+        start = text.find("{")
+        if start < 0:
+            self._warn(line, "action has no arguments object; kept with no arguments")
+            return {}
+        body = text[start:]
+        try:
+            value, end = _DECODER.raw_decode(body)
+        except (json.JSONDecodeError, RecursionError):
+            value, end = _python_literal(body)
+            if value is None:
+                self._warn(
+                    line, "action arguments are neither JSON nor a Python literal; kept with no arguments"
+                )
+                return {}
+            self._warn(line, "action arguments are a Python literal, not JSON; read with ast.literal_eval")
+        if body[end:].strip():
+            self._warn(line, f"text after the action arguments ignored: {_clip(body[end:].strip())!r}")
+        if not isinstance(value, dict):
+            self._warn(line, "action arguments are not an object; kept with no arguments")
+            return {}
+        return value
+
+    def _recover_pending_text(self) -> None:
+        text = self.pending_text
+        if text is None:
+            return
+        self.pending_text = None
+        self._warn(
+            text.line, f"action #{text.number} has no structured line; step rebuilt from this text line"
+        )
+        self._append_text(text)
+
+    def _append_text(self, text: _TextAction) -> None:
+        arguments = self._text_arguments(text.line, text.message[text.arguments_at :])
+        action = arguments.get("action")
+        thoughts = arguments.pop("thoughts", None)
+        thought = _text_thought(text)
+        self._append(
+            _Draft(
+                line=text.line,
+                action=action if isinstance(action, str) else text.tool,
+                arguments=arguments,
+                thought=thought if thought is not None else _thought_text(thoughts),
+                url=None,
+                timestamp=text.timestamp,
+                number=text.number,
+            )
+        )
+
+    def _append(self, draft: _Draft) -> None:
+        self.drafts.append(draft)
+        if self.pending_summary is not None:
+            summary, self.pending_summary = self.pending_summary, None
+            self._merge_summary(draft, *summary)
+
+    def _add_observation(self, line: int, number: int, text: str) -> None:
+        if self.pending_text is not None and self.pending_text.number == number:
+            self._recover_pending_text()  # the observation follows the structured line, so none came
+        # An observation follows its action within a few lines; looking further back is never right.
+        target = next((d for d in reversed(self.drafts[-3:]) if d.number == number), None)
+        if target is None and self.drafts and self.drafts[-1].observation is None:
+            target = self.drafts[-1]
+        if target is None:
+            self._warn(line, f"observation #{number} belongs to no logged action; skipped")
+            return
+        target.observation = text
+
+    def _add_summary(self, line: int, message: str) -> None:
+        match = _SUMMARY.fullmatch(message)
+        if match is None:
+            self._warn(line, "summarized action not understood; skipped")
+            return
+        url, tool, inner = match.group(1), match.group(2), match.group(3).strip()
+        arguments = _python_literal(inner)[0] if inner else {}
+        if not isinstance(arguments, dict):
+            self._warn(line, "summarized action arguments not understood; only its URL is used")
+            arguments = {}
+        last = self.drafts[-1] if self.drafts else None
+        if last is not None and not last.summarized:
+            self._merge_summary(last, line, url, tool, arguments)
+        else:
+            self.pending_summary = (line, url, tool, arguments)
+
+    def _merge_summary(
+        self, draft: _Draft, line: int, url: str, tool: str, arguments: dict[str, Any]
+    ) -> None:
+        draft.summarized = True
+        if tool != draft.action:
+            self._warn(
+                line, f"summarized action '{tool}' does not match the action '{draft.action}'; not merged"
+            )
+            return
+        if draft.url is None and url:
+            draft.url = url
+        for key, value in arguments.items():
+            draft.arguments.setdefault(key, value)
+
+
+def _find_text_action(message: str) -> re.Match[str] | None:
+    # str.find then an anchored match: much cheaper than a regex search over long thoughts
+    at = message.find("Action #")
+    while at >= 0:
+        match = _TEXT_ACTION.match(message, at)
+        if match:
+            return match
+        at = message.find("Action #", at + 1)
+    return None
+
+
+def _text_thought(text: _TextAction) -> str | None:
+    """What follows "Thought #N:" up to the action, as upstream's regex reads it."""
+    start = text.message.find("Thought #", 0, text.action_at)
+    colon = text.message.find(":", start, text.action_at) if start >= 0 else -1
+    return text.message[colon + 1 : text.action_at].strip() if colon >= 0 else None
+
+
+def _python_literal(text: str) -> tuple[Any, int]:
+    """The Python literal at the start of `text` ending at one of its last closing braces."""
+    end = len(text)
+    for _ in range(_LITERAL_TRIES):
+        end = text.rfind("}", 0, end)
+        if end < 0:
+            break
+        try:
+            return ast.literal_eval(text[: end + 1]), end + 1
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+    return None, 0
+
+
+def _thought_text(value: object) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _typed_text(action: str, arguments: dict[str, Any]) -> str | None:
+    if action not in _TYPE_ACTIONS:
+        return None
+    value = arguments.get("text", arguments.get("text_value"))
+    return None if value is None else str(value)
+
+
+def _scroll(action: str, arguments: dict[str, Any]) -> Literal["up", "down"] | None:
+    if action in _SCROLL_UP:
+        return "up"
+    if action in _SCROLL_DOWN:
+        return "down"
+    if action != "scroll":
+        return None
+    direction = arguments.get("direction")
+    if direction in ("up", "down"):
+        return "up" if direction == "up" else "down"
+    pixels = arguments.get("pixels")
+    if isinstance(pixels, int | float) and pixels:
+        return "up" if pixels > 0 else "down"  # Fara: positive pixels scroll up
+    return None
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

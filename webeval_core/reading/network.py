@@ -1,0 +1,224 @@
+"""A HAR file read once into `NetworkEvent` models, with plain reasons when it cannot be used.
+
+The raw entries are kept beside the models so the evaluator can be given the very same entries
+(HAR index i is entry i for both), and each request can be placed in the agent step during
+which it fired.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from bisect import bisect_right
+from collections.abc import Sequence
+from datetime import datetime
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import parse_qsl, urlsplit
+
+from pydantic import BaseModel, ConfigDict
+
+from webeval_core.diagnostics import UnreadableError
+
+Pairs = tuple[tuple[str, str], ...]
+
+
+class NetworkEvent(BaseModel):
+    """One HAR entry: the request, its response status and what kind of resource it was."""
+
+    model_config = ConfigDict(frozen=True)
+
+    har_index: int
+    """Position in log.entries, 0-based."""
+    started: datetime | None
+    """StartedDateTime (aware); None when absent or unparseable."""
+    method: str
+    url: str
+    status: int | None
+    resource_type: str | None
+    """HAR `_resourceType` or Sec-Fetch-Dest; None when neither says."""
+    is_document: bool
+    """A page load, by the evaluator's rule for navigation events."""
+    request_headers: Pairs
+    response_headers: Pairs
+    query: Pairs
+    post_data: str | None
+    post_mime: str | None
+    mime: str | None
+    """Response content mimeType."""
+    response_size: int | None
+    """Bytes of the response body when the HAR records it."""
+    duration_ms: float | None
+
+
+class Har(BaseModel):
+    """A parsed HAR: the raw entries (what the evaluator is given) and their events.
+
+    Events are built on first use: scoring only needs a few of them, a viewer needs all.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    path: Path
+    sha256: str
+    """Of the file's bytes."""
+    entries: tuple[dict[str, Any], ...]
+
+    @cached_property
+    def events(self) -> tuple[NetworkEvent, ...]:
+        return tuple(_event(i, entry) for i, entry in enumerate(self.entries))
+
+    def started(self, index: int) -> datetime | None:
+        """Start time of entry `index` without building every event."""
+        return _started(self.entries[index].get("startedDateTime"))
+
+
+class TimedStep(Protocol):
+    """What `step_for_time` needs of a trajectory step."""
+
+    @property
+    def index(self) -> int: ...
+
+    @property
+    def time_utc(self) -> datetime | None: ...
+
+
+def read_har(path: Path | str) -> Har:
+    """Read and validate a HAR file; raises UnreadableError with a plain reason."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UnreadableError(path, "file not found") from None
+    except IsADirectoryError:
+        raise UnreadableError(path, "is a folder, not a HAR file") from None
+    except OSError as exc:
+        raise UnreadableError(path, f"cannot be read ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableError(path, "is not UTF-8 text") from None
+    if not text.strip():
+        raise UnreadableError(path, "is empty")
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        # Running out of input (or a string that never closes) means the file was cut short.
+        if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
+            raise UnreadableError(path, "ends in the middle of the JSON (the file looks truncated)") from None
+        raise UnreadableError(
+            path, f"is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+        ) from None
+    log = raw.get("log") if isinstance(raw, dict) else None
+    if not isinstance(log, dict):
+        raise UnreadableError(path, "is JSON but not a HAR (no 'log' object)")
+    entries = log.get("entries")
+    if not isinstance(entries, list):
+        raise UnreadableError(path, "is a HAR without a 'log.entries' list")
+    if not entries:
+        raise UnreadableError(path, "has no entries (no requests were recorded)")
+    for index, entry in enumerate(entries):
+        problem = _entry_problem(entry)
+        if problem:
+            raise UnreadableError(path, f"entry {index} {problem}")
+    return Har(path=path, sha256=hashlib.sha256(data).hexdigest(), entries=tuple(entries))
+
+
+def _entry_problem(entry: Any) -> str | None:
+    if not isinstance(entry, dict):
+        return "is not an object"
+    request, response = entry.get("request"), entry.get("response")
+    if not isinstance(request, dict) or not isinstance(response, dict):
+        return "has no request or no response"
+    if not isinstance(request.get("url"), str) or not isinstance(request.get("method"), str):
+        return "has no request URL or method"
+    return None
+
+
+def _event(index: int, entry: dict[str, Any]) -> NetworkEvent:
+    request, response = entry["request"], entry["response"]
+    url, method = request["url"], request["method"]
+    status = response.get("status")
+    request_headers = _pairs(request.get("headers"))
+    lower = {name.lower(): value for name, value in request_headers}
+    post = _object(request.get("postData"))
+    content = _object(response.get("content"))
+    size = content.get("size")
+    if not isinstance(size, int) or size < 0:
+        size = response.get("bodySize") if isinstance(response.get("bodySize"), int) else None
+    duration = entry.get("time")
+    resource_type = entry.get("_resourceType") or lower.get("sec-fetch-dest") or None
+    return NetworkEvent(
+        har_index=index,
+        started=_started(entry.get("startedDateTime")),
+        method=method,
+        url=url,
+        status=status if isinstance(status, int) and not isinstance(status, bool) else None,
+        resource_type=resource_type if isinstance(resource_type, str) else None,
+        is_document=_is_document(method, lower),
+        request_headers=request_headers,
+        response_headers=_pairs(response.get("headers")),
+        query=tuple(parse_qsl(urlsplit(url).query, keep_blank_values=True)),
+        post_data=_text(post.get("text")) if "text" in post else None,
+        post_mime=_text(post.get("mimeType")),
+        mime=_text(content.get("mimeType")),
+        response_size=size if isinstance(size, int) and size >= 0 else None,
+        duration_ms=float(duration) if isinstance(duration, (int, float)) and duration >= 0 else None,
+    )
+
+
+def _is_document(method: str, headers: dict[str, str]) -> bool:
+    # Same rule as the evaluator's NetworkEvent.is_navigation_event, so the viewer's "page load"
+    # means what the navigate-task check means.
+    if method != "GET":
+        return False
+    accept = headers.get("accept", "").lower()
+    if "sec-fetch-user" in headers:
+        return (
+            headers.get("sec-fetch-dest", "").lower() == "document"
+            and headers.get("sec-fetch-mode", "").lower() == "navigate"
+            and headers.get("sec-fetch-user", "").lower() == "?1"
+            and "text/html" in accept
+        )
+    return accept.startswith("text/html")
+
+
+def _object(raw: Any) -> dict[str, Any]:
+    return raw if isinstance(raw, dict) else {}
+
+
+def _text(raw: Any) -> str | None:
+    return raw if isinstance(raw, str) else None
+
+
+def _pairs(raw: Any) -> Pairs:
+    if not isinstance(raw, list):
+        return ()
+    return tuple(
+        (str(h["name"]), str(h.get("value", "")))
+        for h in raw
+        if isinstance(h, dict) and isinstance(h.get("name"), str)
+    )
+
+
+def _started(raw: Any) -> datetime | None:
+    if not isinstance(raw, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
+
+
+def step_for_time(steps: Sequence[TimedStep], t: datetime | None) -> int | None:
+    """The step during which time `t` fell: step k when step_k.time_utc <= t < step_{k+1}.time_utc.
+
+    None before the first step, when `t` is None, or when no step has a time.
+    """
+    if t is None:
+        return None
+    timed = sorted((s.time_utc, s.index) for s in steps if s.time_utc is not None)
+    position = bisect_right([moment for moment, _ in timed], t)
+    return timed[position - 1][1] if position else None

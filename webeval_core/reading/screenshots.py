@@ -1,0 +1,223 @@
+"""Screenshots of a trajectory folder and their pixel space.
+
+Listed screenshot paths are untrusted (`../`, absolute paths, symlinks): only files inside the
+folder are used (see `folderfiles`). Only PNG headers are read (never a decoded image), so
+loading stays cheap on runs with thousands of frames.
+
+Two screenshot namings exist: Fara's `screenshot0.png ... screenshotN.png` (the page before
+action 1, then one after each action, so action k is taken on `screenshot{k-1}`) and the
+solver's `screenshot_1.png ... screenshot_N.png` (action k is taken on `screenshot_k`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from webeval_core.diagnostics import Diagnostic
+from webeval_core.reading.folderfiles import LEADS_OUTSIDE, read_file, resolve_inside
+
+# Fara's model sees the 1440x900 viewport resized to this; logged coordinates are in this space.
+MODEL_SIZE = (1428, 896)
+
+Naming = Literal["fara", "solver"]
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_NAMINGS: tuple[tuple[Naming, re.Pattern[str]], ...] = (
+    ("fara", re.compile(r"screenshot(\d+)\.png")),
+    ("solver", re.compile(r"screenshot_(\d+)\.png")),
+)
+_EXAMPLES = 3  # names quoted in a grouped warning
+
+
+class Point(BaseModel):
+    """A position in a screenshot's PNG pixel space."""
+
+    model_config = ConfigDict(frozen=True)
+
+    x: float
+    y: float
+
+
+class Scaling(BaseModel):
+    """How a logged (model-space) coordinate maps onto a screenshot's pixels."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model_width: int
+    model_height: int
+    png_width: int
+    png_height: int
+
+    def to_png(self, x: float, y: float) -> Point:
+        return Point(x=x * self.png_width / self.model_width, y=y * self.png_height / self.model_height)
+
+    def __str__(self) -> str:
+        return f"model {self.model_width}x{self.model_height} -> PNG {self.png_width}x{self.png_height}"
+
+
+class Frame(BaseModel):
+    """One screenshot that exists inside the folder and is a PNG."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    """Path relative to the trajectory folder."""
+    number: int | None
+    """From the file name; None for listed files outside both namings."""
+    width: int
+    height: int
+
+
+class Screenshots(BaseModel):
+    """The usable screenshots of a folder, in order, and the naming that says which action is on which."""
+
+    model_config = ConfigDict(frozen=True)
+
+    naming: Naming | None = None
+    frames: tuple[Frame, ...] = ()
+
+    def frames_for_actions(self, count: int) -> list[Frame | None]:
+        """The frame each of actions 1..count was taken on (None where that frame is missing)."""
+        if self.naming is None:
+            return [self.frames[k - 1] if k <= len(self.frames) else None for k in range(1, count + 1)]
+        by_number = {frame.number: frame for frame in self.frames}
+        shift = 1 if self.naming == "fara" else 0
+        return [by_number.get(k - shift) for k in range(1, count + 1)]
+
+
+def png_size(path: str | Path) -> tuple[int, int] | None:
+    """(width, height) from the PNG header, or None when the file is not a PNG or unreadable."""
+    try:
+        head = read_file(path, 24)
+    except OSError:
+        return None
+    if len(head) < 24 or not head.startswith(_PNG_SIGNATURE) or head[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", head[16:24])
+    return (width, height) if width and height else None
+
+
+def discover_screenshots(
+    folder: Path, listed: Sequence[object] = (), answer_file: str | None = None
+) -> tuple[Screenshots, list[Diagnostic]]:
+    """The folder's screenshots, checked; `listed` are the answer file's `screenshots` entries.
+
+    Files of the chosen naming are the frames. Listed entries are cross-checked (missing, not a
+    PNG, outside the folder) and used as frames only when the folder has no named screenshots.
+    """
+    root = folder.resolve()
+    named: dict[Naming, dict[int, os.DirEntry[str]]] = {"fara": {}, "solver": {}}
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        entries = []
+    for entry in entries:
+        for scheme, pattern in _NAMINGS:
+            match = pattern.fullmatch(entry.name)
+            if match:
+                named[scheme][int(match.group(1))] = entry
+    naming: Naming | None = "fara" if named["fara"] else "solver" if named["solver"] else None
+    diagnostics: list[Diagnostic] = []
+    frames: list[Frame] = []
+    if naming is not None:
+        for number, entry in sorted(named[naming].items()):
+            frame = _frame(root, entry, number, diagnostics)
+            if frame is not None:
+                frames.append(frame)
+        if naming == "fara" and named["solver"]:
+            diagnostics.extend(_other_naming_check(named["fara"], named["solver"]))
+    listed_frames = _check_listed(root, listed, answer_file, {f.name for f in frames}, diagnostics)
+    if not frames and listed_frames:
+        return Screenshots(naming=None, frames=tuple(listed_frames)), diagnostics
+    return Screenshots(naming=naming, frames=tuple(frames)), diagnostics
+
+
+def _frame(root: Path, entry: os.DirEntry[str], number: int, diagnostics: list[Diagnostic]) -> Frame | None:
+    if entry.is_symlink() and resolve_inside(root, entry.name) is None:
+        diagnostics.append(Diagnostic(file=entry.name, message=LEADS_OUTSIDE))
+        return None
+    size = png_size(entry.path)
+    if size is None:
+        diagnostics.append(
+            Diagnostic(file=entry.name, message="is not a PNG image (or cannot be read); skipped")
+        )
+        return None
+    return Frame(name=entry.name, number=number, width=size[0], height=size[1])
+
+
+def _other_naming_check(
+    primary: dict[int, os.DirEntry[str]], other: dict[int, os.DirEntry[str]]
+) -> list[Diagnostic]:
+    """Links between the two namings are normal; distinct files under the other naming are not."""
+
+    def identity(entry: os.DirEntry[str]) -> tuple[int, int] | None:
+        try:
+            st = entry.stat()  # follows symlinks, so a link and its target compare equal
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    known = {identity(e) for e in primary.values()}
+    distinct = sorted(e.name for e in other.values() if identity(e) not in known)
+    if not distinct:
+        return []
+    return [
+        Diagnostic(
+            file=distinct[0],
+            message=f"both screenshot namings are present; using screenshotN.png and ignoring "
+            f"{_names(distinct)}",
+        )
+    ]
+
+
+def _check_listed(
+    root: Path,
+    listed: Sequence[object],
+    answer_file: str | None,
+    frame_names: set[str],
+    diagnostics: list[Diagnostic],
+) -> list[Frame]:
+    outside: list[str] = []
+    missing: list[str] = []
+    not_png: list[str] = []
+    usable: list[Frame] = []
+    for item in listed:
+        entry = str(item)
+        if entry in frame_names:  # already checked as a frame; the common case, kept cheap
+            continue
+        target = resolve_inside(root, entry)
+        if target is None:
+            outside.append(entry)
+            continue
+        name = target.relative_to(root).as_posix()
+        if name in frame_names:
+            continue
+        if not target.is_file():
+            missing.append(entry)
+            continue
+        size = png_size(target)
+        if size is None:
+            not_png.append(entry)
+            continue
+        usable.append(Frame(name=name, number=None, width=size[0], height=size[1]))
+    file = answer_file or "screenshots"
+    for names, message in (
+        (outside, "lead outside the trajectory folder; not opened"),
+        (missing, "do not exist"),
+        (not_png, "are not PNG images"),
+    ):
+        if names:
+            diagnostics.append(Diagnostic(file=file, message=f"listed screenshots {_names(names)} {message}"))
+    return usable
+
+
+def _names(names: Sequence[str]) -> str:
+    shown = ", ".join(names[:_EXAMPLES])
+    return shown + (f" and {len(names) - _EXAMPLES} more" if len(names) > _EXAMPLES else "")

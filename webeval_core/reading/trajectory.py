@@ -1,0 +1,502 @@
+"""The Trajectory model and `load_trajectory` for both folder layouts.
+
+- Fara webeval folder: web_surfer.log, one `<task_id>_final_answer.json`, screenshots,
+  times.json, core.log, optional task_data.json, scores/*.json, optional network.har.
+- WebArena-Verified agent-log folder (the official CLI's `<task_id>/`): agent_response.json,
+  network.har, optional eval_result.json.
+
+Loading never writes into the folder and never opens a path that leads out of it. Every problem
+becomes a warning naming the file and line; `UnreadableError` is raised only when the folder
+holds nothing usable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from webeval_core.diagnostics import Diagnostic, UnreadableError
+from webeval_core.reading.actionlog import (
+    LOG_NAME,
+    ActionLog,
+    Generation,
+    Step,
+    logged_coordinate,
+    parse_action_log,
+)
+from webeval_core.reading.corelog import CORE_LOG_NAME, CoreLogLine, parse_core_log
+from webeval_core.reading.folderfiles import (
+    LEADS_OUTSIDE,
+    decode_text,
+    read_file,
+    read_json_file,
+    resolve_inside,
+)
+from webeval_core.reading.scorefiles import ScoreFile, read_score_files
+from webeval_core.reading.screenshots import MODEL_SIZE, Point, Scaling, Screenshots, discover_screenshots
+
+__all__ = [
+    "FinalAnswer",
+    "Layout",
+    "Outcome",
+    "Point",
+    "Step",
+    "Times",
+    "TokenUsage",
+    "Trajectory",
+    "is_trajectory_folder",
+    "load_trajectory",
+    "trajectory_json",
+]
+
+NO_ANSWER = "<no_answer>"
+ANSWER_SUFFIX = "_answer.json"  # upstream globs `*_answer.json`
+FINAL_ANSWER_SUFFIX = "_final_answer.json"
+AGENT_RESPONSE = "agent_response.json"
+TIMES_NAME = "times.json"
+TASK_DATA_NAME = "task_data.json"
+HAR_NAME = "network.har"
+EVAL_RESULT_NAME = "eval_result.json"
+
+Outcome = Literal["answered", "no_answer", "aborted"]
+Layout = Literal["fara", "webarena-verified"]
+
+_OFFSET_STEP_S = 15 * 60  # real UTC offsets are whole quarter hours
+_MAX_OFFSET_S = 14 * 3600
+
+
+class TokenUsage(BaseModel):
+    """LLM tokens of one component (or a sum); newer writers add reasoning_tokens and num_calls."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    reasoning_tokens: int | None = None
+    num_calls: int | None = None
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            reasoning_tokens=_add_optional(self.reasoning_tokens, other.reasoning_tokens),
+            num_calls=_add_optional(self.num_calls, other.num_calls),
+        )
+
+
+class FinalAnswer(BaseModel):
+    """`<task_id>_final_answer.json`, with upstream's defaults; unknown keys are kept."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    final_answer: str = NO_ANSWER
+    env_state_json: Any = NO_ANSWER
+    env_state_raw: Any = NO_ANSWER
+    screenshots: list[str] = []
+    is_aborted: bool = False
+    is_rel_paths: bool = True
+    token_usage: dict[str, TokenUsage] = {}
+
+    @field_validator("final_answer", mode="before")
+    @classmethod
+    def _structured_answer_as_text(cls, value: Any) -> Any:
+        # Some agents write the structured response itself; scorers expect its JSON text.
+        return json.dumps(value, ensure_ascii=False) if isinstance(value, dict | list) else value
+
+
+class Times(BaseModel):
+    """times.json: unix seconds around the solver run."""
+
+    model_config = ConfigDict(frozen=True)
+
+    start_time: float | None = None
+    end_time: float | None = None
+    duration: float | None = None
+
+
+class Trajectory(BaseModel):
+    """Everything one trajectory folder says, checked and cross-referenced."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: Path
+    task_id: str
+    layout: Layout
+    outcome: Outcome
+    final_answer: FinalAnswer | None = None
+    """Fara layout."""
+    answer_file: str | None = None
+    """The answer file read, relative to the folder."""
+    final_answer_text: str | None = None
+    """None for "<no_answer>"; WA-V: agent_response.json text."""
+    steps: tuple[Step, ...] = ()
+    screenshots: tuple[str, ...] = ()
+    """Relative paths of PNGs inside the folder, in order."""
+    coordinate_scaling: Scaling | None = None
+    """How logged coordinates were mapped to PNG pixels."""
+    times: Times | None = None
+    core_log: tuple[CoreLogLine, ...] = ()
+    task_data: dict[str, Any] | None = None
+    scores: dict[str, ScoreFile] = {}
+    har_path: Path | None = None
+    eval_result: dict[str, Any] | None = None
+    log_generation: Generation | None = None
+    utc_offset_s: float | None = None
+    """Inferred offset of the log's naive local times."""
+    warnings: tuple[Diagnostic, ...] = ()
+
+    @property
+    def duration_s(self) -> float | None:
+        if self.times is None:
+            return None
+        if self.times.duration is not None:
+            return self.times.duration
+        if self.times.start_time is not None and self.times.end_time is not None:
+            return self.times.end_time - self.times.start_time
+        return None
+
+    @property
+    def token_usage(self) -> TokenUsage:
+        usages = self.final_answer.token_usage.values() if self.final_answer else ()
+        return sum(usages, TokenUsage())
+
+    @property
+    def error_lines(self) -> tuple[CoreLogLine, ...]:
+        return tuple(line for line in self.core_log if line.is_error)
+
+
+def is_trajectory_folder(path: Path) -> bool:
+    """Cheap check for run discovery: an answer file, a web_surfer.log or an agent_response.json."""
+    try:
+        with os.scandir(path) as entries:
+            return any(
+                e.name in (LOG_NAME, AGENT_RESPONSE) or e.name.endswith(ANSWER_SUFFIX) for e in entries
+            )
+    except OSError:
+        return False
+
+
+def load_trajectory(path: Path) -> Trajectory:
+    """Read a trajectory folder of either layout; raises UnreadableError only when nothing is usable."""
+    folder = Path(path)
+    try:
+        names = set(os.listdir(folder))
+    except FileNotFoundError:
+        raise UnreadableError(folder, "the folder does not exist") from None
+    except NotADirectoryError:
+        raise UnreadableError(folder, "this is a file, not a trajectory folder") from None
+    except OSError as exc:
+        raise UnreadableError(folder, f"the folder cannot be listed ({exc.strerror})") from None
+    reader = _FolderReader(folder, names)
+    answers = sorted(n for n in names if n.endswith(ANSWER_SUFFIX))
+    if answers or LOG_NAME in names:
+        return _load_fara(reader, answers)
+    if AGENT_RESPONSE in names:
+        return _load_webarena_verified(reader)
+    raise UnreadableError(
+        folder,
+        "not a trajectory folder: it has no *_final_answer.json, web_surfer.log or agent_response.json",
+    )
+
+
+def trajectory_json(t: Trajectory) -> dict[str, Any]:
+    """The shape `webeval show --json` prints."""
+    return {
+        "task_id": t.task_id,
+        "layout": t.layout,
+        "outcome": t.outcome,
+        "path": str(t.path),
+        "log_generation": t.log_generation,
+        "final_answer": t.final_answer_text,
+        "answer_file": t.answer_file,
+        "steps": [step.model_dump(mode="json") for step in t.steps],
+        "screenshots": list(t.screenshots),
+        "coordinate_scaling": str(t.coordinate_scaling) if t.coordinate_scaling else None,
+        "duration_s": t.duration_s,
+        "utc_offset_s": t.utc_offset_s,
+        "token_usage": t.token_usage.model_dump(mode="json"),
+        "scores": {
+            name: {
+                "score": sf.score,
+                "response": sf.response if sf.response is not None else sf.response_text,
+            }
+            for name, sf in t.scores.items()
+        },
+        "har_path": str(t.har_path) if t.har_path else None,
+        "eval_result": t.eval_result,
+        "core_log_errors": [line.model_dump(mode="json") for line in t.error_lines],
+        "warnings": [str(w) for w in t.warnings],
+    }
+
+
+class _FolderReader:
+    """Reads the folder's own files by name, never through a link that leads out of it."""
+
+    def __init__(self, folder: Path, names: set[str]) -> None:
+        self.folder = folder
+        self.names = names
+        self.warnings: list[Diagnostic] = []
+
+    def warn(self, file: str, message: str, line: int | None = None) -> None:
+        self.warnings.append(Diagnostic(file=file, line=line, message=message))
+
+    def extend(self, diagnostics: Iterable[Diagnostic]) -> None:
+        self.warnings.extend(diagnostics)
+
+    def path(self, name: str) -> Path | None:
+        if name not in self.names:
+            return None
+        path = self.folder / name
+        if path.is_symlink() and resolve_inside(self.folder, name) is None:
+            self.warn(name, LEADS_OUTSIDE)
+            return None
+        return path
+
+    def read_bytes(self, name: str) -> bytes | None:
+        path = self.path(name)
+        if path is None:
+            return None
+        try:
+            return read_file(path)
+        except OSError as exc:
+            self.warn(name, f"cannot be read ({exc.strerror or exc})")
+            return None
+
+    def read_object(self, name: str) -> dict[str, Any] | None:
+        path = self.path(name)
+        if path is None:
+            return None
+        content, problems = read_json_file(path, name)
+        self.extend(problems)
+        if content is not None and not isinstance(content, dict):
+            self.warn(name, "is not a JSON object; ignored")
+            return None
+        return content
+
+    def common(self) -> dict[str, Any]:
+        """The files both layouts may hold."""
+        core_log: tuple[CoreLogLine, ...] = ()
+        core_data = self.read_bytes(CORE_LOG_NAME)
+        if core_data is not None:
+            core_log, problems = parse_core_log(core_data)
+            self.extend(problems)
+        scores, problems = read_score_files(self.folder)
+        self.extend(problems)
+        return {
+            "core_log": core_log,
+            "task_data": self.read_object(TASK_DATA_NAME),
+            "scores": scores,
+            "har_path": self.path(HAR_NAME),
+            "eval_result": self.read_object(EVAL_RESULT_NAME),
+        }
+
+
+def _load_fara(reader: _FolderReader, answers: list[str]) -> Trajectory:
+    folder = reader.folder
+    answer_file = _choose_answer_file(reader, answers)
+    answer = _read_answer(reader, answer_file) if answer_file else None
+    if LOG_NAME not in reader.names:
+        reader.warn(LOG_NAME, "missing: the trajectory has no steps to show")
+    log_data = reader.read_bytes(LOG_NAME)
+    if answer is None and log_data is None:
+        problems = "; ".join(str(w) for w in reader.warnings)
+        raise UnreadableError(
+            folder, f"neither a usable answer file nor a readable web_surfer.log ({problems})"
+        )
+    log = parse_action_log(log_data) if log_data is not None else ActionLog()
+    reader.extend(log.diagnostics)
+    screenshots, frame_problems = discover_screenshots(
+        folder, answer.screenshots if answer else (), answer_file
+    )
+    reader.extend(frame_problems)
+    times = _read_times(reader)
+    offset = _utc_offset(reader, log.first_time, times)
+    steps, scaling = _complete_steps(reader, log.steps, screenshots, offset)
+    common = reader.common()
+    return Trajectory(
+        path=folder,
+        task_id=_task_id(answer_file) if answer_file else folder.name,
+        layout="fara",
+        outcome=_fara_outcome(answer),
+        final_answer=answer,
+        answer_file=answer_file,
+        final_answer_text=answer.final_answer if answer and answer.final_answer != NO_ANSWER else None,
+        steps=steps,
+        screenshots=tuple(frame.name for frame in screenshots.frames),
+        coordinate_scaling=scaling,
+        times=times,
+        log_generation=log.generation,
+        utc_offset_s=offset,
+        **common,
+        warnings=tuple(reader.warnings),
+    )
+
+
+def _load_webarena_verified(reader: _FolderReader) -> Trajectory:
+    data = reader.read_bytes(AGENT_RESPONSE)
+    text: str | None = None
+    outcome: Outcome = "aborted"
+    if data is not None:
+        text, decode_problems = decode_text(data, AGENT_RESPONSE)
+        reader.extend(decode_problems)
+        outcome = "answered" if text.strip() else "no_answer"
+        if outcome == "no_answer":
+            reader.warn(AGENT_RESPONSE, "is empty: the agent gave no response")
+            text = None
+    screenshots, problems = discover_screenshots(reader.folder)
+    reader.extend(problems)
+    common = reader.common()
+    return Trajectory(
+        path=reader.folder,
+        task_id=reader.folder.name,
+        layout="webarena-verified",
+        outcome=outcome,
+        final_answer_text=text,
+        screenshots=tuple(frame.name for frame in screenshots.frames),
+        **common,
+        warnings=tuple(reader.warnings),
+    )
+
+
+def _choose_answer_file(reader: _FolderReader, answers: list[str]) -> str | None:
+    if not answers:
+        reader.warn(
+            f"*{FINAL_ANSWER_SUFFIX}", "missing: the run stopped before writing an answer; counted as aborted"
+        )
+        return None
+    if len(answers) == 1:
+        return answers[0]
+    preferred = f"{reader.folder.name}{FINAL_ANSWER_SUFFIX}"
+    chosen = preferred if preferred in answers else answers[0]
+    reader.warn(
+        chosen,
+        f"{len(answers)} answer files ({', '.join(answers)}); upstream refuses such folders; using this one",
+    )
+    return chosen
+
+
+def _read_answer(reader: _FolderReader, name: str) -> FinalAnswer | None:
+    content = reader.read_object(name)
+    if content is None:
+        return None
+    try:
+        return FinalAnswer.model_validate(content)
+    except ValidationError as exc:
+        errors = exc.errors()
+    bad = sorted({str(err["loc"][0]) for err in errors if err["loc"]})
+    reader.warn(
+        name, f"field(s) {', '.join(bad)} not understood ({errors[0]['msg']}); their defaults are used"
+    )
+    try:
+        return FinalAnswer.model_validate({k: v for k, v in content.items() if k not in bad})
+    except ValidationError:
+        return None
+
+
+def _task_id(answer_file: str) -> str:
+    suffix = FINAL_ANSWER_SUFFIX if answer_file.endswith(FINAL_ANSWER_SUFFIX) else ANSWER_SUFFIX
+    return answer_file.removesuffix(suffix)
+
+
+def _fara_outcome(answer: FinalAnswer | None) -> Outcome:
+    if answer is None or answer.is_aborted:
+        return "aborted"
+    return "no_answer" if answer.final_answer == NO_ANSWER else "answered"
+
+
+def _read_times(reader: _FolderReader) -> Times | None:
+    content = reader.read_object(TIMES_NAME)
+    if content is None:
+        return None
+    try:
+        return Times.model_validate(content)
+    except ValidationError as exc:
+        reader.warn(TIMES_NAME, f"not understood ({exc.errors()[0]['msg']}); ignored")
+        return None
+
+
+def _utc_offset(reader: _FolderReader, first_time: datetime | None, times: Times | None) -> float | None:
+    """Offset of the log's naive local times: first log time vs times.json start, to 15 minutes."""
+    if first_time is None:
+        return None
+    aware_offset = first_time.utcoffset()
+    if aware_offset is not None:
+        return aware_offset.total_seconds()
+    if times is None or times.start_time is None:
+        reader.warn(LOG_NAME, "no start_time in times.json to place its local times; assumed to be UTC")
+        return 0.0
+    try:
+        start = datetime.fromtimestamp(times.start_time, UTC).replace(tzinfo=None)
+    except (OverflowError, OSError, ValueError):
+        reader.warn(
+            TIMES_NAME, f"start_time {times.start_time} is not a usable time; log times assumed to be UTC"
+        )
+        return 0.0
+    offset = round((first_time - start).total_seconds() / _OFFSET_STEP_S) * _OFFSET_STEP_S
+    if abs(offset) > _MAX_OFFSET_S:
+        reader.warn(
+            TIMES_NAME,
+            f"start_time is {offset / 3600:+.1f} h from the first web_surfer.log time; "
+            "log times assumed to be UTC",
+        )
+        return 0.0
+    return float(offset)
+
+
+def _complete_steps(
+    reader: _FolderReader, steps: tuple[Step, ...], screenshots: Screenshots, offset: float | None
+) -> tuple[tuple[Step, ...], Scaling | None]:
+    """Give each step its screenshot, its point in that screenshot's pixels and its UTC time."""
+    scalings: dict[tuple[int, int], Scaling] = {}
+    completed: list[Step] = []
+    without_frame: list[int] = []
+    for step, frame in zip(steps, screenshots.frames_for_actions(len(steps)), strict=True):
+        update: dict[str, Any] = {}
+        if step.timestamp is not None and offset is not None:
+            update["time_utc"] = _to_utc(step.timestamp, offset)
+        if frame is None:
+            without_frame.append(step.index)
+        else:
+            update["screenshot"] = frame.name
+            coordinate = logged_coordinate(step.arguments)
+            if coordinate is not None:
+                scaling = scalings.setdefault(
+                    (frame.width, frame.height),
+                    Scaling(
+                        model_width=MODEL_SIZE[0],
+                        model_height=MODEL_SIZE[1],
+                        png_width=frame.width,
+                        png_height=frame.height,
+                    ),
+                )
+                update["point"] = scaling.to_png(*coordinate)
+        completed.append(step.model_copy(update=update) if update else step)
+    if without_frame:
+        shown = ", ".join(map(str, without_frame[:10])) + (" ..." if len(without_frame) > 10 else "")
+        reader.warn(
+            "screenshots",
+            f"no screenshot for action(s) {shown}" if screenshots.frames else "the folder has no screenshots",
+        )
+    if len(scalings) > 1:
+        reader.warn(
+            "screenshots",
+            "screenshots differ in size; each point is scaled to its own screenshot: "
+            + "; ".join(str(s) for s in scalings.values()),
+        )
+    return tuple(completed), next(iter(scalings.values()), None)
+
+
+def _to_utc(timestamp: datetime, offset: float) -> datetime:
+    if timestamp.tzinfo is not None:
+        return timestamp.astimezone(UTC)
+    return (timestamp - timedelta(seconds=offset)).replace(tzinfo=UTC)
+
+
+def _add_optional(a: int | None, b: int | None) -> int | None:
+    return None if a is None and b is None else (a or 0) + (b or 0)

@@ -1,0 +1,279 @@
+"""A per-trajectory summary of a whole root, cached so large runs open fast.
+
+Loading a trajectory parses its whole log; an overview of 1,000 of them must not. The index
+keeps one small `TrajectorySummary` per folder, keyed by a cheap fingerprint (stat of the
+folder, its `scores/` and its main files), and reloads only folders whose fingerprint changed.
+The cache lives outside the input tree (input folders are read-only to us).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from webeval_core.diagnostics import UnreadableError
+from webeval_core.reading.trajectory import Outcome, load_trajectory
+from webeval_core.runs.discovery import Run, discover_runs
+from webeval_core.scoring.verdicts import Verdict, read_verdict
+from webeval_core.version import __version__
+
+# Files whose in-place edits do not change the folder's own mtime, so they are stat'ed too.
+_WATCHED_FILES = (
+    "web_surfer.log",
+    "times.json",
+    "core.log",
+    "agent_response.json",
+    "eval_result.json",
+    "network.har",
+    "task_data.json",
+)
+_PARALLEL_FROM = 64  # below this, process start-up costs more than it saves
+_ANSWER_PREVIEW = 400
+_EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Timeout|Interrupt|Exit))\b")
+_ERROR_PREFIX = re.compile(r"^(\[(?:Execution|Evaluation)[^\]]*\]\s*)?(Error running task|Error)?\s*:?\s*")
+# Bumped whenever TrajectorySummary changes shape, so older cache files are re-read, not trusted.
+_CACHE_VERSION = f"{__version__}+summary-2"
+
+ProgressCallback = Callable[[int, int], None]
+
+
+class TrajectorySummary(BaseModel):
+    """What lists and charts need of one trajectory, without its steps."""
+
+    model_config = ConfigDict(frozen=True)
+
+    run_key: str
+    path: Path
+    task_id: str
+    layout: str | None = None
+    outcome: Outcome | None = None
+    steps: int = 0
+    screenshots: int = 0
+    duration_s: float | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    final_answer: str | None = None
+    scores: dict[str, float | None] = {}
+    core_error: str | None = None
+    """Error type of the last [ERROR] line of core.log."""
+    verdict: Verdict | None = None
+    """WebArena-Verified verdict from a score file or eval_result.json."""
+    warnings: int = 0
+    unreadable: str | None = None
+    """Reason, when the folder could not be loaded at all."""
+
+
+class RootIndex(BaseModel):
+    """Runs found under a root and one summary per trajectory folder."""
+
+    model_config = ConfigDict(frozen=True)
+
+    root: Path
+    runs: tuple[Run, ...]
+    summaries: tuple[TrajectorySummary, ...]
+
+    @property
+    def unreadable(self) -> tuple[TrajectorySummary, ...]:
+        return tuple(s for s in self.summaries if s.unreadable)
+
+    def run(self, key: str) -> Run | None:
+        return next((r for r in self.runs if r.key == key), None)
+
+
+class _CacheEntry(BaseModel):
+    fingerprint: str
+    summary: TrajectorySummary
+
+
+class _CacheFile(BaseModel):
+    version: str
+    entries: dict[str, _CacheEntry]
+
+
+def summarize(run_key: str, trajectory_dir: Path) -> TrajectorySummary:
+    """Load one folder and keep what the overview needs; unreadable folders keep their reason."""
+    try:
+        trajectory = load_trajectory(trajectory_dir)
+    except UnreadableError as exc:
+        return TrajectorySummary(
+            run_key=run_key, path=trajectory_dir, task_id=trajectory_dir.name, unreadable=exc.reason
+        )
+    usage = trajectory.token_usage
+    answer = trajectory.final_answer_text
+    errors = trajectory.error_lines
+    return TrajectorySummary(
+        run_key=run_key,
+        path=trajectory_dir,
+        task_id=trajectory.task_id,
+        layout=trajectory.layout,
+        outcome=trajectory.outcome,
+        steps=len(trajectory.steps),
+        screenshots=len(trajectory.screenshots),
+        duration_s=trajectory.duration_s,
+        prompt_tokens=usage.prompt_tokens,
+        completion_tokens=usage.completion_tokens,
+        final_answer=answer[:_ANSWER_PREVIEW] if answer else None,
+        scores={name: sf.score for name, sf in trajectory.scores.items()},
+        core_error=_error_type(errors[-1].message) if errors else None,
+        verdict=read_verdict(trajectory.scores, trajectory.eval_result),
+        warnings=len(trajectory.warnings),
+    )
+
+
+def _error_type(message: str) -> str:
+    """Group core.log errors as upstream's histogram does: by exception class when a traceback
+    names one (`playwright..._errors.TimeoutError: ...` -> `TimeoutError`), else by the message
+    without its `[Execution <id>]` prefix and details (`Network trace file not found`)."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    if not lines:
+        return "error"
+    if len(lines) > 1:
+        exception = _EXCEPTION_LINE.match(lines[-1])
+        if exception:
+            return exception.group(1).rsplit(".", 1)[-1]
+    head = _ERROR_PREFIX.sub("", lines[0])
+    return head.split(":", 1)[0].strip()[:60] or "error"
+
+
+def fingerprint(trajectory_dir: Path) -> str:
+    """Changes whenever a file the summary depends on is added, removed, renamed or rewritten."""
+    parts: list[str] = []
+    for path in (trajectory_dir, trajectory_dir / "scores", *(trajectory_dir / n for n in _WATCHED_FILES)):
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        parts.append(f"{path.name}:{st.st_mtime_ns}:{st.st_size}")
+    try:
+        answers = sorted(p for p in os.listdir(trajectory_dir) if p.endswith("_answer.json"))
+    except OSError:
+        answers = []
+    for name in answers:
+        try:
+            st = (trajectory_dir / name).stat()
+        except OSError:
+            continue
+        parts.append(f"{name}:{st.st_mtime_ns}:{st.st_size}")
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "webeval"
+
+
+def _cache_path(cache_dir: Path, root: Path) -> Path:
+    digest = hashlib.sha1(str(root.resolve()).encode()).hexdigest()[:16]
+    return cache_dir / f"index-{digest}.json"
+
+
+def _read_cache(path: Path) -> dict[str, _CacheEntry]:
+    try:
+        cache = _CacheFile.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError, ValueError):
+        return {}
+    return cache.entries if cache.version == _CACHE_VERSION else {}
+
+
+def _write_cache(path: Path, entries: dict[str, _CacheEntry]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = _CacheFile(version=_CACHE_VERSION, entries=entries).model_dump_json()
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as handle:
+        handle.write(payload)
+    os.replace(handle.name, path)
+
+
+def _summarize_job(job: tuple[str, Path]) -> TrajectorySummary:
+    return summarize(*job)
+
+
+def _summarize_all(
+    jobs: list[tuple[str, Path]], workers: int, on_progress: ProgressCallback | None
+) -> list[TrajectorySummary]:
+    results: list[TrajectorySummary] = []
+    if workers > 1 and len(jobs) >= _PARALLEL_FROM:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            stream: Iterable[TrajectorySummary] = pool.map(_summarize_job, jobs, chunksize=16)
+            for summary in stream:
+                results.append(summary)
+                if on_progress:
+                    on_progress(len(results), len(jobs))
+        return results
+    for job in jobs:
+        results.append(_summarize_job(job))
+        if on_progress:
+            on_progress(len(results), len(jobs))
+    return results
+
+
+def build_index(
+    root: Path,
+    *,
+    cache_dir: Path | None = None,
+    use_cache: bool = True,
+    workers: int | None = None,
+    on_progress: ProgressCallback | None = None,
+) -> RootIndex:
+    """Discover runs under `root` and summarise every trajectory, reusing cached summaries."""
+    root = Path(root)
+    runs = discover_runs(root)
+    cache_file = _cache_path(cache_dir or default_cache_dir(), root)
+    cached = _read_cache(cache_file) if use_cache else {}
+
+    entries: dict[str, _CacheEntry] = {}
+    pending: list[tuple[str, Path]] = []
+    pending_prints: dict[str, str] = {}
+    for run in runs:
+        for trajectory_dir in run.trajectory_dirs:
+            key = str(trajectory_dir)
+            print_ = fingerprint(trajectory_dir)
+            hit = cached.get(key)
+            if hit is not None and hit.fingerprint == print_ and hit.summary.run_key == run.key:
+                entries[key] = hit
+            else:
+                pending.append((run.key, trajectory_dir))
+                pending_prints[key] = print_
+
+    fresh = _summarize_all(pending, workers or min(2, os.cpu_count() or 1), on_progress)
+    for summary in fresh:
+        entries[str(summary.path)] = _CacheEntry(
+            fingerprint=pending_prints[str(summary.path)], summary=summary
+        )
+
+    if use_cache and (pending or set(cached) != set(entries)):
+        # A read-only home must not stop the viewer; the next start just re-reads.
+        with contextlib.suppress(OSError):
+            _write_cache(cache_file, entries)
+    ordered = tuple(entries[str(d)].summary for run in runs for d in run.trajectory_dirs)
+    return RootIndex(root=root, runs=runs, summaries=ordered)
+
+
+def index_as_json(index: RootIndex) -> dict[str, object]:
+    """The shape `webeval ls --json` prints."""
+    return {
+        "root": str(index.root),
+        "runs": [
+            {
+                "key": run.key,
+                **run.metadata,
+                "trajectories": [
+                    json.loads(s.model_dump_json(exclude={"run_key"}))
+                    for s in index.summaries
+                    if s.run_key == run.key and not s.unreadable
+                ],
+            }
+            for run in index.runs
+        ],
+        "unreadable": [
+            {"path": str(s.path), "run": s.run_key, "reason": s.unreadable} for s in index.unreadable
+        ],
+    }

@@ -1,0 +1,368 @@
+"""Aggregation over a root index: one tidy row per trajectory, headline numbers, breakdowns, the
+failure taxonomy and run comparisons. UI-free (pandas only).
+
+Counting follows the upstream (Fara) rules: aborted and unreadable trajectories and evaluator
+errors are left out of success rates; a trajectory that ran out of budget without answering is
+counted, as a failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
+
+if TYPE_CHECKING:
+    from webeval_core.reading.tasks import TaskCatalog
+    from webeval_core.runs.discovery import Run
+    from webeval_core.runs.index import RootIndex
+
+# Per-trajectory result labels: the cells of the tasks x runs matrix.
+PASS, FAIL = "pass", "fail"
+UNSCORED, UNREADABLE = "unscored", "unreadable"
+RESULTS = (PASS, FAIL, NO_ANSWER, ABORTED, SCORING_ERROR, UNSCORED, UNREADABLE)
+# Outcome groups: answered / no answer / aborted / scoring error (and folders we could not read).
+ANSWERED = "answered"
+OUTCOME_GROUPS = (ANSWERED, NO_ANSWER, ABORTED, SCORING_ERROR, UNREADABLE)
+
+# Changes between two runs on one task.
+PASS_TO_FAIL, FAIL_TO_PASS = "pass → fail", "fail → pass"
+BOTH_PASS, BOTH_FAIL = "both pass", "both fail"
+NOT_COMPARABLE, ONLY_A, ONLY_B = "not comparable", "only in A", "only in B"
+CHANGES = (PASS_TO_FAIL, FAIL_TO_PASS, BOTH_PASS, BOTH_FAIL, NOT_COMPARABLE, ONLY_A, ONLY_B)
+
+UNKNOWN = "(unknown)"  # group label for tasks the catalog does not know
+COLUMNS = (
+    "run",
+    "task_id",
+    "site",
+    "task_type",
+    "intent",
+    "intent_template",
+    "outcome",
+    "outcome_group",
+    "status",
+    "score",
+    "result",
+    "counted",
+    "value",
+    "steps",
+    "duration_s",
+    "tokens",
+    "core_error",
+    "answer",
+    "tags",
+    "path",
+)
+
+
+# --- the tidy frame -------------------------------------------------------------------------
+
+
+def trajectory_frame(index: RootIndex, catalog: TaskCatalog | None = None) -> pd.DataFrame:
+    """One row per trajectory (columns: COLUMNS), tasks described from the catalog when it knows them."""
+    rows = []
+    for s in index.summaries:
+        task = catalog.get(s.task_id) if catalog is not None else None
+        verdict = s.verdict
+        score = verdict.score if verdict is not None else _single_score(s.scores)
+        status = verdict.status if verdict is not None else None
+        result, value = _result(s.unreadable, s.outcome, status, score)
+        tags = set(verdict.tags if verdict is not None else ())
+        if s.outcome == "no_answer":
+            tags.add(NO_ANSWER)
+        elif s.outcome == "aborted":
+            tags.add(ABORTED)
+        tagged = [t for t in TAGS if t in tags]
+        if s.core_error:
+            tagged.append(CORE_LOG_PREFIX + s.core_error)
+        rows.append(
+            {
+                "run": s.run_key,
+                "task_id": s.task_id,
+                "site": task.site_key if task else None,
+                "task_type": task.task_type if task else None,
+                "intent": task.intent if task else None,
+                "intent_template": task.intent_template if task else None,
+                "outcome": s.outcome,
+                "outcome_group": _outcome_group(result, s.outcome),
+                "status": status,
+                "score": score,
+                "result": result,
+                "counted": value is not None,
+                "value": value,
+                "steps": s.steps,
+                "duration_s": s.duration_s,
+                "tokens": s.prompt_tokens + s.completion_tokens,
+                "core_error": s.core_error,
+                "answer": s.final_answer,
+                "tags": tuple(tagged),
+                "path": str(s.path),
+            }
+        )
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    return frame.astype({"score": "float64", "value": "float64", "duration_s": "float64", "counted": "bool"})
+
+
+def _single_score(scores: Mapping[str, float | None]) -> float | None:
+    """Without a WebArena-Verified verdict, the one score a trajectory has (ambiguous when several)."""
+    present = [v for v in scores.values() if v is not None]
+    return present[0] if len(present) == 1 else None
+
+
+def _result(
+    unreadable: str | None, outcome: str | None, status: str | None, score: float | None
+) -> tuple[str, float | None]:
+    """Result label and the value it adds to the success rate (None: left out, upstream's rule)."""
+    if unreadable or outcome is None:
+        return UNREADABLE, None
+    if outcome == "aborted":
+        return ABORTED, None
+    if outcome == "no_answer":
+        return NO_ANSWER, score if score is not None and status != "error" else 0.0
+    if status == "error":
+        return SCORING_ERROR, None
+    if score is None:
+        return UNSCORED, None
+    return (PASS if score >= 1.0 else FAIL), score
+
+
+def _outcome_group(result: str, outcome: str | None) -> str:
+    if result in (UNREADABLE, ABORTED, NO_ANSWER, SCORING_ERROR):
+        return result
+    return ANSWERED if outcome == "answered" else UNREADABLE
+
+
+# --- headline numbers and breakdowns --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Headline:
+    """The numbers at the top of the overview, for one set of trajectories."""
+
+    trajectories: int
+    counted: int
+    """Entering the success rate."""
+    passed: int
+    success_rate: float | None
+    """Mean value over counted trajectories."""
+    no_answer: int
+    aborted: int
+    scoring_errors: int
+    unscored: int
+    unreadable: int
+
+
+def headline(frame: pd.DataFrame) -> Headline:
+    counted = frame[frame["counted"]]
+    results = frame["result"].value_counts()
+    return Headline(
+        trajectories=len(frame),
+        counted=len(counted),
+        passed=int((counted["value"] >= 1.0).sum()),
+        success_rate=float(counted["value"].mean()) if len(counted) else None,
+        no_answer=int(results.get(NO_ANSWER, 0)),
+        aborted=int(results.get(ABORTED, 0)),
+        scoring_errors=int(results.get(SCORING_ERROR, 0)),
+        unscored=int(results.get(UNSCORED, 0)),
+        unreadable=int(results.get(UNREADABLE, 0)),
+    )
+
+
+def headlines(frame: pd.DataFrame) -> dict[str, Headline]:
+    """Headline numbers of each run, in the frame's run order."""
+    return {str(run): headline(group) for run, group in frame.groupby("run", sort=False)}
+
+
+def breakdown(frame: pd.DataFrame, by: str) -> pd.DataFrame:
+    """Success per run and value of `by` (site, task_type, intent_template, ...).
+
+    Columns: run, <by>, trajectories, counted, passed, success_rate (None when nothing counted).
+    """
+    data = frame.assign(**{by: frame[by].fillna(UNKNOWN), "passed": frame["value"] >= 1.0})
+    grouped = data.groupby(["run", by], sort=False)
+    table = grouped.agg(
+        trajectories=("task_id", "size"),
+        counted=("counted", "sum"),
+        passed=("passed", "sum"),
+        success_rate=("value", "mean"),
+    ).reset_index()
+    return table.astype({"counted": "int64", "passed": "int64"}).sort_values(["run", by], kind="stable")
+
+
+def outcome_breakdown(frame: pd.DataFrame) -> pd.DataFrame:
+    """Trajectories per run and outcome group (answered / no answer / aborted / scoring error ...)."""
+    return _counts(frame, "outcome_group", OUTCOME_GROUPS)
+
+
+def result_breakdown(frame: pd.DataFrame) -> pd.DataFrame:
+    """Trajectories per run and result (pass / fail / no answer / ...)."""
+    return _counts(frame, "result", RESULTS)
+
+
+def _counts(frame: pd.DataFrame, column: str, order: Sequence[str]) -> pd.DataFrame:
+    counts = frame.groupby(["run", column], sort=False).size().rename("trajectories").reset_index()
+    rank = {name: i for i, name in enumerate(order)}
+    counts["_rank"] = counts[column].map(rank)
+    return counts.sort_values(["run", "_rank"], kind="stable").drop(columns="_rank").reset_index(drop=True)
+
+
+def taxonomy(frame: pd.DataFrame) -> pd.DataFrame:
+    """Trajectories per run and failure tag (a trajectory can carry several).
+
+    Verdict and outcome tags come first, then core.log error types; most frequent first in each.
+    """
+    exploded = frame[["run", "tags"]].explode("tags").dropna(subset=["tags"])
+    if exploded.empty:
+        return pd.DataFrame({"run": [], "tag": [], "trajectories": []})
+    counts = exploded.groupby(["run", "tags"], sort=False).size().rename("trajectories").reset_index()
+    counts = counts.rename(columns={"tags": "tag"})
+    order = counts.assign(
+        _log=counts["tag"].str.startswith(CORE_LOG_PREFIX),
+        _total=counts.groupby("tag")["trajectories"].transform("sum"),
+    )
+    return (
+        order.sort_values(
+            ["_log", "_total", "tag", "run"], ascending=[True, False, True, True], kind="stable"
+        )
+        .drop(columns=["_log", "_total"])
+        .reset_index(drop=True)
+    )
+
+
+def distribution(frame: pd.DataFrame, column: str) -> pd.DataFrame:
+    """count / mean / min / median / max of `column` per run (steps, duration_s, tokens)."""
+    stats = frame.groupby("run", sort=False)[column].agg(["count", "mean", "min", "median", "max"])
+    return stats.reset_index()
+
+
+# --- filtering ------------------------------------------------------------------------------
+
+
+def filter_frame(
+    frame: pd.DataFrame,
+    *,
+    runs: Iterable[str] = (),
+    sites: Iterable[str] = (),
+    task_types: Iterable[str] = (),
+    intent_templates: Iterable[str] = (),
+    outcome_groups: Iterable[str] = (),
+    results: Iterable[str] = (),
+    statuses: Iterable[str] = (),
+    tags: Iterable[str] = (),
+    text: str = "",
+) -> pd.DataFrame:
+    """Rows matching every given filter; an empty filter keeps everything.
+
+    Values of one filter are alternatives. `tags` keeps rows carrying any of them; `text` is a
+    case-insensitive substring of the task id, intent or answer. `(unknown)` matches missing values.
+    """
+    mask = pd.Series(True, index=frame.index)
+    for column, wanted in (
+        ("run", runs),
+        ("site", sites),
+        ("task_type", task_types),
+        ("intent_template", intent_templates),
+        ("outcome_group", outcome_groups),
+        ("result", results),
+        ("status", statuses),
+    ):
+        values = set(wanted)
+        if values:
+            mask &= frame[column].fillna(UNKNOWN).isin(values)
+    wanted_tags = set(tags)
+    if wanted_tags:
+        mask &= frame["tags"].map(lambda row: not wanted_tags.isdisjoint(row)).astype(bool)
+    needle = text.strip().casefold()
+    if needle:
+        found = pd.Series(False, index=frame.index)
+        for column in ("task_id", "intent", "answer"):
+            found |= frame[column].fillna("").astype(str).str.casefold().str.contains(needle, regex=False)
+        mask &= found
+    return frame[mask]
+
+
+def tag_options(frame: pd.DataFrame) -> list[str]:
+    """Tags present in the frame: taxonomy tags in their order, then core.log error types."""
+    present = {tag for row in frame["tags"] for tag in row}
+    return [t for t in TAGS if t in present] + sorted(present - set(TAGS))
+
+
+def run_labels(runs: Iterable[Run]) -> dict[str, str]:
+    """Short names for pickers and legends: each run's label, or its key where labels collide."""
+    runs = list(runs)
+    seen: dict[str, int] = {}
+    for run in runs:
+        seen[run.label] = seen.get(run.label, 0) + 1
+    return {run.key: run.label if seen[run.label] == 1 else run.key for run in runs}
+
+
+# --- comparing runs -------------------------------------------------------------------------
+
+
+def task_matrix(frame: pd.DataFrame, runs: Sequence[str]) -> pd.DataFrame:
+    """Tasks x runs: the result label of each task in each run (None when a run lacks the task)."""
+    data = frame[frame["run"].isin(runs)].drop_duplicates(["run", "task_id"], keep="last")
+    matrix = data.pivot(index="task_id", columns="run", values="result")
+    matrix = matrix.reindex(columns=list(runs))
+    matrix = matrix.reindex(sorted(matrix.index, key=_task_order))
+    matrix.columns.name = None
+    return matrix
+
+
+def compare_runs(frame: pd.DataFrame, run_a: str, run_b: str) -> pd.DataFrame:
+    """One row per task in either run: task facts, each side's result and the change from A to B.
+
+    Columns: task_id, site, task_type, intent, result_a, result_b, change. Only results that
+    enter the success rate are compared; a task aborted, unscored or errored on a side is
+    "not comparable".
+    """
+    data = frame.drop_duplicates(["run", "task_id"], keep="last")
+    a = data[data["run"] == run_a].set_index("task_id")
+    b = data[data["run"] == run_b].set_index("task_id")
+    task_ids = sorted(set(a.index) | set(b.index), key=_task_order)
+    facts = pd.concat([b[["site", "task_type", "intent"]], a[["site", "task_type", "intent"]]])
+    facts = facts[~facts.index.duplicated(keep="last")].reindex(task_ids)
+    table = facts.assign(
+        result_a=a["result"].reindex(task_ids),
+        result_b=b["result"].reindex(task_ids),
+        passed_a=(a["value"] >= 1.0).where(a["counted"]).reindex(task_ids),
+        passed_b=(b["value"] >= 1.0).where(b["counted"]).reindex(task_ids),
+    )
+    table["change"] = [
+        _change(ra, rb, pa, pb)
+        for ra, rb, pa, pb in zip(
+            table["result_a"], table["result_b"], table["passed_a"], table["passed_b"], strict=True
+        )
+    ]
+    table.index.name = "task_id"
+    return table.drop(columns=["passed_a", "passed_b"]).reset_index()
+
+
+def _change(result_a: Any, result_b: Any, passed_a: Any, passed_b: Any) -> str:
+    if pd.isna(result_a):
+        return ONLY_B
+    if pd.isna(result_b):
+        return ONLY_A
+    if pd.isna(passed_a) or pd.isna(passed_b):
+        return NOT_COMPARABLE
+    if passed_a and passed_b:
+        return BOTH_PASS
+    if passed_a:
+        return PASS_TO_FAIL
+    return FAIL_TO_PASS if passed_b else BOTH_FAIL
+
+
+def change_counts(comparison: pd.DataFrame) -> dict[str, int]:
+    """How many tasks fall in each change, every change listed (zero when absent)."""
+    counts = comparison["change"].value_counts()
+    return {change: int(counts.get(change, 0)) for change in CHANGES}
+
+
+def _task_order(task_id: object) -> tuple[int, int, str]:
+    text = str(task_id)
+    return (0, int(text), "") if text.isdigit() else (1, 0, text)
