@@ -54,7 +54,8 @@ def _mapping(value: Any) -> dict[str, Any]:
 
 def agent_fields(result: Mapping[str, Any], response: AgentResponse | None) -> dict[str, Any]:
     """The agent's fields under the evaluator's names. The evaluator's `actual` is the raw text
-    when it was given text, so the parsed response stands in for it then."""
+    when it was given text, so the parsed response stands in for it then.
+    """
     actual = result.get("actual")
     if isinstance(actual, dict):
         return actual
@@ -67,7 +68,8 @@ def field_table(result: Mapping[str, Any], actual: Mapping[str, Any]) -> pd.Data
     """Expected vs actual vs normalized, per response field. A field is wrong when a failed
     assertion names it (the evaluator's own verdict, not a re-comparison that could disagree);
     a failure naming no field leaves every field in doubt. An unparseable answer has no
-    normalized fields, only its assertion."""
+    normalized fields, only its assertion.
+    """
     expected = _mapping(result.get("expected"))
     normalized = _mapping(result.get("actual_normalized"))
     fields = list(dict.fromkeys([*expected, *normalized, *actual]))
@@ -97,7 +99,8 @@ def field_table(result: Mapping[str, Any], actual: Mapping[str, Any]) -> pd.Data
 
 def response_field_table(official: Mapping[str, Any], response: AgentResponse | None) -> pd.DataFrame | None:
     """The field table of the official result's response evaluator; None when the task has none
-    (network-only tasks)."""
+    (network-only tasks).
+    """
     results = official.get("evaluators_results") or []
     result = next((r for r in results if r.get("evaluator_name") == RESPONSE_EVALUATOR), None)
     return None if result is None else field_table(result, agent_fields(result, response))
@@ -105,7 +108,8 @@ def response_field_table(official: Mapping[str, Any], response: AgentResponse | 
 
 def assertion_table(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
     """Every assertion of every evaluator, one row each; evaluators are numbered by position
-    because a task may run the same evaluator twice (two network checks)."""
+    because a task may run the same evaluator twice (two network checks).
+    """
     rows = [
         {
             "evaluator": f"{position}: {result.get('evaluator_name')}",
@@ -121,7 +125,8 @@ def assertion_table(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
 
 def editable_response(text: str | None, task_type: str) -> str:
     """A response to start a what-if from: the agent's own (re-indented when it is JSON alone, often
-    written on one line, to be easier to edit), else a minimal valid one for the task's type."""
+    written on one line, to be easier to edit), else a minimal valid one for the task's type.
+    """
     response = parse_agent_response(text) if text else None
     if response is not None and response.extracted_from == "text":
         return json.dumps(response.parsed, indent=2, ensure_ascii=False)
@@ -145,7 +150,8 @@ def evaluator_rows(result: Mapping[str, Any] | None) -> dict[str, tuple[Any, Any
 
 def stored_result(trajectory: Trajectory) -> tuple[str | None, dict[str, Any] | None]:
     """The newest official verdict already on disk, its source and its official result: what a
-    re-scoring is compared against."""
+    re-scoring is compared against.
+    """
     verdict = read_verdict(trajectory.scores, trajectory.eval_result)
     if verdict is None:
         return None, None
@@ -157,7 +163,8 @@ def stored_result(trajectory: Trajectory) -> tuple[str | None, dict[str, Any] | 
 
 def before_after(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> pd.DataFrame:
     """The task's and each evaluator's verdict before and after re-scoring, with what changed
-    (a new engine version may decide differently)."""
+    (a new engine version may decide differently).
+    """
     old, new = evaluator_rows(before), evaluator_rows(after)
     rows = []
     for name in dict.fromkeys([*new, *old]):
@@ -190,7 +197,8 @@ def outcome_table(outcomes: Iterable[ScoreOutcome]) -> pd.DataFrame:
 
 def request_table(har: Har, steps: Sequence[TimedStep]) -> pd.DataFrame:
     """The HAR's requests, each with the agent step during which it fired, so a request can be
-    read beside what the agent was doing."""
+    read beside what the agent was doing.
+    """
     first = next((e.started for e in har.events if e.started is not None), None)
     rows = [
         {
@@ -292,7 +300,8 @@ def token_usage_table(trajectory: Trajectory) -> pd.DataFrame | None:
 
 def annotation_table(annotations: Iterable[Annotation], current_source: str | None) -> pd.DataFrame:
     """One trajectory's annotations, newest first, each saying whether it judged the verdict
-    shown now: a re-scoring may have replaced the one it judged."""
+    shown now: a re-scoring may have replaced the one it judged.
+    """
     rows = pd.DataFrame(
         annotations_as_rows(reversed(list(annotations))), columns=list(Annotation.model_fields)
     )
