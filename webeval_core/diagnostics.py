@@ -12,11 +12,15 @@ from pydantic import BaseModel, ConfigDict
 class Diagnostic(BaseModel):
     """One thing that was wrong in an input file (the file is named relative to its folder)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     file: str
+    """The file it was found in: relative to the trajectory folder (e.g. "scores/gpt_eval.json"), or the
+    full path of a file that lives outside one (the annotations file)."""
     line: int | None = None
+    """1-based line of that file, or None when the problem concerns the whole file."""
     message: str
+    """What was wrong and what the reader did about it, as a plain sentence for the user."""
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line is not None else self.file

@@ -1,6 +1,6 @@
-"""web_surfer.log -> agent steps, for the three generations of Fara / webeval writers.
+r"""web_surfer.log -> agent steps, for the three generations of Fara / webeval writers.
 
-1. text: `OtherEvent` lines "Thought #N: ...\\nAction #N: executing tool '<tool>' with arguments {...}"
+1. text: `OtherEvent` lines "Thought #N: ...\nAction #N: executing tool '<tool>' with arguments {...}"
    and "Observation#N: ..." (arguments are JSON, sometimes a Python literal, sometimes followed by text);
 2. fara-structured: `computer_use` lines (typed OtherEvent, source FaraAgent) with the real action
    in `arguments.action`, usually between the text lines of the same step;
@@ -49,40 +49,49 @@ class Step(BaseModel):
     screenshots and times.json; the trajectory loader fills them in.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     index: int
-    """1-based, one per agent action."""
+    """1-based position among the agent's actions, one per action in log order."""
     action: str
-    """The real action ("left_click", not "computer_use"); aliases kept as written."""
+    """The real action ("left_click", not "computer_use"); aliases such as "click" kept as written."""
     arguments: dict[str, Any]
-    """As logged, without the thoughts."""
+    """The action's arguments as logged (coordinates in the model's space), without the thoughts."""
     thought: str | None = None
+    """The agent's reasoning before the action ("Thought #N" text or `arguments.thoughts`); None if absent."""
     url: str | None = None
+    """The page URL the log gives for the action (structured lines, solver summaries); None in text logs."""
     timestamp: datetime | None = None
-    """As written in the log (naive local time)"""
+    """When the action was logged, as written in web_surfer.log (naive local time); None if absent."""
     time_utc: datetime | None = None
+    """`timestamp` moved to UTC with the folder's inferred offset; None without a timestamp or offset."""
     observation: str | None = None
+    """What the agent observed after the action ("Observation#N" text); None when none was logged."""
     screenshot: str | None = None
-    """Relative path of the screenshot the action was taken on."""
+    """Path, relative to the folder, of the screenshot the action was taken on; None when it is missing."""
     point: Point | None = None
-    """The logged coordinate in that screenshot's pixel space."""
+    """The logged coordinate in that screenshot's pixels; None without a coordinate or a screenshot."""
     typed_text: str | None = None
+    """The text of a type / input_text action (`text` or `text_value`); None for other actions."""
     scroll: Literal["up", "down"] | None = None
+    """Which way a scroll action moved the page; None for other actions or an unknown direction."""
     log_line: int | None = None
-    """1-based line of web_surfer.log holding the action."""
+    """1-based line of web_surfer.log holding the action; None for steps not built from the log."""
 
 
 class ActionLog(BaseModel):
     """What a web_surfer.log says: the steps, which writer produced it, and what was skipped."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     steps: tuple[Step, ...] = ()
+    """The agent's actions in log order, without screenshots, points or UTC times yet."""
     generation: Generation | None = None
+    """Which writer produced the log (text, fara-structured, solver); None when no action was found."""
     first_time: datetime | None = None
-    """First timestamp of any line, for the UTC offset."""
+    """Timestamp of the first line that has one (naive local time), to infer the UTC offset."""
     diagnostics: tuple[Diagnostic, ...] = ()
+    """Lines skipped or read with a guess (blank, truncated, non-JSON, not understood), in log order."""
 
 
 def logged_coordinate(arguments: dict[str, Any]) -> tuple[float, float] | None:
@@ -115,11 +124,16 @@ def parse_action_log(data: bytes, file: str = LOG_NAME) -> ActionLog:
 
 
 class _Record(NamedTuple):
+    """One JSON line of the log."""
+
     line: int
+    """1-based line number in web_surfer.log."""
     data: dict[str, Any]
+    """The decoded JSON object."""
     time: datetime | None
+    """Its `timestamp` parsed (naive local time); None when absent or not understood."""
     action: str | None
-    """Set on structured lines (not on summarized companions)"""
+    """The `action` of a structured line; None on text lines and summarized companions."""
 
 
 def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_Record]:
@@ -232,15 +246,23 @@ class _Draft:
     """A step while its lines are still being read (observations and summaries arrive later)."""
 
     line: int
+    """1-based log line of the action (becomes `Step.log_line`)."""
     action: str
+    """The real action name, as in `Step.action`."""
     arguments: dict[str, Any]
+    """The action's arguments; a later summary line may add missing keys."""
     thought: str | None
+    """The agent's reasoning, as in `Step.thought`."""
     url: str | None
+    """The page URL; a later summary line may fill it in."""
     timestamp: datetime | None
+    """When the action was logged (naive local time)."""
     number: int | None = None
-    """The writer's own "#N"."""
+    """The writer's own "#N", used to match the observation; None for structured-only steps."""
     observation: str | None = None
+    """The "Observation#N" text, once its line has been read."""
     summarized: bool = False
+    """Whether a "WebSurfer-SummarizedAction" line has been merged into (or refused for) this step."""
 
 
 @dataclass
@@ -248,24 +270,37 @@ class _TextAction:
     """A "Thought #N / Action #N" line, parsed only if it becomes a step or its thought is needed."""
 
     line: int
+    """1-based log line of the message."""
     number: int
+    """The N of "Action #N"."""
     tool: str
+    """The tool named in "executing tool '<tool>'"."""
     message: str
+    """The whole log message, thought and arguments included."""
     action_at: int
     """Where "Action #N" starts in the message."""
     arguments_at: int
+    """Where the arguments start in the message (just after "with arguments")."""
     timestamp: datetime | None
+    """When the line was logged (naive local time)."""
 
 
 @dataclass
 class _StepBuilder:
+    """Turns records into steps, pairing the lines that belong to one action."""
+
     file: str
+    """The log's name, for diagnostics."""
     generation: Generation | None
+    """The log's writer, which decides whether a text action line is a step or an announcement."""
     diagnostics: list[Diagnostic]
+    """Where problems are reported (shared with the line reader)."""
     drafts: list[_Draft] = field(default_factory=list)
+    """Steps so far, in log order."""
     pending_text: _TextAction | None = None
     """A text action waiting for its structured line."""
     pending_summary: tuple[int, str, str, dict[str, Any]] | None = None
+    """A summary (line, url, tool, arguments) read before the action it summarizes."""
 
     def add(self, record: _Record) -> None:
         if record.action is not None:

@@ -24,18 +24,22 @@ _ERROR_LEVELS = {"ERROR", "CRITICAL", "FATAL"}
 class CoreLogLine(BaseModel):
     """One core.log record; `message` includes its continuation lines."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     line: int
-    """1-based line where the record starts."""
+    """1-based line of core.log where the record starts."""
     time: datetime | None = None
-    """Naive local time, as written."""
+    """The record's time to the millisecond, naive local time as written; None when it is not a date."""
     level: str | None = None
+    """The logging level in brackets (INFO, ERROR...); None for text before the first record."""
     logger: str | None = None
+    """The logger's name (e.g. "webeval.core.<id>"); None for text before the first record."""
     message: str
+    """The text after " - ", with its continuation lines (a traceback) joined by newlines."""
 
     @property
     def is_error(self) -> bool:
+        """Whether the record was logged at ERROR level or above."""
         return self.level in _ERROR_LEVELS
 
 

@@ -27,29 +27,38 @@ Pairs = tuple[tuple[str, str], ...]
 class NetworkEvent(BaseModel):
     """One HAR entry: the request, its response status and what kind of resource it was."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     har_index: int
-    """Position in log.entries, 0-based."""
+    """Position in `log.entries`, 0-based: the same index the evaluator's trace uses."""
     started: datetime | None
-    """StartedDateTime (aware); None when absent or unparseable."""
+    """The entry's `startedDateTime` (timezone-aware); None when absent, unparseable or naive."""
     method: str
+    """The request's HTTP method as recorded ("GET", "POST"...)."""
     url: str
+    """The request's full URL, query string included."""
     status: int | None
+    """The response's HTTP status code; None when the HAR has no integer status."""
     resource_type: str | None
-    """HAR `_resourceType` or Sec-Fetch-Dest; None when neither says."""
+    """HAR `_resourceType` or the Sec-Fetch-Dest request header; None when neither says."""
     is_document: bool
     """A page load, by the evaluator's rule for navigation events."""
     request_headers: Pairs
+    """The request's headers as (name, value) pairs, in HAR order, names as recorded."""
     response_headers: Pairs
+    """The response's headers as (name, value) pairs, in HAR order, names as recorded."""
     query: Pairs
+    """The URL's query parameters as (name, value) pairs, decoded, blank values kept."""
     post_data: str | None
+    """The request body text (`request.postData.text`); None when the request has none."""
     post_mime: str | None
+    """The request body's MIME type (`request.postData.mimeType`); None when not recorded."""
     mime: str | None
-    """Response content mimeType."""
+    """The response content's MIME type (`response.content.mimeType`); None when not recorded."""
     response_size: int | None
-    """Bytes of the response body when the HAR records it."""
+    """Bytes of the response body (`content.size`, else `bodySize`); None when the HAR does not say."""
     duration_ms: float | None
+    """The entry's total time in milliseconds (HAR `time`); None when absent or negative."""
 
 
 class Har(BaseModel):
@@ -58,15 +67,18 @@ class Har(BaseModel):
     Events are built on first use: scoring only needs a few of them, a viewer needs all.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     path: Path
+    """The HAR file, as the caller named it."""
     sha256: str
-    """Of the file's bytes."""
+    """Hex SHA-256 of the file's bytes, to tell whether a verdict was computed on this very trace."""
     entries: tuple[dict[str, Any], ...]
+    """The raw `log.entries` objects, unchanged: what the evaluator is given."""
 
     @cached_property
     def events(self) -> tuple[NetworkEvent, ...]:
+        """One event per entry, in HAR order (built on first use)."""
         return tuple(_event(i, entry) for i, entry in enumerate(self.entries))
 
     def started(self, index: int) -> datetime | None:
@@ -78,23 +90,39 @@ class TimedStep(Protocol):
     """What `step_for_time` needs of a trajectory step."""
 
     @property
-    def index(self) -> int: ...
+    def index(self) -> int:
+        """The step's 1-based index."""
 
     @property
-    def time_utc(self) -> datetime | None: ...
+    def time_utc(self) -> datetime | None:
+        """When the step's action was taken (UTC); None when unknown."""
 
 
 def read_har(path: Path | str) -> Har:
-    """Read and validate a HAR file; raises UnreadableError with a plain reason."""
+    """Read and validate a HAR file.
+
+    Raises:
+        UnreadableError: with a plain reason, when the file cannot be read, is not a HAR, or has
+            an entry without a request URL and method or without a response.
+    """
     path = Path(path)
+    data = _read_bytes(path)
+    entries = _entries(path, _parse_json(path, data))
+    return Har(path=path, sha256=hashlib.sha256(data).hexdigest(), entries=tuple(entries))
+
+
+def _read_bytes(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise UnreadableError(path, "file not found") from None
     except IsADirectoryError:
         raise UnreadableError(path, "is a folder, not a HAR file") from None
     except OSError as exc:
         raise UnreadableError(path, f"cannot be read ({exc.strerror})") from None
+
+
+def _parse_json(path: Path, data: bytes) -> Any:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -102,7 +130,7 @@ def read_har(path: Path | str) -> Har:
     if not text.strip():
         raise UnreadableError(path, "is empty")
     try:
-        raw = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         # Running out of input (or a string that never closes) means the file was cut short.
         if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
@@ -110,6 +138,9 @@ def read_har(path: Path | str) -> Har:
         raise UnreadableError(
             path, f"is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
         ) from None
+
+
+def _entries(path: Path, raw: Any) -> list[Any]:
     log = raw.get("log") if isinstance(raw, dict) else None
     if not isinstance(log, dict):
         raise UnreadableError(path, "is JSON but not a HAR (no 'log' object)")
@@ -122,7 +153,7 @@ def read_har(path: Path | str) -> Har:
         problem = _entry_problem(entry)
         if problem:
             raise UnreadableError(path, f"entry {index} {problem}")
-    return Har(path=path, sha256=hashlib.sha256(data).hexdigest(), entries=tuple(entries))
+    return entries
 
 
 def _entry_problem(entry: Any) -> str | None:
@@ -206,7 +237,7 @@ def _started(raw: Any) -> datetime | None:
     if not isinstance(raw, str):
         return None
     try:
-        moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(raw)  # Python 3.11 reads a trailing "Z" as UTC
     except ValueError:
         return None
     return moment if moment.tzinfo is not None else None

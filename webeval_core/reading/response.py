@@ -41,16 +41,23 @@ _FENCES = re.compile(r"```[A-Za-z]*[ \t]*\n?(.*?)```", re.DOTALL)
 class AgentResponse(BaseModel):
     """The response as found in the agent's text and as given to the evaluator."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     raw_text: str
+    """The agent's final answer text, unchanged."""
     parsed: dict[str, Any] | None
+    """The JSON object found in `raw_text`, keys as the agent wrote them; None when none was found."""
     naming: ResponseNaming
+    """Which pair of key names the response uses, or "unparsed" when no object was found."""
     engine_input: str | dict[str, Any]
+    """What the evaluator is given: the raw text when its own parsing reads the same object, else the
+    object, renamed to task_type / retrieved_data when the agent used action / results."""
     findings: tuple[str, ...]
+    """Violations of the published response schema, one plain sentence each (they never change the score)."""
     parse_error: str | None
+    """Why no response object was found; None when one was."""
     extracted_from: Source | None = None
-    """Where the JSON object was found in raw_text."""
+    """Where the JSON object was found in `raw_text` (the whole text, a fence, prose); None when unparsed."""
 
 
 def parse_agent_response(text: str) -> AgentResponse:
@@ -245,17 +252,16 @@ def _key_findings(
     return findings
 
 
+# JSON's names for the types json.loads produces (bool before int: True is an int in Python).
+_JSON_TYPE_NAMES: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (type(None), "null"),
+    (bool, "boolean"),
+    ((int, float), "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+)
+
+
 def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+    return next((name for kind, name in _JSON_TYPE_NAMES if isinstance(value, kind)), type(value).__name__)

@@ -23,15 +23,18 @@ SCORES_DIR = "scores"
 class ScoreFile(BaseModel):
     """One score file of a trajectory."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     name: str
-    """File stem, e.g. "gpt_eval" or "mmrubric_0.8-5-3"."""
+    """File stem, the evaluation's hash, e.g. "gpt_eval" or "mmrubric_0.8-5-3"."""
     path: Path
+    """The file inside the folder's `scores/`."""
     score: float | None = None
+    """The file's `score` (1.0 full marks, 0.0 none); None when missing or not a number."""
     response_text: str | None = None
+    """The judge's `gpt_response_text`: free text or JSON text; None when the file has none."""
     response: dict[str, Any] | list[Any] | None = None
-    """Response_text decoded, when it is JSON."""
+    """`response_text` decoded, when it is a JSON object or array; None otherwise."""
 
 
 def read_score_files(folder: Path) -> tuple[dict[str, ScoreFile], list[Diagnostic]]:

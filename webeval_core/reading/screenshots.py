@@ -36,23 +36,27 @@ _EXAMPLES = 3  # names quoted in a grouped warning
 class Screenshot(BaseModel):
     """One screenshot that exists inside the folder and is a PNG."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     name: str
-    """Path relative to the trajectory folder."""
+    """Path relative to the trajectory folder, "/"-separated."""
     number: int | None
-    """From the file name; None for listed files outside both namings."""
+    """The N of `screenshotN.png` / `screenshot_N.png`; None for listed files outside both namings."""
     width: int
+    """Width in pixels, from the PNG header."""
     height: int
+    """Height in pixels, from the PNG header."""
 
 
 class Screenshots(BaseModel):
     """The usable screenshots of a folder, in order, and the naming that says which action is on which."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     naming: ScreenshotNaming | None = None
+    """Fara's or the solver's file naming; None when the frames come from the answer file's list."""
     frames: tuple[Screenshot, ...] = ()
+    """The usable screenshots, by number (or in listed order when `naming` is None)."""
 
     def frames_for_actions(self, count: int) -> list[Screenshot | None]:
         """The frame each of actions 1..count was taken on (None where that frame is missing)."""

@@ -38,48 +38,70 @@ _REQUIRED_FIELDS = (
 class ExpectedResponse(BaseModel):
     """What the AgentResponseEvaluator expects; list values in retrieved_data are alternatives."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     task_type: TaskType
+    """The kind of work expected (retrieve, mutate, navigate), lower-cased; legacy `performed_operation`."""
     status: str
+    """The status the agent must report, upper-cased (SUCCESS, NOT_FOUND_ERROR...)."""
     retrieved_data: list[Any] | None = None
+    """The values a retrieve task must return (a list value lists alternatives); None when none are."""
 
 
 class NetworkCheck(BaseModel):
     """One NetworkEventEvaluator config, with the fields a viewer shows at a glance."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     position: int
     """Index in the task's `eval` list, and in the result's evaluators_results."""
     url: str | tuple[str, ...]
-    """A regex when it starts with ^; a tuple lists alternatives."""
+    """The expected request URL: a regex when it starts with ^; a tuple lists alternatives."""
     http_method: str
+    """The expected request method as written (the evaluator's default: "GET")."""
     response_status: int
+    """The expected response status (the evaluator's default: 200; -1 occurs in the dataset)."""
     last_event_only: bool
+    """Whether only the trace's last matching navigation is checked (the evaluator's default: true)."""
     should_not_exist: bool
+    """Whether the check passes only when no such request happened (the evaluator's default: false)."""
     config: dict[str, Any]
+    """The whole NetworkEventEvaluator config from the dataset, as the evaluator reads it."""
 
 
 class Task(BaseModel):
     """One benchmark task as the inspector shows it."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     task_id: int
+    """The task's id in the dataset (0-811 for WebArena-Verified)."""
     sites: tuple[str, ...]
+    """The sites the task runs on, each one of `SITES`, in dataset order."""
     intent: str
+    """The instruction given to the agent."""
     intent_template: str
+    """The instruction with `{{placeholders}}`, shared by the tasks of one template."""
     intent_template_id: int
+    """The template's id, grouping tasks instantiated from one intent template."""
     instantiation_dict: dict[str, Any]
+    """The values filled into the template's placeholders."""
     start_urls: tuple[str, ...]
+    """The pages the agent starts on, with site placeholders such as "__GITLAB__" left in."""
     revision: int
+    """The task's revision number in the dataset."""
     task_type: TaskType
+    """The kind of work expected (the same as `expected.task_type`)."""
     expected: ExpectedResponse
+    """The response the AgentResponseEvaluator expects."""
     results_schema: dict[str, Any]
+    """The JSON schema of the expected results array (with `format` hints such as "date")."""
     ordered: bool
+    """Whether the order of retrieved values matters (the evaluator's default: false)."""
     evaluators: tuple[dict[str, Any], ...]
+    """The task's `eval` list as written, for the evaluator to interpret."""
     network_checks: tuple[NetworkCheck, ...]
+    """Its NetworkEventEvaluator configs in `eval` order; empty when the answer alone is checked."""
 
     @property
     def site_key(self) -> str:
@@ -90,12 +112,16 @@ class Task(BaseModel):
 class TaskCatalog(BaseModel):
     """All tasks of one dataset file, by id; `checksum` is the SHA-256 the evaluator records."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     path: Path
+    """The dataset file, resolved."""
     checksum: str
+    """Hex SHA-256 of the file's bytes, as the evaluator records it with each result."""
     is_default: bool
+    """Whether this is the dataset shipped inside the installed webarena-verified package."""
     tasks: dict[int, Task]
+    """Every task of the file, by task id, in file order."""
 
     def __len__(self) -> int:
         return len(self.tasks)

@@ -75,12 +75,16 @@ _MAX_OFFSET_S = 14 * 3600
 class TokenUsage(BaseModel):
     """LLM tokens of one component (or a sum); newer writers add reasoning_tokens and num_calls."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", use_attribute_docstrings=True)
 
     prompt_tokens: int = 0
+    """Tokens sent to the LLM (prompts, images included), summed over its calls."""
     completion_tokens: int = 0
+    """Tokens the LLM generated, summed over its calls."""
     reasoning_tokens: int | None = None
+    """Tokens spent on hidden reasoning; None when the writer does not record them."""
     num_calls: int | None = None
+    """How many LLM calls were made; None when the writer does not record it."""
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
         return TokenUsage(
@@ -94,15 +98,22 @@ class TokenUsage(BaseModel):
 class FinalAnswer(BaseModel):
     """`<task_id>_final_answer.json`, with upstream's defaults; unknown keys are kept."""
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    model_config = ConfigDict(frozen=True, extra="allow", use_attribute_docstrings=True)
 
     final_answer: str = NO_ANSWER_MARKER
+    """The agent's answer text (a structured answer as its JSON text); "<no_answer>" when it gave none."""
     env_state_json: Any = NO_ANSWER_MARKER
+    """The environment's state as the harness recorded it (any JSON); "<no_answer>" when not recorded."""
     env_state_raw: Any = NO_ANSWER_MARKER
+    """The environment's raw state as the harness recorded it; "<no_answer>" when not recorded."""
     screenshots: list[str] = []
+    """Screenshot paths as the writer listed them (relative when `is_rel_paths`); never trusted as is."""
     is_aborted: bool = False
+    """Whether the run stopped before the agent finished (the trajectory is left out of success rates)."""
     is_rel_paths: bool = True
+    """Whether `screenshots` are relative to the folder (absolute otherwise)."""
     token_usage: dict[str, TokenUsage] = {}
+    """LLM token counts per component (e.g. the agent, the judge), as the writer names them."""
 
     @field_validator("final_answer", mode="before")
     @classmethod
@@ -114,46 +125,63 @@ class FinalAnswer(BaseModel):
 class Times(BaseModel):
     """times.json: unix seconds around the solver run."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, use_attribute_docstrings=True)
 
     start_time: float | None = None
+    """When the solver started, in unix seconds; None when not recorded."""
     end_time: float | None = None
+    """When the solver ended, in unix seconds; None when not recorded."""
     duration: float | None = None
+    """How long the solver ran, in seconds; None when not recorded."""
 
 
 class Trajectory(BaseModel):
     """Everything one trajectory folder says, checked and cross-referenced."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     path: Path
+    """The trajectory folder, as given to `load_trajectory`."""
     task_id: str
+    """The task's id: from the answer file's name (Fara), else the folder's name."""
     layout: Layout
+    """Which writer's folder layout it is: Fara webeval or the WebArena-Verified CLI's agent log."""
     outcome: Outcome
+    """Whether the agent answered, ran out of budget without an answer, or the run was aborted."""
     final_answer: FinalAnswer | None = None
-    """Fara layout."""
+    """The `*_final_answer.json` read (Fara layout); None when missing, unreadable or the other layout."""
     answer_file: str | None = None
-    """The answer file read, relative to the folder."""
+    """The answer file read, relative to the folder; None when there is none."""
     final_answer_text: str | None = None
-    """None for "<no_answer>"; WA-V: agent_response.json text."""
+    """The agent's answer (Fara) or agent_response.json's text; None when the agent gave none."""
     steps: tuple[Step, ...] = ()
+    """The agent's actions with their screenshots, points and UTC times; empty without a web_surfer.log."""
     screenshots: tuple[str, ...] = ()
     """Relative paths of PNGs inside the folder, in order."""
     coordinate_scaling: Scaling | None = None
-    """How logged coordinates were mapped to PNG pixels."""
+    """How logged coordinates were mapped to PNG pixels (the first size seen); None when no step has one."""
     times: Times | None = None
+    """times.json; None when missing or not understood."""
     core_log: tuple[CoreLogLine, ...] = ()
+    """core.log's records in file order; empty when there is no core.log."""
     task_data: dict[str, Any] | None = None
+    """task_data.json as written (the rubric verifier's data); None when missing or unreadable."""
     scores: dict[str, ScoreFile] = {}
+    """The readable `scores/*.json` files, by file stem."""
     har_path: Path | None = None
+    """network.har inside the folder (not read here); None when missing or leading outside the folder."""
     eval_result: dict[str, Any] | None = None
+    """eval_result.json as written by the official CLI; None when missing or unreadable."""
     log_generation: Generation | None = None
+    """Which writer produced web_surfer.log; None when it holds no action or the layout has none."""
     utc_offset_s: float | None = None
-    """Inferred offset of the log's naive local times."""
+    """Inferred offset of the log's naive local times, in seconds (local minus UTC); None without log times."""
     warnings: tuple[Diagnostic, ...] = ()
+    """Everything skipped or guessed while loading, each naming its file and line."""
 
     @property
     def duration_s(self) -> float | None:
+        """How long the solver ran, in seconds (times.json's duration, else end - start); None if unknown."""
         if self.times is None:
             return None
         if self.times.duration is not None:
@@ -164,11 +192,13 @@ class Trajectory(BaseModel):
 
     @property
     def token_usage(self) -> TokenUsage:
+        """LLM token counts summed over every component of the answer file (zero without one)."""
         usages = self.final_answer.token_usage.values() if self.final_answer else ()
         return sum(usages, TokenUsage())
 
     @property
     def error_lines(self) -> tuple[CoreLogLine, ...]:
+        """The core.log records logged at ERROR level or above, in file order."""
         return tuple(line for line in self.core_log if line.is_error)
 
 
