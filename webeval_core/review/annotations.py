@@ -36,22 +36,29 @@ LABELS: tuple[Label, ...] = get_args(Label)
 class Annotation(BaseModel):
     """One annotator's judgement of one trajectory's verdict."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     run_key: str
+    """The key of the run judged (`Run.key`); never blank."""
     task_id: str
+    """The task id of the trajectory judged; never blank."""
     label: Label
+    """The judgement: who is wrong, if anyone (one of `LABELS`)."""
     note: str = ""
+    """The annotator's free-text reasoning; empty when none was given."""
     annotator: str = ""
+    """Who judged, as they named themselves; empty when anonymous."""
     verdict_source: str | None = None
-    """Score file stem (eval_hash) of the verdict judged."""
+    """Score file stem (eval_hash) of the verdict judged; None when the trajectory had no verdict."""
     verdict_status: str | None = None
-    """Its status at the time: success | failure | error."""
+    """Its status at the time: success | failure | error; None when there was no verdict."""
     created: datetime = Field(default_factory=lambda: datetime.now(UTC))
+    """When the judgement was made (timezone-aware, UTC when made here); the newest one wins."""
 
     @field_validator("run_key", "task_id")
     @classmethod
     def _not_blank(cls, value: str) -> str:
+        """A judgement must say which trajectory it is about."""
         if not value.strip():
             raise ValueError("must not be blank")
         return value
@@ -68,7 +75,11 @@ def default_annotations_file(root: Path) -> Path:
 
 
 def read_annotations(path: Path) -> tuple[list[Annotation], list[Diagnostic]]:
-    """Every annotation in the file, oldest first; damaged lines are reported, not fatal."""
+    """Every annotation in the file, oldest first (it is append-only); damaged lines are reported.
+
+    A line with keys this version does not know (written by a newer one) is kept without them,
+    and the keys are reported.
+    """
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -81,11 +92,29 @@ def read_annotations(path: Path) -> tuple[list[Annotation], list[Diagnostic]]:
         if not raw.strip():
             continue
         try:
-            annotations.append(Annotation.model_validate_json(raw))
+            annotation, unknown = _parse_line(raw)
         except ValidationError as exc:
             reason = exc.errors()[0].get("msg", "invalid annotation")
             problems.append(Diagnostic(file=str(path), line=number, message=f"skipped: {reason}"))
+            continue
+        annotations.append(annotation)
+        if unknown:
+            message = f"unknown key(s) {', '.join(unknown)} ignored (written by a newer webeval?)"
+            problems.append(Diagnostic(file=str(path), line=number, message=message))
     return annotations, problems
+
+
+def _parse_line(raw: bytes) -> tuple[Annotation, list[str]]:
+    """The annotation of one line and the keys it holds that `Annotation` does not know."""
+    try:
+        return Annotation.model_validate_json(raw), []
+    except ValidationError as exc:
+        if any(error["type"] != "extra_forbidden" for error in exc.errors()):
+            raise
+        content = json.loads(raw)  # valid JSON: only its extra keys were refused
+    unknown = [key for key in content if key not in Annotation.model_fields]
+    known = {key: value for key, value in content.items() if key in Annotation.model_fields}
+    return Annotation.model_validate(known), unknown
 
 
 def add_annotation(path: Path, annotation: Annotation) -> None:

@@ -25,26 +25,35 @@ _SKIP_DIRS = {"scores", "__pycache__", "node_modules"}
 class Run(BaseModel):
     """One agent run: a set of trajectory folders produced together."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     key: str
     """Run folder relative to the root, "/"-separated; stable id for links and tables."""
     path: Path
+    """The run folder (the parent of `traj/` in Fara trees, else the trajectories' parent)."""
     system: str | None = None
+    """The agent system with its settings hash (e.g. "WebSurfer-fara-100-max_n_images-3"); None elsewhere."""
     model: str | None = None
+    """The model prefix, e.g. "fara-7b"; None outside Fara trees."""
     user: str | None = None
+    """The user who launched the run; None outside Fara trees."""
     benchmark: str | None = None
+    """The benchmark and its execution hash, e.g. "WebTailBench_hf"; None outside Fara trees."""
     run_id: str | None = None
+    """The run's number under that benchmark (often "0"); None outside Fara trees."""
     trajectory_dirs: tuple[Path, ...] = ()
+    """The run's trajectory folders in natural order (task 9 before 10)."""
 
     @property
     def label(self) -> str:
+        """A readable name: "model · benchmark · run N" in Fara trees, else the key."""
         if self.model and self.benchmark:
             return f"{self.model} · {self.benchmark} · run {self.run_id}"
         return self.key
 
     @property
     def metadata(self) -> dict[str, str | None]:
+        """The facts read from a Fara path (system, model, user, benchmark, run_id), None where absent."""
         return {
             "system": self.system,
             "model": self.model,

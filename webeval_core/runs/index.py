@@ -49,54 +49,84 @@ ProgressCallback = Callable[[int, int], None]
 class TrajectorySummary(BaseModel):
     """What lists and charts need of one trajectory, without its steps."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     run_key: str
+    """The key of the run the folder belongs to (`Run.key`)."""
     path: Path
+    """The trajectory folder."""
     task_id: str
+    """The task's id (`Trajectory.task_id`; the folder's name when it could not be loaded)."""
     layout: str | None = None
+    """The folder layout ("fara" or "webarena-verified"); None when the folder could not be loaded."""
     outcome: Outcome | None = None
+    """Answered, no answer or aborted; None when the folder could not be loaded."""
     steps: int = 0
+    """How many actions the agent took."""
     screenshots: int = 0
+    """How many usable screenshots the folder holds."""
     duration_s: float | None = None
+    """How long the solver ran, in seconds; None when times.json does not say."""
     prompt_tokens: int = 0
+    """LLM prompt tokens summed over every component."""
     completion_tokens: int = 0
+    """LLM completion tokens summed over every component."""
     final_answer: str | None = None
+    """The start of the agent's answer (its first 400 characters); None when it gave none."""
     scores: dict[str, float | None] = {}
+    """Each score file's score, by file stem (None where the file has no usable score)."""
     core_error: str | None = None
-    """Error type of the last [ERROR] line of core.log."""
+    """Error type of the last [ERROR] line of core.log; None when it logged no error."""
     verdict: Verdict | None = None
-    """WebArena-Verified verdict from a score file or eval_result.json."""
+    """WebArena-Verified verdict from a score file or eval_result.json; None when not scored."""
     warnings: int = 0
+    """How many problems loading the folder reported (`Trajectory.warnings`)."""
     unreadable: str | None = None
-    """Reason, when the folder could not be loaded at all."""
+    """Reason, when the folder could not be loaded at all; None otherwise."""
 
 
 class RootIndex(BaseModel):
     """Runs found under a root and one summary per trajectory folder."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     root: Path
+    """The folder that was indexed, as given."""
     runs: tuple[Run, ...]
+    """Every run found under the root, ordered by key."""
     summaries: tuple[TrajectorySummary, ...]
+    """One summary per trajectory folder, run by run in each run's folder order."""
 
     @property
     def unreadable(self) -> tuple[TrajectorySummary, ...]:
+        """The summaries of folders that could not be loaded at all."""
         return tuple(s for s in self.summaries if s.unreadable)
 
     def run(self, key: str) -> Run | None:
+        """The run with this key, or None when the root has none."""
         return next((r for r in self.runs if r.key == key), None)
 
 
 class _CacheEntry(BaseModel):
+    """One folder's summary in the cache file, valid while the folder's fingerprint is unchanged."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
     fingerprint: str
+    """`fingerprint(folder)` when the summary was made."""
     summary: TrajectorySummary
+    """The folder's summary."""
 
 
 class _CacheFile(BaseModel):
+    """The index cache file of one root."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
     version: str
+    """The package and summary-shape version that wrote it; other versions are re-read, not trusted."""
     entries: dict[str, _CacheEntry]
+    """Cached summaries by trajectory folder path."""
 
 
 def summarize_trajectory(run_key: str, trajectory_dir: Path) -> TrajectorySummary:
@@ -168,6 +198,7 @@ def fingerprint(trajectory_dir: Path) -> str:
 
 
 def default_cache_dir() -> Path:
+    """Where index caches live: `$XDG_CACHE_HOME/webeval`, else `~/.cache/webeval`."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "webeval"
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict
 
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
@@ -145,19 +146,27 @@ class Headline:
     """The numbers at the top of the overview, for one set of trajectories."""
 
     trajectories: int
+    """How many trajectories the set holds, whatever their result."""
     counted: int
-    """Entering the success rate."""
+    """How many enter the success rate (not aborted, unreadable, unscored or scoring errors)."""
     passed: int
+    """How many counted trajectories scored full marks."""
     success_rate: float | None
-    """Mean value over counted trajectories."""
+    """Mean value over counted trajectories (0 to 1); None when none is counted."""
     no_answer: int
+    """How many ran out of budget without answering (counted, as failures)."""
     aborted: int
+    """How many runs were aborted (left out of the success rate)."""
     scoring_errors: int
+    """How many the evaluator could not score (left out of the success rate)."""
     unscored: int
+    """How many answered but have no verdict or single score yet (left out of the success rate)."""
     unreadable: int
+    """How many folders could not be loaded (left out of the success rate)."""
 
 
 def headline(frame: pd.DataFrame) -> Headline:
+    """The headline numbers of the rows of a trajectory frame."""
     counted = frame[frame["counted"]]
     results = frame["result"].value_counts()
     return Headline(
@@ -243,47 +252,80 @@ def distribution(frame: pd.DataFrame, column: str) -> pd.DataFrame:
 # --- filtering ------------------------------------------------------------------------------
 
 
-def filter_frame(
-    frame: pd.DataFrame,
-    *,
-    runs: Iterable[str] = (),
-    sites: Iterable[str] = (),
-    task_types: Iterable[str] = (),
-    intent_templates: Iterable[str] = (),
-    outcome_groups: Iterable[str] = (),
-    results: Iterable[str] = (),
-    statuses: Iterable[str] = (),
-    tags: Iterable[str] = (),
-    text: str = "",
-) -> pd.DataFrame:
-    """Rows matching every given filter; an empty filter keeps everything.
+class TrajectoryFilter(BaseModel):
+    """Which rows of a trajectory frame to keep: every criterion given must match.
 
-    Values of one filter are alternatives. `tags` keeps rows carrying any of them; `text` is a
-    case-insensitive substring of the task id, intent or answer. `(unknown)` matches missing values.
+    The values of one criterion are alternatives; an empty criterion keeps everything, and
+    `(unknown)` matches a missing value.
     """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    runs: frozenset[str] = frozenset()
+    """Run keys (the `run` column)."""
+    sites: frozenset[str] = frozenset()
+    """Site keys as the official summary groups them, e.g. "gitlab" or "reddit-shopping"."""
+    task_types: frozenset[str] = frozenset()
+    """Task types: retrieve, mutate, navigate."""
+    intent_templates: frozenset[str] = frozenset()
+    """Intent templates, as the catalog writes them."""
+    outcome_groups: frozenset[str] = frozenset()
+    """Outcome groups (`OUTCOME_GROUPS`): answered, no answer, aborted, scoring error, unreadable."""
+    results: frozenset[str] = frozenset()
+    """Result labels (`RESULTS`): pass, fail, no answer, aborted..."""
+    statuses: frozenset[str] = frozenset()
+    """WebArena-Verified verdict statuses: success, failure, error."""
+    tags: frozenset[str] = frozenset()
+    """Failure tags; a row carrying any of them is kept."""
+    text: str = ""
+    """A case-insensitive substring of the task id, intent or answer; blank keeps everything."""
+
+
+# Criterion -> the frame column its values are matched against.
+_FILTER_COLUMNS = {
+    "runs": "run",
+    "sites": "site",
+    "task_types": "task_type",
+    "intent_templates": "intent_template",
+    "outcome_groups": "outcome_group",
+    "results": "result",
+    "statuses": "status",
+}
+_TEXT_COLUMNS = ("task_id", "intent", "answer")
+
+
+def filter_frame(
+    frame: pd.DataFrame, criteria: TrajectoryFilter | None = None, /, **named: Iterable[str] | str
+) -> pd.DataFrame:
+    """The rows of `frame` matching `criteria`.
+
+    Args:
+        frame: A trajectory frame (`trajectory_frame`).
+        criteria: What to keep; None keeps everything but what `named` asks for.
+        **named: Criteria given by their `TrajectoryFilter` field names (`runs=[...]`, `text="..."`),
+            added to `criteria`; an unknown name raises a `pydantic.ValidationError`.
+    """
+    wanted = criteria or TrajectoryFilter()
+    if named:
+        wanted = TrajectoryFilter.model_validate({**wanted.model_dump(exclude_defaults=True), **named})
     mask = pd.Series(True, index=frame.index)
-    for column, wanted in (
-        ("run", runs),
-        ("site", sites),
-        ("task_type", task_types),
-        ("intent_template", intent_templates),
-        ("outcome_group", outcome_groups),
-        ("result", results),
-        ("status", statuses),
-    ):
-        values = set(wanted)
+    for name, column in _FILTER_COLUMNS.items():
+        values: frozenset[str] = getattr(wanted, name)
         if values:
             mask &= frame[column].fillna(UNKNOWN).isin(values)
-    wanted_tags = set(tags)
-    if wanted_tags:
-        mask &= frame["tags"].map(lambda row: not wanted_tags.isdisjoint(row)).astype(bool)
-    needle = text.strip().casefold()
+    if wanted.tags:
+        mask &= frame["tags"].map(lambda row: not wanted.tags.isdisjoint(row)).astype(bool)
+    needle = wanted.text.strip().casefold()
     if needle:
-        found = pd.Series(False, index=frame.index)
-        for column in ("task_id", "intent", "answer"):
-            found |= frame[column].fillna("").astype(str).str.casefold().str.contains(needle, regex=False)
-        mask &= found
+        mask &= _text_mask(frame, needle)
     return frame[mask]
+
+
+def _text_mask(frame: pd.DataFrame, needle: str) -> pd.Series:
+    found = pd.Series(False, index=frame.index)
+    for column in _TEXT_COLUMNS:
+        found |= frame[column].fillna("").astype(str).str.casefold().str.contains(needle, regex=False)
+    return found
 
 
 def tag_options(frame: pd.DataFrame) -> list[str]:

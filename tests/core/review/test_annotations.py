@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -78,3 +79,20 @@ def test_default_file_is_per_root_and_outside_it(tmp_path: Path, monkeypatch: py
     assert a != b and a.parent == tmp_path / "data" / "webeval"
     monkeypatch.setenv("WEBEVAL_ANNOTATIONS", str(tmp_path / "mine.jsonl"))
     assert default_annotations_file(tmp_path / "root-a") == tmp_path / "mine.jsonl"
+
+
+def test_a_line_with_unknown_keys_is_kept_and_the_keys_reported(tmp_path: Path) -> None:
+    file = tmp_path / "notes.jsonl"
+    written = note("7", "unsure", 1)
+    newer = {**written.model_dump(mode="json"), "confidence": 0.4, "reviewer_team": "b"}
+    file.write_text(json.dumps(newer) + "\n")
+
+    annotations, problems = read_annotations(file)
+
+    assert annotations == [written]
+    assert [(p.line, "confidence, reviewer_team" in p.message) for p in problems] == [(1, True)]
+
+
+def test_annotations_we_write_refuse_unknown_keys() -> None:
+    with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+        Annotation(run_key="run-a", task_id="1", label="unsure", mood="tired")  # type: ignore[call-arg]
