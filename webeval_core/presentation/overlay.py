@@ -14,11 +14,11 @@ import io
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -28,15 +28,14 @@ MARK_COLOR = (230, 30, 60)
 HALO_COLOR = (255, 255, 255)
 LABEL_BACKGROUND = (20, 20, 20)
 LABEL_TEXT = (255, 255, 255)
-_LABEL_MAX_CHARS = 80
-# Arguments naming what an action without a point did (visit_url, web_search, key, terminate...).
-_SHOWN_ARGUMENTS = ("url", "query", "keys", "fact", "status")
 # PNG zlib level 1 encodes a 1440x900 frame ~5x faster than the default for a little more size.
 # JPEG is still ~5x faster than that (PNG filtering dominates), which is why a viewer stepping
 # through frames under a time budget may ask for it.
 _PNG_LEVEL = 1
 _JPEG_QUALITY = 90
 ImageFormat = Literal["PNG", "JPEG"]
+# (x, y) in a screenshot's own PNG pixels: the plain-value form of `reading.coordinates.Point`.
+PixelXY = tuple[float, float]
 
 
 def _open_rgb(path: Path) -> Image.Image:
@@ -66,32 +65,6 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-def _shorten(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _LABEL_MAX_CHARS else text[: _LABEL_MAX_CHARS - 3] + "..."
-
-
-def action_label(
-    action: str,
-    typed_text: str | None = None,
-    scroll: str | None = None,
-    arguments: Mapping[str, Any] | None = None,
-) -> str | None:
-    """The words drawn beside the mark (or top-left for actions without a point): what was
-    typed, which way the page scrolled, or the argument that says what a pointless action did.
-    """
-    if typed_text is not None:
-        return _shorten(f"type: {typed_text!r}")
-    if scroll:
-        return f"scroll {scroll}"
-    for name in _SHOWN_ARGUMENTS:
-        value = (arguments or {}).get(name)
-        if value not in (None, "", []):
-            shown = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
-            return _shorten(f"{action}: {shown}")
-    return None
-
-
 def _draw_mark(draw: ImageDraw.ImageDraw, x: float, y: float, radius: int) -> None:
     """A ring with a crosshair through it; the white halo keeps it visible on red or dark pages."""
     width = max(2, radius // 6)
@@ -114,9 +87,7 @@ def _draw_scroll_arrow(draw: ImageDraw.ImageDraw, x: float, y: float, direction:
     )
 
 
-def _draw_label(
-    draw: ImageDraw.ImageDraw, text: str, anchor: tuple[float, float] | None, size: tuple[int, int]
-) -> None:
+def _draw_label(draw: ImageDraw.ImageDraw, text: str, anchor: PixelXY | None, size: tuple[int, int]) -> None:
     """Text in a dark box beside the mark (or top-left without one), kept inside the image."""
     width, height = size
     font = _font(max(12, height // 45))
@@ -139,7 +110,7 @@ def _draw_label(
 
 def render_overlay(
     path: Path,
-    point: tuple[float, float] | None = None,
+    point: PixelXY | None = None,
     label: str | None = None,
     scroll: str | None = None,
     fmt: ImageFormat = "PNG",
@@ -154,7 +125,7 @@ def render_overlay(
     draw = ImageDraw.Draw(image)
     w, h = image.size
     radius = max(8, min(w, h) // 45)
-    anchor: tuple[float, float] | None = None
+    anchor: PixelXY | None = None
     if point is not None:
         anchor = (min(max(point[0], 0), w - 1), min(max(point[1], 0), h - 1))
         _draw_mark(draw, *anchor, radius)
@@ -167,7 +138,7 @@ def render_overlay(
     return _encode(image, fmt)
 
 
-def thumbnail(path: Path, width: int = 192, point: tuple[float, float] | None = None) -> bytes:
+def thumbnail(path: Path, width: int = 192, point: PixelXY | None = None) -> bytes:
     """A small PNG of the screenshot `width` pixels wide, with a dot where the action aimed."""
     image = _open_rgb(Path(path))
     full_w, full_h = image.size
@@ -192,7 +163,6 @@ def thumbnail(path: Path, width: int = 192, point: tuple[float, float] | None = 
 # served from an older rendering.
 
 MemoKey = tuple[Hashable, ...]
-Point = tuple[float, float]
 
 
 class _Memo:
@@ -256,19 +226,21 @@ def _start(memo: _Memo, key: MemoKey, make: Callable[[], bytes]) -> bytes | Futu
 
 
 def _frame_job(
-    path: Path, point: Point | None, label: str | None, scroll: str | None, fmt: ImageFormat
+    path: Path, point: PixelXY | None, label: str | None, scroll: str | None, fmt: ImageFormat
 ) -> tuple[_Memo, MemoKey, Callable[[], bytes]]:
     key = (*_identity(path), point, label, scroll, fmt)
     return _frames, key, partial(render_overlay, path, point, label, scroll, fmt)
 
 
-def _thumbnail_job(path: Path, width: int, point: Point | None) -> tuple[_Memo, MemoKey, Callable[[], bytes]]:
+def _thumbnail_job(
+    path: Path, width: int, point: PixelXY | None
+) -> tuple[_Memo, MemoKey, Callable[[], bytes]]:
     return _thumbnails, (*_identity(path), width, point), partial(thumbnail, path, width, point)
 
 
 def frame_image(
     path: Path,
-    point: Point | None = None,
+    point: PixelXY | None = None,
     label: str | None = None,
     scroll: str | None = None,
     fmt: ImageFormat = "JPEG",
@@ -286,7 +258,7 @@ def frame_image(
 
 def prefetch_frame(
     path: Path,
-    point: Point | None = None,
+    point: PixelXY | None = None,
     label: str | None = None,
     scroll: str | None = None,
     fmt: ImageFormat = "JPEG",
@@ -297,7 +269,7 @@ def prefetch_frame(
 
 
 def thumbnails(
-    frames: Sequence[tuple[Path, Point | None]], width: int = 192
+    frames: Sequence[tuple[Path, PixelXY | None]], width: int = 192
 ) -> list[bytes | UnreadableError]:
     """Memoized `thumbnail`s of several frames (path, point), the missing ones rendered in
     parallel; a frame that cannot be read gives its error instead of bytes.
@@ -320,7 +292,7 @@ def thumbnails(
     return results
 
 
-def prefetch_thumbnail(path: Path, width: int = 192, point: Point | None = None) -> None:
+def prefetch_thumbnail(path: Path, width: int = 192, point: PixelXY | None = None) -> None:
     """Start rendering `thumbnails([(path, point)], width)` on the workers (errors show later)."""
     with contextlib.suppress(UnreadableError):
         _start(*_thumbnail_job(Path(path), width, point))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.builders import fara_folder
-from webeval_core.presentation.frames import Frame, frames_of, step_marks
+from webeval_core.presentation.frames import Frame, action_label, frames_of, step_marks
 from webeval_core.reading.trajectory import load_trajectory
 
 
@@ -38,3 +38,14 @@ def test_marks_carry_the_point_the_label_and_the_scroll(tmp_path: Path) -> None:
     assert scroll.scroll is not None
     assert step_marks(scroll)["scroll"] == scroll.scroll
     assert step_marks(None) == {}
+
+
+def test_action_label() -> None:
+    assert action_label("type", typed_text="hello") == "type: 'hello'"
+    assert action_label("scroll", scroll="down") == "scroll down"
+    assert action_label("left_click", arguments={"coordinate": [1, 2]}) is None
+    assert action_label("visit_url", arguments={"url": "http://x.test/a"}) == "visit_url: http://x.test/a"
+    assert action_label("key", arguments={"keys": ["Control", "a"]}) == "key: Control, a"
+    assert action_label("terminate", arguments={"status": "success"}) == "terminate: success"
+    long = action_label("type", typed_text="x" * 500)
+    assert long is not None and len(long) <= 80

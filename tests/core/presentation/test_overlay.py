@@ -11,7 +11,6 @@ from PIL import Image
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.overlay import (
     MARK_COLOR,
-    action_label,
     frame_image,
     prefetch_frame,
     prefetch_thumbnail,
@@ -94,17 +93,6 @@ def test_scroll_draws_an_arrow_in_its_direction(screenshot: Path) -> None:
 def test_scroll_without_point_starts_at_the_centre(screenshot: Path) -> None:
     image = _decode(render_overlay(screenshot, scroll="down"))
     assert _is_mark(image.getpixel((720, 450 + 900 // 45 * 2)))
-
-
-def test_action_label() -> None:
-    assert action_label("type", typed_text="hello") == "type: 'hello'"
-    assert action_label("scroll", scroll="down") == "scroll down"
-    assert action_label("left_click", arguments={"coordinate": [1, 2]}) is None
-    assert action_label("visit_url", arguments={"url": "http://x.test/a"}) == "visit_url: http://x.test/a"
-    assert action_label("key", arguments={"keys": ["Control", "a"]}) == "key: Control, a"
-    assert action_label("terminate", arguments={"status": "success"}) == "terminate: success"
-    long = action_label("type", typed_text="x" * 500)
-    assert long is not None and len(long) <= 80
 
 
 def test_thumbnail_width_and_aspect(screenshot: Path) -> None:

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.builders import FARA_ACTIONS, Act, fara_folder, write_log, write_score
-from webeval_core.presentation.overlay import action_label, frame_image
+from webeval_core.presentation.frames import action_label
+from webeval_core.presentation.overlay import frame_image
 from webeval_core.presentation.report import trajectory_html
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
