@@ -176,11 +176,18 @@ def build_two_runs(sample: Path, root: Path, wanted: int) -> int:
 
 @dataclass(frozen=True)
 class Target:
+    """The trajectory the trajectory-page measures open: the sample's longest."""
+
     run: str
+    """Its run's key, as the app's `run` query parameter takes it."""
     task: str
+    """Its task id, as the app's `task` query parameter takes it."""
     steps: int
+    """How many steps it has (all with a screenshot)."""
     first_step: int
+    """The index of its first step, whose screenshot the page must show."""
     folder: Path
+    """Its trajectory folder."""
 
 
 def longest_trajectory(root: Path) -> Target:
@@ -209,8 +216,12 @@ def longest_trajectory(root: Path) -> Target:
 
 @dataclass(frozen=True)
 class Visit:
-    shown: float  # seconds until the measured content was on screen
-    idle: float  # seconds until the script run had finished and nothing was stale
+    """How long one visit of a page took, from the browser's side."""
+
+    shown: float
+    """Seconds until the measured content was on screen."""
+    idle: float
+    """Seconds until the script run had finished and nothing was stale."""
 
 
 def _check(page: Page, what: str) -> None:
@@ -411,10 +422,25 @@ class Series:
     """One measure in three conditions (see the module docstring)."""
 
     cold: list[float] = field(default_factory=list)
+    """Seconds until shown, first visit of a just-started server in a new browser profile."""
     new_browser: list[float] = field(default_factory=list)
+    """Seconds until shown, server warm but a new browser profile."""
     warm: list[float] = field(default_factory=list)
+    """Seconds until shown, server and browser both warm."""
     cold_idle: list[float] = field(default_factory=list)
+    """Seconds until idle, in the cold condition."""
     warm_idle: list[float] = field(default_factory=list)
+    """Seconds until idle, in the warm condition."""
+
+
+@dataclass(frozen=True)
+class Repeats:
+    """How often each condition of a page measure is repeated."""
+
+    cold: int
+    """Fresh servers started, one cold visit each."""
+    warm: int
+    """Visits on a warm server (each with a new browser, then with the warm one)."""
 
 
 def measure_page(
@@ -423,12 +449,13 @@ def measure_page(
     cache_home: Path,
     log: Path,
     visit: Callable[[BrowserContext, str], Visit],
-    cold_repeats: int,
-    repeats: int,
+    repeats: Repeats,
+    *,
     script: Path = REPO / "app.py",
 ) -> Series:
+    """Time `visit` of the app (or of `script`) serving `root` in the three conditions."""
     series = Series()
-    for _ in range(cold_repeats):
+    for _ in range(repeats.cold):
         with running_server(root, cache_home, log, script) as base:
             context = _context(browser)
             try:
@@ -441,7 +468,7 @@ def measure_page(
         context = _context(browser)
         try:
             visit(context, base)  # fill the server's caches and this browser's HTTP cache
-            for _ in range(repeats):
+            for _ in range(repeats.warm):
                 fresh = _context(browser)
                 try:
                     series.new_browser.append(visit(fresh, base).shown)
@@ -589,14 +616,14 @@ def run_benchmark(browser: Browser, sample: Path, work: Path, args: argparse.Nam
         return visit_trajectory(context, base, target)
 
     rows: list[tuple[str, float, Series]] = []
-    repeats = (args.cold_repeats, args.repeats)
+    repeats = Repeats(cold=args.cold_repeats, warm=args.repeats)
     if "trajectory" in args.only:
-        series = measure_page(browser, big, cache_home, log, trajectory, *repeats)
+        series = measure_page(browser, big, cache_home, log, trajectory, repeats)
         rows.append((f"(a) trajectory, {target.steps} steps: first step shown", GOALS["trajectory"], series))
         print("  (a) done", flush=True)
     if "overview" in args.only:
         for shape, root in roots.items():
-            series = measure_page(browser, root.resolve(), cache_home, log, visit_overview, *repeats)
+            series = measure_page(browser, root.resolve(), cache_home, log, visit_overview, repeats)
             label = f"(b) overview, {made[shape]} traj. in {runs[shape]} runs"
             rows.append((label, GOALS["overview"], series))
             print(f"  (b) {shape} done", flush=True)
@@ -614,7 +641,7 @@ def run_benchmark(browser: Browser, sample: Path, work: Path, args: argparse.Nam
             ("(floor) bare multipage app: heading and that image", GOALS["trajectory"], floor_image),
             ("(floor) bare multipage app: two Plotly bar charts", GOALS["overview"], floor_charts),
         ):
-            series = measure_page(browser, big, cache_home, log, visit, *repeats, floor_app)
+            series = measure_page(browser, big, cache_home, log, visit, repeats, script=floor_app)
             rows.append((label, goal, series))
         print("  floors done", flush=True)
     if "in-app" in args.only:

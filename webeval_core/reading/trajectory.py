@@ -175,7 +175,7 @@ class Trajectory(BaseModel):
     log_generation: Generation | None = None
     """Which writer produced web_surfer.log; None when it holds no action or the layout has none."""
     utc_offset_s: float | None = None
-    """Inferred offset of the log's naive local times, in seconds (local minus UTC); None without log times."""
+    """Inferred offset of the log's naive local times in seconds (local minus UTC); None without log times."""
     warnings: tuple[Diagnostic, ...] = ()
     """Everything skipped or guessed while loading, each naming its file and line."""
 

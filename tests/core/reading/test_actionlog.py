@@ -185,8 +185,10 @@ def test_traceback_lines_after_a_json_line() -> None:
     assert messages(log) == [
         (
             4,
-            "lines 4-7: a Python traceback ending "
-            "'playwright._impl._errors.TimeoutError: Timeout 30000ms exceeded.'; skipped",
+            (
+                "lines 4-7: a Python traceback ending "
+                "'playwright._impl._errors.TimeoutError: Timeout 30000ms exceeded.'; skipped"
+            ),
         )
     ]
 

@@ -87,8 +87,10 @@ def test_points_follow_the_real_png_size(tmp_path: Path) -> None:
     assert t.steps[2].point == Point(x=720.0, y=450.0)
     assert str(t.coordinate_scaling) == "model 1428x896 -> PNG 2880x1800"
     assert warning_texts(t) == [
-        "screenshots: screenshots differ in size; each point is scaled to its own screenshot: "
-        "model 1428x896 -> PNG 2880x1800; model 1428x896 -> PNG 1440x900"
+        (
+            "screenshots: screenshots differ in size; each point is scaled to its own screenshot: "
+            "model 1428x896 -> PNG 2880x1800; model 1428x896 -> PNG 1440x900"
+        )
     ]
 
 
@@ -167,8 +169,10 @@ def test_two_answer_files_pick_the_folder_named_one(tmp_path: Path) -> None:
     assert t.answer_file == "alltrails_find_23_final_answer.json"
     assert t.outcome == "answered"
     assert warning_texts(t) == [
-        "alltrails_find_23_final_answer.json: 2 answer files (alltrails_find_23_final_answer.json, "
-        "other_task_final_answer.json); upstream refuses such folders; using this one"
+        (
+            "alltrails_find_23_final_answer.json: 2 answer files (alltrails_find_23_final_answer.json, "
+            "other_task_final_answer.json); upstream refuses such folders; using this one"
+        )
     ]
 
 
@@ -279,8 +283,10 @@ def test_missing_and_foreign_screenshots(tmp_path: Path) -> None:
     assert t.steps[2].point is None
     assert warning_texts(t) == [
         "screenshot3.png: is not a PNG image (or cannot be read); skipped",
-        "t_final_answer.json: listed screenshots ../../etc/passwd, /etc/passwd lead outside the trajectory "
-        "folder; not opened",
+        (
+            "t_final_answer.json: listed screenshots ../../etc/passwd, /etc/passwd lead outside the "
+            "trajectory folder; not opened"
+        ),
         "t_final_answer.json: listed screenshots screenshot2.png do not exist",
         "screenshots: no screenshot for action(s) 3, 4",
     ]

@@ -7,6 +7,7 @@ from typing import Any
 
 import pandas as pd
 import pytest
+from pydantic import ValidationError
 
 from webeval_core.reading.tasks import TaskCatalog, load_catalog
 from webeval_core.runs import metrics as m
@@ -26,7 +27,9 @@ def verdict(status: str, score: float, *tags: str) -> vd.Verdict:
     return vd.Verdict(source="webarena-verified-1.2.3-abcd1234", status=status, score=score, tags=tags)
 
 
-def summary(run: str, task: str, outcome: str | None = "answered", v: vd.Verdict | None = None, **kw: Any):
+def summary(
+    run: str, task: str, outcome: str | None = "answered", v: vd.Verdict | None = None, **kw: Any
+) -> TrajectorySummary:
     return TrajectorySummary(
         run_key=run, path=Path("/r") / run / task, task_id=task, outcome=outcome, verdict=v, **kw
     )
@@ -40,7 +43,7 @@ def make_index(*summaries: TrajectorySummary) -> RootIndex:
 
 
 @pytest.fixture
-def frame(catalog: TaskCatalog):
+def frame(catalog: TaskCatalog) -> pd.DataFrame:
     index = make_index(
         # run A: 0 pass, 1 fail (wrong values), 7 no answer, 27 aborted, 44 scoring error, 102 pass
         summary(
@@ -197,6 +200,19 @@ def test_filters_combine(frame) -> None:
     assert m.filter_frame(frame, text="best-selling")["task_id"].tolist() == ["0", "1", "0", "1"]
     assert m.filter_frame(frame, sites=[m.UNKNOWN])["task_id"].tolist() == ["999999"]
     assert m.filter_frame(frame, outcome_groups=["aborted"], statuses=["failure"]).empty
+
+
+def test_a_filter_model_keeps_what_the_same_keyword_criteria_keep(frame) -> None:
+    criteria = m.TrajectoryFilter(runs={A}, results={"pass", "fail"})
+    assert m.filter_frame(frame, criteria).equals(m.filter_frame(frame, runs=[A], results=["pass", "fail"]))
+    narrower = m.filter_frame(frame, criteria, text="MERGE requests")
+    assert narrower["task_id"].tolist() == ["102"]
+    assert m.filter_frame(frame, m.TrajectoryFilter()).equals(frame)
+
+
+def test_an_unknown_criterion_is_refused(frame) -> None:
+    with pytest.raises(ValidationError, match=r"\bsite\n  Extra inputs are not permitted"):
+        m.filter_frame(frame, site=["gitlab"])
 
 
 def test_compare_runs_lists_flips(frame) -> None:
