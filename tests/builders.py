@@ -16,11 +16,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any
 
 import pytest
 
 from webeval_core.reading import folderfiles
+from webeval_core.reading.actionlog import Generation
 from webeval_core.reading.screenshots import ScreenshotNaming
 
 START_UTC = datetime(2025, 11, 14, 13, 35, 10, tzinfo=UTC)
@@ -29,7 +30,7 @@ FIRST_ACTION_AFTER = timedelta(seconds=5)
 ACTION_EVERY = timedelta(seconds=10)
 PNG_SIZE = (1440, 900)
 
-LogGeneration = Literal["text", "fara-structured", "solver"]
+LogGeneration = Generation  # the writers a log can be built as: the reader's own names for them
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,17 @@ class Act:
     """One agent action to write into a log."""
 
     action: str
+    """The real action name written to the log ("left_click", "type"...)."""
     args: dict[str, Any]
+    """The action's arguments (coordinates in the model's space), without the thoughts."""
     thought: str = "I should continue with the task."
+    """The "Thought #N" text (or `arguments.thoughts`) written with the action."""
     observation: str = "Done."
+    """The "Observation#N" text written after the action."""
     url: str = "https://www.alltrails.com/"
-    summary_args: dict[str, Any] = field(default_factory=dict)  # solver companion extras
+    """The page URL written on structured and solver lines."""
+    summary_args: dict[str, Any] = field(default_factory=dict)
+    """Arguments of the solver's summarized companion line; empty means the same as `args`."""
 
 
 FARA_ACTIONS = (

@@ -95,8 +95,12 @@ def test_missing_har(tmp_path: Path) -> None:
 
 
 class _Step(BaseModel):
+    """The least a step must have for `step_for_time`."""
+
     index: int
+    """1-based step index."""
     time_utc: datetime | None
+    """When the step's action was taken."""
 
 
 def test_step_for_time() -> None:
