@@ -41,7 +41,7 @@ class ExpectedResponse(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     task_type: TaskType
-    """The kind of work expected (retrieve, mutate, navigate), lower-cased; legacy `performed_operation`."""
+    """The kind of work expected, lower-cased, from `task_type` (or the legacy `performed_operation`)."""
     status: str
     """The status the agent must report, upper-cased (SUCCESS, NOT_FOUND_ERROR...)."""
     retrieved_data: list[Any] | None = None

@@ -125,7 +125,8 @@ class FinalAnswer(BaseModel):
 class Times(BaseModel):
     """times.json: unix seconds around the solver run."""
 
-    model_config = ConfigDict(frozen=True, use_attribute_docstrings=True)
+    # The harness writes this file: keys a newer writer adds are not ours to refuse.
+    model_config = ConfigDict(frozen=True, extra="ignore", use_attribute_docstrings=True)
 
     start_time: float | None = None
     """When the solver started, in unix seconds; None when not recorded."""
