@@ -15,9 +15,11 @@ from webeval_core.exports import lazy_getattr
 __all__ = [
     "RootIndex",
     "Run",
+    "TrajectoryFilter",
     "TrajectorySummary",
     "build_index",
     "discover_runs",
+    "filter_frame",
     "fingerprint",
     "index_as_json",
     "iter_trajectory_dirs",
@@ -28,6 +30,6 @@ __all__ = [
 if TYPE_CHECKING:
     from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of
     from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, fingerprint, index_as_json
-    from webeval_core.runs.metrics import trajectory_frame
+    from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, trajectory_frame
 else:
     __getattr__ = lazy_getattr(__name__, __file__)
