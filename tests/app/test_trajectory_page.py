@@ -23,7 +23,7 @@ from webeval_core.reading.tasks import load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.review.annotations import read_annotations
 from webeval_core.runs.discovery import discover_runs, run_of
-from webeval_core.scoring.engine import CONFIG_FILE_NAME, score_trajectory
+from webeval_core.scoring import CONFIG_FILE_NAME, score_trajectory
 
 PAGE = "pages/trajectory.py"
 OpenPage = Callable[..., AppTest]  # conftest's `app` factory
