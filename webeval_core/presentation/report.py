@@ -1,9 +1,9 @@
-"""One trajectory as a standalone HTML page: for demos, and for sharing a failure with someone who
-does not run the tool.
+"""One trajectory as a standalone HTML page, for demos and for sharing a failure with anyone.
 
-The page opens offline in any browser: every frame is embedded as a data URI and nothing is
-loaded from anywhere (no script, font or stylesheet). Everything an agent, a page, a log or a file
-wrote is escaped and shown as text, never as markup or a link.
+Whoever receives it needs no tool. The page opens offline in any browser: every frame is
+embedded as a data URI and nothing is loaded from anywhere (no script, font or stylesheet).
+Everything an agent, a page, a log or a file wrote is escaped and shown as text, never as markup
+or a link.
 """
 
 from __future__ import annotations

@@ -96,7 +96,9 @@ class UrlConfig(BaseModel):
 
 def unmapped_placeholders(config: UrlConfig | None, sites: tuple[str, ...]) -> list[str]:
     """The placeholders of `sites` that `config` (or no config) has no URL for."""
-    return [site_placeholder(s) for s in sites if config is None or site_placeholder(s) not in config.environments]
+    return [
+        site_placeholder(s) for s in sites if config is None or site_placeholder(s) not in config.environments
+    ]
 
 
 def stand_ins(config: UrlConfig | None, sites: tuple[str, ...]) -> UrlConfig:
@@ -129,7 +131,9 @@ def _checked_placeholder(key: Any, env: Any) -> str:
 def _warnings(environments: dict[str, dict[str, Any]]) -> tuple[str, ...]:
     admin = environments.get("__SHOPPING_ADMIN__")
     if admin is not None and not any("/admin" in u for u in admin["urls"]):
-        return ("the __SHOPPING_ADMIN__ URL has no /admin path, so admin URLs will not map to the placeholder",)
+        return (
+            "the __SHOPPING_ADMIN__ URL has no /admin path, so admin URLs will not map to the placeholder",
+        )
     return ()
 
 

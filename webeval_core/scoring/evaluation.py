@@ -115,7 +115,8 @@ def evaluate(
     trace = official.trace_of(har if isinstance(har, Har) else None)
     if isinstance(har, UnreadableError):
         notes.append(
-            f"{Path(str(har.path)).name} {har.reason}; this task has no network checks, so it was scored without it"
+            f"{Path(str(har.path)).name} {har.reason}; "
+            "this task has no network checks, so it was scored without it"
         )
     runner = engine
     unmapped = unmapped_placeholders(config, task.sites)
@@ -135,7 +136,14 @@ def evaluate(
     engine_input: Any = response.engine_input if response is not None else None
     result = official.evaluate_task(runner, task.task_id, engine_input, trace)
     network = trace_network_checks(
-        runner, task.task_id, engine_input, trace, effective, result, har if isinstance(har, Har) else None, steps
+        runner,
+        task.task_id,
+        engine_input=engine_input,
+        trace=trace,
+        effective=effective,
+        result=result,
+        har=har if isinstance(har, Har) else None,
+        steps=steps,
     )
     return Evaluation(
         engine=EngineInfo(

@@ -18,6 +18,7 @@ import hashlib
 import importlib
 import inspect
 import logging
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +60,7 @@ RELIES_ON: tuple[Reliance, ...] = (
     ),
     Reliance(_EVALUATOR, "WebArenaVerifiedEvaluator._validate_config_for_eval", ("context",)),
     Reliance(_NETWORK, "NetworkEventEvaluator", ()),
+    Reliance(_NETWORK, "NetworkEventEvaluator.value_comparator", None),
     Reliance(_NETWORK, "NetworkEventEvaluator._get_expected_value", ("config",)),
     Reliance(
         _NETWORK, "NetworkEventEvaluator._normalized_expected_value", ("expected_raw", "config", "context")
@@ -79,6 +81,7 @@ RELIES_ON: tuple[Reliance, ...] = (
     Reliance("webarena_verified.core.utils.checksum", "compute_evaluator_checksum", ()),
     Reliance("webarena_verified.core.utils.jsonpath_utils", "parse", None),
     Reliance("webarena_verified.types.config", "WebArenaVerifiedConfig", ("test_data_file", "environments")),
+    Reliance("webarena_verified.types.config", "EnvironmentConfig", ("urls",)),
     Reliance("webarena_verified.types.data", "TaskSubset", ("task_ids", "checksum")),
     Reliance("webarena_verified.types.data", "TaskSubset.compute_checksum", ("task_ids",)),
     Reliance("webarena_verified.types.eval", "WEBARENA_VERIFIED_VERSION", None),
@@ -93,10 +96,13 @@ RELIES_ON: tuple[Reliance, ...] = (
         ("expected", "last_event_only", "should_not_exist"),
     ),
     Reliance("webarena_verified.types.task", "NetworkEventSpec", ("url", "http_method")),
+    Reliance("webarena_verified.types.task", "WebArenaVerifiedTask", ("eval",)),
     Reliance("webarena_verified.types.task", "WebArenaVerifiedTask.is_navigate_task", None),
     Reliance("webarena_verified.types.tracing", "NetworkTrace", ("is_playwright", "src_file", "events")),
     Reliance("webarena_verified.types.tracing", "NetworkTrace.from_content", ("content",)),
     Reliance("webarena_verified.types.tracing", "NetworkTrace.evaluation_events", None),
+    Reliance("webarena_verified.types.tracing", "NetworkEvent", ("data",)),
+    Reliance("webarena_verified.types.tracing", "NetworkEvent.url", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.is_navigation_event", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.http_method", None),
 )
@@ -108,6 +114,8 @@ def reliance_problem(reliance: Reliance) -> str | None:
     try:
         target: Any = importlib.import_module(reliance.module)
         for part in reliance.attribute.split("."):
+            if not hasattr(target, part) and _sets_in_init(target, part):
+                return None  # an instance attribute: nothing to call
             target = getattr(target, part)
     except (ImportError, AttributeError):
         return f"{where} no longer exists"
@@ -118,6 +126,26 @@ def reliance_problem(reliance: Reliance) -> str | None:
     if names is None or [n for n in names if n in wanted] != wanted:
         return f"{where} no longer takes ({', '.join(wanted)}); it takes ({', '.join(names or [])})"
     return None
+
+
+def _sets_in_init(cls: Any, name: str) -> bool:
+    """Whether a class (or a base) sets `self.<name>` in its __init__.
+
+    Instance attributes are not on the class, so that is where they are found.
+    """
+    if not isinstance(cls, type):
+        return False
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        try:
+            source = inspect.getsource(init)
+        except (OSError, TypeError):
+            continue
+        if re.search(rf"self\.{re.escape(name)}\b\s*[:=]", source):
+            return True
+    return False
 
 
 def _parameter_names(target: Any) -> list[str] | None:
@@ -237,7 +265,9 @@ def trace_of(har: Har | None) -> Trace:
     from webarena_verified.types.tracing import NetworkTrace
 
     if har is None:
-        return Trace(NetworkTrace.model_construct(is_playwright=False, src_file=Path("<no trace>"), events=()))
+        return Trace(
+            NetworkTrace.model_construct(is_playwright=False, src_file=Path("<no trace>"), events=())
+        )
     return Trace(NetworkTrace.from_content(list(har.entries)))
 
 
@@ -284,8 +314,10 @@ def effective_config(engine: Engine, task_id: int, trace: Trace) -> EffectiveCon
 
 
 class Request:
-    """One request of the trace, as the network evaluator sees it (read on demand: a HAR may hold
-    thousands, of which a check looks at a few)."""
+    """One request of the trace, as the network evaluator sees it.
+
+    Read on demand: a HAR may hold thousands, of which a check looks at a few.
+    """
 
     def __init__(self, har_index: int | None, engine_event: Any) -> None:
         self.har_index = har_index

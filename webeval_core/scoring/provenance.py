@@ -108,6 +108,7 @@ class NetworkCheckTrace(BaseModel):
 def trace_network_checks(
     engine: Engine,
     task_id: int,
+    *,
     engine_input: Any,
     trace: Trace,
     effective: EffectiveConfig,
@@ -276,7 +277,9 @@ def _passed(kept: Sequence[Candidate], *, should_not_exist: bool) -> bool | None
 # --- the explanation ---------------------------------------------------------------------------
 
 
-def explain(check: NetworkCheck, candidates: Sequence[Candidate], passed: bool | None, considered: int) -> str:
+def explain(
+    check: NetworkCheck, candidates: Sequence[Candidate], passed: bool | None, considered: int
+) -> str:
     """One sentence on why the check passed or failed, naming the entries and steps involved."""
     url = check.expected_url if isinstance(check.expected_url, str) else " or ".join(check.expected_url)
     target = f"{check.http_method} {url}"
@@ -289,6 +292,17 @@ def explain(check: NetworkCheck, candidates: Sequence[Candidate], passed: bool |
         if check.navigate_shortcut:
             return "The HAR has no page navigation; for navigate tasks the evaluator checks the last one."
         return f"No request to {target} among {considered} request(s) (static assets excluded)."
+    return _compared(check, candidates, kept, passed, target)
+
+
+def _compared(
+    check: NetworkCheck,
+    candidates: Sequence[Candidate],
+    kept: list[Candidate],
+    passed: bool | None,
+    target: str,
+) -> str:
+    """The explanation when some request was compared."""
     if passed is None:
         return f"The evaluator could not normalize {_entry(kept[0])}: {kept[0].error}"
     if passed:
@@ -330,7 +344,9 @@ def _differences(candidate: Candidate) -> str:
     wrong = [f for f in candidate.fields if not f.matches]
     if not wrong:
         return "fields differ"
-    return "; ".join(f"{f.field} differs (expected {_short(f.expected)}, got {_short(f.actual)})" for f in wrong)
+    return "; ".join(
+        f"{f.field} differs (expected {_short(f.expected)}, got {_short(f.actual)})" for f in wrong
+    )
 
 
 def _short(value: Any, width: int = 80) -> str:

@@ -126,7 +126,9 @@ def _score(
     }
     if trajectory.outcome == "aborted":
         return ScoreOutcome(
-            **info, status="excluded", reason="aborted: the run stopped without an answer file (excluded, not 0)"
+            **info,
+            status="excluded",
+            reason="aborted: the run stopped without an answer file (excluded, not 0)",
         )
     try:
         url_config, source = _resolve_config(path, config, config_root, catalog)
@@ -229,7 +231,13 @@ def _resolve_config(
 def _outcome(
     info: dict[str, Any], evaluation: Evaluation, *, score_file: Path | None = None, reused: bool = False
 ) -> ScoreOutcome:
-    common = {**info, "notes": evaluation.notes, "evaluation": evaluation, "score_file": score_file, "reused": reused}
+    common = {
+        **info,
+        "notes": evaluation.notes,
+        "evaluation": evaluation,
+        "score_file": score_file,
+        "reused": reused,
+    }
     if evaluation.outcome == "no_answer":
         # Upstream aggregation counts an over-budget trajectory as 0, not as excluded.
         return ScoreOutcome(
@@ -263,7 +271,9 @@ def failure_reason(evaluation: Evaluation) -> str:
             continue
         if response is not None and response.parse_error:
             parts.append(f"answer: {response.parse_error}.")
-        messages = [f"{a.assertion_name}: {'; '.join(a.messages)}".rstrip(": ") for a in result.all_assertions]
+        messages = [
+            f"{a.assertion_name}: {'; '.join(a.messages)}".rstrip(": ") for a in result.all_assertions
+        ]
         if messages:
             parts.append(f"answer: {' | '.join(messages)}.")
     return " ".join(parts) or "the evaluator gave a score of 0"
