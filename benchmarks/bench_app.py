@@ -155,7 +155,8 @@ def build_many_runs(sample: Path, root: Path, wanted: int) -> int:
 def build_two_runs(sample: Path, root: Path, wanted: int) -> int:
     """The sample's two Fara runs, each grown to wanted/2 tasks: sample folders are copied under the
     ids of other catalog tasks (answer file renamed), so sites and task types spread as in a real
-    run over the catalog. Only what the overview reads has to be plausible, not the replays."""
+    run over the catalog. Only what the overview reads has to be plausible, not the replays.
+    """
     task_ids = sorted(load_catalog().tasks)
     fara_runs = [run for run in discover_runs(sample) if run.run_id is not None][:2]
     per_run = wanted // len(fara_runs)
@@ -302,7 +303,8 @@ st.navigation(pages).run()
 
 def write_floor_app(work: Path, target: Target) -> Path:
     """The floor app in `work`, with its settings beside it: the long trajectory's first frame as
-    the trajectory page draws it, and a grouped bar chart like the overview's site chart."""
+    the trajectory page draws it, and a grouped bar chart like the overview's site chart.
+    """
     trajectory = load_trajectory(target.folder)
     step = trajectory.steps[0]
     assert step.screenshot is not None
@@ -324,7 +326,8 @@ def write_floor_app(work: Path, target: Target) -> Path:
 
 def _step_through(page: Page, target: Target, steps: int) -> tuple[list[float], list[float]]:
     """From the first step: Next through `steps` new steps (cold: never drawn), then Previous
-    back over them (warm: drawn before)."""
+    back over them (warm: drawn before).
+    """
     cold: list[float] = []
     warm: list[float] = []
     main = page.locator("[data-testid='stMain']")
@@ -360,7 +363,8 @@ def in_app(
 ) -> dict[str, Series]:
     """Within one browser tab, as a person moves around the app (no page loads): open the long
     trajectory from the Task box, step through it, and open the Overview from the sidebar. The
-    first of each is cold (nothing of it cached on the server yet), the repeats warm."""
+    first of each is cold (nothing of it cached on the server yet), the repeats warm.
+    """
     page = _page(context)
     series = {"trajectory": Series(), "overview": Series(), "step": Series()}
     heading = f"Step {target.first_step} of {target.steps}"

@@ -38,7 +38,8 @@ def require_app_shell() -> None:
     """Run this page through app.py. Because `pages/` exists, Streamlit serves a deep link that is
     the first request after start-up in its legacy pages-folder mode: the page file alone, without
     app.py's navigation, layout and root picker. Leaving that mode once (app.py's st.navigation
-    would do the same) and rerunning lets app.py route the same URL to this page."""
+    would do the same) and rerunning lets app.py route the same URL to this page.
+    """
     # Once per session: a rerun drops pending widget events, so it must not repeat on every run
     # (AppTest resets the mode before each run).
     if PagesManager.uses_pages_directory and not st.session_state.get("_app_shell_checked"):
@@ -84,7 +85,8 @@ def _root_input(root: Path) -> None:
 def _browse(root: Path) -> None:
     """Open the overview of another root with a clean slate: runs, tasks and filters chosen in the
     old root (widget state and the URL's query) name nothing in the new one, and a run picker
-    keeping them would show an empty page."""
+    keeping them would show an empty page.
+    """
     for key in list(st.session_state):
         if key not in _KEPT_ACROSS_ROOTS:
             del st.session_state[key]
@@ -155,7 +157,8 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:=])")
 
 def escape_markdown(text: str) -> str:
     """`text` with Markdown (and Streamlit's `:color[...]`, `$math$`) syntax escaped, for labels
-    that only accept Markdown (page links, buttons, tab titles)."""
+    that only accept Markdown (page links, buttons, tab titles).
+    """
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 

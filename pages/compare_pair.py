@@ -1,5 +1,6 @@
 """Side by side: one task's trajectories in two runs, stepped in sync (step k of A beside step k
-of B), to see where two agents (or two versions of one) part ways."""
+of B), to see where two agents (or two versions of one) part ways.
+"""
 
 from __future__ import annotations
 
@@ -56,7 +57,8 @@ def _side(label: str, result: str, loaded: tuple[Trajectory, list[Frame]] | str,
 @st.fragment
 def render(sides: list[tuple[str, str, TrajectorySummary]]) -> None:
     """Both runs' trajectories of one task, `(run label, result, summary)` each; only this part
-    reruns when stepping."""
+    reruns when stepping.
+    """
     loaded = [_load(summary) for _, _, summary in sides]
     last = max((len(x[1]) for x in loaded if not isinstance(x, str)), default=0)
     if last == 0:

@@ -21,6 +21,7 @@ from typing import IO, Any, Literal
 import pytest
 
 from webeval_core.reading import folderfiles
+from webeval_core.reading.screenshots import ScreenshotNaming
 
 START_UTC = datetime(2025, 11, 14, 13, 35, 10, tzinfo=UTC)
 LOCAL_OFFSET = timedelta(hours=1)
@@ -29,7 +30,6 @@ ACTION_EVERY = timedelta(seconds=10)
 PNG_SIZE = (1440, 900)
 
 LogGeneration = Literal["text", "fara-structured", "solver"]
-Naming = Literal["fara", "solver"]
 
 
 @dataclass(frozen=True)
@@ -217,12 +217,12 @@ def write_final_answer(
     return path
 
 
-def screenshot_name(naming: Naming, number: int) -> str:
+def screenshot_name(naming: ScreenshotNaming, number: int) -> str:
     return f"screenshot{number}.png" if naming == "fara" else f"screenshot_{number}.png"
 
 
 def write_screenshots(
-    folder: Path, actions: int, naming: Naming = "fara", size: tuple[int, int] = PNG_SIZE
+    folder: Path, actions: int, naming: ScreenshotNaming = "fara", size: tuple[int, int] = PNG_SIZE
 ) -> list[str]:
     """Fara: screenshot0..N (N+1 frames); solver: screenshot_1..N."""
     numbers = range(actions + 1) if naming == "fara" else range(1, actions + 1)
@@ -260,7 +260,7 @@ def fara_folder(
     *,
     generation: LogGeneration = "fara-structured",
     actions: Sequence[Act] | None = None,
-    naming: Naming = "fara",
+    naming: ScreenshotNaming = "fara",
     final_answer: str | None = "The longest trail is Half Dome.",
     is_aborted: bool = False,
     times: bool = True,

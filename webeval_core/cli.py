@@ -250,8 +250,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     target: TextIO = open(args.output, "w", newline="", encoding="utf-8") if args.output else out  # noqa: SIM115
     try:
         if args.format == "jsonl":
-            for row in rows:
-                target.write(json.dumps(row, ensure_ascii=False) + "\n")
+            target.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
         else:
             columns = list(dict.fromkeys(key for row in rows for key in row)) or list(_EXPORT_COLUMNS)
             writer = csv.DictWriter(target, fieldnames=columns)

@@ -1,5 +1,6 @@
 """Evidence tab: every score file, core.log, times, token usage and the raw files, and the whole
-trajectory as a standalone HTML page to download."""
+trajectory as a standalone HTML page to download.
+"""
 
 from __future__ import annotations
 

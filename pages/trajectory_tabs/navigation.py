@@ -32,7 +32,8 @@ def position(indices: list[int]) -> int:
 
 def request_jump(rows: list[int], steps: list[int | None]) -> None:
     """A selected request opens the replay at its step. Tabs can only be switched before they are
-    drawn, so the jump is parked and the page reruns (see `take_pending_jump`)."""
+    drawn, so the jump is parked and the page reruns (see `take_pending_jump`).
+    """
     if rows and rows[0] < len(steps) and steps[rows[0]] is not None:
         st.session_state[_PENDING_JUMP] = steps[rows[0]]
         st.rerun()

@@ -20,7 +20,8 @@ _STATIC_TYPES = {"image", "script", "stylesheet", "font", "media", "manifest", "
 @st.cache_data(show_spinner=False, max_entries=16)
 def events(folder: str, fp: str) -> pd.DataFrame | str:
     """The HAR entries as rows, each with the step during which it fired, or why the HAR cannot
-    be used (kept too, so a broken HAR is not parsed again on every step)."""
+    be used (kept too, so a broken HAR is not parsed again on every step).
+    """
     trajectory = load_trajectory_cached(folder, fp)
     if trajectory.har_path is None:
         return "this trajectory has no network.har"

@@ -1,5 +1,6 @@
 """Replay tab: step through the screenshots with the action drawn on them, the agent's thought
-and the requests fired during the step."""
+and the requests fired during the step.
+"""
 
 from __future__ import annotations
 
@@ -39,7 +40,8 @@ def _slid() -> None:
 
 def _prefetch(folder: Path, frames: list[Frame], position: int) -> None:
     """Start drawing what the next step shows (its frame, the thumbnail entering the filmstrip)
-    on the overlay workers, while the user looks at this one."""
+    on the overlay workers, while the user looks at this one.
+    """
     if position + 1 >= len(frames):
         return
     upcoming = frames[position + 1]

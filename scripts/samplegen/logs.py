@@ -122,7 +122,7 @@ def web_surfer_log(traj: Trajectory, generation: str) -> list[str]:
             )
             continue
         args = fara_args(step)
-        plain = {k: v for k, v in args.items()}
+        plain = dict(args)
         text = (
             f"\nThought #{n}: {step.thought}\nAction #{n}: executing tool '{args['action']}' with arguments "
             f"{json.dumps(plain)}"

@@ -325,8 +325,10 @@ ERRORS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
         ),
     ),
     ("som", 124): (
-        "Error code: 429 - {'error': {'code': '429', 'message': 'Rate limit is exceeded. Try again in "
-        "21 seconds.'}}",
+        (
+            "Error code: 429 - {'error': {'code': '429', 'message': 'Rate limit is exceeded. Try again in "
+            "21 seconds.'}}"
+        ),
         "openai.RateLimitError",
         (
             'File "/opt/webeval/src/webeval/core.py", line 91, in run_single_task',

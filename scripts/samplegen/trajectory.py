@@ -255,7 +255,7 @@ def log_ts(us: int) -> str:
 
 
 def core_ts(us: int) -> str:
-    """logging's %(asctime)s: local time with milliseconds after a comma."""
+    """Logging's %(asctime)s: local time with milliseconds after a comma."""
     dt = local(us)
     return f"{dt:%Y-%m-%d %H:%M:%S},{dt.microsecond // 1000:03d}"
 

@@ -1,5 +1,6 @@
 """The frames a trajectory is replayed as, and what the overlay draws on each: shared by the app's
-replay, its side-by-side comparison and the standalone HTML page, so all three show the same."""
+replay, its side-by-side comparison and the standalone HTML page, so all three show the same.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ def step_point(step: Step | None) -> tuple[float, float] | None:
 
 def step_marks(step: Step | None) -> dict[str, Any]:
     """The keyword arguments of `overlay.frame_image` for a step: its point, the typed text or
-    scroll as a label, the scroll arrow."""
+    scroll as a label, the scroll arrow.
+    """
     if step is None:
         return {}
     return {

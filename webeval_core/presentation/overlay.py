@@ -78,7 +78,8 @@ def action_label(
     arguments: Mapping[str, Any] | None = None,
 ) -> str | None:
     """The words drawn beside the mark (or top-left for actions without a point): what was
-    typed, which way the page scrolled, or the argument that says what a pointless action did."""
+    typed, which way the page scrolled, or the argument that says what a pointless action did.
+    """
     if typed_text is not None:
         return _shorten(f"type: {typed_text!r}")
     if scroll:
@@ -299,7 +300,8 @@ def thumbnails(
     frames: Sequence[tuple[Path, Point | None]], width: int = 192
 ) -> list[bytes | UnreadableError]:
     """Memoized `thumbnail`s of several frames (path, point), the missing ones rendered in
-    parallel; a frame that cannot be read gives its error instead of bytes."""
+    parallel; a frame that cannot be read gives its error instead of bytes.
+    """
     started: list[bytes | Future[bytes] | UnreadableError] = []
     for path, point in frames:
         try:

@@ -1,0 +1,71 @@
+"""Reading: the files of a trajectory folder (and the task dataset) into typed models.
+
+Owns every parser of what agents and their harness write: `web_surfer.log` (actionlog), screenshots
+and their coordinates, `core.log`, `scores/*.json` as files (scorefiles), the final answer, times and
+task data (trajectory), the HAR network trace (network), the task catalog (tasks) and the agent's
+response text (response). Problems become `Diagnostic`s naming the file and line; only a folder with
+nothing usable raises `UnreadableError`.
+
+May import: `webeval_core.diagnostics` (and the standard library and pydantic).
+Never imports scoring, runs, review or presentation (checked by import-linter).
+"""
+
+from typing import TYPE_CHECKING
+
+from webeval_core.exports import lazy_getattr
+
+__all__ = [
+    "MODEL_SIZE",
+    "SCORES_DIR",
+    "SITES",
+    "TASK_TYPES",
+    "ActionLog",
+    "AgentResponse",
+    "CoreLogLine",
+    "Har",
+    "Outcome",
+    "Point",
+    "Scaling",
+    "ScoreFile",
+    "Step",
+    "Task",
+    "TaskCatalog",
+    "TimedStep",
+    "Trajectory",
+    "default_dataset_path",
+    "is_trajectory_folder",
+    "load_catalog",
+    "load_trajectory",
+    "parse_action_log",
+    "parse_agent_response",
+    "parse_core_log",
+    "read_har",
+    "read_score_files",
+    "step_for_time",
+    "trajectory_json",
+]
+
+if TYPE_CHECKING:
+    from webeval_core.reading.actionlog import ActionLog, Step, parse_action_log
+    from webeval_core.reading.coordinates import MODEL_SIZE, Point, Scaling
+    from webeval_core.reading.corelog import CoreLogLine, parse_core_log
+    from webeval_core.reading.network import Har, TimedStep, read_har, step_for_time
+    from webeval_core.reading.response import AgentResponse, parse_agent_response
+    from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
+    from webeval_core.reading.tasks import (
+        SITES,
+        TASK_TYPES,
+        Task,
+        TaskCatalog,
+        default_dataset_path,
+        load_catalog,
+    )
+    from webeval_core.reading.trajectory import (
+        Outcome,
+        Trajectory,
+        is_trajectory_folder,
+        load_trajectory,
+        trajectory_json,
+    )
+else:
+    __getattr__ = lazy_getattr(__name__, __file__)

@@ -23,8 +23,8 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
+from webeval_core.reading.coordinates import Point
 from webeval_core.reading.folderfiles import decode_text
-from webeval_core.reading.screenshots import Point
 
 LOG_NAME = "web_surfer.log"
 

@@ -15,12 +15,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-Naming = Literal[
+from webeval_core.reading.tasks import TASK_TYPES
+
+ResponseNaming = Literal[
     "action/results", "task_type/retrieved_data", "performed_operation/retrieved_data", "unparsed"
 ]
 Source = Literal["text", "fence", "prose"]
 
-TASK_TYPES = ("retrieve", "navigate", "mutate")
 STATUSES = (
     "SUCCESS",
     "NOT_FOUND_ERROR",
@@ -44,7 +45,7 @@ class AgentResponse(BaseModel):
 
     raw_text: str
     parsed: dict[str, Any] | None
-    naming: Naming
+    naming: ResponseNaming
     engine_input: str | dict[str, Any]
     findings: tuple[str, ...]
     parse_error: str | None
@@ -141,7 +142,7 @@ def _engine_parse(text: str) -> Any:
         return None
 
 
-def _naming(parsed: dict[str, Any]) -> tuple[Naming, str, str]:
+def _naming(parsed: dict[str, Any]) -> tuple[ResponseNaming, str, str]:
     # The evaluator reads task_type first, then performed_operation; only without either is the
     # published `action` naming mapped.
     if "task_type" in parsed:
@@ -153,7 +154,7 @@ def _naming(parsed: dict[str, Any]) -> tuple[Naming, str, str]:
     return "task_type/retrieved_data", "task_type", "retrieved_data"
 
 
-def _findings(parsed: dict[str, Any], naming: Naming, type_key: str, results_key: str) -> list[str]:
+def _findings(parsed: dict[str, Any], naming: ResponseNaming, type_key: str, results_key: str) -> list[str]:
     findings: list[str] = []
     task_type = parsed.get(type_key)
     if type_key not in parsed:
@@ -175,7 +176,7 @@ def _findings(parsed: dict[str, Any], naming: Naming, type_key: str, results_key
     return findings
 
 
-def _results_findings(parsed: dict[str, Any], naming: Naming, key: str, task_type: Any) -> list[str]:
+def _results_findings(parsed: dict[str, Any], naming: ResponseNaming, key: str, task_type: Any) -> list[str]:
     if key not in parsed:
         # The published schema requires `results`; the evaluator's own model defaults it to null.
         return (
@@ -214,7 +215,9 @@ def _results_findings(parsed: dict[str, Any], naming: Naming, key: str, task_typ
     return findings
 
 
-def _key_findings(parsed: dict[str, Any], naming: Naming, type_key: str, results_key: str) -> list[str]:
+def _key_findings(
+    parsed: dict[str, Any], naming: ResponseNaming, type_key: str, results_key: str
+) -> list[str]:
     known = {type_key, "status", results_key, "error_details"}
     findings = []
     if naming != "action/results":

@@ -23,46 +23,17 @@ from pydantic import BaseModel, ConfigDict
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.folderfiles import LEADS_OUTSIDE, read_file, resolve_inside
 
-# Fara's model sees the 1440x900 viewport resized to this; logged coordinates are in this space.
-MODEL_SIZE = (1428, 896)
-
-Naming = Literal["fara", "solver"]
+ScreenshotNaming = Literal["fara", "solver"]
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_NAMINGS: tuple[tuple[Naming, re.Pattern[str]], ...] = (
+_NAMINGS: tuple[tuple[ScreenshotNaming, re.Pattern[str]], ...] = (
     ("fara", re.compile(r"screenshot(\d+)\.png")),
     ("solver", re.compile(r"screenshot_(\d+)\.png")),
 )
 _EXAMPLES = 3  # names quoted in a grouped warning
 
 
-class Point(BaseModel):
-    """A position in a screenshot's PNG pixel space."""
-
-    model_config = ConfigDict(frozen=True)
-
-    x: float
-    y: float
-
-
-class Scaling(BaseModel):
-    """How a logged (model-space) coordinate maps onto a screenshot's pixels."""
-
-    model_config = ConfigDict(frozen=True)
-
-    model_width: int
-    model_height: int
-    png_width: int
-    png_height: int
-
-    def to_png(self, x: float, y: float) -> Point:
-        return Point(x=x * self.png_width / self.model_width, y=y * self.png_height / self.model_height)
-
-    def __str__(self) -> str:
-        return f"model {self.model_width}x{self.model_height} -> PNG {self.png_width}x{self.png_height}"
-
-
-class Frame(BaseModel):
+class Screenshot(BaseModel):
     """One screenshot that exists inside the folder and is a PNG."""
 
     model_config = ConfigDict(frozen=True)
@@ -80,10 +51,10 @@ class Screenshots(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    naming: Naming | None = None
-    frames: tuple[Frame, ...] = ()
+    naming: ScreenshotNaming | None = None
+    frames: tuple[Screenshot, ...] = ()
 
-    def frames_for_actions(self, count: int) -> list[Frame | None]:
+    def frames_for_actions(self, count: int) -> list[Screenshot | None]:
         """The frame each of actions 1..count was taken on (None where that frame is missing)."""
         if self.naming is None:
             return [self.frames[k - 1] if k <= len(self.frames) else None for k in range(1, count + 1)]
@@ -113,7 +84,7 @@ def discover_screenshots(
     PNG, outside the folder) and used as frames only when the folder has no named screenshots.
     """
     root = folder.resolve()
-    named: dict[Naming, dict[int, os.DirEntry[str]]] = {"fara": {}, "solver": {}}
+    named: dict[ScreenshotNaming, dict[int, os.DirEntry[str]]] = {"fara": {}, "solver": {}}
     try:
         entries = list(os.scandir(folder))
     except OSError:
@@ -123,9 +94,9 @@ def discover_screenshots(
             match = pattern.fullmatch(entry.name)
             if match:
                 named[scheme][int(match.group(1))] = entry
-    naming: Naming | None = "fara" if named["fara"] else "solver" if named["solver"] else None
+    naming: ScreenshotNaming | None = "fara" if named["fara"] else "solver" if named["solver"] else None
     diagnostics: list[Diagnostic] = []
-    frames: list[Frame] = []
+    frames: list[Screenshot] = []
     if naming is not None:
         for number, entry in sorted(named[naming].items()):
             frame = _frame(root, entry, number, diagnostics)
@@ -139,7 +110,9 @@ def discover_screenshots(
     return Screenshots(naming=naming, frames=tuple(frames)), diagnostics
 
 
-def _frame(root: Path, entry: os.DirEntry[str], number: int, diagnostics: list[Diagnostic]) -> Frame | None:
+def _frame(
+    root: Path, entry: os.DirEntry[str], number: int, diagnostics: list[Diagnostic]
+) -> Screenshot | None:
     if entry.is_symlink() and resolve_inside(root, entry.name) is None:
         diagnostics.append(Diagnostic(file=entry.name, message=LEADS_OUTSIDE))
         return None
@@ -149,7 +122,7 @@ def _frame(root: Path, entry: os.DirEntry[str], number: int, diagnostics: list[D
             Diagnostic(file=entry.name, message="is not a PNG image (or cannot be read); skipped")
         )
         return None
-    return Frame(name=entry.name, number=number, width=size[0], height=size[1])
+    return Screenshot(name=entry.name, number=number, width=size[0], height=size[1])
 
 
 def _other_naming_check(
@@ -183,11 +156,11 @@ def _check_listed(
     answer_file: str | None,
     frame_names: set[str],
     diagnostics: list[Diagnostic],
-) -> list[Frame]:
+) -> list[Screenshot]:
     outside: list[str] = []
     missing: list[str] = []
     not_png: list[str] = []
-    usable: list[Frame] = []
+    usable: list[Screenshot] = []
     for item in listed:
         entry = str(item)
         if entry in frame_names:  # already checked as a frame; the common case, kept cheap
@@ -206,7 +179,7 @@ def _check_listed(
         if size is None:
             not_png.append(entry)
             continue
-        usable.append(Frame(name=name, number=None, width=size[0], height=size[1]))
+        usable.append(Screenshot(name=name, number=None, width=size[0], height=size[1]))
     file = answer_file or "screenshots"
     for names, message in (
         (outside, "lead outside the trajectory folder; not opened"),

@@ -30,6 +30,7 @@ from webeval_core.reading.actionlog import (
     logged_coordinate,
     parse_action_log,
 )
+from webeval_core.reading.coordinates import MODEL_SIZE, Point, Scaling
 from webeval_core.reading.corelog import CORE_LOG_NAME, CoreLogLine, parse_core_log
 from webeval_core.reading.folderfiles import (
     LEADS_OUTSIDE,
@@ -39,7 +40,7 @@ from webeval_core.reading.folderfiles import (
     resolve_inside,
 )
 from webeval_core.reading.scorefiles import ScoreFile, read_score_files
-from webeval_core.reading.screenshots import MODEL_SIZE, Point, Scaling, Screenshots, discover_screenshots
+from webeval_core.reading.screenshots import Screenshots, discover_screenshots
 
 __all__ = [
     "FinalAnswer",
@@ -55,7 +56,7 @@ __all__ = [
     "trajectory_json",
 ]
 
-NO_ANSWER = "<no_answer>"
+NO_ANSWER_MARKER = "<no_answer>"
 ANSWER_SUFFIX = "_answer.json"  # upstream globs `*_answer.json`
 FINAL_ANSWER_SUFFIX = "_final_answer.json"
 AGENT_RESPONSE = "agent_response.json"
@@ -95,9 +96,9 @@ class FinalAnswer(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="allow")
 
-    final_answer: str = NO_ANSWER
-    env_state_json: Any = NO_ANSWER
-    env_state_raw: Any = NO_ANSWER
+    final_answer: str = NO_ANSWER_MARKER
+    env_state_json: Any = NO_ANSWER_MARKER
+    env_state_raw: Any = NO_ANSWER_MARKER
     screenshots: list[str] = []
     is_aborted: bool = False
     is_rel_paths: bool = True
@@ -326,7 +327,7 @@ def _load_fara(reader: _FolderReader, answers: list[str]) -> Trajectory:
         outcome=_fara_outcome(answer),
         final_answer=answer,
         answer_file=answer_file,
-        final_answer_text=answer.final_answer if answer and answer.final_answer != NO_ANSWER else None,
+        final_answer_text=answer.final_answer if answer and answer.final_answer != NO_ANSWER_MARKER else None,
         steps=steps,
         screenshots=tuple(frame.name for frame in screenshots.frames),
         coordinate_scaling=scaling,
@@ -407,7 +408,7 @@ def _task_id(answer_file: str) -> str:
 def _fara_outcome(answer: FinalAnswer | None) -> Outcome:
     if answer is None or answer.is_aborted:
         return "aborted"
-    return "no_answer" if answer.final_answer == NO_ANSWER else "answered"
+    return "no_answer" if answer.final_answer == NO_ANSWER_MARKER else "answered"
 
 
 def _read_times(reader: _FolderReader) -> Times | None:

@@ -1,0 +1,33 @@
+"""Runs: trajectory folders found under a root, grouped into runs, indexed and aggregated.
+
+Owns discovery (which folders are trajectories, which run each belongs to), the cached index of one
+summary per folder (fast lists of large roots) and metrics (success rates, breakdowns, the failure
+taxonomy, run comparison), computed with pandas.
+
+May import: reading, scoring (verdicts read back from score files; never the engine's evaluation)
+and diagnostics. Never imports review or presentation.
+"""
+
+from typing import TYPE_CHECKING
+
+from webeval_core.exports import lazy_getattr
+
+__all__ = [
+    "RootIndex",
+    "Run",
+    "TrajectorySummary",
+    "build_index",
+    "discover_runs",
+    "fingerprint",
+    "index_as_json",
+    "iter_trajectory_dirs",
+    "run_of",
+    "trajectory_frame",
+]
+
+if TYPE_CHECKING:
+    from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of
+    from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, fingerprint, index_as_json
+    from webeval_core.runs.metrics import trajectory_frame
+else:
+    __getattr__ = lazy_getattr(__name__, __file__)

@@ -99,7 +99,7 @@ class _CacheFile(BaseModel):
     entries: dict[str, _CacheEntry]
 
 
-def summarize(run_key: str, trajectory_dir: Path) -> TrajectorySummary:
+def summarize_trajectory(run_key: str, trajectory_dir: Path) -> TrajectorySummary:
     """Load one folder and keep what the overview needs; unreadable folders keep their reason."""
     try:
         trajectory = load_trajectory(trajectory_dir)
@@ -132,7 +132,8 @@ def summarize(run_key: str, trajectory_dir: Path) -> TrajectorySummary:
 def _error_type(message: str) -> str:
     """Group core.log errors as upstream's histogram does: by exception class when a traceback
     names one (`playwright..._errors.TimeoutError: ...` -> `TimeoutError`), else by the message
-    without its `[Execution <id>]` prefix and details (`Network trace file not found`)."""
+    without its `[Execution <id>]` prefix and details (`Network trace file not found`).
+    """
     lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
     if not lines:
         return "error"
@@ -193,7 +194,7 @@ def _write_cache(path: Path, entries: dict[str, _CacheEntry]) -> None:
 
 
 def _summarize_job(job: tuple[str, Path]) -> TrajectorySummary:
-    return summarize(*job)
+    return summarize_trajectory(*job)
 
 
 def _summarize_all(

@@ -235,7 +235,7 @@ def taxonomy(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def distribution(frame: pd.DataFrame, column: str) -> pd.DataFrame:
-    """count / mean / min / median / max of `column` per run (steps, duration_s, tokens)."""
+    """Count / mean / min / median / max of `column` per run (steps, duration_s, tokens)."""
     stats = frame.groupby("run", sort=False)[column].agg(["count", "mean", "min", "median", "max"])
     return stats.reset_index()
 

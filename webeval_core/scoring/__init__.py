@@ -1,19 +1,54 @@
-"""The scoring layer: WebArena-Verified verdicts of trajectory folders, and where each check looked.
+"""Scoring: WebArena-Verified verdicts of trajectory folders, and where each network check looked.
 
-It owns the official evaluator (`official` is the one module that imports `webarena_verified`),
-the typed official result (`results`), the URL config (`config`), one evaluation and its network
-provenance (`evaluation`, `provenance`), score files (`store`), scoring folders one by one or in
-batches (`trajectories`, `summary`) and reading verdicts back without the evaluator (`verdicts`).
+Owns the official evaluator (`official` is the one module that imports `webarena_verified`, behind
+functions with our own names), the typed official result (`results`), the URL config (`config`),
+one evaluation and its network provenance (`evaluation`, `provenance`), score files (`store`),
+scoring folders one by one or in batches (`trajectories`, `summary`) and reading verdicts back
+without loading the evaluator (`verdicts`).
 
-It may import `webeval_core.reading`, `webeval_core.diagnostics` and `webeval_core.parallel`; never
-`runs`, `review`, `presentation` or streamlit. The names below are loaded on first use, so
-importing this package (the index does, for verdicts) does not load the evaluator.
+May import: reading, diagnostics and parallel. Never imports runs, review, presentation or
+streamlit. Names load on first use, so reading a verdict (the index does) never loads the evaluator.
 """
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from webeval_core.exports import lazy_getattr
+
+__all__ = [
+    "CONFIG_FILE_NAME",
+    "ENGINE_NAME",
+    "RUN_CONFIG_FILE_NAME",
+    "AssertionResult",
+    "Candidate",
+    "EngineInfo",
+    "EvalStatus",
+    "Evaluation",
+    "EvaluatorResult",
+    "FieldDiff",
+    "NetworkCheckTrace",
+    "ScoreOutcome",
+    "ScoreSummary",
+    "Status",
+    "Tally",
+    "TaskResult",
+    "UrlConfig",
+    "UrlConfigUse",
+    "Verdict",
+    "evaluate",
+    "failure_reason",
+    "find_url_config",
+    "har_problem",
+    "load_url_config",
+    "read_verdict",
+    "read_verdict_with_result",
+    "score_file_bytes",
+    "score_file_path",
+    "score_trajectories",
+    "score_trajectory",
+    "stored_evaluation",
+    "summarize_scores",
+    "write_score_file",
+]
 
 if TYPE_CHECKING:
     from webeval_core.scoring.config import (
@@ -46,60 +81,6 @@ if TYPE_CHECKING:
         score_trajectories,
         score_trajectory,
     )
-    from webeval_core.scoring.verdicts import Verdict, read_verdict
-
-_MODULES = {
-    "config": ("CONFIG_FILE_NAME", "RUN_CONFIG_FILE_NAME", "UrlConfig", "find_url_config", "load_url_config"),
-    "evaluation": ("EngineInfo", "Evaluation", "UrlConfigUse", "evaluate", "har_problem"),
-    "provenance": ("Candidate", "FieldDiff", "NetworkCheckTrace"),
-    "results": ("ENGINE_NAME", "AssertionResult", "EvalStatus", "EvaluatorResult", "TaskResult"),
-    "store": ("score_file_bytes", "score_file_path", "stored_evaluation", "write_score_file"),
-    "summary": ("ScoreSummary", "Tally", "summarize_scores"),
-    "trajectories": ("ScoreOutcome", "Status", "failure_reason", "score_trajectories", "score_trajectory"),
-    "verdicts": ("Verdict", "read_verdict"),
-}
-_HOME = {name: module for module, names in _MODULES.items() for name in names}
-
-__all__ = [
-    "CONFIG_FILE_NAME",
-    "ENGINE_NAME",
-    "RUN_CONFIG_FILE_NAME",
-    "AssertionResult",
-    "Candidate",
-    "EngineInfo",
-    "EvalStatus",
-    "Evaluation",
-    "EvaluatorResult",
-    "FieldDiff",
-    "NetworkCheckTrace",
-    "ScoreOutcome",
-    "ScoreSummary",
-    "Status",
-    "Tally",
-    "TaskResult",
-    "UrlConfig",
-    "UrlConfigUse",
-    "Verdict",
-    "evaluate",
-    "failure_reason",
-    "find_url_config",
-    "har_problem",
-    "load_url_config",
-    "read_verdict",
-    "score_file_bytes",
-    "score_file_path",
-    "score_trajectories",
-    "score_trajectory",
-    "stored_evaluation",
-    "summarize_scores",
-    "write_score_file",
-]
-
-
-def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    from webeval_core.scoring.verdicts import Verdict, read_verdict, read_verdict_with_result
+else:
+    __getattr__ = lazy_getattr(__name__, __file__)

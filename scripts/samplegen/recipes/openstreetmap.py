@@ -88,9 +88,10 @@ def directions(
 
 def build(add: Callable[[Recipe], None]) -> None:
     cmu = (
-        "Carnegie Mellon University, Forbes Avenue, Squirrel Hill North, Pittsburgh, Allegheny County, "
-        "15213, "
-        "United States",
+        (
+            "Carnegie Mellon University, Forbes Avenue, Squirrel Hill North, Pittsburgh, Allegheny County, "
+            "15213, United States"
+        ),
         "University",
     )
     cmu_search = osm_search(

@@ -48,8 +48,10 @@ def build(add: Callable[[Recipe], None]) -> None:
         rows=(
             (
                 "quietriver  +34 / -0",
-                "Start with an emergency fund, then max out the catch-up "
-                "contributions she is allowed after 50.",
+                (
+                    "Start with an emergency fund, then max out the catch-up "
+                    "contributions she is allowed after 50."
+                ),
             ),
             ("tealeaf77  +12 / -1", "Look at when she can claim Social Security; delaying matters."),
             ("Hammer94  +5 / -0", "Thanks, this is really helpful."),

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from tests.builders import png_bytes, record_opens, write_screenshots
-from webeval_core.reading.screenshots import MODEL_SIZE, Scaling, discover_screenshots, png_size
+from webeval_core.reading.coordinates import MODEL_SIZE, Scaling
+from webeval_core.reading.screenshots import discover_screenshots, png_size
 
 
 @pytest.fixture

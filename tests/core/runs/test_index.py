@@ -63,9 +63,9 @@ def test_cache_reloads_only_changed_folders(tmp_path: Path, monkeypatch: pytest.
     build_index(root, cache_dir=cache)
 
     loaded: list[str] = []
-    real = index_module.summarize
+    real = index_module.summarize_trajectory
     monkeypatch.setattr(
-        index_module, "summarize", lambda run, path: loaded.append(path.name) or real(run, path)
+        index_module, "summarize_trajectory", lambda run, path: loaded.append(path.name) or real(run, path)
     )
     build_index(root, cache_dir=cache)
     assert loaded == []
