@@ -238,12 +238,8 @@ def test_expected_vs_actual_marks_the_wrong_field(app: OpenPage, sample: Sample)
         if t.final_answer_text is None or _naming(t) == "unparsed":
             return False
         outcome = score_trajectory(t, write=False, config_root=sample.root)
-        results = outcome.evaluation.result.get("evaluators_results", []) if outcome.evaluation else []
-        return any(
-            a.get("assertion_name", "").startswith("retrieved_data")
-            for r in results
-            for a in r.get("assertions") or []
-        )
+        results = outcome.evaluation.result.evaluators_results if outcome.evaluation else ()
+        return any(a.assertion_name.startswith("retrieved_data") for r in results for a in r.all_assertions)
 
     run_key, trajectory = _find(sample.root, wrong_values)
     at = app(PAGE, sample.root, run=run_key, task=trajectory.task_id, tab="Expected vs actual")
