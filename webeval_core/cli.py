@@ -270,7 +270,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     from webeval_core.reading.tasks import load_catalog
     from webeval_core.runs.discovery import iter_trajectory_dirs
-    from webeval_core.scoring.engine import score_trajectories, summarize
+    from webeval_core.scoring import score_trajectories, summarize_scores
 
     try:
         catalog = load_catalog(args.tasks)
@@ -292,7 +292,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         force=args.force,
         on_progress=_Progress("Scoring"),
     )
-    summary = summarize(outcomes)
+    summary = summarize_scores(outcomes)
     if args.json:
         results = [
             {k: getattr(o, k) for k in ("task_id", "status", "score", "eval_hash", "reason")}

@@ -9,7 +9,7 @@ from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
 from webeval_core.reading.response import parse_agent_response
 from webeval_core.reading.tasks import Task
 from webeval_core.reading.trajectory import Trajectory
-from webeval_core.scoring.engine import ScoreOutcome
+from webeval_core.scoring import ScoreOutcome
 
 
 def render(trajectory: Trajectory, task: Task | None, outcome: ScoreOutcome) -> None:
@@ -61,4 +61,4 @@ def render(trajectory: Trajectory, task: Task | None, outcome: ScoreOutcome) -> 
                 "see the Network tab."
             )
         with st.expander("Official result (JSON)"):
-            st.json(evaluation.result, expanded=False)
+            st.json(evaluation.result.model_dump(mode="json"), expanded=False)

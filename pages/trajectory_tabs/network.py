@@ -12,7 +12,7 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.tables import candidate_field_table, candidate_table, request_table
 from webeval_core.reading.network import read_har
 from webeval_core.reading.trajectory import Trajectory
-from webeval_core.scoring.engine import NetworkCheckTrace, ScoreOutcome
+from webeval_core.scoring import NetworkCheckTrace, ScoreOutcome
 
 _STATIC_TYPES = {"image", "script", "stylesheet", "font", "media", "manifest", "style"}
 

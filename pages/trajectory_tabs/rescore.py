@@ -19,7 +19,7 @@ from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
 from webeval_core.presentation.tables import before_after, editable_response, outcome_table, stored_result
 from webeval_core.reading.tasks import Task
 from webeval_core.reading.trajectory import Trajectory
-from webeval_core.scoring.engine import ScoreOutcome, score_trajectories, score_trajectory, summarize
+from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize_scores
 
 _RESCORED = "_rescored"
 _BATCH = "_batch_rescored"
@@ -102,7 +102,7 @@ def _rescore_many(run_key: str) -> None:
         st.rerun()  # the header re-reads this trajectory's new score file
     finished: list[ScoreOutcome] | None = st.session_state.get(_BATCH)
     if finished:
-        tally = summarize(finished).overall
+        tally = summarize_scores(finished).overall
         cols = st.columns(5)
         for col, (label, value) in zip(
             cols,

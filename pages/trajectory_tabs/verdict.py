@@ -10,7 +10,7 @@ import streamlit as st
 from pages.common import escape_markdown, load_trajectory_cached
 from webeval_core.presentation.tables import MATCH, MISMATCH, assertion_table, response_field_table
 from webeval_core.presentation.tones import STATUS_TONES, Tone, score_tone
-from webeval_core.scoring.engine import ScoreOutcome, score_trajectory
+from webeval_core.scoring import ScoreOutcome, score_trajectory
 
 Color = Literal["red", "orange", "green", "violet", "gray"]
 _TONE_COLORS: dict[Tone | None, Color] = {"good": "green", "partial": "orange", "bad": "red", None: "gray"}
@@ -57,6 +57,6 @@ def fields_and_assertions(outcome: ScoreOutcome) -> None:
     table = response_field_table(outcome.evaluation.result, outcome.evaluation.agent_response)
     if table is not None:
         st.dataframe(table.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
-    assertions = assertion_table(outcome.evaluation.result.get("evaluators_results") or [])
+    assertions = assertion_table(outcome.evaluation.result.evaluators_results)
     if not assertions.empty:
         st.dataframe(assertions, hide_index=True, width="stretch")

@@ -24,7 +24,7 @@ from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.metrics import trajectory_frame
-from webeval_core.scoring.engine import ScoreOutcome, score_trajectories
+from webeval_core.scoring import ScoreOutcome, score_trajectories
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"

@@ -23,7 +23,7 @@ from webeval_core.reading.tasks import load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.review.annotations import read_annotations
 from webeval_core.runs.discovery import discover_runs, run_of
-from webeval_core.scoring.engine import CONFIG_FILE_NAME, score_trajectory
+from webeval_core.scoring import CONFIG_FILE_NAME, score_trajectory
 
 PAGE = "pages/trajectory.py"
 OpenPage = Callable[..., AppTest]  # conftest's `app` factory
@@ -238,12 +238,8 @@ def test_expected_vs_actual_marks_the_wrong_field(app: OpenPage, sample: Sample)
         if t.final_answer_text is None or _naming(t) == "unparsed":
             return False
         outcome = score_trajectory(t, write=False, config_root=sample.root)
-        results = outcome.evaluation.result.get("evaluators_results", []) if outcome.evaluation else []
-        return any(
-            a.get("assertion_name", "").startswith("retrieved_data")
-            for r in results
-            for a in r.get("assertions") or []
-        )
+        results = outcome.evaluation.result.evaluators_results if outcome.evaluation else ()
+        return any(a.assertion_name.startswith("retrieved_data") for r in results for a in r.all_assertions)
 
     run_key, trajectory = _find(sample.root, wrong_values)
     at = app(PAGE, sample.root, run=run_key, task=trajectory.task_id, tab="Expected vs actual")

@@ -1,18 +1,17 @@
-"""One trajectory as a standalone HTML page: for demos, and for sharing a failure with someone who
-does not run the tool.
+"""One trajectory as a standalone HTML page, for demos and for sharing a failure with anyone.
 
-The page opens offline in any browser: every frame is embedded as a data URI and nothing is
-loaded from anywhere (no script, font or stylesheet). Everything an agent, a page, a log or a file
-wrote is escaped and shown as text, never as markup or a link.
+Whoever receives it needs no tool. The page opens offline in any browser: every frame is
+embedded as a data URI and nothing is loaded from anywhere (no script, font or stylesheet).
+Everything an agent, a page, a log or a file wrote is escaped and shown as text, never as markup
+or a link.
 """
 
 from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from html import escape
-from typing import Any
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.frames import Frame, frames_of, step_marks
@@ -23,6 +22,7 @@ from webeval_core.reading.actionlog import Step
 from webeval_core.reading.folderfiles import resolve_inside
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.reading.trajectory import Trajectory
+from webeval_core.scoring.results import TaskResult
 from webeval_core.scoring.verdicts import read_verdict
 
 # Defence in depth: should an unescaped value ever slip through, the browser still runs no script
@@ -159,8 +159,8 @@ def _verdict(trajectory: Trajectory) -> str:
     return "".join(parts)
 
 
-def _failed_assertions(result: Mapping[str, Any] | None) -> str:
-    table = assertion_table((result or {}).get("evaluators_results") or [])
+def _failed_assertions(result: TaskResult | None) -> str:
+    table = assertion_table(result.evaluators_results if result is not None else ())
     failed = table[table["status"] != "success"]
     if failed.empty:
         return ""

@@ -1,6 +1,6 @@
 """What a verdict and a trajectory's evidence say, as tables for any view.
 
-The official result is a nested dict of evaluators and assertions; a reviewer needs it flat:
+The official result is a nested tree of evaluators and assertions; a reviewer needs it flat:
 which response field was wrong, what changed after re-scoring, which request fired in which
 step. Built here, without a UI, so every view (and a test) reads the same tables.
 """
@@ -19,11 +19,12 @@ from webeval_core.reading.network import Har, TimedStep, step_for_time
 from webeval_core.reading.response import AgentResponse, parse_agent_response
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.review.annotations import Annotation, annotations_as_rows
-from webeval_core.scoring.engine import Candidate, NetworkCheckTrace, ScoreOutcome
-from webeval_core.scoring.verdicts import read_verdict
+from webeval_core.scoring.provenance import Candidate, NetworkCheckTrace
+from webeval_core.scoring.results import RESPONSE_EVALUATOR, EvaluatorResult, TaskResult
+from webeval_core.scoring.trajectories import ScoreOutcome
+from webeval_core.scoring.verdicts import read_verdict_with_result
 
 MATCH, MISMATCH, UNATTRIBUTED = "✓", "✗", "?"
-RESPONSE_EVALUATOR = "AgentResponseEvaluator"
 # The verdict fields of an LLM judge's score file (Fara's rubric and verifier judges), a row each.
 VERDICT_FIELDS = (
     "is_success",
@@ -52,11 +53,13 @@ def _mapping(value: Any) -> dict[str, Any]:
 # --- the agent's response -------------------------------------------------------------------
 
 
-def agent_fields(result: Mapping[str, Any], response: AgentResponse | None) -> dict[str, Any]:
-    """The agent's fields under the evaluator's names. The evaluator's `actual` is the raw text
-    when it was given text, so the parsed response stands in for it then.
+def agent_fields(result: EvaluatorResult, response: AgentResponse | None) -> dict[str, Any]:
+    """The agent's fields under the evaluator's names.
+
+    The evaluator's `actual` is the raw text when it was given text, so the parsed response
+    stands in for it then.
     """
-    actual = result.get("actual")
+    actual = result.actual
     if isinstance(actual, dict):
         return actual
     if response is not None and isinstance(response.engine_input, dict):
@@ -64,18 +67,17 @@ def agent_fields(result: Mapping[str, Any], response: AgentResponse | None) -> d
     return response.parsed if response is not None and response.parsed is not None else {}
 
 
-def field_table(result: Mapping[str, Any], actual: Mapping[str, Any]) -> pd.DataFrame:
-    """Expected vs actual vs normalized, per response field. A field is wrong when a failed
-    assertion names it (the evaluator's own verdict, not a re-comparison that could disagree);
-    a failure naming no field leaves every field in doubt. An unparseable answer has no
-    normalized fields, only its assertion.
+def field_table(result: EvaluatorResult, actual: Mapping[str, Any]) -> pd.DataFrame:
+    """Expected vs actual vs normalized, per response field.
+
+    A field is wrong when a failed assertion names it (the evaluator's own verdict, not a
+    re-comparison that could disagree); a failure naming no field leaves every field in doubt.
+    An unparseable answer has no normalized fields, only its assertion.
     """
-    expected = _mapping(result.get("expected"))
-    normalized = _mapping(result.get("actual_normalized"))
+    expected = _mapping(result.expected)
+    normalized = _mapping(result.actual_normalized)
     fields = list(dict.fromkeys([*expected, *normalized, *actual]))
-    failed = [
-        str(a.get("assertion_name")) for a in result.get("assertions") or [] if a.get("status") != "success"
-    ]
+    failed = [a.assertion_name for a in result.failed_assertions]
     unattributed = any(not any(f in name for f in fields) for name in failed)
     rows = []
     for field in fields:
@@ -97,35 +99,39 @@ def field_table(result: Mapping[str, Any], actual: Mapping[str, Any]) -> pd.Data
     return pd.DataFrame(rows, columns=FIELD_COLUMNS)
 
 
-def response_field_table(official: Mapping[str, Any], response: AgentResponse | None) -> pd.DataFrame | None:
-    """The field table of the official result's response evaluator; None when the task has none
-    (network-only tasks).
+def response_field_table(official: TaskResult, response: AgentResponse | None) -> pd.DataFrame | None:
+    """The field table of the official result's response evaluator.
+
+    None when the task has none (network-only tasks).
     """
-    results = official.get("evaluators_results") or []
-    result = next((r for r in results if r.get("evaluator_name") == RESPONSE_EVALUATOR), None)
+    result = official.evaluator(RESPONSE_EVALUATOR)
     return None if result is None else field_table(result, agent_fields(result, response))
 
 
-def assertion_table(results: Sequence[Mapping[str, Any]]) -> pd.DataFrame:
-    """Every assertion of every evaluator, one row each; evaluators are numbered by position
-    because a task may run the same evaluator twice (two network checks).
+def assertion_table(results: Sequence[EvaluatorResult]) -> pd.DataFrame:
+    """Every assertion of every evaluator, one row each.
+
+    Evaluators are numbered by position because a task may run the same evaluator twice (two
+    network checks).
     """
     rows = [
         {
-            "evaluator": f"{position}: {result.get('evaluator_name')}",
-            "assertion": a.get("assertion_name"),
-            "status": a.get("status"),
-            "messages": "\n".join(a.get("assertion_msgs") or []) or a.get("error_msg") or "",
+            "evaluator": f"{position}: {result.evaluator_name}",
+            "assertion": a.assertion_name,
+            "status": a.status.value,
+            "messages": "\n".join(a.messages) or a.error_msg or "",
         }
         for position, result in enumerate(results)
-        for a in result.get("assertions") or []
+        for a in result.all_assertions
     ]
     return pd.DataFrame(rows, columns=ASSERTION_COLUMNS)
 
 
 def editable_response(text: str | None, task_type: str) -> str:
-    """A response to start a what-if from: the agent's own (re-indented when it is JSON alone, often
-    written on one line, to be easier to edit), else a minimal valid one for the task's type.
+    """A response to start a what-if from.
+
+    The agent's own (re-indented when it is JSON alone, often written on one line, to be easier
+    to edit), else a minimal valid one for the task's type.
     """
     response = parse_agent_response(text) if text else None
     if response is not None and response.extracted_from == "text":
@@ -138,32 +144,32 @@ def editable_response(text: str | None, task_type: str) -> str:
 # --- re-scoring -----------------------------------------------------------------------------
 
 
-def evaluator_rows(result: Mapping[str, Any] | None) -> dict[str, tuple[Any, Any]]:
+def evaluator_rows(result: TaskResult | None) -> dict[str, tuple[Any, Any]]:
     """(status, score) of the task and of each evaluator, keyed so two results line up."""
-    if not result:
+    if result is None:
         return {}
-    rows = {"task": (result.get("status"), result.get("score"))}
-    for position, r in enumerate(result.get("evaluators_results") or []):
-        rows[f"{position}: {r.get('evaluator_name')}"] = (r.get("status"), r.get("score"))
+    rows: dict[str, tuple[Any, Any]] = {"task": (result.status.value, result.score)}
+    for position, r in enumerate(result.evaluators_results):
+        rows[f"{position}: {r.evaluator_name}"] = (r.status.value, r.score)
     return rows
 
 
-def stored_result(trajectory: Trajectory) -> tuple[str | None, dict[str, Any] | None]:
-    """The newest official verdict already on disk, its source and its official result: what a
-    re-scoring is compared against.
+def stored_result(trajectory: Trajectory) -> tuple[str | None, TaskResult | None]:
+    """The newest official verdict already on disk: its source and its official result.
+
+    What a re-scoring is compared against.
     """
-    verdict = read_verdict(trajectory.scores, trajectory.eval_result)
-    if verdict is None:
+    found = read_verdict_with_result(trajectory.scores, trajectory.eval_result)
+    if found is None:
         return None, None
-    stored = trajectory.scores.get(verdict.source)
-    if stored is not None and isinstance(stored.response, dict):
-        return verdict.source, stored.response.get("result")
-    return verdict.source, trajectory.eval_result
+    verdict, result = found
+    return verdict.source, result
 
 
-def before_after(before: Mapping[str, Any] | None, after: Mapping[str, Any] | None) -> pd.DataFrame:
-    """The task's and each evaluator's verdict before and after re-scoring, with what changed
-    (a new engine version may decide differently).
+def before_after(before: TaskResult | None, after: TaskResult | None) -> pd.DataFrame:
+    """The task's and each evaluator's verdict before and after re-scoring, with what changed.
+
+    A new engine version may decide differently.
     """
     old, new = evaluator_rows(before), evaluator_rows(after)
     rows = []
@@ -196,8 +202,9 @@ def outcome_table(outcomes: Iterable[ScoreOutcome]) -> pd.DataFrame:
 
 
 def request_table(har: Har, steps: Sequence[TimedStep]) -> pd.DataFrame:
-    """The HAR's requests, each with the agent step during which it fired, so a request can be
-    read beside what the agent was doing.
+    """The HAR's requests, each with the agent step during which it fired.
+
+    So a request can be read beside what the agent was doing.
     """
     first = next((e.started for e in har.events if e.started is not None), None)
     rows = [
@@ -299,8 +306,9 @@ def token_usage_table(trajectory: Trajectory) -> pd.DataFrame | None:
 
 
 def annotation_table(annotations: Iterable[Annotation], current_source: str | None) -> pd.DataFrame:
-    """One trajectory's annotations, newest first, each saying whether it judged the verdict
-    shown now: a re-scoring may have replaced the one it judged.
+    """One trajectory's annotations, newest first, each saying whether it judged the verdict shown now.
+
+    A re-scoring may have replaced the one it judged.
     """
     rows = pd.DataFrame(
         annotations_as_rows(reversed(list(annotations))), columns=list(Annotation.model_fields)

@@ -1,0 +1,86 @@
+"""Scoring: WebArena-Verified verdicts of trajectory folders, and where each network check looked.
+
+Owns the official evaluator (`official` is the one module that imports `webarena_verified`, behind
+functions with our own names), the typed official result (`results`), the URL config (`config`),
+one evaluation and its network provenance (`evaluation`, `provenance`), score files (`store`),
+scoring folders one by one or in batches (`trajectories`, `summary`) and reading verdicts back
+without loading the evaluator (`verdicts`).
+
+May import: reading, diagnostics and parallel. Never imports runs, review, presentation or
+streamlit. Names load on first use, so reading a verdict (the index does) never loads the evaluator.
+"""
+
+from typing import TYPE_CHECKING
+
+from webeval_core.exports import lazy_getattr
+
+__all__ = [
+    "CONFIG_FILE_NAME",
+    "ENGINE_NAME",
+    "RUN_CONFIG_FILE_NAME",
+    "AssertionResult",
+    "Candidate",
+    "EngineInfo",
+    "EvalStatus",
+    "Evaluation",
+    "EvaluatorResult",
+    "FieldDiff",
+    "NetworkCheckTrace",
+    "ScoreOutcome",
+    "ScoreSummary",
+    "Status",
+    "Tally",
+    "TaskResult",
+    "UrlConfig",
+    "UrlConfigUse",
+    "Verdict",
+    "evaluate",
+    "failure_reason",
+    "find_url_config",
+    "har_problem",
+    "load_url_config",
+    "read_verdict",
+    "read_verdict_with_result",
+    "score_file_bytes",
+    "score_file_path",
+    "score_trajectories",
+    "score_trajectory",
+    "stored_evaluation",
+    "summarize_scores",
+    "write_score_file",
+]
+
+if TYPE_CHECKING:
+    from webeval_core.scoring.config import (
+        CONFIG_FILE_NAME,
+        RUN_CONFIG_FILE_NAME,
+        UrlConfig,
+        find_url_config,
+        load_url_config,
+    )
+    from webeval_core.scoring.evaluation import EngineInfo, Evaluation, UrlConfigUse, evaluate, har_problem
+    from webeval_core.scoring.provenance import Candidate, FieldDiff, NetworkCheckTrace
+    from webeval_core.scoring.results import (
+        ENGINE_NAME,
+        AssertionResult,
+        EvalStatus,
+        EvaluatorResult,
+        TaskResult,
+    )
+    from webeval_core.scoring.store import (
+        score_file_bytes,
+        score_file_path,
+        stored_evaluation,
+        write_score_file,
+    )
+    from webeval_core.scoring.summary import ScoreSummary, Tally, summarize_scores
+    from webeval_core.scoring.trajectories import (
+        ScoreOutcome,
+        Status,
+        failure_reason,
+        score_trajectories,
+        score_trajectory,
+    )
+    from webeval_core.scoring.verdicts import Verdict, read_verdict, read_verdict_with_result
+else:
+    __getattr__ = lazy_getattr(__name__, __file__)

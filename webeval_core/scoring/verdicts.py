@@ -2,6 +2,8 @@
 
 `scoring` writes `scores/<eval_hash>.json`; the index reads the verdict (and its failure-taxonomy
 tags) from there, or from the official CLI's `eval_result.json`, without importing the engine.
+Both are read through the typed result (`scoring.results`), tolerantly: these files may come from
+older versions or other tools, and an unreadable one is simply not a verdict.
 """
 
 from __future__ import annotations
@@ -10,11 +12,11 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from webeval_core.reading.scorefiles import ScoreFile
+from webeval_core.scoring.results import ENGINE_NAME, AssertionResult, EvalStatus, TaskResult
 
-ENGINE_NAME = "webarena-verified"  # = scoring.ENGINE_NAME; importing scoring would slow every index build
 EVAL_RESULT_SOURCE = "eval_result.json"  # the official CLI's verdict, beside agent_response.json
 
 # Failure-taxonomy tags, in the order charts list them.
@@ -48,45 +50,110 @@ TAGS = (
 class Verdict(BaseModel):
     """The WebArena-Verified verdict of one trajectory, reduced to what lists and charts need."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     source: str
     """Score file stem, or "eval_result.json"."""
     status: str | None
     """Success | failure | error | partial_match."""
     score: float | None
+    """The stored score; None when the source has none."""
     tags: tuple[str, ...] = ()
+    """Failure-taxonomy tags, in TAGS order."""
+
+
+# A stored Evaluation read for its verdict only: older or hand-made score files may lack what
+# the full model requires, and must still give their verdict.
+class _StoredEngine(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str | None = None
+    """The engine that wrote the file."""
+
+
+class _StoredResponse(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    findings: tuple[str, ...] = ()
+    """Violations of the published response schema."""
+    parse_error: str | None = None
+    """Why no response object was found in the answer."""
+
+
+class _StoredCheck(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    passed: bool | None = None
+    """The network check passed; None when the evaluator errored."""
+    should_not_exist: bool = False
+    """The request must not happen."""
+    candidates: tuple[Any, ...] = ()
+    """The requests that passed the check's filter."""
+
+
+class _StoredEvaluation(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    engine: _StoredEngine
+    """The engine that wrote the file."""
+    result: TaskResult
+    """The official result."""
+    agent_response: _StoredResponse | None = None
+    """The parsed response, when there was an answer."""
+    network: tuple[_StoredCheck, ...] | None = None
+    """Network provenance, one per check."""
 
 
 def read_verdict(scores: Mapping[str, ScoreFile], eval_result: Mapping[str, Any] | None) -> Verdict | None:
     """The newest WebArena-Verified score file's verdict, else the official CLI's eval_result.json."""
-    ours = [sf for sf in scores.values() if _is_evaluation(sf.response)]
+    found = read_verdict_with_result(scores, eval_result)
+    return found[0] if found is not None else None
+
+
+def read_verdict_with_result(
+    scores: Mapping[str, ScoreFile], eval_result: Mapping[str, Any] | None
+) -> tuple[Verdict, TaskResult] | None:
+    """`read_verdict`'s verdict and the typed official result it was read from."""
+    ours = [(sf, ev) for sf in scores.values() if (ev := _stored(sf.response)) is not None]
     if ours:
-        newest = max(ours, key=lambda sf: (_mtime(sf), sf.name))
-        evaluation: Mapping[str, Any] = newest.response  # type: ignore[assignment]
-        result = evaluation.get("result") or {}
-        return Verdict(
+        newest, evaluation = max(ours, key=lambda pair: (_mtime(pair[0]), pair[0].name))
+        verdict = Verdict(
             source=newest.name,
-            status=result.get("status"),
+            status=evaluation.result.status.value,
             score=newest.score,
-            tags=_result_tags(result, evaluation.get("agent_response"), evaluation.get("network")),
+            tags=_result_tags(evaluation.result, evaluation.agent_response, evaluation.network),
         )
-    if isinstance(eval_result, Mapping) and "evaluators_results" in eval_result:
-        score = eval_result.get("score")
-        return Verdict(
-            source=EVAL_RESULT_SOURCE,
-            status=eval_result.get("status"),
-            score=float(score) if isinstance(score, int | float) else None,
-            tags=_result_tags(eval_result, None, None),
-        )
-    return None
+        return verdict, evaluation.result
+    result = official_cli_result(eval_result)
+    if result is None:
+        return None
+    verdict = Verdict(
+        source=EVAL_RESULT_SOURCE,
+        status=result.status.value,
+        score=result.score,
+        tags=_result_tags(result, None, None),
+    )
+    return verdict, result
 
 
-def _is_evaluation(response: object) -> bool:
-    if not isinstance(response, Mapping) or not isinstance(response.get("result"), Mapping):
-        return False
-    engine = response.get("engine")
-    return isinstance(engine, Mapping) and engine.get("name") == ENGINE_NAME
+def official_cli_result(eval_result: Mapping[str, Any] | None) -> TaskResult | None:
+    """The official CLI's eval_result.json as a typed result; None when it is not one."""
+    if not isinstance(eval_result, Mapping) or "evaluators_results" not in eval_result:
+        return None
+    try:
+        return TaskResult.model_validate(eval_result)
+    except ValidationError:
+        return None
+
+
+def _stored(response: object) -> _StoredEvaluation | None:
+    if not isinstance(response, Mapping) or not isinstance(response.get("engine"), Mapping):
+        return None
+    try:
+        evaluation = _StoredEvaluation.model_validate(response)
+    except ValidationError:
+        return None
+    return evaluation if evaluation.engine.name == ENGINE_NAME else None
 
 
 def _mtime(score_file: ScoreFile) -> float:
@@ -96,40 +163,46 @@ def _mtime(score_file: ScoreFile) -> float:
         return 0.0
 
 
-def _result_tags(result: Mapping[str, Any], response: Any, network: Any) -> tuple[str, ...]:
+def _result_tags(
+    result: TaskResult, response: _StoredResponse | None, network: tuple[_StoredCheck, ...] | None
+) -> tuple[str, ...]:
     """Taxonomy tags of one official result; our network provenance refines missing vs mismatched."""
     tags: set[str] = set()
-    if result.get("status") == "error":
+    if result.status == EvalStatus.ERROR:
         tags.add(SCORING_ERROR)
-    if isinstance(response, Mapping):
-        if response.get("findings"):
+    if response is not None:
+        if response.findings:
             tags.add(SCHEMA_VIOLATIONS)
-        if response.get("parse_error"):
+        if response.parse_error:
             tags.add(UNPARSEABLE)
-    traced = isinstance(network, list) and bool(network)
-    if traced:
-        for check in network:
-            if isinstance(check, Mapping) and check.get("passed") is False:
-                if check.get("should_not_exist"):
-                    tags.add(NETWORK_FORBIDDEN)
-                else:
-                    tags.add(NETWORK_MISMATCHED if check.get("candidates") else NETWORK_MISSING)
-    for evaluator in result.get("evaluators_results") or ():
-        for assertion in (evaluator.get("assertions") or ()) if isinstance(evaluator, Mapping) else ():
-            if isinstance(assertion, Mapping) and assertion.get("status") != "success":
-                tag = _assertion_tag(str(assertion.get("assertion_name", "")), assertion, traced)
-                if tag:
-                    tags.add(tag)
+    traced = bool(network)
+    for check in network or ():
+        if check.passed is False:
+            if check.should_not_exist:
+                tags.add(NETWORK_FORBIDDEN)
+            else:
+                tags.add(NETWORK_MISMATCHED if check.candidates else NETWORK_MISSING)
+    for evaluator in result.evaluators_results:
+        for assertion in evaluator.failed_assertions:
+            tag = _assertion_tag(assertion, traced)
+            if tag:
+                tags.add(tag)
     return tuple(t for t in TAGS if t in tags)
 
 
-def _assertion_tag(name: str, assertion: Mapping[str, Any], traced: bool) -> str | None:
-    if name.startswith("agent_response.task_type") or name.startswith("agent_response.performed_operation"):
+def _assertion_tag(assertion: AssertionResult, traced: bool) -> str | None:
+    name = assertion.assertion_name
+    if name.startswith(("agent_response.task_type", "agent_response.performed_operation")):
         return WRONG_TASK_TYPE
     if name.startswith("agent_response.status"):
         return WRONG_STATUS
     if name.startswith("retrieved_data"):
         return WRONG_VALUES
+    return _other_assertion_tag(assertion, traced)
+
+
+def _other_assertion_tag(assertion: AssertionResult, traced: bool) -> str | None:
+    name = assertion.assertion_name
     if name == "agent_response_invalid_format":
         return UNPARSEABLE
     if name == "agent_response_none_mismatch":
@@ -140,6 +213,5 @@ def _assertion_tag(name: str, assertion: Mapping[str, Any], traced: bool) -> str
         return NETWORK_FORBIDDEN
     if name == "missing_navigation_event":
         # "Checked N event(s) but none matched" means candidates existed; otherwise none did.
-        messages = " ".join(assertion.get("assertion_msgs") or ())
-        return NETWORK_MISMATCHED if "Checked" in messages else NETWORK_MISSING
+        return NETWORK_MISMATCHED if "Checked" in " ".join(assertion.messages) else NETWORK_MISSING
     return None

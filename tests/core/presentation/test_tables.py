@@ -18,35 +18,53 @@ from webeval_core.reading.response import parse_agent_response
 from webeval_core.reading.scorefiles import ScoreFile
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.review.annotations import Annotation
-from webeval_core.scoring.engine import Candidate, FieldDiff, NetworkCheckTrace, ScoreOutcome
+from webeval_core.scoring import (
+    Candidate,
+    EvaluatorResult,
+    FieldDiff,
+    NetworkCheckTrace,
+    ScoreOutcome,
+    TaskResult,
+)
 
 EXPECTED = {"task_type": "retrieve", "status": "success", "retrieved_data": ["quest lumaflex band"]}
 
 
-def response_result(*assertions: dict[str, Any], actual: Any = None) -> dict[str, Any]:
+def response_result(*assertions: dict[str, Any], actual: Any = None) -> EvaluatorResult:
     """An AgentResponseEvaluator result as the official evaluator writes it."""
     normalized = {"retrieved_data": ["wrong band"], "task_type": "retrieve", "status": "success"}
-    return {
-        "evaluator_name": "AgentResponseEvaluator",
-        "status": "failure" if any(a["status"] != "success" for a in assertions) else "success",
-        "score": 0.0 if any(a["status"] != "success" for a in assertions) else 1.0,
-        "actual": actual,
-        "actual_normalized": normalized,
-        "expected": EXPECTED,
-        "assertions": list(assertions),
-    }
+    return EvaluatorResult.model_validate(
+        {
+            "evaluator_name": "AgentResponseEvaluator",
+            "status": "failure" if any(a["status"] != "success" for a in assertions) else "success",
+            "score": 0.0 if any(a["status"] != "success" for a in assertions) else 1.0,
+            "actual": actual,
+            "actual_normalized": normalized,
+            "expected": EXPECTED,
+            "assertions": list(assertions),
+        }
+    )
+
+
+def evaluator(**fields: Any) -> EvaluatorResult:
+    """A response evaluator's result with only the given fields."""
+    return EvaluatorResult.model_validate(
+        {"evaluator_name": "AgentResponseEvaluator", "status": "failure", **fields}
+    )
 
 
 def failed(name: str, *msgs: str) -> dict[str, Any]:
     return {"assertion_name": name, "status": "failure", "assertion_msgs": list(msgs) or None}
 
 
-def official(status: str, score: float, *evaluators: dict[str, Any]) -> dict[str, Any]:
-    return {"status": status, "score": score, "evaluators_results": list(evaluators)}
+def official(status: str, score: float, *evaluators: EvaluatorResult) -> TaskResult:
+    return TaskResult.model_validate({"status": status, "score": score, "evaluators_results": evaluators})
 
 
-def network_result(status: str) -> dict[str, Any]:
-    return {"evaluator_name": "NetworkEventEvaluator", "status": status, "score": float(status == "success")}
+def network_result(status: str) -> EvaluatorResult:
+    return EvaluatorResult.model_validate(
+        {"evaluator_name": "NetworkEventEvaluator", "status": status, "score": float(status == "success")}
+    )
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -75,8 +93,10 @@ def test_field_table_marks_the_field_a_failed_assertion_names() -> None:
 
 
 def test_field_table_leaves_fields_in_doubt_when_a_failure_names_none() -> None:
-    result = response_result(failed("agent_response_invalid_format"))
-    result["actual_normalized"] = None  # unparseable: nothing was normalized
+    # unparseable: nothing was normalized
+    result = response_result(failed("agent_response_invalid_format")).model_copy(
+        update={"actual_normalized": None}
+    )
     table = ex.field_table(result, {})
     assert table["field"].tolist() == ["task_type", "status", "retrieved_data"]
     assert set(table["match"]) == {"?"}
@@ -92,11 +112,11 @@ def test_agent_fields_prefer_the_evaluators_actual_then_the_parsed_response() ->
     text = 'Done.\n{"task_type": "RETRIEVE", "status": "SUCCESS", "retrieved_data": ["x"]}'
     response = parse_agent_response(text)
     given = {"task_type": "NAVIGATE"}
-    assert ex.agent_fields({"actual": given}, response) == given
+    assert ex.agent_fields(evaluator(actual=given), response) == given
     # the evaluator was given text: its `actual` is that text, the parsed fields stand in
-    assert ex.agent_fields({"actual": text}, response)["retrieved_data"] == ["x"]
-    assert ex.agent_fields({"actual": "no json"}, parse_agent_response("no json")) == {}
-    assert ex.agent_fields({}, None) == {}
+    assert ex.agent_fields(evaluator(actual=text), response)["retrieved_data"] == ["x"]
+    assert ex.agent_fields(evaluator(actual="no json"), parse_agent_response("no json")) == {}
+    assert ex.agent_fields(evaluator(), None) == {}
 
 
 def test_response_field_table_finds_the_response_evaluator() -> None:
@@ -113,12 +133,15 @@ def test_response_field_table_finds_the_response_evaluator() -> None:
 
 def test_assertion_table_numbers_evaluators_and_joins_messages() -> None:
     response = response_result(failed("retrieved_data_array_values_mismatch", "Missing: 1", "Extra: 1"))
-    network = {
-        "evaluator_name": "NetworkEventEvaluator",
-        "assertions": [
-            {"assertion_name": "missing_navigation_event", "status": "error", "error_msg": "boom"}
-        ],
-    }
+    network = EvaluatorResult.model_validate(
+        {
+            "evaluator_name": "NetworkEventEvaluator",
+            "status": "error",
+            "assertions": [
+                {"assertion_name": "missing_navigation_event", "status": "error", "error_msg": "boom"}
+            ],
+        }
+    )
     table = ex.assertion_table([network_result("success"), response, network])
     assert table.to_dict("records") == [
         {
@@ -161,7 +184,7 @@ def test_evaluator_rows_key_each_evaluator_by_position() -> None:
         "0: NetworkEventEvaluator": ("success", 1.0),
         "1: NetworkEventEvaluator": ("failure", 0.0),
     }
-    assert ex.evaluator_rows(None) == {} == ex.evaluator_rows({})
+    assert ex.evaluator_rows(None) == {}
 
 
 def test_before_after_flags_what_changed() -> None:
@@ -204,16 +227,20 @@ def test_stored_result_prefers_the_official_score_file_over_eval_result(tmp_path
         name="webarena-verified-1",
         path=path,
         score=0.0,
-        response={"engine": {"name": "webarena-verified"}, "result": result},
+        response={"engine": {"name": "webarena-verified"}, "result": result.model_dump(mode="json")},
     )
     judge = ScoreFile(name="gpt_eval", path=path, score=1.0, response={"is_success": True})
     assert ex.stored_result(
-        trajectory(scores={"webarena-verified-1": ours, "gpt_eval": judge}, eval_result=cli)
+        trajectory(
+            scores={"webarena-verified-1": ours, "gpt_eval": judge}, eval_result=cli.model_dump(mode="json")
+        )
     ) == (
         "webarena-verified-1",
         result,
     )
-    assert ex.stored_result(trajectory(scores={"gpt_eval": judge}, eval_result=cli)) == (
+    assert ex.stored_result(
+        trajectory(scores={"gpt_eval": judge}, eval_result=cli.model_dump(mode="json"))
+    ) == (
         "eval_result.json",
         cli,
     )

@@ -7,11 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from webeval_core.reading.scorefiles import ScoreFile
-from webeval_core.scoring import engine as scoring
+from webeval_core.scoring import results as scoring
 from webeval_core.scoring import verdicts as vd
 
 
-def evaluation(status: str, assertions: list[dict[str, Any]], *, network=None, findings=(), parse_error=None):
+def evaluation(
+    status: str, assertions: list[dict[str, Any]], *, network=None, findings=(), parse_error=None
+) -> dict[str, Any]:
     evaluators = [{"evaluator_name": "AgentResponseEvaluator", "status": status, "assertions": assertions}]
     return {
         "engine": {"name": "webarena-verified", "version": "1.2.3"},

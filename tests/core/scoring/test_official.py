@@ -1,0 +1,98 @@
+"""The seam to the official library still fits the installed version.
+
+`scoring.official` relies on names outside the library's public API (internal modules, methods
+with a leading underscore). Each is listed in `official.RELIES_ON` with the parameters we pass;
+after an upgrade, these tests name exactly what moved, instead of a scoring test failing somewhere.
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+from webeval_core.scoring import official
+
+ROOT = Path(__file__).resolve().parents[3]
+PINNED = "1.2.3"
+
+
+def test_the_installed_library_is_the_pinned_version() -> None:
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    assert f"webarena-verified=={PINNED}" in dependencies
+    assert version("webarena-verified") == PINNED, (
+        f"webarena_verified {version('webarena-verified')} is installed, the seam was checked with {PINNED}"
+    )
+
+
+@pytest.mark.parametrize("reliance", official.RELIES_ON, ids=lambda r: f"{r.module}.{r.attribute}")
+def test_each_relied_on_name_exists_with_the_parameters_used(reliance: official.Reliance) -> None:
+    problem = official.reliance_problem(reliance)
+    assert problem is None, problem
+
+
+def test_a_changed_signature_is_named() -> None:
+    moved = official.Reliance(
+        "webarena_verified.core.evaluation.evaluators.network_event_evaluator",
+        "NetworkEventEvaluator._filter_events_by_criteria",
+        ("events", "config", "context"),
+    )
+    assert official.reliance_problem(moved) == (
+        "webarena_verified webarena_verified.core.evaluation.evaluators.network_event_evaluator."
+        "NetworkEventEvaluator._filter_events_by_criteria no longer takes (events, config, context); "
+        "it takes (events, context, config)"
+    )
+    gone = official.Reliance("webarena_verified.types.eval", "NoSuchThing", None)
+    assert (
+        official.reliance_problem(gone)
+        == "webarena_verified webarena_verified.types.eval.NoSuchThing no longer exists"
+    )
+
+
+def _used_names(tree: ast.AST) -> tuple[set[str], set[str], set[str]]:
+    """In a module's source: private attributes used, private names it defines itself, and names
+    imported from webarena_verified."""
+    used = {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+    }
+    defined = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)} | {
+        target.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Attribute)
+    }
+    imported = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("webarena_verified")
+        for alias in node.names
+    }
+    return used, defined, imported
+
+
+def test_every_library_name_the_seam_uses_is_in_the_table() -> None:
+    used, defined, imported = _used_names(ast.parse((ROOT / "webeval_core/scoring/official.py").read_text()))
+    listed = {part for r in official.RELIES_ON for part in r.attribute.split(".")}
+    listed |= {r.module.rsplit(".", 1)[-1] for r in official.RELIES_ON}
+    missing = sorted((used - defined - listed) | (imported - listed))
+    assert not missing, f"official.py uses {missing} of webarena_verified without listing them in RELIES_ON"
+
+
+def test_no_other_module_imports_the_library() -> None:
+    for path in sorted((ROOT / "webeval_core").rglob("*.py")):
+        if path.name == "official.py":
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            modules = (
+                [node.module or ""] if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names] if isinstance(node, ast.Import)
+                else []
+            )  # fmt: skip
+            assert not any(m.startswith("webarena_verified") for m in modules), f"{path} imports {modules}"

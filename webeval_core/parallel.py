@@ -1,0 +1,88 @@
+"""Mapping a function over many items in worker processes, with progress.
+
+Scoring a run and indexing a root both do the same per-folder work thousands of times. Workers
+are forked, so they inherit what the parent already loaded (the evaluator, the task catalog) and
+the function itself, which is never pickled. Small batches run in the calling process: starting
+workers costs more than it saves.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+ProgressCallback = Callable[[int, int], None]
+"""Called with (done, total) as items finish."""
+
+_worker_function: Callable[[Any], Any] | None = None
+
+
+def worker_count(jobs: int, total: int) -> int:
+    """Workers for `total` items when `jobs` are asked for (0: one per core)."""
+    return min(jobs if jobs > 0 else os.cpu_count() or 1, total)
+
+
+def map_in_processes(
+    function: Callable[[Item], Result],
+    items: Sequence[Item],
+    *,
+    workers: int,
+    parallel_from: int,
+    on_progress: ProgressCallback | None = None,
+    before_fork: Callable[[], None] | None = None,
+) -> list[Result]:
+    """`function` applied to every item, results in input order.
+
+    With fewer than `parallel_from` items or a single worker, everything runs here; otherwise in
+    `workers` forked processes, in chunks. `before_fork` runs first in that case, to load what
+    workers should inherit. Ctrl-C is the parent's: it cancels what has not started, waits for
+    the items in progress (so none is left half-done) and is raised again.
+    """
+    total = len(items)
+    results: list[Result] = []
+    if workers <= 1 or total < parallel_from:
+        for item in items:
+            results.append(function(item))
+            if on_progress:
+                on_progress(len(results), total)
+        return results
+    if before_fork is not None:
+        before_fork()
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=_fork_context(), initializer=_init_worker, initargs=(function,)
+    )
+    try:
+        for result in pool.map(_run, items, chunksize=max(1, min(16, total // (workers * 8)))):
+            results.append(result)
+            if on_progress:
+                on_progress(len(results), total)
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return results
+
+
+def _fork_context() -> Any:
+    # Forked workers inherit the function and what it closes over; where fork is unavailable the
+    # default start method pickles them instead.
+    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+
+
+def _init_worker(function: Callable[[Any], Any]) -> None:
+    # Ctrl-C is the parent's to handle (see map_in_processes); a worker finishes its item.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _worker_function  # noqa: PLW0603 - the pool's only way to hand a worker its unpicklable function
+    _worker_function = function
+
+
+def _run(item: Any) -> Any:
+    assert _worker_function is not None, "worker used before its initializer ran"
+    return _worker_function(item)

@@ -1,0 +1,335 @@
+"""Scoring trajectory folders: one, or a batch in worker processes, never stopped by bad input.
+
+A folder's outcome is the official verdict with a plain reason when it is not a success;
+aborted runs are excluded (not 0), a run without an answer is a failure, and anything unreadable
+is an error naming what and why. An up-to-date score file is reused instead of re-evaluated.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from webeval_core.diagnostics import UnreadableError
+from webeval_core.parallel import ProgressCallback, map_in_processes, worker_count
+from webeval_core.reading.network import Har, read_har
+from webeval_core.reading.tasks import TaskCatalog, load_catalog
+from webeval_core.reading.trajectory import Trajectory, load_trajectory
+from webeval_core.scoring import official
+from webeval_core.scoring.config import UrlConfig, find_url_config, load_url_config
+from webeval_core.scoring.evaluation import Evaluation, evaluate, har_problem
+from webeval_core.scoring.results import EvalStatus
+from webeval_core.scoring.store import score_file_path, stored_evaluation, write_score_file
+
+Status = Literal["success", "failure", "error", "excluded"]
+ConfigArg = Path | str | UrlConfig | None
+
+_PARALLEL_FROM = 8  # below this, starting worker processes costs more than it saves
+
+
+class ScoreOutcome(BaseModel):
+    """The verdict for one trajectory folder, with a plain reason when it is not a success."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    path: Path
+    """The trajectory folder."""
+    task_id: str
+    """The task id the folder names (the folder name when it could not be read)."""
+    status: Status
+    """success / failure / error / excluded (aborted runs)."""
+    score: float | None = None
+    """None when excluded or in error."""
+    reason: str | None = None
+    """Why it is not a success, in plain words."""
+    eval_hash: str | None = None
+    """The engine and config it was scored with; None when it never reached the evaluator."""
+    score_file: Path | None = None
+    """Written (or reused) score file."""
+    reused: bool = False
+    """An up-to-date score file was found and not recomputed."""
+    sites: tuple[str, ...] = ()
+    """The task's sites."""
+    task_type: str | None = None
+    """retrieve / navigate / mutate."""
+    notes: tuple[str, ...] = ()
+    """What the user should know about how it was scored."""
+    evaluation: Evaluation | None = None
+    """Everything the evaluation computed; None when it never ran."""
+
+
+def score_trajectory(
+    item: Path | str | Trajectory,
+    *,
+    config: ConfigArg = None,
+    config_root: Path | None = None,
+    catalog: TaskCatalog | Path | str | None = None,
+    force: bool = False,
+    write: bool = True,
+) -> ScoreOutcome:
+    """Score one trajectory folder; never raises for bad input (the outcome says what was wrong).
+
+    Without `force`, an existing score file of the same eval_hash whose recorded inputs (answer,
+    HAR, step times, config source) are unchanged is reused instead of re-evaluated.
+    """
+    path = item.path if isinstance(item, Trajectory) else Path(item)
+    try:
+        tasks = catalog if isinstance(catalog, TaskCatalog) else load_catalog(catalog)
+        trajectory = item if isinstance(item, Trajectory) else load_trajectory(path)
+    except UnreadableError as exc:
+        return ScoreOutcome(path=path, task_id=path.name, status="error", reason=f"{exc.path}: {exc.reason}")
+    try:
+        return _score(trajectory, tasks, config, config_root, force=force, write=write)
+    except UnreadableError as exc:
+        return ScoreOutcome(
+            path=path, task_id=trajectory.task_id, status="error", reason=f"{exc.path}: {exc.reason}"
+        )
+    except Exception as exc:  # a batch must survive whatever one folder holds; the reason is reported
+        return ScoreOutcome(
+            path=path,
+            task_id=trajectory.task_id,
+            status="error",
+            reason=f"unexpected error while scoring: {exc!r}",
+        )
+
+
+def _score(
+    trajectory: Trajectory,
+    catalog: TaskCatalog,
+    config: ConfigArg,
+    config_root: Path | None,
+    *,
+    force: bool,
+    write: bool,
+) -> ScoreOutcome:
+    path = trajectory.path
+    task = catalog.get(trajectory.task_id)
+    if task is None:
+        return ScoreOutcome(
+            path=path,
+            task_id=trajectory.task_id,
+            status="error",
+            reason=f"'{trajectory.task_id}' is not a task id of {catalog.path.name} ({len(catalog)} tasks)",
+        )
+    info: dict[str, Any] = {
+        "path": path,
+        "task_id": trajectory.task_id,
+        "sites": task.sites,
+        "task_type": task.task_type,
+    }
+    if trajectory.outcome == "aborted":
+        return ScoreOutcome(
+            **info,
+            status="excluded",
+            reason="aborted: the run stopped without an answer file (excluded, not 0)",
+        )
+    try:
+        url_config, source = _resolve_config(path, config, config_root, catalog)
+    except UnreadableError as exc:
+        return ScoreOutcome(**info, status="error", reason=f"URL config {exc.path}: {exc.reason}")
+    info["eval_hash"] = official.engine_for(catalog, url_config).eval_hash
+    inputs = _inputs(trajectory, source)
+    target = score_file_path(path, info["eval_hash"])
+    if write and not force:
+        reused = _reusable(target, inputs, trajectory.har_path)
+        if reused is not None:
+            return _outcome(info, reused, score_file=target, reused=True)
+    har = _read_har(trajectory.har_path, inputs)
+    problem = har_problem(task, har)
+    evaluation = evaluate(
+        task,
+        trajectory.final_answer_text if trajectory.outcome == "answered" else None,
+        None if problem else har,
+        catalog=catalog,
+        config=url_config,
+        config_source=source,
+        steps=trajectory.steps,
+        outcome="answered" if trajectory.outcome == "answered" else "no_answer",
+    )
+    update: dict[str, Any] = {"inputs": inputs, "notes": (*evaluation.notes, *([problem] if problem else []))}
+    if problem and trajectory.outcome == "answered":
+        # The official CLI cannot score this either (it reports an error); the answer is still
+        # evaluated against an empty trace so the viewer can show expected vs actual.
+        update["result"] = evaluation.result.as_error(problem)
+    evaluation = evaluation.model_copy(update=update)
+    outcome = _outcome(info, evaluation)
+    if "result" in update:
+        outcome = outcome.model_copy(update={"reason": problem})
+    # Errors get a score file too: the verdict (and its reason) must be visible to every reader.
+    if write and outcome.status in ("success", "failure", "error"):
+        score_file = write_score_file(path, evaluation, outcome.score or 0.0)
+        outcome = outcome.model_copy(update={"score_file": score_file})
+    return outcome
+
+
+def _inputs(trajectory: Trajectory, source: str | None) -> dict[str, str | None]:
+    answer = trajectory.final_answer_text if trajectory.outcome == "answered" else None
+    steps = json.dumps([[s.index, str(s.time_utc)] for s in trajectory.steps]).encode()
+    return {
+        "outcome": trajectory.outcome,
+        "answer_sha256": _sha256(answer.encode("utf-8")) if answer is not None else None,
+        "har_sha256": None,
+        "steps_sha256": _sha256(steps),
+        "config_source": source,
+    }
+
+
+def _reusable(target: Path, inputs: dict[str, str | None], har_path: Path | None) -> Evaluation | None:
+    """The stored evaluation when it was computed from these very inputs (fills in the HAR digest)."""
+    if not target.exists():
+        return None
+    stored = stored_evaluation(target)
+    if stored is None:
+        return None
+    inputs["har_sha256"] = _file_sha256(har_path) if har_path else None
+    return stored if stored.inputs == inputs else None
+
+
+def _read_har(har_path: Path | None, inputs: dict[str, str | None]) -> Har | UnreadableError | None:
+    """The folder's HAR, or why it cannot be read; records its digest in `inputs`."""
+    if har_path is None:
+        return None
+    try:
+        har = read_har(har_path)
+    except UnreadableError as exc:
+        inputs["har_sha256"] = _file_sha256(har_path)
+        return exc
+    inputs["har_sha256"] = har.sha256
+    return har
+
+
+def _resolve_config(
+    folder: Path, config: ConfigArg, root: Path | None, catalog: TaskCatalog
+) -> tuple[UrlConfig | None, str | None]:
+    if isinstance(config, UrlConfig):
+        url_config: UrlConfig | None = config
+    else:
+        file = Path(config) if config is not None else find_url_config(folder, root)
+        url_config = load_url_config(file) if file is not None else None
+    if url_config is None:
+        return None, None
+    data_file = url_config.test_data_file
+    if data_file and data_file.is_file() and load_catalog(data_file).checksum != catalog.checksum:
+        # The official loader would score against that dataset; silently using another one
+        # would give verdicts the official CLI does not.
+        raise UnreadableError(
+            url_config.path or "config",
+            f"names dataset {data_file}, but scoring uses {catalog.path}; pass that dataset as the task file",
+        )
+    if url_config.path is not None:
+        return url_config, os.path.relpath(url_config.path, Path(folder).resolve())
+    return url_config, "(given)"
+
+
+def _outcome(
+    info: dict[str, Any], evaluation: Evaluation, *, score_file: Path | None = None, reused: bool = False
+) -> ScoreOutcome:
+    common = {
+        **info,
+        "notes": evaluation.notes,
+        "evaluation": evaluation,
+        "score_file": score_file,
+        "reused": reused,
+    }
+    if evaluation.outcome == "no_answer":
+        # Upstream aggregation counts an over-budget trajectory as 0, not as excluded.
+        return ScoreOutcome(
+            **common,
+            status="failure",
+            score=0.0,
+            reason="no answer: the agent stopped without a final answer (counted as a failure)",
+        )
+    status = evaluation.result.status
+    if status == EvalStatus.SUCCESS:
+        return ScoreOutcome(**common, status="success", score=evaluation.score)
+    if status == EvalStatus.ERROR:
+        message = evaluation.result.error_message() or "the evaluator reported an error without a message"
+        return ScoreOutcome(**common, status="error", reason=f"evaluator error: {message}")
+    return ScoreOutcome(**common, status="failure", score=evaluation.score, reason=failure_reason(evaluation))
+
+
+def failure_reason(evaluation: Evaluation) -> str:
+    """Why an evaluation is not a success, in one paragraph: each failed check and assertion."""
+    parts = []
+    traces = {t.position: t for t in evaluation.network}
+    response = evaluation.agent_response
+    for position, result in enumerate(evaluation.result.evaluators_results):
+        if result.status == EvalStatus.SUCCESS:
+            continue
+        trace = traces.get(position)
+        if trace is not None:
+            parts.append(f"network check {position}: {trace.explanation}")
+            if trace.limitation:
+                parts.append(f"({trace.limitation})")
+            continue
+        if response is not None and response.parse_error:
+            parts.append(f"answer: {response.parse_error}.")
+        messages = [
+            f"{a.assertion_name}: {'; '.join(a.messages)}".rstrip(": ") for a in result.all_assertions
+        ]
+        if messages:
+            parts.append(f"answer: {' | '.join(messages)}.")
+    return " ".join(parts) or "the evaluator gave a score of 0"
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _file_sha256(path: Path) -> str | None:
+    try:
+        return _sha256(Path(path).read_bytes())
+    except OSError:
+        return None
+
+
+# --- batches ----------------------------------------------------------------------------------
+
+
+def score_trajectories(
+    items: Iterable[Path | str | Trajectory],
+    *,
+    config: ConfigArg = None,
+    config_root: Path | None = None,
+    catalog: TaskCatalog | Path | str | None = None,
+    jobs: int = 1,
+    force: bool = False,
+    write: bool = True,
+    on_progress: ProgressCallback | None = None,
+) -> list[ScoreOutcome]:
+    """Score many trajectory folders, in input order, with up to `jobs` processes (0: all cores).
+
+    Bad input never stops the batch; only an unreadable task file (`catalog`) raises
+    UnreadableError, since nothing could be scored without it.
+    """
+    work = list(items)
+    tasks = catalog if isinstance(catalog, TaskCatalog) else load_catalog(catalog)
+    job = functools.partial(
+        score_trajectory, config=config, config_root=config_root, catalog=tasks, force=force, write=write
+    )
+    if on_progress:
+        on_progress(0, len(work))
+    return map_in_processes(
+        job,
+        work,
+        workers=worker_count(jobs, len(work)),
+        parallel_from=_PARALLEL_FROM,
+        on_progress=on_progress,
+        before_fork=functools.partial(_prepare_engine, tasks, config),
+    )
+
+
+def _prepare_engine(catalog: TaskCatalog, config: ConfigArg) -> None:
+    """Build the engine once before forking, so workers start with it loaded."""
+    try:
+        url_config = load_url_config(config) if isinstance(config, str | Path) else config
+        official.engine_for(catalog, url_config)
+    except UnreadableError:
+        pass  # reported per trajectory
