@@ -14,13 +14,12 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.parallel import ProgressCallback, map_in_processes
 from webeval_core.reading.trajectory import Outcome, load_trajectory
 from webeval_core.runs.discovery import Run, discover_runs
 from webeval_core.scoring.verdicts import Verdict, read_verdict
@@ -36,14 +35,12 @@ _WATCHED_FILES = (
     "network.har",
     "task_data.json",
 )
-_PARALLEL_FROM = 64  # below this, process start-up costs more than it saves
+_INDEX_IN_PARALLEL_FROM = 64  # folders; reading one summary is cheaper than a worker start
 _ANSWER_PREVIEW = 400
 _EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Timeout|Interrupt|Exit))\b")
 _ERROR_PREFIX = re.compile(r"^(\[(?:Execution|Evaluation)[^\]]*\]\s*)?(Error running task|Error)?\s*:?\s*")
 # Bumped whenever TrajectorySummary changes shape, so older cache files are re-read, not trusted.
 _CACHE_VERSION = f"{__version__}+summary-2"
-
-ProgressCallback = Callable[[int, int], None]
 
 
 class TrajectorySummary(BaseModel):
@@ -228,25 +225,6 @@ def _summarize_job(job: tuple[str, Path]) -> TrajectorySummary:
     return summarize_trajectory(*job)
 
 
-def _summarize_all(
-    jobs: list[tuple[str, Path]], workers: int, on_progress: ProgressCallback | None
-) -> list[TrajectorySummary]:
-    results: list[TrajectorySummary] = []
-    if workers > 1 and len(jobs) >= _PARALLEL_FROM:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            stream: Iterable[TrajectorySummary] = pool.map(_summarize_job, jobs, chunksize=16)
-            for summary in stream:
-                results.append(summary)
-                if on_progress:
-                    on_progress(len(results), len(jobs))
-        return results
-    for job in jobs:
-        results.append(_summarize_job(job))
-        if on_progress:
-            on_progress(len(results), len(jobs))
-    return results
-
-
 def build_index(
     root: Path,
     *,
@@ -275,7 +253,13 @@ def build_index(
                 pending.append((run.key, trajectory_dir))
                 pending_prints[key] = print_
 
-    fresh = _summarize_all(pending, workers or min(2, os.cpu_count() or 1), on_progress)
+    fresh = map_in_processes(
+        _summarize_job,
+        pending,
+        workers=workers or min(2, os.cpu_count() or 1),
+        parallel_from=_INDEX_IN_PARALLEL_FROM,
+        on_progress=on_progress,
+    )
     for summary in fresh:
         entries[str(summary.path)] = _CacheEntry(
             fingerprint=pending_prints[str(summary.path)], summary=summary

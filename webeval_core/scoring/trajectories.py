@@ -31,7 +31,7 @@ from webeval_core.scoring.store import score_file_path, stored_evaluation, write
 Status = Literal["success", "failure", "error", "excluded"]
 ConfigArg = Path | str | UrlConfig | None
 
-_PARALLEL_FROM = 8  # below this, starting worker processes costs more than it saves
+_SCORE_IN_PARALLEL_FROM = 8  # trajectories; one evaluation costs more than a worker start
 
 
 class ScoreOutcome(BaseModel):
@@ -320,7 +320,7 @@ def score_trajectories(
         job,
         work,
         workers=worker_count(jobs, len(work)),
-        parallel_from=_PARALLEL_FROM,
+        parallel_from=_SCORE_IN_PARALLEL_FROM,
         on_progress=on_progress,
         before_fork=functools.partial(_prepare_engine, tasks, config),
     )
