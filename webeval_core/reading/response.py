@@ -74,7 +74,7 @@ def parse_agent_response(text: str) -> AgentResponse:
         engine_input: str | dict[str, Any] = {
             {type_key: "task_type", results_key: "retrieved_data"}.get(k, k): v for k, v in parsed.items()
         }
-    elif _engine_parse(text) == parsed:
+    elif evaluator_json(text) == parsed:
         engine_input = text
     else:
         engine_input = parsed
@@ -138,7 +138,13 @@ def _embedded_object(text: str) -> dict[str, Any] | None:
     return first
 
 
-def _engine_parse(text: str) -> Any:
+def evaluator_json(text: str) -> Any:
+    """The JSON value the evaluator reads from a response text, or None when it reads none.
+
+    A mirror of the evaluator's own extraction (the first ```json fence, else the whole text), kept
+    here so that reading never loads the evaluator; tests/core/scoring/test_official.py checks the
+    mirror against the evaluator.
+    """
     value = text.strip()
     match = _ENGINE_FENCE.search(text)
     if match:

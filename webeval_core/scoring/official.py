@@ -37,6 +37,7 @@ from webeval_core.scoring.results import ENGINE_NAME, TaskResult
 _DATA_READER = "webarena_verified.api.internal.data_reader"
 _EVALUATOR = "webarena_verified.api.internal.evaluator"
 _NETWORK = "webarena_verified.core.evaluation.evaluators.network_event_evaluator"
+_RESPONSE = "webarena_verified.core.evaluation.evaluators.agent_response_evaluator"
 
 
 class Reliance(NamedTuple):
@@ -60,6 +61,8 @@ RELIES_ON: tuple[Reliance, ...] = (
     ),
     Reliance(_EVALUATOR, "WebArenaVerifiedEvaluator._validate_config_for_eval", ("context",)),
     Reliance(_NETWORK, "NetworkEventEvaluator", ()),
+    Reliance(_RESPONSE, "AgentResponseEvaluator", ()),
+    Reliance(_RESPONSE, "AgentResponseEvaluator._get_actual_agent_response_dict", ("actual_raw",)),
     Reliance(_NETWORK, "NetworkEventEvaluator.value_comparator", None),
     Reliance(_NETWORK, "NetworkEventEvaluator._get_expected_value", ("config",)),
     Reliance(
@@ -468,3 +471,14 @@ def jsonable(value: Any) -> Any:
     if value is None or isinstance(value, str | int | float | bool):
         return value
     return str(value)
+
+
+def extract_agent_response(text: str) -> Any:
+    """What the evaluator itself extracts from an agent response text (the text when not JSON).
+
+    Scoring never needs it (`reading.response.evaluator_json` mirrors it without loading the
+    evaluator); tests compare the two so that the mirror cannot drift.
+    """
+    from webarena_verified.core.evaluation.evaluators.agent_response_evaluator import AgentResponseEvaluator
+
+    return AgentResponseEvaluator()._get_actual_agent_response_dict(text)

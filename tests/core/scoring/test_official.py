@@ -8,13 +8,17 @@ after an upgrade, these tests name exactly what moved, instead of a scoring test
 from __future__ import annotations
 
 import ast
+import json
 import tomllib
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
+from webeval_core.reading.response import evaluator_json
 from webeval_core.scoring import official
+
+RETRIEVE = {"task_type": "retrieve", "status": "SUCCESS", "retrieved_data": ["Quest Lumaflex™ Band"]}
 
 ROOT = Path(__file__).resolve().parents[3]
 PINNED = "1.2.3"
@@ -96,3 +100,21 @@ def test_no_other_module_imports_the_library() -> None:
                 else []
             )  # fmt: skip
             assert not any(m.startswith("webarena_verified") for m in modules), f"{path} imports {modules}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps(RETRIEVE),
+        "  " + json.dumps(RETRIEVE) + "\n",
+        "```json\n" + json.dumps(RETRIEVE) + "\n```",
+        "```\n" + json.dumps(RETRIEVE) + "\n```",
+        "before ```json\n{bad}\n``` after",
+        "no json here",
+    ],
+)
+def test_mirror_of_the_evaluators_own_extraction(text: str) -> None:
+    """Guards the copy of the evaluator's extraction against upstream changes."""
+    upstream = official.extract_agent_response(text)
+    # Upstream hands back the unparsed string when the JSON is bad; the mirror says None.
+    assert (evaluator_json(text) or None) == (None if isinstance(upstream, str) else upstream)
