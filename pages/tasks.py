@@ -26,18 +26,6 @@ def _task_frame(checksum: str, _catalog: TaskCatalog) -> pd.DataFrame:
     return task_table(_catalog)
 
 
-def _criteria(attempted: set[str]) -> TaskFilter:
-    """The catalog filter as chosen in the widgets (and so in the URL)."""
-    state = st.session_state
-    return TaskFilter(
-        sites=frozenset(state.get(Key.SITE) or ()),
-        task_types=frozenset(state.get(Key.TYPE) or ()),
-        template=state.get(Key.TEMPLATE),
-        text=state.get(Key.QUERY) or "",
-        task_ids=frozenset(attempted) if state.get(Key.ATTEMPTED) else None,
-    )
-
-
 def _clear_selection() -> None:
     """A filter change reorders the table: drop the row selection (the open task stays open)."""
     st.session_state[Key.TASK_TABLE] = {"selection": {"rows": [], "columns": [], "cells": []}}
@@ -99,6 +87,49 @@ def _render_task(task: Task, attempts: pd.DataFrame) -> None:
     _render_attempts(attempts)
 
 
+def _filters(templates: dict[int, str], attempted: set[str]) -> TaskFilter:
+    """The catalog filter widgets (bound to the URL), and the filter they choose."""
+    cols = st.columns([2, 2, 3, 3])
+    sites = cols[0].multiselect(
+        "Site", SITES, key=Key.SITE, placeholder="any site", bind="query-params", on_change=_clear_selection
+    )
+    types = cols[1].multiselect(
+        "Task type",
+        TASK_TYPES,
+        key=Key.TYPE,
+        placeholder="any type",
+        bind="query-params",
+        on_change=_clear_selection,
+    )
+    template = cols[2].selectbox(
+        "Intent template",
+        sorted(templates),
+        index=None,
+        key=Key.TEMPLATE,
+        format_func=lambda tid: f"{tid}: {templates[tid]}",
+        placeholder="any template",
+        bind="query-params",
+        on_change=_clear_selection,
+    )
+    text = cols[3].text_input(
+        "Search",
+        key=Key.QUERY,
+        placeholder="words of the intent, or a task id",
+        bind="query-params",
+        on_change=_clear_selection,
+    )
+    attempted_only = st.toggle(
+        "Only tasks attempted in the loaded runs", key=Key.ATTEMPTED, on_change=_clear_selection
+    )
+    return TaskFilter(
+        sites=frozenset(sites),
+        task_types=frozenset(types),
+        template=template,
+        text=text,
+        task_ids=frozenset(attempted) if attempted_only else None,
+    )
+
+
 st.title("Tasks")
 try:
     catalog = load_catalog()
@@ -111,38 +142,7 @@ by_task = {str(task_id): rows for task_id, rows in trajectories.groupby("task_id
 frame = _task_frame(catalog.checksum, catalog)
 templates = {t.intent_template_id: t.intent_template for t in catalog.tasks.values()}
 
-cols = st.columns([2, 2, 3, 3])
-cols[0].multiselect(
-    "Site", SITES, key=Key.SITE, placeholder="any site", bind="query-params", on_change=_clear_selection
-)
-cols[1].multiselect(
-    "Task type",
-    TASK_TYPES,
-    key=Key.TYPE,
-    placeholder="any type",
-    bind="query-params",
-    on_change=_clear_selection,
-)
-cols[2].selectbox(
-    "Intent template",
-    sorted(templates),
-    index=None,
-    key=Key.TEMPLATE,
-    format_func=lambda tid: f"{tid}: {templates[tid]}",
-    placeholder="any template",
-    bind="query-params",
-    on_change=_clear_selection,
-)
-cols[3].text_input(
-    "Search",
-    key=Key.QUERY,
-    placeholder="words of the intent, or a task id",
-    bind="query-params",
-    on_change=_clear_selection,
-)
-st.toggle("Only tasks attempted in the loaded runs", key=Key.ATTEMPTED, on_change=_clear_selection)
-
-shown = filter_tasks(frame, _criteria(set(by_task)))
+shown = filter_tasks(frame, _filters(templates, set(by_task)))
 keys = shown["task"].astype(str)
 table = shown.drop(columns=list(HELPER_COLUMNS)).assign(
     attempts=keys.map(lambda t: len(by_task[t]) if t in by_task else 0),
