@@ -358,6 +358,18 @@ def test_evidence_tab_shows_score_files_core_log_and_raw_files(app: OpenPage, sa
     assert any(e.label == "web_surfer.log" for e in at.expander)
 
 
+def test_evidence_tab_shows_the_beginning_of_a_long_log(app: OpenPage, tmp_path: Path) -> None:
+    root = tmp_path / "long log"
+    folder = fara_folder(root / "r", "108")
+    log = folder / "web_surfer.log"
+    with log.open("ab") as out:
+        out.write(b"# padding\n" * 8000)  # 80 KB
+    at = app(PAGE, root, run="r", task="108", tab="Evidence")
+    shown = next(c.value for c in at.code if c.value.startswith(log.read_text(encoding="utf-8")[:200]))
+    assert shown.endswith("\n… (first 64 KB shown)")
+    assert len(shown.encode("utf-8")) < log.stat().st_size
+
+
 # --- re-scoring -----------------------------------------------------------------------------
 
 
