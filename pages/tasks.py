@@ -13,9 +13,14 @@ from pages.common import PAGES, current_frame, current_index, escape_markdown
 from pages.shell import require_app_shell
 from pages.state import Key, trajectory_link
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.presentation.catalog_table import HELPER_COLUMNS, TaskFilter, filter_tasks, task_table
+from webeval_core.presentation.catalog_table import (
+    HELPER_COLUMNS,
+    TaskFilter,
+    filter_tasks,
+    task_table,
+    with_attempts,
+)
 from webeval_core.reading.tasks import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
-from webeval_core.runs.metrics import PASS
 
 require_app_shell()
 
@@ -143,11 +148,7 @@ frame = _task_frame(catalog.checksum, catalog)
 templates = {t.intent_template_id: t.intent_template for t in catalog.tasks.values()}
 
 shown = filter_tasks(frame, _filters(templates, set(by_task)))
-keys = shown["task"].astype(str)
-table = shown.drop(columns=list(HELPER_COLUMNS)).assign(
-    attempts=keys.map(lambda t: len(by_task[t]) if t in by_task else 0),
-    passed=keys.map(lambda t: int((by_task[t]["result"] == PASS).sum()) if t in by_task else 0),
-)
+table = with_attempts(shown.drop(columns=list(HELPER_COLUMNS)), trajectories)
 st.caption(f"{len(shown)} of {len(frame)} tasks from {catalog.path.name} (sha256 {catalog.checksum[:12]}…)")
 selection = st.dataframe(
     table,

@@ -1,4 +1,4 @@
-"""The task catalog as a table, and the filters of its view (sites, types, template, text, attempted).
+"""The task catalog as a table, its filters (sites, types, template, text, attempted) and attempts.
 
 The counterpart of metrics.filter_frame for catalog rows: one row per task, filtered by the same
 kind of criteria, without Streamlit.
@@ -10,6 +10,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.tasks import TaskCatalog
+from webeval_core.runs.metrics import PASS
 
 HELPER_COLUMNS = ("_search", "_sites")
 """Columns `task_table` adds for filtering only: drop them before showing the table."""
@@ -66,3 +67,16 @@ def filter_tasks(table: pd.DataFrame, criteria: TaskFilter) -> pd.DataFrame:
     if criteria.task_ids is not None:
         mask &= table["task"].astype(str).isin(criteria.task_ids)
     return table[mask]
+
+
+def with_attempts(table: pd.DataFrame, trajectories: pd.DataFrame) -> pd.DataFrame:
+    """`table` with each task's `attempts` and `passed` among `trajectories` (a metrics frame)."""
+    tasks = table["task"].astype(str)
+    attempted = trajectories.assign(
+        task=trajectories["task_id"].astype(str), passed=trajectories["result"] == PASS
+    )
+    counts = attempted.groupby("task").agg(attempts=("passed", "size"), passed=("passed", "sum"))
+    return table.assign(
+        attempts=tasks.map(counts["attempts"]).fillna(0).astype("int64"),
+        passed=tasks.map(counts["passed"]).fillna(0).astype("int64"),
+    )

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from webeval_core.presentation.catalog_table import HELPER_COLUMNS, TaskFilter, filter_tasks, task_table
+from webeval_core.presentation.catalog_table import (
+    HELPER_COLUMNS,
+    TaskFilter,
+    filter_tasks,
+    task_table,
+    with_attempts,
+)
 from webeval_core.reading.tasks import Task, load_catalog
 
 
@@ -64,3 +70,18 @@ def test_task_ids_keep_only_those(table: pd.DataFrame, tasks: list[Task]) -> Non
         tasks[3].task_id,
     }
     assert filter_tasks(table, TaskFilter(task_ids=frozenset())).empty
+
+
+def test_attempts_and_passes_per_task(table: pd.DataFrame, tasks: list[Task]) -> None:
+    first, second = str(tasks[0].task_id), str(tasks[1].task_id)
+    trajectories = pd.DataFrame(
+        {
+            "task_id": [first, first, second, "not in the catalog"],
+            "result": ["pass", "fail", "no answer", "pass"],
+        }
+    )
+    counted = with_attempts(table, trajectories).set_index("task")
+    assert counted.loc[tasks[0].task_id, ["attempts", "passed"]].tolist() == [2, 1]
+    assert counted.loc[tasks[1].task_id, ["attempts", "passed"]].tolist() == [1, 0]
+    assert counted.loc[tasks[2].task_id, ["attempts", "passed"]].tolist() == [0, 0]
+    assert len(counted) == len(table)
