@@ -4,7 +4,8 @@ Replay it step by step, compare its answer with the expected one, see each netwo
 step where its requests fired, read the raw evidence, re-score it and annotate the verdict.
 
 The URL holds the view: `run`, `task` and `tab` are bound widgets; `step` is written by the page
-(see trajectory_tabs/navigation.py). Each tab is a module of trajectory_tabs/.
+(see trajectory_tabs/navigation.py). Each tab is a module of trajectory_tabs/ whose `render`
+takes the one TabContext (trajectory_tabs/context.py) the page builds.
 """
 
 from __future__ import annotations
