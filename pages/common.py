@@ -1,4 +1,4 @@
-"""Shared state of the Streamlit pages: the chosen root, cached core objects, safe file access.
+"""Shared by the Streamlit pages: the chosen root, cached core objects, guards and the trajectory table.
 
 Everything here is a thin cache or guard around webeval_core; no page reads files directly.
 """
@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
-from streamlit.runtime.pages_manager import PagesManager
 
+from pages.state import KEPT_ACROSS_ROOTS, Key, trajectory_link
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
@@ -29,28 +30,11 @@ PAGES = {
     "compare": "pages/compare.py",
     "tasks": "pages/tasks.py",
 }
-_ROOT_KEY = "webeval_root"
-# Session state that is not about a root (see require_app_shell).
-_KEPT_ACROSS_ROOTS = {"_app_shell_checked"}
-
-
-def require_app_shell() -> None:
-    """Run this page through app.py. Because `pages/` exists, Streamlit serves a deep link that is
-    the first request after start-up in its legacy pages-folder mode: the page file alone, without
-    app.py's navigation, layout and root picker. Leaving that mode once (app.py's st.navigation
-    would do the same) and rerunning lets app.py route the same URL to this page.
-    """
-    # Once per session: a rerun drops pending widget events, so it must not repeat on every run
-    # (AppTest resets the mode before each run).
-    if PagesManager.uses_pages_directory and not st.session_state.get("_app_shell_checked"):
-        st.session_state["_app_shell_checked"] = True
-        PagesManager.uses_pages_directory = False
-        st.rerun()
 
 
 def current_root() -> Path:
     """The folder the app browses: chosen in the sidebar, else `WEBEVAL_ROOT`, else sample_runs/."""
-    chosen = st.session_state.get(_ROOT_KEY)
+    chosen = st.session_state.get(Key.ROOT)
     return Path(chosen or os.environ.get("WEBEVAL_ROOT") or DEFAULT_ROOT).resolve()
 
 
@@ -60,7 +44,7 @@ def root_picker() -> None:
     with st.sidebar:
         # Drawn only when opened: a text box costs every page load about 0.2 s of the browser's
         # time (its widget code loads and runs), and the root changes rarely.
-        box = lazy_expander(f"Root folder: {escape_markdown(root.name or str(root))}", key="_root_box")
+        box = lazy_expander(f"Root folder: {escape_markdown(root.name or str(root))}", key=Key.ROOT_BOX)
         if box is not None:
             with box:
                 _root_input(root)
@@ -71,7 +55,7 @@ def root_picker() -> None:
 
 def _root_input(root: Path) -> None:
     typed = st.text_input(
-        "Root folder", value=str(root), key="_root_typed", help="Any folder holding trajectory folders."
+        "Root folder", value=str(root), key=Key.ROOT_TYPED, help="Any folder holding trajectory folders."
     )
     candidate = Path(typed).expanduser().resolve() if typed else root
     if candidate == root:
@@ -83,14 +67,15 @@ def _root_input(root: Path) -> None:
 
 
 def _browse(root: Path) -> None:
-    """Open the overview of another root with a clean slate: runs, tasks and filters chosen in the
-    old root (widget state and the URL's query) name nothing in the new one, and a run picker
-    keeping them would show an empty page.
+    """Open the overview of another root with a clean slate.
+
+    Runs, tasks and filters chosen in the old root (widget state and the URL's query) name
+    nothing in the new one, and a run picker keeping them would show an empty page.
     """
     for key in list(st.session_state):
-        if key not in _KEPT_ACROSS_ROOTS:
+        if key not in KEPT_ACROSS_ROOTS:
             del st.session_state[key]
-    st.session_state[_ROOT_KEY] = str(root)
+    st.session_state[Key.ROOT] = str(root)
     # An explicit empty query: without one, switch_page calls st.query_params.clear(), which
     # refuses while parameters bound to widgets are in the URL.
     st.switch_page(PAGES["overview"], query_params={})
@@ -106,10 +91,12 @@ def forget_loaded_data() -> None:
 # rerun of every page (0.1-0.3 s for 1,000 trajectories).
 @st.cache_resource(show_spinner="Reading trajectories…", max_entries=4)
 def load_index(root: str) -> RootIndex:
+    """The summary index of a root, read once and shared by every session."""
     return build_index(Path(root))
 
 
 def current_index() -> RootIndex:
+    """The index of the root the app browses."""
     return load_index(str(current_root()))
 
 
@@ -127,6 +114,7 @@ def index_or_stop() -> RootIndex:
 
 @st.cache_data(show_spinner=False, max_entries=64)
 def load_trajectory_cached(path: str, fingerprint: str = "") -> Trajectory:
+    """The trajectory of a folder, read again when its `fingerprint` changes."""
     # `fingerprint` (index.fingerprint of the folder) is part of the cache key, so a folder changed
     # on disk (e.g. a new score file) is read again; a leading underscore would exclude it.
     return load_trajectory(Path(path))
@@ -156,8 +144,9 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:=])")
 
 
 def escape_markdown(text: str) -> str:
-    """`text` with Markdown (and Streamlit's `:color[...]`, `$math$`) syntax escaped, for labels
-    that only accept Markdown (page links, buttons, tab titles).
+    """`text` with Markdown (and Streamlit's `:color[...]`, `$math$`) syntax escaped.
+
+    For labels that only accept Markdown (page links, buttons, tab titles).
     """
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
@@ -173,11 +162,13 @@ def load_frame(root: str) -> pd.DataFrame:
 
 
 def current_frame() -> pd.DataFrame:
+    """The metrics frame of the root the app browses."""
     return load_frame(str(current_root()))
 
 
 def open_trajectory(run_key: str, task_id: str) -> None:
-    st.switch_page(PAGES["trajectory"], query_params={"run": run_key, "task": task_id})
+    """Switch to the Trajectory page showing one run's trajectory of a task."""
+    st.switch_page(PAGES["trajectory"], query_params=trajectory_link(run_key, task_id))
 
 
 _TABLE_COLUMNS = {
@@ -198,13 +189,9 @@ _TABLE_COLUMNS = {
 }
 
 
-# Folders of the trajectory table shown last: the trajectory page offers to re-score that set.
-LAST_TABLE_PATHS = "last_trajectory_table_paths"
-
-
-def trajectory_table(rows: pd.DataFrame, run_labels: dict[str, str], key: str) -> None:
+def trajectory_table(rows: pd.DataFrame, run_labels: Mapping[str, str], key: str) -> None:
     """Trajectories as a table (agent text shown as plain text); selecting a row opens it."""
-    st.session_state[LAST_TABLE_PATHS] = rows["path"].tolist()
+    st.session_state[Key.LAST_TABLE_PATHS] = rows["path"].tolist()
     view = rows.assign(run=rows["run"].map(run_labels), tags=rows["tags"].map(", ".join))
     event = st.dataframe(
         view[list(_TABLE_COLUMNS)],

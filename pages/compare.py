@@ -1,5 +1,7 @@
-"""Compare runs: two runs task by task, the pass -> fail / fail -> pass flips, one task's two
-trajectories stepped side by side, and a tasks x runs matrix.
+"""Compare runs: two runs task by task, their flips, one task side by side, a tasks x runs matrix.
+
+The pass -> fail / fail -> pass flips are listed, one task's two trajectories are stepped side
+by side, and a matrix shows every task's result in each run.
 
 Only results that enter success rates are compared (aborted, unscored or errored tasks are "not
 comparable"); a selected flip links to each side's trajectory and opens it side by side.
@@ -11,7 +13,9 @@ import pandas as pd
 import streamlit as st
 
 from pages import compare_pair
-from pages.common import PAGES, current_frame, current_index, escape_markdown, require_app_shell
+from pages.common import PAGES, current_frame, current_index, escape_markdown
+from pages.shell import require_app_shell
+from pages.state import Key, trajectory_link
 from webeval_core.runs import metrics
 from webeval_core.scoring import verdicts
 
@@ -35,10 +39,6 @@ _COLUMNS = {
 }
 
 
-_PAIR = "pair"  # the task shown side by side (in the URL)
-_PAIR_FLIP = "_pair_flip"  # the flip that last chose it
-
-
 def _styled(table: pd.DataFrame, columns: list[str]) -> pd.io.formats.style.Styler:
     return table.style.map(lambda v: _COLOURS.get(v, ""), subset=columns)
 
@@ -53,8 +53,12 @@ if len(keys) < 2:
 frame = current_frame()
 labels = metrics.run_labels(index.runs)
 pick_a, pick_b = st.columns(2)
-run_a = pick_a.selectbox("Run A", keys, index=0, format_func=labels.__getitem__, key="a", bind="query-params")
-run_b = pick_b.selectbox("Run B", keys, index=1, format_func=labels.__getitem__, key="b", bind="query-params")
+run_a = pick_a.selectbox(
+    "Run A", keys, index=0, format_func=labels.__getitem__, key=Key.RUN_A, bind="query-params"
+)
+run_b = pick_b.selectbox(
+    "Run B", keys, index=1, format_func=labels.__getitem__, key=Key.RUN_B, bind="query-params"
+)
 if run_a == run_b:
     st.warning("Choose two different runs.")
     st.stop()
@@ -85,7 +89,7 @@ if flips.empty:
 else:
     event = st.dataframe(
         _styled(flips, ["change"]),
-        key="flips",
+        key=Key.FLIPS,
         on_select="rerun",
         selection_mode="single-row",
         hide_index=True,
@@ -95,16 +99,16 @@ else:
     )
     if event.selection.rows:
         task = str(flips.iloc[event.selection.rows[0]]["task_id"])
-        if st.session_state.get(_PAIR_FLIP) != task:  # a newly selected flip opens side by side
-            st.session_state[_PAIR_FLIP] = st.session_state[_PAIR] = task
-            st.session_state[compare_pair.STEP] = 1
+        if st.session_state.get(Key.PAIR_FLIP) != task:  # a newly selected flip opens side by side
+            st.session_state[Key.PAIR_FLIP] = st.session_state[Key.PAIR] = task
+            st.session_state[Key.PAIR_STEP] = 1
         link_a, link_b = st.columns(2)
         for col, run, side in ((link_a, run_a, "A"), (link_b, run_b, "B")):
             col.page_link(
                 PAGES["trajectory"],
                 label=f"Open task {escape_markdown(task)} in run {side}",
                 icon=":material/movie:",
-                query_params={"run": run, "task": task},
+                query_params=trajectory_link(run, task),
             )
     else:
         st.caption("Select a flip to open either side's trajectory.")
@@ -116,9 +120,9 @@ pair_task = st.selectbox(
     "Task in both runs",
     list(both["task_id"].astype(str)),
     index=None,
-    key=_PAIR,
+    key=Key.PAIR,
     bind="query-params",
-    on_change=lambda: st.session_state.update({compare_pair.STEP: 1}),
+    on_change=lambda: st.session_state.update({Key.PAIR_STEP: 1}),
     placeholder="choose a task, or select a flip above",
 )
 if pair_task is not None:
@@ -134,12 +138,12 @@ if pair_task is not None:
 
 st.subheader("Tasks x runs")
 shown_changes = st.pills(
-    "Show", metrics.CHANGES, selection_mode="multi", default=[], key="change", bind="query-params"
+    "Show", metrics.CHANGES, selection_mode="multi", default=[], key=Key.CHANGE, bind="query-params"
 )
 matrix = comparison[comparison["change"].isin(shown_changes)] if shown_changes else comparison
 st.dataframe(
     _styled(matrix, ["result_a", "result_b", "change"]),
-    key="matrix",
+    key=Key.MATRIX,
     hide_index=True,
     column_config={**_COLUMNS, "result_a": labels[run_a], "result_b": labels[run_b]},
     width="stretch",

@@ -1,5 +1,6 @@
-"""Side by side: one task's trajectories in two runs, stepped in sync (step k of A beside step k
-of B), to see where two agents (or two versions of one) part ways.
+"""Side by side: one task's trajectories in two runs, stepped in sync.
+
+Step k of A beside step k of B, to see where two agents (or two versions of one) part ways.
 """
 
 from __future__ import annotations
@@ -7,16 +8,15 @@ from __future__ import annotations
 import streamlit as st
 
 from pages.common import escape_markdown, inside_root, load_trajectory_cached
+from pages.state import Key
 from pages.trajectory_tabs.replay import show_frame
 from webeval_core.presentation.frames import Frame, frames_of
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.runs.index import TrajectorySummary, fingerprint
 
-STEP = "pair_step"
-
 
 def _move(delta: int, last: int) -> None:
-    st.session_state[STEP] = min(max(1, st.session_state.get(STEP, 1) + delta), last)
+    st.session_state[Key.PAIR_STEP] = min(max(1, st.session_state.get(Key.PAIR_STEP, 1) + delta), last)
 
 
 def _load(summary: TrajectorySummary) -> tuple[Trajectory, list[Frame]] | str:
@@ -56,22 +56,25 @@ def _side(label: str, result: str, loaded: tuple[Trajectory, list[Frame]] | str,
 
 @st.fragment
 def render(sides: list[tuple[str, str, TrajectorySummary]]) -> None:
-    """Both runs' trajectories of one task, `(run label, result, summary)` each; only this part
-    reruns when stepping.
+    """Both runs' trajectories of one task, `(run label, result, summary)` each.
+
+    Only this part reruns when stepping.
     """
     loaded = [_load(summary) for _, _, summary in sides]
     last = max((len(x[1]) for x in loaded if not isinstance(x, str)), default=0)
     if last == 0:
         st.info("Neither trajectory has steps or screenshots to replay.")
         return
-    if st.session_state.get(STEP, 1) > last:
-        st.session_state[STEP] = last
+    if st.session_state.get(Key.PAIR_STEP, 1) > last:
+        st.session_state[Key.PAIR_STEP] = last
     with st.container(horizontal=True, vertical_alignment="center"):
-        st.button("◀ Previous", key="_pair_prev", on_click=_move, args=(-1, last), shortcut="Left")
-        st.button("Next ▶", key="_pair_next", on_click=_move, args=(1, last), shortcut="Right")
+        st.button("◀ Previous", key=Key.PAIR_PREVIOUS, on_click=_move, args=(-1, last), shortcut="Left")
+        st.button("Next ▶", key=Key.PAIR_NEXT, on_click=_move, args=(1, last), shortcut="Right")
         if last > 1:
-            st.slider("Step of both", 1, last, key=STEP, bind="query-params", label_visibility="collapsed")
-    number = int(st.session_state.get(STEP, 1))
+            st.slider(
+                "Step of both", 1, last, key=Key.PAIR_STEP, bind="query-params", label_visibility="collapsed"
+            )
+    number = int(st.session_state.get(Key.PAIR_STEP, 1))
     for column, (label, result, _), side in zip(st.columns(len(sides)), sides, loaded, strict=True):
         with column:
             _side(label, result, side, number)

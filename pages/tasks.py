@@ -9,70 +9,43 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index, escape_markdown, require_app_shell
+from pages.common import PAGES, current_frame, current_index, escape_markdown
+from pages.shell import require_app_shell
+from pages.state import Key, trajectory_link
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.presentation.catalog_table import (
+    HELPER_COLUMNS,
+    TaskFilter,
+    filter_tasks,
+    task_table,
+    with_attempts,
+)
 from webeval_core.reading.tasks import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
-from webeval_core.runs.metrics import PASS
 
 require_app_shell()
-
-_LAST_ROWS = "_tasks_last_rows"  # the table selection already followed
 
 
 @st.cache_data(show_spinner=False, max_entries=2)
 def _task_frame(checksum: str, _catalog: TaskCatalog) -> pd.DataFrame:
     """One row per task; cached per dataset checksum so filtering reruns stay instant."""
-    rows = [
-        {
-            "task": task.task_id,
-            "sites": ", ".join(task.sites),
-            "type": task.task_type,
-            "expected status": task.expected.status,
-            "intent": task.intent,
-            "template": task.intent_template_id,
-            "network checks": len(task.network_checks),
-            "_search": f"{task.task_id} {task.intent} {task.intent_template}".lower(),
-            "_sites": frozenset(task.sites),
-        }
-        for task in _catalog.tasks.values()
-    ]
-    return pd.DataFrame(rows)
-
-
-def _filtered(frame: pd.DataFrame, attempted: set[str]) -> pd.DataFrame:
-    sites = set(st.session_state.get("site") or ())
-    types = st.session_state.get("type") or []
-    template = st.session_state.get("template")
-    query = (st.session_state.get("q") or "").strip().lower()
-    mask = pd.Series(True, index=frame.index)
-    if sites:
-        mask &= frame["_sites"].map(lambda s: bool(s & sites))
-    if types:
-        mask &= frame["type"].isin(types)
-    if template is not None:
-        mask &= frame["template"] == template
-    if query:
-        mask &= frame["_search"].str.contains(query, regex=False)
-    if st.session_state.get("attempted"):
-        mask &= frame["task"].astype(str).isin(attempted)
-    return frame[mask]
+    return task_table(_catalog)
 
 
 def _clear_selection() -> None:
     """A filter change reorders the table: drop the row selection (the open task stays open)."""
-    st.session_state["task_table"] = {"selection": {"rows": [], "columns": [], "cells": []}}
-    st.session_state[_LAST_ROWS] = []
+    st.session_state[Key.TASK_TABLE] = {"selection": {"rows": [], "columns": [], "cells": []}}
+    st.session_state[Key.TASKS_LAST_ROWS] = []
 
 
 def _follow_selection(rows: list[int], shown: list[int]) -> None:
     """A newly selected row puts its task in the URL; clearing the selection closes it."""
-    if rows == st.session_state.get(_LAST_ROWS, []):
+    if rows == st.session_state.get(Key.TASKS_LAST_ROWS, []):
         return
-    st.session_state[_LAST_ROWS] = rows
+    st.session_state[Key.TASKS_LAST_ROWS] = rows
     if rows and rows[0] < len(shown):
-        st.query_params["task"] = str(shown[rows[0]])
+        st.query_params[Key.TASK] = str(shown[rows[0]])
     else:
-        st.query_params.pop("task", None)
+        st.query_params.pop(Key.TASK, None)
 
 
 def _render_attempts(attempts: pd.DataFrame) -> None:
@@ -88,7 +61,7 @@ def _render_attempts(attempts: pd.DataFrame) -> None:
             PAGES["trajectory"],
             label=escape_markdown(run.label if run else row.run),
             icon=":material/movie:",
-            query_params={"run": row.run, "task": row.task_id},
+            query_params=trajectory_link(row.run, row.task_id),
         )
         cols[1].text(f"{row.result}" + (f" ({row.status})" if row.status else ""))
         cols[2].text(f"outcome: {row.outcome or '-'}")
@@ -119,6 +92,49 @@ def _render_task(task: Task, attempts: pd.DataFrame) -> None:
     _render_attempts(attempts)
 
 
+def _filters(templates: dict[int, str], attempted: set[str]) -> TaskFilter:
+    """The catalog filter widgets (bound to the URL), and the filter they choose."""
+    cols = st.columns([2, 2, 3, 3])
+    sites = cols[0].multiselect(
+        "Site", SITES, key=Key.SITE, placeholder="any site", bind="query-params", on_change=_clear_selection
+    )
+    types = cols[1].multiselect(
+        "Task type",
+        TASK_TYPES,
+        key=Key.TYPE,
+        placeholder="any type",
+        bind="query-params",
+        on_change=_clear_selection,
+    )
+    template = cols[2].selectbox(
+        "Intent template",
+        sorted(templates),
+        index=None,
+        key=Key.TEMPLATE,
+        format_func=lambda tid: f"{tid}: {templates[tid]}",
+        placeholder="any template",
+        bind="query-params",
+        on_change=_clear_selection,
+    )
+    text = cols[3].text_input(
+        "Search",
+        key=Key.QUERY,
+        placeholder="words of the intent, or a task id",
+        bind="query-params",
+        on_change=_clear_selection,
+    )
+    attempted_only = st.toggle(
+        "Only tasks attempted in the loaded runs", key=Key.ATTEMPTED, on_change=_clear_selection
+    )
+    return TaskFilter(
+        sites=frozenset(sites),
+        task_types=frozenset(types),
+        template=template,
+        text=text,
+        task_ids=frozenset(attempted) if attempted_only else None,
+    )
+
+
 st.title("Tasks")
 try:
     catalog = load_catalog()
@@ -131,47 +147,12 @@ by_task = {str(task_id): rows for task_id, rows in trajectories.groupby("task_id
 frame = _task_frame(catalog.checksum, catalog)
 templates = {t.intent_template_id: t.intent_template for t in catalog.tasks.values()}
 
-cols = st.columns([2, 2, 3, 3])
-cols[0].multiselect(
-    "Site", SITES, key="site", placeholder="any site", bind="query-params", on_change=_clear_selection
-)
-cols[1].multiselect(
-    "Task type",
-    TASK_TYPES,
-    key="type",
-    placeholder="any type",
-    bind="query-params",
-    on_change=_clear_selection,
-)
-cols[2].selectbox(
-    "Intent template",
-    sorted(templates),
-    index=None,
-    key="template",
-    format_func=lambda tid: f"{tid}: {templates[tid]}",
-    placeholder="any template",
-    bind="query-params",
-    on_change=_clear_selection,
-)
-cols[3].text_input(
-    "Search",
-    key="q",
-    placeholder="words of the intent, or a task id",
-    bind="query-params",
-    on_change=_clear_selection,
-)
-st.toggle("Only tasks attempted in the loaded runs", key="attempted", on_change=_clear_selection)
-
-shown = _filtered(frame, set(by_task))
-keys = shown["task"].astype(str)
-table = shown.drop(columns=["_search", "_sites"]).assign(
-    attempts=keys.map(lambda t: len(by_task[t]) if t in by_task else 0),
-    passed=keys.map(lambda t: int((by_task[t]["result"] == PASS).sum()) if t in by_task else 0),
-)
+shown = filter_tasks(frame, _filters(templates, set(by_task)))
+table = with_attempts(shown.drop(columns=list(HELPER_COLUMNS)), trajectories)
 st.caption(f"{len(shown)} of {len(frame)} tasks from {catalog.path.name} (sha256 {catalog.checksum[:12]}…)")
 selection = st.dataframe(
     table,
-    key="task_table",
+    key=Key.TASK_TABLE,
     on_select="rerun",
     selection_mode="single-row",
     hide_index=True,
@@ -184,7 +165,7 @@ selection = st.dataframe(
 )
 
 _follow_selection(selection.selection.rows, shown["task"].tolist())
-chosen = catalog.get(st.query_params.get("task", ""))
+chosen = catalog.get(st.query_params.get(Key.TASK, ""))
 if chosen is not None:
     _render_task(chosen, by_task.get(str(chosen.task_id), trajectories.iloc[0:0]))
 else:

@@ -12,7 +12,9 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from pages.common import current_frame, index_or_stop, require_app_shell, trajectory_table
+from pages.common import current_frame, index_or_stop, trajectory_table
+from pages.shell import require_app_shell
+from pages.state import Key
 from webeval_core.reading.tasks import TASK_TYPES
 from webeval_core.runs import metrics
 
@@ -25,7 +27,7 @@ def _options(values: pd.Series, order: tuple[str, ...] = ()) -> list[str]:
 
 
 def _multiselect(
-    label: str, key: str, options: list[str], format_func: Callable[[str], str] = str, help: str | None = None
+    label: str, key: Key, options: list[str], format_func: Callable[[str], str] = str, help: str | None = None
 ) -> list[str]:
     return st.multiselect(
         label, options, default=[], format_func=format_func, help=help, key=key, bind="query-params"
@@ -40,7 +42,7 @@ labels = metrics.run_labels(index.runs)
 
 text = st.text_input(
     "Search",
-    key="search",
+    key=Key.SEARCH,
     bind="query-params",
     placeholder="task id, intent or answer text",
     icon=":material/search:",
@@ -48,24 +50,24 @@ text = st.text_input(
 row1 = st.columns(4)
 row2 = st.columns([1, 1, 2])
 with row1[0]:
-    runs = _multiselect("Run", "runs", [r.key for r in index.runs], format_func=labels.__getitem__)
+    runs = _multiselect("Run", Key.RUNS, [r.key for r in index.runs], format_func=labels.__getitem__)
 with row1[1]:
-    sites = _multiselect("Site", "sites", _options(frame["site"]))
+    sites = _multiselect("Site", Key.SITES, _options(frame["site"]))
 with row1[2]:
-    types = _multiselect("Task type", "types", _options(frame["task_type"], TASK_TYPES))
+    types = _multiselect("Task type", Key.TYPES, _options(frame["task_type"], TASK_TYPES))
 with row1[3]:
-    outcomes = _multiselect("Outcome", "outcomes", _options(frame["outcome_group"], metrics.OUTCOME_GROUPS))
+    outcomes = _multiselect("Outcome", Key.OUTCOMES, _options(frame["outcome_group"], metrics.OUTCOME_GROUPS))
 with row2[0]:
     statuses = _multiselect(
         "Verdict status",
-        "statuses",
+        Key.STATUSES,
         _options(frame["status"], ("success", "failure", "error")),
         help="WebArena-Verified status; (unknown) = not scored",
     )
 with row2[1]:
-    tags = _multiselect("Failure tag", "tags", metrics.tag_options(frame), help="Any of the chosen tags")
+    tags = _multiselect("Failure tag", Key.TAGS, metrics.tag_options(frame), help="Any of the chosen tags")
 with row2[2]:
-    templates = _multiselect("Intent template", "templates", _options(frame["intent_template"]))
+    templates = _multiselect("Intent template", Key.TEMPLATES, _options(frame["intent_template"]))
 
 shown = metrics.filter_frame(
     frame,
@@ -84,7 +86,7 @@ st.caption(
     f"{len(shown)} of {len(frame)} trajectories · success rate {rate}"
     f" ({head.passed} of {head.counted} counted) · select a row to open it"
 )
-trajectory_table(shown, labels, key="trajectories_table")
+trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE)
 st.download_button(
     "Download these rows (CSV)",
     shown.assign(tags=shown["tags"].map("; ".join)).drop(columns=["counted", "value"]).to_csv(index=False),

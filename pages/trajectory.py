@@ -1,11 +1,16 @@
-"""Trajectory: replay one trajectory step by step, compare its answer with the expected one, see each
-network check at the step where its requests fired, read the raw evidence and re-score it.
+"""Trajectory: one trajectory in tabs, from its replay to its verdict, evidence and re-scoring.
+
+Replay it step by step, compare its answer with the expected one, see each network check at the
+step where its requests fired, read the raw evidence, re-score it and annotate the verdict.
 
 The URL holds the view: `run`, `task` and `tab` are bound widgets; `step` is written by the page
-(see trajectory_tabs/navigation.py). Each tab is a module of trajectory_tabs/.
+(see trajectory_tabs/navigation.py). Each tab is a module of trajectory_tabs/ whose `render`
+takes the one TabContext (trajectory_tabs/context.py) the page builds.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -16,11 +21,13 @@ from pages.common import (
     inside_root,
     lazy_expander,
     load_trajectory_cached,
-    require_app_shell,
 )
+from pages.shell import require_app_shell
+from pages.state import Key
 from pages.trajectory_tabs import annotate, evidence, expected, network, replay, rescore
+from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
-from pages.trajectory_tabs.verdict import live_outcome, score_color, tone_color
+from pages.trajectory_tabs.verdict import score_color, tone_color
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.tones import OUTCOME_TONES
 from webeval_core.reading.tasks import Task, load_catalog
@@ -28,6 +35,16 @@ from webeval_core.reading.trajectory import Trajectory
 from webeval_core.runs.index import TrajectorySummary, fingerprint
 
 require_app_shell()
+
+# Each tab's view, in the order of TABS.
+_TAB_VIEWS: tuple[Callable[[TabContext], None], ...] = (
+    replay.render,
+    expected.render,
+    network.render,
+    evidence.render,
+    rescore.render,
+    annotate.render,
+)
 
 
 def _choose() -> TrajectorySummary | None:
@@ -38,7 +55,7 @@ def _choose() -> TrajectorySummary | None:
         "Run",
         list(runs),
         index=None,
-        key="run",
+        key=Key.RUN,
         bind="query-params",
         on_change=reset_step,
         placeholder="choose a run",
@@ -48,7 +65,7 @@ def _choose() -> TrajectorySummary | None:
         "Task",
         [s.task_id for s in members],
         index=None,
-        key="task",
+        key=Key.TASK,
         bind="query-params",
         on_change=reset_step,
         placeholder="choose a task" if members else "choose a run first",
@@ -89,55 +106,54 @@ def _header(trajectory: Trajectory, task: Task | None) -> None:
             st.badge("not scored", color="gray")
     if trajectory.warnings:
         label = f"⚠️ {len(trajectory.warnings)} warning(s) while reading this folder"
-        warnings_box = lazy_expander(label, key="_warnings")
+        warnings_box = lazy_expander(label, key=Key.WARNINGS_BOX)
         if warnings_box is not None:
             with warnings_box:
                 st.code("\n".join(str(w) for w in trajectory.warnings), language=None, wrap_lines=True)
 
 
-summary = _choose()
-if summary is None:
-    st.info("Choose a run and a task, or open a trajectory from the Trajectories or Tasks page.")
-    st.stop()
-if summary.unreadable:
-    st.error(f"This folder cannot be read: {escape_markdown(summary.unreadable)}")
-    st.stop()
-folder_path = inside_root(summary.path)
-if folder_path is None:
-    st.error("This trajectory folder is not inside the browsed root.")
-    st.stop()
-folder_print = fingerprint(folder_path)
-try:
-    trajectory = load_trajectory_cached(str(folder_path), folder_print)
-except UnreadableError as exc:
-    st.error(f"This folder cannot be read: {escape_markdown(exc.reason)}")
-    st.stop()
-try:
-    task = load_catalog().get(trajectory.task_id)
-except UnreadableError:
-    task = None
+def _context() -> TabContext:
+    """The chosen trajectory, read; the page stops with the reason when there is none to show."""
+    summary = _choose()
+    if summary is None:
+        st.info("Choose a run and a task, or open a trajectory from the Trajectories or Tasks page.")
+        st.stop()
+    if summary.unreadable:
+        st.error(f"This folder cannot be read: {escape_markdown(summary.unreadable)}")
+        st.stop()
+    folder = inside_root(summary.path)
+    if folder is None:
+        st.error("This trajectory folder is not inside the browsed root.")
+        st.stop()
+    folder_print = fingerprint(folder)
+    try:
+        trajectory = load_trajectory_cached(str(folder), folder_print)
+    except UnreadableError as exc:
+        st.error(f"This folder cannot be read: {escape_markdown(exc.reason)}")
+        st.stop()
+    try:
+        task = load_catalog().get(trajectory.task_id)
+    except UnreadableError:
+        task = None
+    return TabContext(
+        trajectory=trajectory,
+        task=task,
+        run_key=summary.run_key,
+        folder=folder,
+        fingerprint=folder_print,
+        root=current_root(),
+    )
 
-_header(trajectory, task)
-take_pending_jump()
-replay_tab, expected_tab, network_tab, evidence_tab, rescore_tab, annotate_tab = st.tabs(
-    list(TABS), key="tab", bind="query-params"
-)
-if replay_tab.open:
-    with replay_tab:
-        replay.render(str(folder_path), folder_print)
-if expected_tab.open:
-    with expected_tab:
-        expected.render(trajectory, task, live_outcome(str(folder_path), folder_print, str(current_root())))
-if network_tab.open:
-    with network_tab:
-        live = live_outcome(str(folder_path), folder_print, str(current_root())) if task else None
-        network.render(trajectory, str(folder_path), folder_print, live)
-if evidence_tab.open:
-    with evidence_tab:
-        evidence.render(trajectory, folder_path)
-if rescore_tab.open:
-    with rescore_tab:
-        rescore.render(trajectory, task, str(folder_path), summary.run_key)
-if annotate_tab.open:
-    with annotate_tab:
-        annotate.render(summary.run_key, trajectory)
+
+def _page() -> None:
+    context = _context()
+    _header(context.trajectory, context.task)
+    take_pending_jump()
+    # Lazy tabs: only the open one is drawn.
+    for tab, render in zip(st.tabs(list(TABS), key=Key.TAB, bind="query-params"), _TAB_VIEWS, strict=True):
+        if tab.open:
+            with tab:
+                render(context)
+
+
+_page()

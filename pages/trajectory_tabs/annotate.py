@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.common import current_root
+from pages.state import Key
+from pages.trajectory_tabs.context import TabContext
 from webeval_core.presentation.tables import annotation_table
-from webeval_core.reading.trajectory import Trajectory
 from webeval_core.review.annotations import (
     LABELS,
     Annotation,
@@ -19,18 +19,20 @@ from webeval_core.review.annotations import (
 from webeval_core.scoring.verdicts import read_verdict
 
 
-def render(run_key: str, trajectory: Trajectory) -> None:
-    file = default_annotations_file(current_root())
+def render(context: TabContext) -> None:
+    """The verdict judged, a form to record a decision, and this trajectory's earlier ones."""
+    run_key, trajectory = context.run_key, context.trajectory
+    file = default_annotations_file(context.root)
     verdict = read_verdict(trajectory.scores, trajectory.eval_result)
     st.caption(
         "Judging the verdict "
         + (f"**{verdict.status}** from `{verdict.source}`" if verdict else "(none: not scored yet)")
         + f". Annotations are kept in `{file}`, never inside the runs."
     )
-    with st.form("annotate", clear_on_submit=True, border=False):
-        label = st.radio("Decision", LABELS, horizontal=True, key="_annotation_label")
-        note = st.text_area("Note", placeholder="Why? (shown as plain text)", key="_annotation_note")
-        annotator = st.text_input("Your name", key="_annotator")
+    with st.form(Key.ANNOTATION_FORM, clear_on_submit=True, border=False):
+        label = st.radio("Decision", LABELS, horizontal=True, key=Key.ANNOTATION_LABEL)
+        note = st.text_area("Note", placeholder="Why? (shown as plain text)", key=Key.ANNOTATION_NOTE)
+        annotator = st.text_input("Your name", key=Key.ANNOTATOR)
         if st.form_submit_button("Save annotation", type="primary"):
             add_annotation(
                 file,

@@ -1,17 +1,19 @@
-"""Evidence tab: every score file, core.log, times, token usage and the raw files, and the whole
-trajectory as a standalone HTML page to download.
+"""Evidence tab: every score file, core.log, times, token usage and the raw files.
+
+And the whole trajectory as a standalone HTML page to download.
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
-from pages.common import escape_markdown, inside_root
+from pages.common import escape_markdown
+from pages.state import Key
+from pages.trajectory_tabs.context import TabContext
 from webeval_core.presentation.report import standalone_page
 from webeval_core.presentation.tables import (
     core_log_table,
@@ -19,10 +21,8 @@ from webeval_core.presentation.tables import (
     token_usage_table,
     verdict_field_table,
 )
-from webeval_core.reading.folderfiles import read_file
+from webeval_core.reading.logexcerpt import read_log_excerpt
 from webeval_core.reading.trajectory import Trajectory
-
-LOG_EXCERPT_BYTES = 64 * 1024
 
 
 def _score_file_view(name: str, score: float | None, response: Any, text: str | None) -> None:
@@ -49,7 +49,7 @@ def _core_log(trajectory: Trajectory) -> None:
     if not trajectory.core_log:
         st.caption("No core.log.")
         return
-    errors_only = st.toggle(f"Errors only ({len(trajectory.error_lines)})", key="_core_errors")
+    errors_only = st.toggle(f"Errors only ({len(trajectory.error_lines)})", key=Key.CORE_ERRORS)
     frame = core_log_table(trajectory.error_lines if errors_only else trajectory.core_log)
     errors = {r.line for r in trajectory.error_lines}
     st.dataframe(
@@ -62,19 +62,20 @@ def _core_log(trajectory: Trajectory) -> None:
     )
 
 
-def _log_excerpt(folder: Path) -> str | None:
-    path = inside_root(folder / "web_surfer.log")
-    if path is None or not path.is_file():
-        return None
-    try:
-        data = read_file(path, LOG_EXCERPT_BYTES + 1)
-    except OSError:
-        return None
-    text = data[:LOG_EXCERPT_BYTES].decode("utf-8", errors="replace")
-    return text + ("\n… (first 64 KB shown)" if len(data) > LOG_EXCERPT_BYTES else "")
+def _log_excerpt(context: TabContext) -> None:
+    excerpt = read_log_excerpt(context.folder)
+    if excerpt is None:
+        return
+    with st.expander("web_surfer.log"):
+        shown = f"first {excerpt.limit // 1024} KB shown"
+        st.code(
+            excerpt.text + (f"\n… ({shown})" if excerpt.truncated else ""), language=None, wrap_lines=True
+        )
 
 
-def render(trajectory: Trajectory, folder: Path) -> None:
+def render(context: TabContext) -> None:
+    """The download, then every score file, core.log, times, token usage and the raw files."""
+    trajectory = context.trajectory
     # A callable: the page (every frame embedded, megabytes) is built only when the user clicks.
     st.download_button(
         "Download as a standalone HTML page",
@@ -124,10 +125,7 @@ def render(trajectory: Trajectory, folder: Path) -> None:
     elif trajectory.final_answer_text is not None:
         with st.expander("agent_response.json"):
             st.code(trajectory.final_answer_text, language=None, wrap_lines=True)
-    excerpt = _log_excerpt(folder)
-    if excerpt is not None:
-        with st.expander("web_surfer.log"):
-            st.code(excerpt, language=None, wrap_lines=True)
+    _log_excerpt(context)
     if trajectory.task_data is not None:
         with st.expander("task_data.json"):
             st.json(trajectory.task_data, expanded=False)

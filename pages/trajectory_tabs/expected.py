@@ -5,20 +5,21 @@ from __future__ import annotations
 import streamlit as st
 
 from pages.common import escape_markdown
+from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
 from webeval_core.reading.response import parse_agent_response
-from webeval_core.reading.tasks import Task
-from webeval_core.reading.trajectory import Trajectory
-from webeval_core.scoring import ScoreOutcome
 
 
-def render(trajectory: Trajectory, task: Task | None, outcome: ScoreOutcome) -> None:
+def render(context: TabContext) -> None:
+    """The verdict, the expected answer beside the agent's, and the evaluator's field matches."""
+    trajectory, task = context.trajectory, context.task
     if task is None:
         st.warning(
             f"Task {escape_markdown(trajectory.task_id)} is not in the task catalog: nothing to compare."
         )
         st.code(trajectory.final_answer_text or "(no answer)", language=None, wrap_lines=True)
         return
+    outcome = context.live_outcome()
     show_verdict(outcome)
     evaluation = outcome.evaluation
     text = trajectory.final_answer_text

@@ -6,21 +6,23 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import escape_markdown, load_trajectory_cached
+from pages.state import Key, candidates_key
+from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import request_jump
 from pages.trajectory_tabs.verdict import Color, style_match
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.tables import candidate_field_table, candidate_table, request_table
 from webeval_core.reading.network import read_har
-from webeval_core.reading.trajectory import Trajectory
-from webeval_core.scoring import NetworkCheckTrace, ScoreOutcome
+from webeval_core.scoring import NetworkCheckTrace
 
 _STATIC_TYPES = {"image", "script", "stylesheet", "font", "media", "manifest", "style"}
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def events(folder: str, fp: str) -> pd.DataFrame | str:
-    """The HAR entries as rows, each with the step during which it fired, or why the HAR cannot
-    be used (kept too, so a broken HAR is not parsed again on every step).
+    """The HAR entries as rows, each with the step during which it fired, or why the HAR cannot be used.
+
+    The reason is cached too, so a broken HAR is not parsed again on every step.
     """
     trajectory = load_trajectory_cached(folder, fp)
     if trajectory.har_path is None:
@@ -73,7 +75,7 @@ def _check(trace: NetworkCheckTrace) -> None:
             return
         picked = st.dataframe(
             candidate_table(trace).style.apply(_style_candidates, axis=1),
-            key=f"_candidates_{trace.position}",
+            key=candidates_key(trace.position),
             on_select="rerun",
             selection_mode="single-row",
             hide_index=True,
@@ -94,9 +96,9 @@ def _check(trace: NetworkCheckTrace) -> None:
 def _events_table(requests: pd.DataFrame) -> None:
     left, right = st.columns([3, 1])
     query = left.text_input(
-        "Search requests", key="_net_q", placeholder="part of a URL, a method or a status"
+        "Search requests", key=Key.NETWORK_QUERY, placeholder="part of a URL, a method or a status"
     )
-    hide_static = right.toggle("Hide static assets", key="_net_static", value=True)
+    hide_static = right.toggle("Hide static assets", key=Key.HIDE_STATIC, value=True)
     shown = requests
     if hide_static:
         shown = shown[~shown["type"].isin(_STATIC_TYPES)]
@@ -109,7 +111,7 @@ def _events_table(requests: pd.DataFrame) -> None:
     )
     picked = st.dataframe(
         shown,
-        key="_network_table",
+        key=Key.NETWORK_TABLE,
         on_select="rerun",
         selection_mode="single-row",
         hide_index=True,
@@ -119,9 +121,11 @@ def _events_table(requests: pd.DataFrame) -> None:
     request_jump(picked.selection.rows, [None if pd.isna(s) else int(s) for s in shown["step"]])
 
 
-def render(trajectory: Trajectory, folder: str, fp: str, outcome: ScoreOutcome | None) -> None:
-    requests = events(folder, fp)
-    if trajectory.har_path is None:
+def render(context: TabContext) -> None:
+    """The HAR's requests, then each network check of the live verdict with what it compared."""
+    requests = events(context.folder_text, context.fingerprint)
+    outcome = context.live_outcome() if context.task else None
+    if context.trajectory.har_path is None:
         st.info("This trajectory has no network.har.")
     elif isinstance(requests, str):
         st.error(f"network.har cannot be used: {escape_markdown(requests)}")

@@ -1,5 +1,7 @@
-"""Replay tab: step through the screenshots with the action drawn on them, the agent's thought
-and the requests fired during the step.
+"""Replay tab: step through the screenshots with the action drawn on them.
+
+Beside each: the agent's thought, its arguments, the observation and the requests fired during
+the step.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.common import escape_markdown, inside_root, lazy_expander, load_trajectory_cached
+from pages.common import escape_markdown, inside_root, lazy_expander
+from pages.state import Key, film_key
 from pages.trajectory_tabs import navigation
+from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.network import events
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.frames import Frame, frames_of, step_marks, step_point
@@ -26,7 +30,6 @@ from webeval_core.reading.trajectory import Trajectory
 
 FILM_SIDE = 4  # thumbnails each side of the current step: 100-step trajectories stay fast
 THUMB_WIDTH = 176
-_SLIDER = "_step_slider"
 
 
 def _frame_path(folder: Path, name: str | None) -> Path | None:
@@ -35,12 +38,13 @@ def _frame_path(folder: Path, name: str | None) -> Path | None:
 
 
 def _slid() -> None:
-    navigation.go(st.session_state[_SLIDER])
+    navigation.go(st.session_state[Key.STEP_SLIDER])
 
 
 def _prefetch(folder: Path, frames: list[Frame], position: int) -> None:
-    """Start drawing what the next step shows (its frame, the thumbnail entering the filmstrip)
-    on the overlay workers, while the user looks at this one.
+    """Start drawing what the next step shows on the overlay workers.
+
+    Its frame and the thumbnail entering the filmstrip are drawn while the user looks at this one.
     """
     if position + 1 >= len(frames):
         return
@@ -56,6 +60,7 @@ def _prefetch(folder: Path, frames: list[Frame], position: int) -> None:
 
 
 def show_frame(folder: Path, name: str | None, step: Step | None, caption: str) -> None:
+    """Screenshot `name` of `folder` with the step's action drawn on it, or why it cannot be shown."""
     path = _frame_path(folder, name)
     if path is None:
         st.info(
@@ -110,13 +115,13 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
         st.caption(f"web_surfer.log line {step.log_line}")
 
 
-def _step_requests(folder: str, fp: str, index: int) -> None:
-    requests = events(folder, fp)
+def _step_requests(context: TabContext, index: int) -> None:
+    requests = events(context.folder_text, context.fingerprint)
     if isinstance(requests, str):
         return  # the Network tab says why
     during = requests[requests["step"] == index]
     # It stays open from step to step once opened.
-    requests_box = lazy_expander(f"Requests during this step ({len(during)})", key="_step_requests")
+    requests_box = lazy_expander(f"Requests during this step ({len(during)})", key=Key.STEP_REQUESTS)
     if requests_box is not None:
         with requests_box:
             st.dataframe(during, hide_index=True, width="stretch")
@@ -143,7 +148,7 @@ def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
             current = frame is frames[position]
             st.button(
                 str(frame.number),
-                key=f"_film_{frame.number}",
+                key=film_key(frame.number),
                 on_click=navigation.go,
                 args=(frame.number,),
                 type="primary" if current else "secondary",
@@ -153,10 +158,12 @@ def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
 
 
 @st.fragment
-def render(folder_text: str, fp: str) -> None:
-    """Only this part reruns when stepping; the frame after this one is rendered ahead meanwhile."""
-    trajectory = load_trajectory_cached(folder_text, fp)
-    folder = Path(folder_text)
+def render(context: TabContext) -> None:
+    """The replay of the context's trajectory at the URL's step.
+
+    Only this part reruns when stepping; the frame after this one is rendered ahead meanwhile.
+    """
+    trajectory, folder = context.trajectory, context.folder
     frames = frames_of(trajectory)
     if not frames:
         st.info(
@@ -174,7 +181,7 @@ def render(folder_text: str, fp: str) -> None:
     with st.container(horizontal=True, vertical_alignment="center"):
         st.button(
             "◀ Previous",
-            key="_prev",
+            key=Key.PREVIOUS,
             on_click=navigation.go,
             args=(indices[max(0, position - 1)],),
             disabled=position == 0,
@@ -182,16 +189,18 @@ def render(folder_text: str, fp: str) -> None:
         )
         st.button(
             "Next ▶",
-            key="_next",
+            key=Key.NEXT,
             on_click=navigation.go,
             args=(indices[min(len(indices) - 1, position + 1)],),
             disabled=position == len(indices) - 1,
             shortcut="Right",
         )
         if len(indices) > 1:
-            st.session_state[_SLIDER] = frame.number
-            st.select_slider("Step", indices, key=_SLIDER, on_change=_slid, label_visibility="collapsed")
-    after = st.toggle("Also show the page after this action", key="_show_after") and frame.step is not None
+            st.session_state[Key.STEP_SLIDER] = frame.number
+            st.select_slider(
+                "Step", indices, key=Key.STEP_SLIDER, on_change=_slid, label_visibility="collapsed"
+            )
+    after = st.toggle("Also show the page after this action", key=Key.SHOW_AFTER) and frame.step is not None
     image_col, detail_col = st.columns([3, 2])
     with image_col:
         name = frame.screenshot or "no screenshot"
@@ -206,6 +215,6 @@ def render(folder_text: str, fp: str) -> None:
             show_frame(folder, frame.screenshot, frame.step, name)
     with detail_col:
         _step_details(trajectory, frame, len(frames))
-        _step_requests(folder_text, fp, frame.number)
+        _step_requests(context, frame.number)
     _filmstrip(folder, frames, position)
     _prefetch(folder, frames, position)  # last: this step's elements are already on their way

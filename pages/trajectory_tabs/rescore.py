@@ -6,24 +6,12 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.common import (
-    LAST_TABLE_PATHS,
-    current_index,
-    current_root,
-    escape_markdown,
-    inside_root,
-    load_frame,
-    load_index,
-)
+from pages.common import current_index, escape_markdown, inside_root, load_frame, load_index
+from pages.state import Key, what_if_text_key
+from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
 from webeval_core.presentation.tables import before_after, editable_response, outcome_table, stored_result
-from webeval_core.reading.tasks import Task
-from webeval_core.reading.trajectory import Trajectory
 from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize_scores
-
-_RESCORED = "_rescored"
-_BATCH = "_batch_rescored"
-_WHATIF = "_whatif"
 
 
 def _forget_summaries() -> None:
@@ -32,16 +20,17 @@ def _forget_summaries() -> None:
     load_frame.clear()
 
 
-def _rescore_one(trajectory: Trajectory, folder: str) -> None:
+def _rescore_one(context: TabContext) -> None:
+    trajectory, folder = context.trajectory, context.folder_text
     st.subheader("This trajectory")
     source, before = stored_result(trajectory)
     st.caption(f"Stored verdict: {escape_markdown(source)}" if source else "No stored official verdict yet.")
-    if st.button("Re-score with the official evaluator", key="_rescore_one", type="primary"):
-        outcome = score_trajectory(Path(folder), config_root=current_root(), force=True)
-        st.session_state[_RESCORED] = {"folder": folder, "before": before, "outcome": outcome}
+    if st.button("Re-score with the official evaluator", key=Key.RESCORE_ONE, type="primary"):
+        outcome = score_trajectory(Path(folder), config_root=context.root, force=True)
+        st.session_state[Key.RESCORED] = {"folder": folder, "before": before, "outcome": outcome}
         _forget_summaries()
         st.rerun()  # the header and the evidence re-read the new score file
-    done = st.session_state.get(_RESCORED)
+    done = st.session_state.get(Key.RESCORED)
     if done and done["folder"] == folder:
         outcome = done["outcome"]
         show_verdict(outcome)
@@ -53,33 +42,34 @@ def _rescore_one(trajectory: Trajectory, folder: str) -> None:
             st.dataframe(table, hide_index=True, width="stretch")
 
 
-def _what_if(trajectory: Trajectory, task: Task | None, folder: str) -> None:
+def _what_if(context: TabContext) -> None:
+    trajectory, task, folder = context.trajectory, context.task, context.folder_text
     st.subheader("What if the agent had answered…")
     if task is None:
         st.caption("Only tasks of the catalog can be scored.")
         return
     st.caption("Edit the response and see the official verdict. Nothing is written.")
     default = editable_response(trajectory.final_answer_text, task.task_type)
-    text = st.text_area("Agent response", value=default, key=f"_whatif_text:{folder}", height=200)
-    if st.button("Show the verdict", key="_whatif_run"):
+    text = st.text_area("Agent response", value=default, key=what_if_text_key(folder), height=200)
+    if st.button("Show the verdict", key=Key.WHAT_IF_RUN):
         hypothetical = trajectory.model_copy(update={"final_answer_text": text, "outcome": "answered"})
-        st.session_state[_WHATIF] = {
+        st.session_state[Key.WHAT_IF] = {
             "folder": folder,
-            "outcome": score_trajectory(hypothetical, config_root=current_root(), write=False),
+            "outcome": score_trajectory(hypothetical, config_root=context.root, write=False),
         }
-    done = st.session_state.get(_WHATIF)
+    done = st.session_state.get(Key.WHAT_IF)
     if done and done["folder"] == folder:
         outcome = done["outcome"]
         show_verdict(outcome)
         fields_and_assertions(outcome)
 
 
-def _rescore_many(run_key: str) -> None:
+def _rescore_many(context: TabContext) -> None:
     st.subheader("Many trajectories")
     index = current_index()
-    run = index.run(run_key)
+    run = index.run(context.run_key)
     scopes: dict[str, list[Path]] = {}
-    listed = [p for p in map(Path, st.session_state.get(LAST_TABLE_PATHS, [])) if inside_root(p)]
+    listed = [p for p in map(Path, st.session_state.get(Key.LAST_TABLE_PATHS, [])) if inside_root(p)]
     if listed:
         scopes[f"the last filtered list ({len(listed)})"] = listed
     if run is not None:
@@ -87,20 +77,20 @@ def _rescore_many(run_key: str) -> None:
     scopes[f"every run under the root ({sum(len(r.trajectory_dirs) for r in index.runs)})"] = [
         d for r in index.runs for d in r.trajectory_dirs
     ]
-    scope = st.radio("Trajectories", list(scopes), key="_rescore_scope", horizontal=True)
-    force = st.checkbox("Recompute even when a score file is up to date", key="_rescore_force")
+    scope = st.radio("Trajectories", list(scopes), key=Key.RESCORE_SCOPE, horizontal=True)
+    force = st.checkbox("Recompute even when a score file is up to date", key=Key.RESCORE_FORCE)
     paths = scopes[scope]
-    if st.button(f"Re-score {len(paths)} trajectories", key="_rescore_many"):
+    if st.button(f"Re-score {len(paths)} trajectories", key=Key.RESCORE_MANY):
         bar = st.progress(0.0, text="Scoring…")
 
         def progress(done: int, total: int) -> None:
             bar.progress(done / total if total else 1.0, text=f"Scored {done} of {total}")
 
-        outcomes = score_trajectories(paths, config_root=current_root(), force=force, on_progress=progress)
-        st.session_state[_BATCH] = outcomes
+        outcomes = score_trajectories(paths, config_root=context.root, force=force, on_progress=progress)
+        st.session_state[Key.BATCH_RESCORED] = outcomes
         _forget_summaries()
         st.rerun()  # the header re-reads this trajectory's new score file
-    finished: list[ScoreOutcome] | None = st.session_state.get(_BATCH)
+    finished: list[ScoreOutcome] | None = st.session_state.get(Key.BATCH_RESCORED)
     if finished:
         tally = summarize_scores(finished).overall
         cols = st.columns(5)
@@ -119,7 +109,8 @@ def _rescore_many(run_key: str) -> None:
         st.dataframe(outcome_table(finished), hide_index=True, width="stretch")
 
 
-def render(trajectory: Trajectory, task: Task | None, folder: str, run_key: str) -> None:
-    _rescore_one(trajectory, folder)
-    _what_if(trajectory, task, folder)
-    _rescore_many(run_key)
+def render(context: TabContext) -> None:
+    """Re-score this trajectory, try another answer, or re-score many at once."""
+    _rescore_one(context)
+    _what_if(context)
+    _rescore_many(context)

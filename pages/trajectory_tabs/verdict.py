@@ -17,6 +17,7 @@ _TONE_COLORS: dict[Tone | None, Color] = {"good": "green", "partial": "orange", 
 
 
 def tone_color(tone: Tone | None) -> Color:
+    """The badge colour of a tone."""
     return _TONE_COLORS[tone]
 
 
@@ -27,10 +28,12 @@ def live_outcome(folder: str, fp: str, root: str) -> ScoreOutcome:
 
 
 def score_color(score: float | None) -> Color:
+    """The badge colour of a score."""
     return tone_color(score_tone(score))
 
 
 def style_match(value: object) -> str:
+    """Cell style of a match column: green for a match, red for a mismatch."""
     colors = {MATCH: "background-color: #d8f3dc", MISMATCH: "background-color: #ffd6d6"}
     return colors.get(str(value), "")
 

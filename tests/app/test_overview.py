@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -50,7 +51,7 @@ def click(at: AppTest, key: str, *points: list[Any]) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
-def table(at: AppTest):
+def table(at: AppTest) -> pd.DataFrame:
     return at.dataframe[-1].value
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -45,7 +45,7 @@ def _markdown(at: AppTest) -> list[str]:
 
 
 def _step_heading(at: AppTest) -> str:
-    return next(m for m in _markdown(at) if m.startswith("**Step ") or m.startswith("**Screenshot "))
+    return next(m for m in _markdown(at) if m.startswith(("**Step ", "**Screenshot ")))
 
 
 def _show_tab(at: AppTest, tab: str) -> None:
@@ -354,11 +354,23 @@ def test_evidence_tab_shows_score_files_core_log_and_raw_files(app: OpenPage, sa
     assert any(e.label == "web_surfer.log" for e in at.expander)
 
 
+def test_evidence_tab_shows_the_beginning_of_a_long_log(app: OpenPage, tmp_path: Path) -> None:
+    root = tmp_path / "long log"
+    folder = fara_folder(root / "r", "108")
+    log = folder / "web_surfer.log"
+    with log.open("ab") as out:
+        out.write(b"# padding\n" * 8000)  # 80 KB
+    at = app(PAGE, root, run="r", task="108", tab="Evidence")
+    shown = next(c.value for c in at.code if c.value.startswith(log.read_text(encoding="utf-8")[:200]))
+    assert shown.endswith("\n… (first 64 KB shown)")
+    assert len(shown.encode("utf-8")) < log.stat().st_size
+
+
 # --- re-scoring -----------------------------------------------------------------------------
 
 
 @pytest.fixture
-def unscored(sample: Sample, tmp_path: Path) -> Iterator[tuple[Path, str, Trajectory]]:
+def unscored(sample: Sample, tmp_path: Path) -> tuple[Path, str, Trajectory]:
     """A private root holding the answered trajectories of one run, without score files."""
     run = next(
         r for r in discover_runs(sample.root) if any(_stepped(load_trajectory(d)) for d in r.trajectory_dirs)
@@ -366,7 +378,7 @@ def unscored(sample: Sample, tmp_path: Path) -> Iterator[tuple[Path, str, Trajec
     folders = [d for d in run.trajectory_dirs if load_trajectory(d).outcome == "answered"][:3]
     root = _isolated_copy(sample.root, tmp_path, folders)
     trajectory = load_trajectory(root / folders[0].relative_to(sample.root))
-    yield root, run.key, trajectory
+    return root, run.key, trajectory
 
 
 def test_rescore_writes_the_score_file_and_shows_before_and_after(

@@ -1,0 +1,247 @@
+"""The overview's charts as Plotly figure specs, and the trajectories a click on their bars selects.
+
+Pure functions of the metrics frames (runs/metrics.py): no Streamlit, no files. A figure is a
+plain Plotly spec (`{"data": [...], "layout": {...}}`), not a `plotly.graph_objects.Figure`:
+building figures through plotly.express took over a second for 1,000 trajectories, and a dict
+keeps its key order through a cache, so a chart drawn from it keeps its element id between
+reruns and a click on it is not lost.
+
+Each bar carries `customdata` starting with (run key, raw value): the app reads a click back
+from it, and the text shown (escaped for Plotly's HTML subset) comes after.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict
+
+from webeval_core.runs import metrics
+
+FigureSpec = dict[str, Any]
+"""A Plotly figure as its JSON spec: `data` (traces) and `layout`."""
+
+DETAILED_RUNS = 4
+"""Beyond this many runs, bars lose their count labels (a wall of labels is unreadable)."""
+TEMPLATES_SHOWN = 25
+"""Intent templates in the template chart: the ones with the lowest mean success."""
+LABEL_WIDTH = 70
+"""Longest category label drawn; longer ones end with an ellipsis."""
+MEASURES: Mapping[str, str] = {"steps": "steps", "duration_s": "duration (s)", "tokens": "tokens"}
+"""Columns with a histogram, and their axis titles."""
+
+# customdata: run, raw value (for filtering), escaped label, then the numbers shown on hover
+_RATE_HOVER = "%{customdata[2]}<br>%{customdata[3]} of %{customdata[4]} passed<extra>%{fullData.name}</extra>"
+_COUNT_HOVER = "%{customdata[2]}: %{customdata[3]}<extra>%{fullData.name}</extra>"
+
+
+class Breakdown(StrEnum):
+    """What the bars of a clickable chart split trajectories by (the metrics frame's column)."""
+
+    SITE = "site"
+    TASK_TYPE = "task_type"
+    INTENT_TEMPLATE = "intent_template"
+    OUTCOME = "outcome_group"
+    TAG = "tag"
+
+
+# The metrics.filter_frame argument keeping the trajectories of one bar of each breakdown.
+_FILTER_ARGUMENT: Mapping[Breakdown, str] = {
+    Breakdown.SITE: "sites",
+    Breakdown.TASK_TYPE: "task_types",
+    Breakdown.INTENT_TEMPLATE: "intent_templates",
+    Breakdown.OUTCOME: "outcome_groups",
+    Breakdown.TAG: "tags",
+}
+
+
+class BarClick(NamedTuple):
+    """One clicked bar: the run it counts and the category value it stands for."""
+
+    run: str
+    """Run key of the bar's trace."""
+    value: str
+    """Raw value of the breakdown column (not the escaped label)."""
+
+
+class OverviewFigures(BaseModel):
+    """Every figure of the overview for one choice of trajectories."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    bars: dict[Breakdown, FigureSpec]
+    """The clickable charts, one per breakdown."""
+    histograms: dict[str, FigureSpec]
+    """A histogram per column of `MEASURES`."""
+
+
+def overview_figures(data: pd.DataFrame, labels: Mapping[str, str]) -> OverviewFigures:
+    """The overview's figures for `data` (rows of metrics.trajectory_frame) and run labels."""
+    templates = metrics.breakdown(data, Breakdown.INTENT_TEMPLATE)
+    worst = (
+        templates.groupby(Breakdown.INTENT_TEMPLATE.value)["success_rate"].mean().sort_values(kind="stable")
+    )
+    shown = [str(t) for t in worst.index[:TEMPLATES_SHOWN]]
+    return OverviewFigures(
+        bars={
+            Breakdown.SITE: rate_bars(metrics.breakdown(data, Breakdown.SITE), Breakdown.SITE, labels),
+            Breakdown.TASK_TYPE: rate_bars(
+                metrics.breakdown(data, Breakdown.TASK_TYPE), Breakdown.TASK_TYPE, labels
+            ),
+            Breakdown.INTENT_TEMPLATE: rate_bars(
+                templates[templates[Breakdown.INTENT_TEMPLATE.value].isin(shown)],
+                Breakdown.INTENT_TEMPLATE,
+                labels,
+                order=shown,
+            ),
+            Breakdown.OUTCOME: count_bars(metrics.outcome_breakdown(data), Breakdown.OUTCOME, labels),
+            Breakdown.TAG: count_bars(metrics.taxonomy(data), Breakdown.TAG, labels),
+        },
+        histograms={column: histogram(data, column, labels) for column in MEASURES},
+    )
+
+
+def plain(text: str) -> str:
+    """`text` shown as text by Plotly, which renders a subset of HTML in labels.
+
+    Quotes stay as they are: Plotly decodes &lt; &gt; &amp; but would print &quot; literally.
+    """
+    return html.escape(text, quote=False)
+
+
+def _labels(values: Sequence[Any] | pd.Series) -> list[str]:
+    cut = LABEL_WIDTH - 1
+    return [plain(v if len(v) <= LABEL_WIDTH else v[:cut] + "…") for v in map(str, values)]
+
+
+def rate_bars(
+    table: pd.DataFrame, by: str, labels: Mapping[str, str], order: Sequence[str] | None = None
+) -> FigureSpec:
+    """Success rate per value of `by` (a metrics.breakdown table), one bar per run.
+
+    With an `order`, bars are horizontal (long labels) and categories follow it top down.
+    """
+    horizontal = order is not None
+    labelled = table["run"].nunique() <= DETAILED_RUNS
+    traces = [
+        _rate_trace(str(run), part, by, labels, horizontal=horizontal, labelled=labelled)
+        for run, part in table.groupby("run", sort=False)
+    ]
+    value_axis = {"title": {"text": "success rate (%)"}, "range": [0, 105]}
+    if order is None:
+        return _figure(traces, {"yaxis": value_axis}, height=360)
+    category_axis = {"categoryorder": "array", "categoryarray": _labels(order), "autorange": "reversed"}
+    return _figure(
+        traces, {"xaxis": value_axis, "yaxis": category_axis}, height=bars_height(len(order), len(traces))
+    )
+
+
+def _rate_trace(
+    run: str, part: pd.DataFrame, by: str, labels: Mapping[str, str], *, horizontal: bool, labelled: bool
+) -> FigureSpec:
+    names = _labels(part[by])
+    rates = [None if pd.isna(r) else round(r * 100, 2) for r in part["success_rate"]]
+    passed, counted = part["passed"].tolist(), part["counted"].tolist()
+    trace: FigureSpec = {
+        "type": "bar",
+        "name": plain(labels[run]),
+        "x": rates if horizontal else names,
+        "y": names if horizontal else rates,
+        "orientation": "h" if horizontal else "v",
+        "customdata": [
+            [run, raw, name, p, c] for raw, name, p, c in zip(part[by], names, passed, counted, strict=True)
+        ],
+        "hovertemplate": _RATE_HOVER,
+    }
+    if labelled:  # passed/counted on every bar, so a 0 % bar is still visible and read
+        trace["text"] = [f"{p}/{c}" for p, c in zip(passed, counted, strict=True)]
+        trace["textposition"] = "outside"
+        trace["cliponaxis"] = False
+    return trace
+
+
+def count_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> FigureSpec:
+    """Trajectories per category (outcome, tag), one horizontal bar per run, in the table's order."""
+    order = _labels(list(dict.fromkeys(table[by])))
+    traces = []
+    for run, part in table.groupby("run", sort=False):
+        names = _labels(part[by])
+        counts = part["trajectories"].tolist()
+        traces.append(
+            {
+                "type": "bar",
+                "name": plain(labels[str(run)]),
+                "x": counts,
+                "y": names,
+                "orientation": "h",
+                "customdata": [
+                    [str(run), raw, n, c] for raw, n, c in zip(part[by], names, counts, strict=True)
+                ],
+                "hovertemplate": _COUNT_HOVER,
+            }
+        )
+    axes = {
+        "xaxis": {"title": {"text": "trajectories"}},
+        "yaxis": {"categoryorder": "array", "categoryarray": order, "autorange": "reversed"},
+    }
+    return _figure(traces, axes, height=bars_height(len(order), len(traces)))
+
+
+def bars_height(categories: int, runs: int) -> int:
+    """Pixel height of a horizontal bar chart: room for every run's bar of every category."""
+    return max(260, 90 + categories * (10 + 9 * max(1, runs)))
+
+
+def histogram(frame: pd.DataFrame, column: str, labels: Mapping[str, str]) -> FigureSpec:
+    """Overlaid histograms of one measure column, one per run; missing values are left out."""
+    traces = [
+        {
+            "type": "histogram",
+            "name": plain(labels[str(run)]),
+            "x": part[column].dropna().tolist(),
+            "opacity": 0.6,
+        }
+        for run, part in frame.groupby("run", sort=False)
+    ]
+    layout = {
+        "barmode": "overlay",
+        "xaxis": {"title": {"text": MEASURES.get(column, column)}},
+        "yaxis": {"title": {"text": "trajectories"}},
+    }
+    return _figure(traces, layout, height=260)
+
+
+def _figure(traces: list[FigureSpec], layout: FigureSpec, height: int) -> FigureSpec:
+    base = {
+        "barmode": "group",
+        "height": height,
+        "margin": {"l": 10, "r": 10, "t": 30, "b": 10},
+        "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+    }
+    return {"data": traces, "layout": {**base, **layout}}
+
+
+def clicked_bars(event: Mapping[str, Any] | None) -> list[BarClick]:
+    """The bars selected in one chart, from Streamlit's selection event (or its plain-dict form)."""
+    # Item access: in tests the event is the plain dict put into session state.
+    points = event["selection"]["points"] if event else []
+    return [BarClick(str(p["customdata"][0]), str(p["customdata"][1])) for p in points if p.get("customdata")]
+
+
+def filter_by_clicks(frame: pd.DataFrame, clicks: Mapping[Breakdown, Sequence[BarClick]]) -> pd.DataFrame:
+    """Rows of `frame` in the clicked bars: in every clicked chart, in any of its clicked bars."""
+    for breakdown, picked in clicks.items():
+        parts = [
+            metrics.filter_frame(frame, runs=[run], **_criteria(breakdown, value)) for run, value in picked
+        ]
+        frame = pd.concat(parts).drop_duplicates(subset="path")
+    return frame
+
+
+def _criteria(breakdown: Breakdown, value: str) -> dict[str, Any]:
+    """metrics.filter_frame's keyword arguments keeping the trajectories of one bar."""
+    return {_FILTER_ARGUMENT[breakdown]: [value]}
