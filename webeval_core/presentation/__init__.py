@@ -1,8 +1,9 @@
 """Presentation: what views show, computed without a UI toolkit.
 
 Owns tables for views (tables), the tone of a result (tones), the frames a trajectory is replayed as
-(frames), screenshots with the action drawn on them (overlay, Pillow), chart specs (charts, Plotly)
-and the standalone HTML page of a trajectory (report). The app's pages and the CLI draw these.
+(frames), screenshots with the action drawn on them (overlay, Pillow), chart specs (charts, Plotly),
+the task catalog as a filterable table (catalog_table) and the standalone HTML page of a
+trajectory (report). The app's pages and the CLI draw these.
 
 May import: every lower layer's public names (reading, scoring, runs, review) and diagnostics; never
 streamlit, and never the scoring layer's seam to the official library.
@@ -15,19 +16,27 @@ from webeval_core.exports import lazy_getattr
 __all__ = [
     "OUTCOME_TONES",
     "STATUS_TONES",
+    "Breakdown",
     "Frame",
+    "OverviewFigures",
+    "TaskFilter",
     "Tone",
+    "filter_tasks",
     "frame_image",
     "frames_of",
+    "overview_figures",
     "render_overlay",
     "score_tone",
     "standalone_page",
     "step_marks",
+    "task_table",
     "thumbnails",
     "trajectory_html",
 ]
 
 if TYPE_CHECKING:
+    from webeval_core.presentation.catalog_table import TaskFilter, filter_tasks, task_table
+    from webeval_core.presentation.charts import Breakdown, OverviewFigures, overview_figures
     from webeval_core.presentation.frames import Frame, frames_of, step_marks
     from webeval_core.presentation.overlay import frame_image, render_overlay, thumbnails
     from webeval_core.presentation.report import standalone_page, trajectory_html

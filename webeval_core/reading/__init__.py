@@ -1,10 +1,10 @@
 """Reading: the files of a trajectory folder (and the task dataset) into typed models.
 
-Owns every parser of what agents and their harness write: `web_surfer.log` (actionlog), screenshots
-and their coordinates, `core.log`, `scores/*.json` as files (scorefiles), the final answer, times and
-task data (trajectory), the HAR network trace (network), the task catalog (tasks) and the agent's
-response text (response). Problems become `Diagnostic`s naming the file and line; only a folder with
-nothing usable raises `UnreadableError`.
+Owns every parser of what agents and their harness write: `web_surfer.log` (actionlog, and a
+bounded raw excerpt in logexcerpt), screenshots and their coordinates, `core.log`, `scores/*.json`
+as files (scorefiles), the final answer, times and task data (trajectory), the HAR network trace
+(network), the task catalog (tasks) and the agent's response text (response). Problems become
+`Diagnostic`s naming the file and line; only a folder with nothing usable raises `UnreadableError`.
 
 May import: `webeval_core.diagnostics` (and the standard library and pydantic).
 Never imports scoring, runs, review or presentation (checked by import-linter).
@@ -23,6 +23,7 @@ __all__ = [
     "AgentResponse",
     "CoreLogLine",
     "Har",
+    "LogExcerpt",
     "Outcome",
     "Point",
     "Scaling",
@@ -40,6 +41,7 @@ __all__ = [
     "parse_agent_response",
     "parse_core_log",
     "read_har",
+    "read_log_excerpt",
     "read_score_files",
     "step_for_time",
     "trajectory_json",
@@ -49,6 +51,7 @@ if TYPE_CHECKING:
     from webeval_core.reading.actionlog import ActionLog, Step, parse_action_log
     from webeval_core.reading.coordinates import MODEL_SIZE, Point, Scaling
     from webeval_core.reading.corelog import CoreLogLine, parse_core_log
+    from webeval_core.reading.logexcerpt import LogExcerpt, read_log_excerpt
     from webeval_core.reading.network import Har, TimedStep, read_har, step_for_time
     from webeval_core.reading.response import AgentResponse, parse_agent_response
     from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
