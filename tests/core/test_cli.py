@@ -10,12 +10,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.browser.streamlit_server import free_port, wait_healthy
+from tests.browser.streamlit_server import free_port, port_free_within, process_group_members, wait_healthy
 from tests.builders import fara_folder, wav_folder
 from webeval_core.cli import main
 
@@ -169,33 +168,6 @@ def test_app_serves_the_root_on_loopback_only(tmp_path: Path) -> None:
         process.wait(timeout=20)
 
 
-def _group_members(pgid: int) -> list[int]:
-    """Live processes (zombies aside) of the process group `pgid`, read from /proc."""
-    members = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # the process ended while we looked
-            continue
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            members.append(int(stat.parent.name))
-    return members
-
-
-def _port_free_within(port: int, timeout_s: float) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                time.sleep(0.1)
-                continue
-            return True
-    return False
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server's processes in /proc")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_app_stops_its_server_on_a_signal(tmp_path: Path, signum: signal.Signals) -> None:
@@ -212,14 +184,14 @@ def test_app_stops_its_server_on_a_signal(tmp_path: Path, signum: signal.Signals
         )
     try:
         wait_healthy(f"http://127.0.0.1:{port}", process, log, timeout_s=60)
-        assert len(_group_members(process.pid)) >= 2, "webeval app runs Streamlit as a child"
+        assert len(process_group_members(process.pid)) >= 2, "webeval app runs Streamlit as a child"
         process.send_signal(signum)  # to `webeval app` only, as a service manager would
-        assert _port_free_within(port, timeout_s=5), log.read_text()
+        assert port_free_within(port, timeout_s=5), log.read_text()
         process.wait(timeout=5)
         assert process.returncode == 0, log.read_text()
-        assert _group_members(process.pid) == [], "a process of `webeval app` outlived it"
+        assert process_group_members(process.pid) == [], "a process of `webeval app` outlived it"
     finally:
-        if _group_members(process.pid):
+        if process_group_members(process.pid):
             os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=20)
 
