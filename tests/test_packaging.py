@@ -10,7 +10,6 @@ with the checkout on sys.path: PYTHONPATH is dropped and every command runs in a
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -23,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.streamlit_server import free_port, port_free_within, process_group_members, wait_healthy
+from tests.conftest import Sample
 from webeval_core.version import __version__
 
 REPO = Path(__file__).resolve().parents[1]
@@ -106,10 +106,9 @@ def elsewhere(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def root_copy(tmp_path: Path) -> Path:
-    root = tmp_path / "sample_runs"
-    shutil.copytree(REPO / "sample_runs", root, symlinks=True)
-    return root
+def root_copy(scored_sample: Sample) -> Path:
+    """The session's scored copy of sample_runs/: the app only reads it."""
+    return scored_sample.root
 
 
 def test_installed_wheel_has_the_version_and_its_own_app(installed: Path, elsewhere: Path) -> None:
