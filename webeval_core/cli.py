@@ -434,12 +434,17 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
             file=sys.stderr,
         )
         return 1
+    try:
+        script = app_file()
+    except FileNotFoundError as exc:  # a broken install: say what is missing, not a traceback
+        print(f"webeval app: {exc}", file=sys.stderr)
+        return 1
     command = [
         sys.executable,
         "-m",
         "streamlit",
         "run",
-        str(app_file()),
+        str(script),
         f"--server.address={args.host}",
         f"--server.port={args.port}",
         "--server.headless=true",

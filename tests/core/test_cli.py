@@ -17,6 +17,7 @@ import pytest
 from tests.browser.streamlit_server import free_port, port_free_within, process_group_members, wait_healthy
 from tests.builders import fara_folder, wav_folder
 from webeval_core.cli import main
+from webeval_core.version import __version__
 
 
 def run_cli(*argv: str) -> tuple[int, str]:
@@ -123,6 +124,13 @@ def test_export_annotations(tmp_path: Path) -> None:
     assert code == 0
     (row,) = [json.loads(line) for line in text.splitlines()]
     assert (row["task_id"], row["label"], row["note"]) == ("7", "task ambiguous", "two readings")
+
+
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"webeval {__version__}\n"
 
 
 def test_app_refuses_a_root_that_is_not_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
