@@ -45,7 +45,11 @@ def ensure_venv() -> None:
         print(f"Creating virtual environment in {VENV} ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     _run(PYTHON, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", "requirements.lock")
-    _run(PYTHON, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "-e", ".")
+    # The lock pins the build backend, so the editable install builds offline with it.
+    _run(
+        PYTHON, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+        "--no-build-isolation", "-e", ".",
+    )  # fmt: skip
     STAMP.write_text(fingerprint)
 
 
@@ -66,18 +70,21 @@ def ensure_chromium() -> None:
 
 
 def cmd_app(args: list[str]) -> int:
+    """`dev.py app [ROOT] [webeval app options]`: the inspector on ROOT (default: sample_runs/)."""
     ensure_venv()
     root = args[0] if args else str(ROOT / "sample_runs")
     return subprocess.call([str(BIN / "webeval"), "app", root, *args[1:]], cwd=ROOT)
 
 
 def cmd_test(args: list[str]) -> int:
+    """`dev.py test [pytest args]`: lint, format check, types, layer contracts, then the tests."""
     ensure_venv()
     ensure_chromium()
     steps = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],
         [str(BIN / "mypy")],
+        [str(BIN / "lint-imports")],
         [str(PYTHON), "-m", "pytest", *args],
     ]
     for step in steps:
@@ -89,6 +96,7 @@ def cmd_test(args: list[str]) -> int:
 
 
 def main() -> int:
+    """Dispatch `python3 dev.py COMMAND ...`; the exit code."""
     commands = {"app": cmd_app, "test": cmd_test}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
         print("usage: python3 dev.py app [ROOT] | python3 dev.py test [pytest args]", file=sys.stderr)

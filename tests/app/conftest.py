@@ -1,16 +1,14 @@
 """AppTest fixtures: the app on a scored copy of sample_runs/, with fresh Streamlit caches per test.
 
-sample_runs/ is copied once per session and scored there with the official evaluator, so tests
-never depend on score files being committed and never write into the repository. The summary
-index cache goes to a temporary XDG_CACHE_HOME for the same reason.
+The copy is the session's shared one (tests/conftest.py), scored once with the official
+evaluator, so tests never depend on score files being committed and never write into the
+repository. The summary index cache goes to a temporary XDG_CACHE_HOME for the same reason.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -20,32 +18,19 @@ from streamlit.testing.v1 import AppTest
 
 from pages.common import PAGES
 from tests.builders import write_final_answer, write_score, write_times
+from tests.conftest import Sample
 from webeval_core.reading.tasks import load_catalog
-from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.metrics import trajectory_frame
-from webeval_core.scoring import ScoreOutcome, score_trajectories
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"
 
 
-@dataclass(frozen=True)
-class Sample:
-    root: Path
-    outcomes: list[ScoreOutcome]  # what `webeval score` computed for every folder
-
-
 @pytest.fixture(scope="session")
-def sample(tmp_path_factory: pytest.TempPathFactory) -> Sample:
-    """A copy of sample_runs/, scored once per session."""
-    source = REPO / "sample_runs"
-    if not any(iter_trajectory_dirs(source)):
-        pytest.fail("sample_runs/ holds no trajectories; run scripts/make_sample_runs.py")
-    root = tmp_path_factory.mktemp("app") / "sample_runs"
-    shutil.copytree(source, root, symlinks=True)
-    outcomes = score_trajectories(list(iter_trajectory_dirs(root)), jobs=2)
-    return Sample(root=root, outcomes=outcomes)
+def sample(scored_sample: Sample) -> Sample:
+    """The session's scored copy of sample_runs/ (tests/conftest.py); tests that write copy it."""
+    return scored_sample
 
 
 @pytest.fixture(autouse=True)

@@ -3,16 +3,16 @@
 Nothing is installed here. `python3 dev.py test` installs Chromium when it can; when
 `/usr/bin/chromium` is still missing every test in this folder is skipped with that reason.
 
-The server browses a temporary copy of `sample_runs/` (tests write score files, never into the
-repository) and keeps its summary-index cache in a temporary XDG_CACHE_HOME. Screenshots go to
-`<repo>/test-artifacts/browser/` (gitignored) so a person can look at what the tests saw.
+The server browses a private copy of the session's scored `sample_runs/` (tests write score
+files, never into the repository nor into the shared copy) and keeps its summary-index cache in a
+temporary XDG_CACHE_HOME. Screenshots go to `<repo>/test-artifacts/browser/` (gitignored) so a
+person can look at what the tests saw.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, REPO, start_server, stop_server
+from tests.conftest import Sample, private_copy
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 # WEBEVAL_TEST_SAMPLE_RUNS: another tree to copy (e.g. a freshly generated one); default sample_runs/.
@@ -54,19 +55,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def runs_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A private copy of sample_runs/, scored once with `webeval score` as a user would.
+def runs_copy(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private scored copy of sample_runs/: the tests write score files into it.
 
-    The tests write score files into it; the repository's sample_runs/ is never written.
+    It copies the session's scored sample (tests/conftest.py), so nothing is scored again. Another
+    tree given by WEBEVAL_TEST_SAMPLE_RUNS is copied and scored with `webeval score`, as a user would.
     """
+    target = tmp_path_factory.mktemp("webeval-root") / "sample_runs"
+    if SAMPLE_RUNS == REPO / "sample_runs":
+        scored_sample: Sample = request.getfixturevalue("scored_sample")
+        return private_copy(scored_sample.root, target)
     if not (SAMPLE_RUNS.is_dir() and any(SAMPLE_RUNS.iterdir())):
         pytest.skip(f"{SAMPLE_RUNS} is empty: run scripts/make_sample_runs.py first")
-    base = tmp_path_factory.mktemp("webeval-root")
-    target = base / "sample_runs"
-    shutil.copytree(SAMPLE_RUNS, target, symlinks=True)
-    env = {**os.environ, "XDG_CACHE_HOME": str(base / "score-cache")}
+    private_copy(SAMPLE_RUNS, target)
+    env = {**os.environ, "XDG_CACHE_HOME": str(target.parent / "score-cache")}
     command = [sys.executable, "-m", "webeval_core.cli", "score", str(target), "--jobs", "2"]
-    scored = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    scored = subprocess.run(
+        command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False
+    )
     # Exit 1 means some trajectories scored as errors, which the sample has on purpose.
     assert scored.returncode in (0, 1), f"webeval score failed:\n{scored.stdout}\n{scored.stderr}"
     return target

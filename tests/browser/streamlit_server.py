@@ -34,6 +34,34 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+def process_group_members(pgid: int) -> list[int]:
+    """Live processes (zombies aside) of the process group `pgid`, read from /proc (Linux)."""
+    members = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if fields[0] != "Z" and int(fields[2]) == pgid:
+            members.append(int(stat.parent.name))
+    return members
+
+
+def port_free_within(port: int, timeout_s: float, host: str = "127.0.0.1") -> bool:
+    """Whether `host:port` can be bound again (as a server reusing it would) within `timeout_s`."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, port))
+            except OSError:
+                time.sleep(0.1)
+                continue
+            return True
+    return False
+
+
 def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, timeout_s: float) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:

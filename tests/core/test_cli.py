@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.streamlit_server import free_port, wait_healthy
+from tests.browser.streamlit_server import free_port, port_free_within, process_group_members, wait_healthy
 from tests.builders import fara_folder, wav_folder
 from webeval_core.cli import main
+from webeval_core.version import __version__
 
 
 def run_cli(*argv: str) -> tuple[int, str]:
@@ -125,6 +126,13 @@ def test_export_annotations(tmp_path: Path) -> None:
     assert (row["task_id"], row["label"], row["note"]) == ("7", "task ambiguous", "two readings")
 
 
+def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"webeval {__version__}\n"
+
+
 def test_app_refuses_a_root_that_is_not_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "no such root"
     code, _ = run_cli("app", str(missing))
@@ -166,6 +174,47 @@ def test_app_serves_the_root_on_loopback_only(tmp_path: Path) -> None:
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=20)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server's processes in /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_app_stops_its_server_on_a_signal(tmp_path: Path, signum: signal.Signals) -> None:
+    root = tmp_path / "root"
+    fara_folder(root)
+    port = free_port()
+    log = tmp_path / "app.log"
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "webeval_core.cli", "app", str(root), "--port", str(port)]
+    with open(log, "wb") as out:
+        # A group of its own, so the test can see (and at worst kill) every process it started.
+        process = subprocess.Popen(
+            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", process, log, timeout_s=60)
+        assert len(process_group_members(process.pid)) >= 2, "webeval app runs Streamlit as a child"
+        process.send_signal(signum)  # to `webeval app` only, as a service manager would
+        assert port_free_within(port, timeout_s=5), log.read_text()
+        process.wait(timeout=5)
+        assert process.returncode == 0, log.read_text()
+        assert process_group_members(process.pid) == [], "a process of `webeval app` outlived it"
+    finally:
+        if process_group_members(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=20)
+
+
+def test_app_on_a_busy_port_says_so_and_names_it(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        command = [sys.executable, "-m", "webeval_core.cli", "app", str(root), "--port", str(port)]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode != 0
+    assert f"port {port} on 127.0.0.1 is already in use" in done.stderr
 
 
 # --- show --html ----------------------------------------------------------------------------

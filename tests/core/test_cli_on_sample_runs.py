@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import Sample, private_copy
 from webeval_core.cli import main
 from webeval_core.runs.discovery import iter_trajectory_dirs
-
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_runs"
 
 
 def run_cli(*argv: str) -> tuple[int, str]:
@@ -23,10 +21,9 @@ def run_cli(*argv: str) -> tuple[int, str]:
 
 
 @pytest.fixture(scope="module")
-def sample_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("cli") / "sample_runs"
-    shutil.copytree(SAMPLE, root)
-    return root
+def sample_copy(scored_sample: Sample, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A private copy of the session's scored sample: `score --force` below rewrites its files."""
+    return private_copy(scored_sample.root, tmp_path_factory.mktemp("cli") / "sample_runs")
 
 
 @pytest.fixture(autouse=True)

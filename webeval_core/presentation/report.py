@@ -22,8 +22,7 @@ from webeval_core.reading.actionlog import Step
 from webeval_core.reading.folderfiles import resolve_inside
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.reading.trajectory import Trajectory
-from webeval_core.scoring.results import TaskResult
-from webeval_core.scoring.verdicts import read_verdict
+from webeval_core.scoring import TaskResult, read_verdict
 
 # Defence in depth: should an unescaped value ever slip through, the browser still runs no script
 # and fetches nothing; only inline styles and embedded images are allowed.

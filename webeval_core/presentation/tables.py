@@ -19,10 +19,15 @@ from webeval_core.reading.network import Har, TimedStep, step_for_time
 from webeval_core.reading.response import AgentResponse, parse_agent_response
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.review.annotations import Annotation, annotations_as_rows
-from webeval_core.scoring.provenance import Candidate, NetworkCheckTrace
-from webeval_core.scoring.results import RESPONSE_EVALUATOR, EvaluatorResult, TaskResult
-from webeval_core.scoring.trajectories import ScoreOutcome
-from webeval_core.scoring.verdicts import read_verdict_with_result
+from webeval_core.scoring import (
+    RESPONSE_EVALUATOR,
+    Candidate,
+    EvaluatorResult,
+    NetworkCheckTrace,
+    ScoreOutcome,
+    TaskResult,
+    read_verdict_with_result,
+)
 
 MATCH, MISMATCH, UNATTRIBUTED = "✓", "✗", "?"
 # The verdict fields of an LLM judge's score file (Fara's rubric and verifier judges), a row each.

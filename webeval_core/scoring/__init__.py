@@ -17,6 +17,7 @@ from webeval_core.exports import lazy_getattr
 __all__ = [
     "CONFIG_FILE_NAME",
     "ENGINE_NAME",
+    "RESPONSE_EVALUATOR",
     "RUN_CONFIG_FILE_NAME",
     "AssertionResult",
     "Candidate",
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
     from webeval_core.scoring.provenance import Candidate, FieldDiff, NetworkCheckTrace
     from webeval_core.scoring.results import (
         ENGINE_NAME,
+        RESPONSE_EVALUATOR,
         AssertionResult,
         EvalStatus,
         EvaluatorResult,

@@ -1,0 +1,64 @@
+"""Fixtures for every test folder: one copy of sample_runs/, scored once per session.
+
+Scoring the sample with the official evaluator is the costly part of setting it up, and the app
+tests, the browser tests, the CLI tests and the wheel test all want a scored copy. They share this
+one and only read it; a test that writes into a root (score files, edited folders) works on a
+copy of its own (`private_copy`), which is still scored and costs a file copy, not a scoring.
+The repository's sample_runs/ is never written.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from webeval_core.runs.discovery import iter_trajectory_dirs
+from webeval_core.scoring import ScoreOutcome, score_trajectories
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE_RUNS = REPO / "sample_runs"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """A scored copy of sample_runs/."""
+
+    root: Path
+    """The copy (named sample_runs, like the original)."""
+    outcomes: list[ScoreOutcome]
+    """What scoring computed for every trajectory folder of the copy."""
+
+
+def _snapshot(root: Path) -> dict[Path, tuple[int, int]]:
+    """Size and modification time of every file and folder under `root`: enough to notice a write."""
+    snapshot = {}
+    for path in root.rglob("*"):
+        stat = path.lstat()
+        snapshot[path] = (stat.st_size, stat.st_mtime_ns)
+    return snapshot
+
+
+def private_copy(root: Path, target: Path) -> Path:
+    """A copy of `root` at `target` for a test that writes into it; returns `target`."""
+    shutil.copytree(root, target, symlinks=True)
+    return target
+
+
+@pytest.fixture(scope="session")
+def scored_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sample]:
+    """The session's copy of sample_runs/, scored once with the official evaluator. Read-only.
+
+    The session fails at the end if a test wrote into it, since later tests would see the write.
+    """
+    if not any(iter_trajectory_dirs(SAMPLE_RUNS)):
+        pytest.fail("sample_runs/ holds no trajectories; run scripts/make_sample_runs.py")
+    root = private_copy(SAMPLE_RUNS, tmp_path_factory.mktemp("scored") / "sample_runs")
+    outcomes = score_trajectories(list(iter_trajectory_dirs(root)), jobs=2)
+    before = _snapshot(root)
+    yield Sample(root=root, outcomes=outcomes)
+    if _snapshot(root) != before:
+        pytest.fail(f"a test wrote into the shared scored sample {root}; give it a private_copy")
