@@ -23,6 +23,7 @@ from webeval_core.presentation.tables import (
 )
 from webeval_core.reading.logexcerpt import read_log_excerpt
 from webeval_core.reading.trajectory import Trajectory
+from webeval_core.scoring import stored_task_result
 
 
 def _score_file_view(name: str, score: float | None, response: Any, text: str | None) -> None:
@@ -34,9 +35,9 @@ def _score_file_view(name: str, score: float | None, response: Any, text: str | 
         verdict = verdict_field_table(response)
         if verdict is not None:
             st.dataframe(verdict, hide_index=True, width="stretch")
-        if isinstance(response.get("result"), dict):
-            result = response["result"]
-            st.text(f"status: {result.get('status')} · score: {result.get('score')}")
+        result = stored_task_result(response)
+        if result is not None:
+            st.text(f"status: {result.status} · score: {result.score}")
         with st.expander("Full response (JSON)"):
             st.json(response, expanded=False)
     elif response is not None:

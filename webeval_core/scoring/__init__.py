@@ -47,6 +47,7 @@ __all__ = [
     "score_trajectories",
     "score_trajectory",
     "stored_evaluation",
+    "stored_task_result",
     "summarize_scores",
     "write_score_file",
 ]
@@ -83,6 +84,11 @@ if TYPE_CHECKING:
         score_trajectories,
         score_trajectory,
     )
-    from webeval_core.scoring.verdicts import Verdict, read_verdict, read_verdict_with_result
+    from webeval_core.scoring.verdicts import (
+        Verdict,
+        read_verdict,
+        read_verdict_with_result,
+        stored_task_result,
+    )
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

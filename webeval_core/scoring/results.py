@@ -15,10 +15,11 @@ score file written from a parsed result has the same bytes as one written from t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, model_serializer
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, ValidationError, model_serializer
 
 ENGINE_NAME = "webarena-verified"
 """The engine name our score files record; verdicts recognise our score files by it."""
@@ -162,3 +163,13 @@ class TaskResult(_AsRead):
     def as_error(self, message: str) -> TaskResult:
         """This result turned into an error verdict with `message` (evaluators kept as they are)."""
         return self.model_copy(update={"status": EvalStatus.ERROR, "score": 0.0, "error_msg": message})
+
+
+def parse_task_result(raw: object) -> TaskResult | None:
+    """`raw` as an official result (the official CLI's eval_result.json); None when it is not one."""
+    if not isinstance(raw, Mapping) or "evaluators_results" not in raw:
+        return None
+    try:
+        return TaskResult.model_validate(raw)
+    except ValidationError:
+        return None

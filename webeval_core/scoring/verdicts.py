@@ -15,9 +15,14 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from webeval_core.reading.scorefiles import ScoreFile
-from webeval_core.scoring.results import ENGINE_NAME, AssertionResult, EvalStatus, TaskResult
-
-EVAL_RESULT_SOURCE = "eval_result.json"  # the official CLI's verdict, beside agent_response.json
+from webeval_core.reading.trajectory import EVAL_RESULT_NAME
+from webeval_core.scoring.results import (
+    ENGINE_NAME,
+    AssertionResult,
+    EvalStatus,
+    TaskResult,
+    parse_task_result,
+)
 
 # Failure-taxonomy tags, in the order charts list them.
 WRONG_TASK_TYPE = "wrong task type"
@@ -124,26 +129,16 @@ def read_verdict_with_result(
             tags=_result_tags(evaluation.result, evaluation.agent_response, evaluation.network),
         )
         return verdict, evaluation.result
-    result = official_cli_result(eval_result)
+    result = parse_task_result(eval_result)
     if result is None:
         return None
     verdict = Verdict(
-        source=EVAL_RESULT_SOURCE,
+        source=EVAL_RESULT_NAME,
         status=result.status.value,
         score=result.score,
         tags=_result_tags(result, None, None),
     )
     return verdict, result
-
-
-def official_cli_result(eval_result: Mapping[str, Any] | None) -> TaskResult | None:
-    """The official CLI's eval_result.json as a typed result; None when it is not one."""
-    if not isinstance(eval_result, Mapping) or "evaluators_results" not in eval_result:
-        return None
-    try:
-        return TaskResult.model_validate(eval_result)
-    except ValidationError:
-        return None
 
 
 def _stored(response: object) -> _StoredEvaluation | None:
@@ -215,3 +210,9 @@ def _other_assertion_tag(assertion: AssertionResult, traced: bool) -> str | None
         # "Checked N event(s) but none matched" means candidates existed; otherwise none did.
         return NETWORK_MISMATCHED if "Checked" in " ".join(assertion.messages) else NETWORK_MISSING
     return None
+
+
+def stored_task_result(response: object) -> TaskResult | None:
+    """The official result inside a score file we wrote; None for any other judge's file."""
+    stored = _stored(response)
+    return stored.result if stored is not None else None

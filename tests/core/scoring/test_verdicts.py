@@ -110,3 +110,20 @@ def test_unparseable_and_missing_answer_assertions(tmp_path: Path) -> None:
 
 def test_verdicts_are_recognised_by_the_scorer_engine_name() -> None:
     assert vd.ENGINE_NAME == scoring.ENGINE_NAME  # copied to keep the index free of scoring imports
+
+
+def test_stored_task_result_is_the_official_result_of_our_score_files_only() -> None:
+    ours = vd.stored_task_result(evaluation("failure", [assertion("agent_response.retrieved_data", "x")]))
+    assert ours is not None and ours.status == "failure" and ours.score == 0.0
+    rubric_judge = {"score": 0.8, "rubric": [{"criterion": "found the page", "points": 1}]}
+    assert vd.stored_task_result(rubric_judge) is None
+    assert vd.stored_task_result("SUCCESS") is None
+
+
+def test_parse_task_result_takes_an_official_result_and_refuses_anything_else() -> None:
+    official = {"status": "success", "score": 1.0, "evaluators_results": []}
+    parsed = scoring.parse_task_result(official)
+    assert parsed is not None and parsed.status == scoring.EvalStatus.SUCCESS
+    assert scoring.parse_task_result({"status": "success"}) is None  # no evaluator results
+    assert scoring.parse_task_result({"status": "maybe", "evaluators_results": []}) is None
+    assert scoring.parse_task_result(None) is None
