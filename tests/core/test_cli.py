@@ -151,7 +151,9 @@ def _outward_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
-def test_app_serves_the_root_on_loopback_only(tmp_path: Path) -> None:
+def _start_app(tmp_path: Path) -> tuple[Path, int, Path, subprocess.Popen[bytes]]:
+    """`webeval app` on a one-trajectory root, in a process group of its own: the test can see (and
+    at worst kill) every process it started, Streamlit (the child of `webeval app`) included."""
     root = tmp_path / "root"
     fara_folder(root)
     port = free_port()
@@ -159,10 +161,14 @@ def test_app_serves_the_root_on_loopback_only(tmp_path: Path) -> None:
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     command = [sys.executable, "-m", "webeval_core.cli", "app", str(root), "--port", str(port)]
     with open(log, "wb") as out:
-        # A session of its own: stopping the test stops Streamlit, the child of `webeval app`, too.
         process = subprocess.Popen(
             command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
         )
+    return root, port, log, process
+
+
+def test_app_serves_the_root_on_loopback_only(tmp_path: Path) -> None:
+    root, port, log, process = _start_app(tmp_path)
     try:
         wait_healthy(f"http://127.0.0.1:{port}", process, log, timeout_s=60)
         assert f"Opening {root.resolve()} at http://127.0.0.1:{port}" in log.read_text()
@@ -179,17 +185,7 @@ def test_app_serves_the_root_on_loopback_only(tmp_path: Path) -> None:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the server's processes in /proc")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_app_stops_its_server_on_a_signal(tmp_path: Path, signum: signal.Signals) -> None:
-    root = tmp_path / "root"
-    fara_folder(root)
-    port = free_port()
-    log = tmp_path / "app.log"
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    command = [sys.executable, "-m", "webeval_core.cli", "app", str(root), "--port", str(port)]
-    with open(log, "wb") as out:
-        # A group of its own, so the test can see (and at worst kill) every process it started.
-        process = subprocess.Popen(
-            command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
+    _, port, log, process = _start_app(tmp_path)
     try:
         wait_healthy(f"http://127.0.0.1:{port}", process, log, timeout_s=60)
         assert len(process_group_members(process.pid)) >= 2, "webeval app runs Streamlit as a child"
