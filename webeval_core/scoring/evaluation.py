@@ -118,17 +118,8 @@ def evaluate(
             f"{Path(str(har.path)).name} {har.reason}; "
             "this task has no network checks, so it was scored without it"
         )
-    runner = engine
     unmapped = unmapped_placeholders(config, task.sites)
-    if unmapped and not task.network_checks and not trace.has_evaluation_events:
-        # The evaluator guesses missing URLs from the trace; with no trace it refuses to run. A
-        # task without network checks only needs URLs to map ones inside the answer, so unmapped
-        # sites get unroutable stand-ins and the user is told.
-        runner = official.engine_for(catalog, stand_ins(config, task.sites))
-        notes.append(
-            f"no URL mapping for {', '.join(unmapped)} and no HAR to guess it from; "
-            "URLs in the answer stay unmapped"
-        )
+    runner = _runner(engine, catalog, config, task, trace, notes)
     effective = official.effective_config(runner, task.task_id, trace)
     guessed = effective.guessed if runner is engine else {}
     if guessed:
@@ -146,13 +137,7 @@ def evaluate(
         steps=steps,
     )
     return Evaluation(
-        engine=EngineInfo(
-            name=ENGINE_NAME,
-            version=engine.version,
-            evaluator_checksum=engine.evaluator_checksum,
-            data_checksum=engine.data_checksum,
-            eval_hash=engine.eval_hash,
-        ),
+        engine=_engine_info(engine),
         task_id=task.task_id,
         outcome=outcome,
         agent_response=response,
@@ -162,6 +147,38 @@ def evaluate(
         network=network,
         notes=tuple(notes),
         inputs={},
+    )
+
+
+def _runner(
+    engine: official.Engine,
+    catalog: TaskCatalog,
+    config: UrlConfig | None,
+    task: Task,
+    trace: official.Trace,
+    notes: list[str],
+) -> official.Engine:
+    """The engine to evaluate with: `engine`, or one with stand-in URLs (noted) where it would refuse."""
+    unmapped = unmapped_placeholders(config, task.sites)
+    if not unmapped or task.network_checks or trace.has_evaluation_events:
+        return engine
+    # The evaluator guesses missing URLs from the trace; with no trace it refuses to run. A task
+    # without network checks only needs URLs to map ones inside the answer, so unmapped sites get
+    # unroutable stand-ins and the user is told.
+    notes.append(
+        f"no URL mapping for {', '.join(unmapped)} and no HAR to guess it from; "
+        "URLs in the answer stay unmapped"
+    )
+    return official.engine_for(catalog, stand_ins(config, task.sites))
+
+
+def _engine_info(engine: official.Engine) -> EngineInfo:
+    return EngineInfo(
+        name=ENGINE_NAME,
+        version=engine.version,
+        evaluator_checksum=engine.evaluator_checksum,
+        data_checksum=engine.data_checksum,
+        eval_hash=engine.eval_hash,
     )
 
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import ProgressCallback, map_in_processes, worker_count
 from webeval_core.reading.network import Har, read_har
-from webeval_core.reading.tasks import TaskCatalog, load_catalog
+from webeval_core.reading.tasks import Task, TaskCatalog, load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.scoring import official
 from webeval_core.scoring.config import UrlConfig, find_url_config, load_url_config
@@ -141,6 +141,25 @@ def _score(
         reused = _reusable(target, inputs, trajectory.har_path)
         if reused is not None:
             return _outcome(info, reused, score_file=target, reused=True)
+    evaluation, problem = _evaluate(trajectory, task, catalog, (url_config, source), inputs)
+    outcome = _outcome(info, evaluation)
+    if problem and trajectory.outcome == "answered":
+        outcome = outcome.model_copy(update={"reason": problem})
+    # Errors get a score file too: the verdict (and its reason) must be visible to every reader.
+    if write and outcome.status in ("success", "failure", "error"):
+        score_file = write_score_file(path, evaluation, outcome.score or 0.0)
+        outcome = outcome.model_copy(update={"score_file": score_file})
+    return outcome
+
+
+def _evaluate(
+    trajectory: Trajectory,
+    task: Task,
+    catalog: TaskCatalog,
+    config: tuple[UrlConfig | None, str | None],
+    inputs: dict[str, str | None],
+) -> tuple[Evaluation, str | None]:
+    """A fresh evaluation of the trajectory, and why its HAR could not be used (None if it could)."""
     har = _read_har(trajectory.har_path, inputs)
     problem = har_problem(task, har)
     evaluation = evaluate(
@@ -148,8 +167,8 @@ def _score(
         trajectory.final_answer_text if trajectory.outcome == "answered" else None,
         None if problem else har,
         catalog=catalog,
-        config=url_config,
-        config_source=source,
+        config=config[0],
+        config_source=config[1],
         steps=trajectory.steps,
         outcome="answered" if trajectory.outcome == "answered" else "no_answer",
     )
@@ -158,15 +177,7 @@ def _score(
         # The official CLI cannot score this either (it reports an error); the answer is still
         # evaluated against an empty trace so the viewer can show expected vs actual.
         update["result"] = evaluation.result.as_error(problem)
-    evaluation = evaluation.model_copy(update=update)
-    outcome = _outcome(info, evaluation)
-    if "result" in update:
-        outcome = outcome.model_copy(update={"reason": problem})
-    # Errors get a score file too: the verdict (and its reason) must be visible to every reader.
-    if write and outcome.status in ("success", "failure", "error"):
-        score_file = write_score_file(path, evaluation, outcome.score or 0.0)
-        outcome = outcome.model_copy(update={"score_file": score_file})
-    return outcome
+    return evaluation.model_copy(update=update), problem
 
 
 def _inputs(trajectory: Trajectory, source: str | None) -> dict[str, str | None]:
