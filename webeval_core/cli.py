@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import argparse
 import csv
-import errno
 import json
 import os
-import signal
-import socket
-import subprocess
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import FrameType
 from typing import Any, TextIO
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
 from webeval_core.review.annotations import annotations_as_rows, default_annotations_file, read_annotations
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
+from webeval_core.server import AppServer, app_file, default_root, port_in_use, streamlit_command
 from webeval_core.version import __version__
 
 
@@ -339,96 +334,14 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 
 # --- app ------------------------------------------------------------------------------------
 
-# How long a stopped server gets to close its sessions before it is killed.
-_STOP_GRACE_S = 4.0
-_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-def app_file() -> Path:
-    """The Streamlit script of the inspector shipped with this copy of webeval_core.
-
-    An installed wheel carries the app as `webeval_app/` beside `webeval_core/`; a checkout (and an
-    editable install, which points into it) has `app.py` beside `webeval_core/`. Both sit next to
-    this package, so the app found always matches the core it runs on.
-    """
-    beside = Path(__file__).resolve().parent.parent
-    for candidate in (beside / "webeval_app" / "app.py", beside / "app.py"):
-        if candidate.is_file() and (candidate.parent / "pages").is_dir():
-            return candidate
-    raise FileNotFoundError(f"the inspector's app.py is neither in {beside / 'webeval_app'} nor in {beside}")
-
-
-def _default_root() -> Path:
-    """The checkout's sample runs when there are some, else the current folder."""
-    sample = Path(__file__).resolve().parent.parent / "sample_runs"
-    return sample if sample.is_dir() else Path.cwd()
-
-
-def _port_in_use(host: str, port: int) -> bool:
-    """Whether binding `host:port` fails, as it would for Streamlit (which reuses TIME_WAIT ports)."""
-    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError as exc:
-            return exc.errno == errno.EADDRINUSE
-    return False
-
-
-class _Server:
-    """The Streamlit server as a child of `webeval app` that SIGINT and SIGTERM stop too.
-
-    The signal is forwarded (the server then closes its port) and the server is killed if it has
-    not exited within a grace period, so `webeval app` never returns leaving it running.
-    """
-
-    def __init__(self, command: list[str], env: dict[str, str]) -> None:
-        self.command = command
-        self.env = env
-        self.process: subprocess.Popen[bytes] | None = None
-        self.deadline: float | None = None
-        """When a stop was asked for, the time after which the server is killed."""
-
-    def _forward(self, signum: int, _frame: FrameType | None) -> None:
-        if self.deadline is None:
-            self.deadline = time.monotonic() + _STOP_GRACE_S
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signum)
-
-    def run(self) -> int:
-        """Serve until the server exits; 0 when it was stopped by a signal, else its exit code."""
-        # Handlers first: a signal that comes while the server starts must not orphan it.
-        previous = {signum: signal.signal(signum, self._forward) for signum in _STOP_SIGNALS}
-        try:
-            self.process = subprocess.Popen(self.command, env=self.env)
-            if self.deadline is not None:
-                self.process.terminate()
-            return self._wait(self.process)
-        finally:
-            for signum, handler in previous.items():
-                signal.signal(signum, handler)
-            if self.process is not None and self.process.poll() is None:
-                self.process.kill()
-                self.process.wait()
-
-    def _wait(self, process: subprocess.Popen[bytes]) -> int:
-        while True:
-            try:
-                code = process.wait(timeout=0.2)
-            except subprocess.TimeoutExpired:
-                if self.deadline is not None and time.monotonic() > self.deadline:
-                    process.kill()
-                continue
-            return 0 if self.deadline is not None else code
-
 
 def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval app [ROOT]`: serve the Streamlit inspector on ROOT until stopped."""
-    root = Path(args.root).resolve() if args.root else _default_root()
+    root = Path(args.root).resolve() if args.root else default_root()
     if not root.is_dir():
         print(f"webeval app: {root}: not a folder", file=sys.stderr)
         return 1
-    if _port_in_use(args.host, args.port):
+    if port_in_use(args.host, args.port):
         print(
             f"webeval app: port {args.port} on {args.host} is already in use"
             " (another `webeval app`?); choose another with --port",
@@ -440,23 +353,11 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
     except FileNotFoundError as exc:  # a broken install: say what is missing, not a traceback
         print(f"webeval app: {exc}", file=sys.stderr)
         return 1
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(script),
-        f"--server.address={args.host}",
-        f"--server.port={args.port}",
-        "--server.headless=true",
-        "--browser.gatherUsageStats=false",
-        # The checkout's .streamlit/config.toml is read only from the working folder.
-        "--client.toolbarMode=minimal",
-    ]
+    command = streamlit_command(script, args.host, args.port)
     env = {**os.environ, "WEBEVAL_ROOT": str(root)}
     out.write(f"Opening {root} at http://{args.host}:{args.port}\n")
     out.flush()
-    return _Server(command, env).run()
+    return AppServer(command, env).run()
 
 
 # --- parser ---------------------------------------------------------------------------------
