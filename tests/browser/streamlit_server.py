@@ -7,12 +7,13 @@ import contextlib
 import os
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+
+from webeval_core.server import streamlit_command
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -87,18 +88,9 @@ def start_server(
     """Start `streamlit run app.py` (or another script) on a free loopback port browsing `root`;
     return it and its URL."""
     port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(script),
-        "--server.headless=true",
-        "--server.address=127.0.0.1",
-        f"--server.port={port}",
-        "--browser.gatherUsageStats=false",
-        "--server.fileWatcherType=none",
-    ]
+    # The command `webeval app` runs, so tests serve the app as users get it; no file watcher,
+    # which would only cost the tests time.
+    command = [*streamlit_command(script, "127.0.0.1", port), "--server.fileWatcherType=none"]
     env = {**os.environ, "WEBEVAL_ROOT": str(root), "XDG_CACHE_HOME": str(cache_home)}
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "wb") as out:
