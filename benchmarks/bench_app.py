@@ -40,7 +40,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -54,10 +53,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.synthetic_roots import build_many_runs, build_two_runs, prepare_sample  # noqa: E402
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
 from webeval_core.diagnostics import UnreadableError  # noqa: E402
 from webeval_core.presentation.overlay import frame_image  # noqa: E402
-from webeval_core.reading.tasks import load_catalog  # noqa: E402
 from webeval_core.reading.trajectory import load_trajectory  # noqa: E402
 from webeval_core.runs.discovery import discover_runs  # noqa: E402
 from webeval_core.runs.index import build_index  # noqa: E402
@@ -103,75 +102,6 @@ _EXCEPTION = "[data-testid='stException']"
 
 
 # --- the data -------------------------------------------------------------------------------
-
-
-def _link_tree(source: Path, target: Path) -> None:
-    """Copy a folder with hard links (fast, no extra space); plain copies where links fail."""
-
-    def link(src: str, dst: str) -> None:
-        try:
-            os.link(src, dst)
-        except OSError:
-            shutil.copy2(src, dst)
-
-    shutil.copytree(source, target, symlinks=True, copy_function=link)
-
-
-def prepare_sample(sample: Path, work: Path) -> Path:
-    """A scored copy of the sample (generated first when the repository has none)."""
-    target = work / "sample"
-    if sample.is_dir() and any(sample.iterdir()):
-        shutil.copytree(sample, target, symlinks=True)
-    else:
-        print(f"{sample} is empty: generating a sample into {target} ...", flush=True)
-        script = REPO / "scripts" / "make_sample_runs.py"
-        subprocess.run([sys.executable, str(script), "--out", str(target)], check=True)
-    env = {**os.environ, "XDG_CACHE_HOME": str(work / "score-cache")}
-    command = [sys.executable, "-m", "webeval_core.cli", "score", str(target), "--jobs", "2"]
-    subprocess.run(command, cwd=REPO, env=env, check=False, capture_output=True)
-    return target
-
-
-def build_many_runs(sample: Path, root: Path, wanted: int) -> int:
-    """Replicate the sample's Fara runs into run folders 0, 1, 2, ... until `wanted` trajectories."""
-    fara_runs = [run for run in discover_runs(sample) if run.run_id is not None]
-    if not fara_runs:
-        raise SystemExit(f"no Fara-layout runs under {sample}")
-    made = 0
-    copy = 0
-    while made < wanted:
-        for run in fara_runs:
-            relative = run.path.relative_to(sample)
-            run_dir = root / relative.parent / str(copy) / "traj"
-            for folder in run.trajectory_dirs:
-                if made >= wanted:
-                    return made
-                _link_tree(folder, run_dir / folder.name)
-                made += 1
-        copy += 1
-    return made
-
-
-def build_two_runs(sample: Path, root: Path, wanted: int) -> int:
-    """The sample's two Fara runs, each grown to wanted/2 tasks: sample folders are copied under the
-    ids of other catalog tasks (answer file renamed), so sites and task types spread as in a real
-    run over the catalog. Only what the overview reads has to be plausible, not the replays.
-    """
-    task_ids = sorted(load_catalog().tasks)
-    fara_runs = [run for run in discover_runs(sample) if run.run_id is not None][:2]
-    per_run = wanted // len(fara_runs)
-    made = 0
-    for run in fara_runs:
-        run_dir = root / run.path.relative_to(sample) / "traj"
-        sources = list(run.trajectory_dirs)
-        for position, task_id in enumerate(task_ids[:per_run]):
-            source = sources[position % len(sources)]
-            target = run_dir / str(task_id)
-            _link_tree(source, target)
-            for answer in target.glob("*_final_answer.json"):
-                answer.rename(target / f"{task_id}_final_answer.json")
-            made += 1
-    return made
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,155 @@
+"""Speed of the summary index on large roots: cold build, warm refresh, 1% changed, 1% removed.
+
+    .venv/bin/python benchmarks/bench_index.py [--sizes 10000,50000] [--out FILE]
+
+Each root is built by `synthetic_roots.build_runs` (runs of 812 catalog tasks, hard-linked sample
+folders) in a temporary folder. Every figure is `webeval index ROOT` run as its own process (what a
+user or the app's first load pays: imports, discovery, fingerprints, summaries, the cache file),
+with its wall time and peak RSS. Beside it, the floor measured in the same run on the same root:
+a bare walk that lists every trajectory folder and stats each once, the least any index that
+looks at the file system must do (issue 12 asks the warm refresh to beat it by not stat-ing
+unchanged runs' folders at all).
+
+"1% changed" replaces `web_surfer.log` and adds a score file in 1% of the folders (spread over
+all runs); "1% removed" deletes another 1%. Both replace files, never edit linked ones in place.
+Results are printed and written to --out (default benchmarks/results/index.txt).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from benchmarks.synthetic_roots import build_runs, prepare_sample  # noqa: E402
+
+_FLOOR = """
+import os, sys
+count = 0
+for top, dirs, files in os.walk(sys.argv[1]):
+    if os.path.basename(top) == "traj":
+        for name in dirs:
+            os.stat(os.path.join(top, name))
+            count += 1
+        dirs[:] = []
+print(count)
+"""
+
+
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS in MB (the process or its largest worker) and its last output line."""
+    with tempfile.TemporaryFile() as out:
+        started = time.perf_counter()
+        child = subprocess.Popen(command, env=env, cwd=REPO, stdout=out, stderr=subprocess.STDOUT)
+        # wait4, not wait: it also gives the child's peak memory (ru_maxrss, in KB on Linux).
+        _, status, usage = os.wait4(child.pid, 0)
+        elapsed = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read().decode(errors="replace")
+    if child.returncode:
+        raise SystemExit(f"{' '.join(command)} failed:\n{text}")
+    lines = text.strip().splitlines()
+    return elapsed, usage.ru_maxrss / 1024, lines[-1] if lines else ""
+
+
+def trajectory_folders(root: Path) -> list[Path]:
+    return sorted(folder for traj in root.rglob("traj") for folder in traj.iterdir() if folder.is_dir())
+
+
+def change(folders: list[Path], share: float) -> list[Path]:
+    """Replace the log and add a score file in `share` of the folders, spread evenly."""
+    step = max(1, round(1 / share))
+    touched = folders[::step]
+    for folder in touched:
+        log = folder / "web_surfer.log"
+        fresh = folder / ".web_surfer.log.new"
+        fresh.write_bytes(log.read_bytes() + b"\n")
+        os.replace(fresh, log)  # breaks the hard link, as an editor's save would
+        scores = folder / "scores"
+        scores.mkdir(exist_ok=True)
+        (scores / "bench_judge.json").write_text('{"score": 1.0}')
+    return touched
+
+
+def remove(folders: list[Path], share: float, skip: set[Path]) -> int:
+    step = max(1, round(1 / share))
+    doomed = [f for f in folders[step // 2 :: step] if f not in skip]
+    for folder in doomed:
+        shutil.rmtree(folder)
+    return len(doomed)
+
+
+def measure(size: int, sample: Path, work: Path) -> list[tuple[str, float, float, float, str]]:
+    """Rows of (measure, seconds, peak MB, floor seconds, what the command printed)."""
+    root = work / f"root-{size}"
+    made = build_runs(sample, root, size)
+    folders = trajectory_folders(root)
+    env = {**os.environ, "XDG_CACHE_HOME": str(work / f"cache-{size}")}
+    index = [sys.executable, "-m", "webeval_core.cli", "index", str(root)]
+    floor = [sys.executable, "-c", _FLOOR, str(root)]
+    rows = []
+
+    def row(label: str) -> None:
+        floor_s, _, _ = timed(floor, env)
+        seconds, peak, said = timed(index, env)
+        rows.append((label, seconds, peak, floor_s, said))
+        print(f"  {size}: {label}: {seconds:.2f} s ({floor_s:.2f} s floor), {peak:.0f} MB", flush=True)
+
+    print(f"{made} trajectories in {len(folders)} folders under {root}", flush=True)
+    row("cold index")
+    row("warm refresh (nothing changed)")
+    touched = change(folders, 0.01)
+    row(f"refresh after 1% changed ({len(touched)} folders)")
+    removed = remove(folders, 0.01, set(touched))
+    row(f"refresh after 1% removed ({removed} folders)")
+    cache = sum(p.stat().st_size for p in (work / f"cache-{size}").rglob("*") if p.is_file())
+    rows.append(("index file(s) on disk", cache / 1e6, 0.0, 0.0, "MB"))
+    return rows
+
+
+def report(results: dict[int, list[tuple[str, float, float, float, str]]]) -> str:
+    lines = [
+        f"bench_index: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
+        f"{'trajectories':>12}  {'measure':<42} {'seconds':>8} {'floor s':>8} {'peak MB':>8}",
+    ]
+    for size, rows in results.items():
+        for label, seconds, peak, floor_s, said in rows:
+            if said == "MB":
+                lines.append(f"{size:>12}  {label:<42} {seconds:>8.1f} MB")
+                continue
+            lines.append(f"{size:>12}  {label:<42} {seconds:>8.2f} {floor_s:>8.2f} {peak:>8.0f}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=formatter)
+    parser.add_argument("--sizes", default="10000,50000", help="comma-separated trajectory counts")
+    parser.add_argument("--sample", type=Path, default=REPO / "sample_runs")
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "index.txt")
+    args = parser.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="webeval-bench-index-"))
+    try:
+        sample = prepare_sample(args.sample, work)
+        results = {size: measure(size, sample, work) for size in map(int, args.sizes.split(","))}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    text = report(results)
+    print(text)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(text)
+    print(f"written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
