@@ -257,14 +257,11 @@ def _report_problem(args: argparse.Namespace, index: RootIndex) -> str | None:
 
 def _write_report_page(job: tuple[Path, int, TrajectorySummary]) -> int:
     from webeval_core.presentation.runreport import page_name, trajectory_page
-    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.reading.tasks import installed_catalog
 
     folder, position, summary = job
-    try:
-        catalog = load_catalog()  # inherited from the parent when forked: no re-read per page
-    except UnreadableError:
-        catalog = None
-    html = trajectory_page(summary, catalog).encode("utf-8")
+    # The catalog is inherited from the parent when forked: no re-read per page.
+    html = trajectory_page(summary, installed_catalog()).encode("utf-8")
     (folder / page_name(position, summary)).write_bytes(html)
     return len(html)
 
@@ -272,7 +269,7 @@ def _write_report_page(job: tuple[Path, int, TrajectorySummary]) -> int:
 def export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval export ROOT --run KEY --format html -o FOLDER`: a run's report and its trajectory pages."""
     from webeval_core.presentation.runreport import PAGES_FOLDER, run_members, run_report_html
-    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.reading.tasks import installed_catalog
 
     index = _load_index(args, "export")
     if index is None:
@@ -281,10 +278,7 @@ def export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     if problem is not None:
         print(f"webeval export: {problem}", file=sys.stderr)
         return 1
-    try:
-        catalog = load_catalog()
-    except UnreadableError:
-        catalog = None
+    catalog = installed_catalog()
     folder = Path(args.output)
     (folder / PAGES_FOLDER).mkdir(parents=True, exist_ok=True)
     (folder / "index.html").write_text(run_report_html(index, args.run, catalog), encoding="utf-8")

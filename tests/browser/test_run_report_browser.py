@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import io
+import re
+import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from playwright.sync_api import Page, Request, expect
@@ -12,6 +15,11 @@ from tests.browser.conftest import ARTIFACTS
 from tests.conftest import Sample
 from webeval_core.cli import main
 from webeval_core.runs.index import build_index
+
+if TYPE_CHECKING:
+    from conftest import App
+
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
@@ -45,3 +53,22 @@ def test_the_report_opens_offline_and_links_to_a_failure(page: Page, report: Pat
     expect(page.get_by_role("heading", name="Headline")).to_be_visible()
 
     assert [url for url in requests if not url.startswith(("file://", "data:"))] == []
+
+
+def test_the_overview_downloads_a_runs_report(app: App, tmp_path: Path) -> None:
+    app.goto("", "Overview", "Success by site")
+    app.main.get_by_text(re.compile(r"\d+ runs under")).click()
+    button = app.main.get_by_role("button", name="Download (HTML, zip)")
+    expect(button).to_be_visible()
+    app.shot("overview-run-report-download")
+    with app.page.expect_download(timeout=60_000) as download:
+        button.click()
+    archive = tmp_path / "report.zip"
+    download.value.save_as(archive)
+    with zipfile.ZipFile(archive) as report:
+        names = report.namelist()
+        index = report.read("index.html").decode("utf-8")
+    pages = [name for name in names if name.startswith("trajectories/")]
+    assert pages and "Success by site" in index
+    assert all(f'href="{name}"' in index for name in pages)
+    app.assert_no_exception()

@@ -8,7 +8,9 @@ HTML bars, so the pages run no script and open offline (`html.CSP`).
 
 from __future__ import annotations
 
+import io
 import re
+import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -52,6 +54,11 @@ def page_name(position: int, summary: TrajectorySummary) -> str:
     """The file of a trajectory's page: its position keeps two folders of one task id apart."""
     task = _UNSAFE.sub("_", summary.task_id)[:60] or "task"
     return f"{PAGES_FOLDER}/{position:04d}-{task}.html"
+
+
+def report_file_stem(run_key: str) -> str:
+    """A file name for a run's report: its key with anything but letters, digits, dot and dash replaced."""
+    return _UNSAFE.sub("_", run_key).strip("._")[:80] or "run"
 
 
 def run_members(index: RootIndex, run_key: str) -> list[TrajectorySummary]:
@@ -199,3 +206,12 @@ def _trajectory_section(members: Sequence[TrajectorySummary], frame: pd.DataFram
     headers = ("task", "site", "type", "result", "steps", "answer (start)")
     listing = table(headers, rows, numeric=frozenset({4}))
     return f"<section><h2>Trajectories ({len(members)})</h2>{listing}</section>"
+
+
+def report_zip(index: RootIndex, run_key: str, catalog: TaskCatalog | None) -> bytes:
+    """The whole report as one zip file (for a download): unzip, open index.html."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for each in report_pages(index, run_key, catalog):
+            archive.writestr(each.path, each.html)
+    return buffer.getvalue()

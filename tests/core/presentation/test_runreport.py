@@ -30,7 +30,9 @@ def _summary(task_id: str, scores: dict[str, float | None] | None = None) -> Tra
     return TrajectorySummary(run_key="r", path=Path("/x") / task_id, task_id=task_id, scores=scores or {})
 
 
-def test_the_headline_is_the_official_verdicts_and_names_its_judge(scored_sample: Sample, tmp_path: Path) -> None:
+def test_the_headline_is_the_official_verdicts_and_names_the_judge(
+    scored_sample: Sample, tmp_path: Path
+) -> None:
     index = build_index(scored_sample.root, cache_dir=tmp_path)
     run = _fara_run(index)
     members = run_members(index, run)
