@@ -15,8 +15,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from pages.state import KEPT_ACROSS_ROOTS, Key, trajectory_link
-from webeval_core.diagnostics import UnreadableError
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.tasks import installed_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.metrics import trajectory_frame
@@ -154,11 +153,7 @@ def escape_markdown(text: str) -> str:
 @st.cache_data(show_spinner=False, max_entries=4)
 def load_frame(root: str) -> pd.DataFrame:
     """metrics.trajectory_frame of a root: one row per trajectory, for lists and charts."""
-    try:
-        catalog = load_catalog()
-    except UnreadableError:
-        catalog = None  # rows keep their task ids; sites and task types stay unknown
-    return trajectory_frame(load_index(root), catalog)
+    return trajectory_frame(load_index(root), installed_catalog())
 
 
 def current_frame() -> pd.DataFrame:

@@ -36,6 +36,8 @@ from webeval_core.presentation.charts import (
     filter_by_clicks,
     overview_figures,
 )
+from webeval_core.presentation.runreport import report_file_stem, report_zip
+from webeval_core.reading.tasks import installed_catalog
 from webeval_core.runs import metrics
 from webeval_core.runs.index import RootIndex
 
@@ -162,6 +164,25 @@ def _runs_table(index: RootIndex, frame: pd.DataFrame, labels: Mapping[str, str]
             hide_index=True,
             width="stretch",
         )
+        _report_download(index, labels)
+
+
+def _report_download(index: RootIndex, labels: Mapping[str, str]) -> None:
+    """A run's report (index.html and a page per trajectory) as a zip, drawn only when clicked."""
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    run_key = left.selectbox(
+        "Run report", [r.key for r in index.runs], format_func=labels.__getitem__, key=Key.REPORT_RUN
+    )
+    if run_key is None:
+        return
+    right.download_button(
+        "Download (HTML, zip)",
+        data=lambda: report_zip(index, run_key, installed_catalog()),
+        file_name=f"{report_file_stem(run_key)}-report.zip",
+        mime="application/zip",
+        on_click="ignore",
+        help="The run's headline, breakdowns, failure taxonomy and a page per trajectory; opens offline.",
+    )
 
 
 def _distributions(data: pd.DataFrame, figures: OverviewFigures, labels: Mapping[str, str]) -> None:

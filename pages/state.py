@@ -39,6 +39,8 @@ class Key(StrEnum):
     VIEW = "view"
     """The open tab of charts (bound)."""
     RUNS_BOX = "runs_box"
+    REPORT_RUN = "report_run"
+    """The run whose report (HTML pages, zipped) the overview's download builds."""
     """Whether the table of runs is open."""
     CHART_SITE = "chart_site"
     """Success-by-site chart (its selected bars)."""

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.parallel import map_in_processes, worker_count
 from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
 from webeval_core.review.annotations import annotations_as_rows, default_annotations_file, read_annotations
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
@@ -241,8 +242,66 @@ def _annotation_rows(root: Path, file: str | None) -> list[dict[str, Any]]:
     return annotations_as_rows(annotations)
 
 
+def _report_problem(args: argparse.Namespace, index: RootIndex) -> str | None:
+    """Why the run report cannot be written where asked, or None."""
+    if index.run(args.run or "") is None:
+        keys = ", ".join(run.key for run in index.runs) or "none"
+        return f"--format html needs --run KEY, one of the runs under {index.root}: {keys}"
+    if not args.output:
+        return "--format html writes a folder: give it with -o FOLDER"
+    target = Path(args.output)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())) and not args.force:
+        return f"{target} already exists and is not empty; pass --force to write into it"
+    return None
+
+
+def _write_report_page(job: tuple[Path, int, TrajectorySummary]) -> int:
+    from webeval_core.presentation.runreport import page_name, trajectory_page
+    from webeval_core.reading.tasks import installed_catalog
+
+    folder, position, summary = job
+    # The catalog is inherited from the parent when forked: no re-read per page.
+    html = trajectory_page(summary, installed_catalog()).encode("utf-8")
+    (folder / page_name(position, summary)).write_bytes(html)
+    return len(html)
+
+
+def export_run_report(args: argparse.Namespace, out: TextIO) -> int:
+    """`webeval export ROOT --run KEY --format html -o FOLDER`: a run's report and its trajectory pages."""
+    from webeval_core.presentation.runreport import PAGES_FOLDER, run_members, run_report_html
+    from webeval_core.reading.tasks import installed_catalog
+
+    index = _load_index(args, "export")
+    if index is None:
+        return 1
+    problem = _report_problem(args, index)
+    if problem is not None:
+        print(f"webeval export: {problem}", file=sys.stderr)
+        return 1
+    catalog = installed_catalog()
+    folder = Path(args.output)
+    (folder / PAGES_FOLDER).mkdir(parents=True, exist_ok=True)
+    (folder / "index.html").write_text(run_report_html(index, args.run, catalog), encoding="utf-8")
+    members = run_members(index, args.run)
+    jobs = [(folder, position, summary) for position, summary in enumerate(members, start=1)]
+    sizes = map_in_processes(
+        _write_report_page,
+        jobs,
+        workers=worker_count(args.jobs, len(jobs)),
+        parallel_from=8,
+        on_progress=_Progress("Writing pages"),
+    )
+    out.write(
+        f"Wrote {folder / 'index.html'} and {len(sizes)} trajectory pages ({_size(sum(sizes))})"
+        f" in {folder / PAGES_FOLDER}\n"
+    )
+    return 0
+
+
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    """`webeval export ROOT`: one row per trajectory (or annotation) as CSV or JSON lines."""
+    """`webeval export ROOT`: one row per trajectory (or annotation) as CSV or JSON lines, or a run report."""
+    if args.format == "html":
+        return export_run_report(args, out)
     if args.annotations:
         rows = _annotation_rows(Path(args.root), args.annotations_file)
     else:
@@ -394,8 +453,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", help="export one row per trajectory as CSV or JSON lines")
     export.add_argument("root")
-    export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
-    export.add_argument("-o", "--output", help="file to write (default: stdout)")
+    export.add_argument("--format", choices=("csv", "jsonl", "html"), default="csv")
+    export.add_argument("-o", "--output", help="file to write (default: stdout); for html, a folder")
+    export.add_argument("--run", help="the run key of an html report (see webeval ls)")
+    export.add_argument("--force", action="store_true", help="html: write into a non-empty folder")
+    export.add_argument("--jobs", type=int, default=0, help="html: processes drawing pages (0: one per core)")
     export.add_argument("--annotations", action="store_true", help="export annotator verdicts instead")
     export.add_argument("--annotations-file", help="annotations file (default: the root's, see README)")
     export.set_defaults(handler=cmd_export)

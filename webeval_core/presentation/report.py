@@ -11,45 +11,19 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Sequence
-from html import escape
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.frames import Frame, frames_of, step_marks
+from webeval_core.presentation.html import badge, facts, page, pre, table, text
 from webeval_core.presentation.overlay import render_overlay
 from webeval_core.presentation.tables import assertion_table, stored_result
 from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, score_tone
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.folderfiles import resolve_inside
+from webeval_core.reading.response import parse_agent_response
 from webeval_core.reading.tasks import Task, load_catalog
-from webeval_core.reading.trajectory import Trajectory
-from webeval_core.scoring import TaskResult, read_verdict
-
-# Defence in depth: should an unescaped value ever slip through, the browser still runs no script
-# and fetches nothing; only inline styles and embedded images are allowed.
-_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
-
-_STYLE = """
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d1f;
-       max-width: 1180px; margin: 0 auto; padding: 1.5rem; background: #fafafa; }
-h1 { margin: 0 0 .3rem; } h2 { margin: 0 0 .6rem; font-size: 1.2rem; }
-section, article { background: #fff; border: 1px solid #ddd; border-radius: 8px;
-                   padding: 1rem 1.2rem; margin: 1rem 0; }
-.intent { font-size: 1.1rem; margin: .2rem 0 .8rem; }
-.muted, figcaption, .caption { color: #666; font-size: .85rem; }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .6rem 0; }
-dt { font-weight: 600; color: #444; } dd { margin: 0; overflow-wrap: anywhere; }
-pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; font: 13px/1.4 ui-monospace, monospace;
-      background: #f4f4f6; padding: .5rem .6rem; border-radius: 4px; }
-.badge { display: inline-block; padding: .1rem .55rem; border-radius: 999px; font-size: .85rem;
-         margin: 0 .3rem .3rem 0; background: #e9e9ee; color: #333; }
-.good { background: #d8f3dc; color: #1b5e20; } .bad { background: #ffd6d6; color: #8b0000; }
-.partial { background: #ffe8c2; color: #7a4a00; }
-table { border-collapse: collapse; width: 100%; font-size: .9rem; }
-th, td { text-align: left; vertical-align: top; border-bottom: 1px solid #eee; padding: .3rem .4rem; }
-ol.index { columns: 4 13rem; margin: 0; padding-left: 2.2rem; font-size: .9rem; }
-figure { margin: 0 0 .6rem; } img { max-width: 100%; height: auto; border: 1px solid #ccc; }
-.missing { background: #fff4e5; border: 1px dashed #e0a040; padding: 1.5rem; border-radius: 4px; }
-"""
+from webeval_core.reading.trajectory import EVAL_RESULT_NAME, Trajectory
+from webeval_core.scoring import EvaluatorResult, TaskResult, read_verdict
 
 
 def standalone_page(trajectory: Trajectory) -> str:
@@ -61,48 +35,24 @@ def standalone_page(trajectory: Trajectory) -> str:
     return trajectory_html(trajectory, task)
 
 
-def trajectory_html(trajectory: Trajectory, task: Task | None) -> str:
-    """The whole trajectory (header, verdict, answer, every step with its frame) as one HTML page."""
+def trajectory_html(trajectory: Trajectory, task: Task | None, back: str | None = None) -> str:
+    """The whole trajectory (header, verdict, answer, every step with its frame) as one HTML page.
+
+    `back` is a relative link to the page that lists it (a run report), shown at the top.
+    """
     frames = frames_of(trajectory)
     body = [
+        f'<p><a href="{text(back)}">&larr; Run report</a></p>' if back else "",
         _header(trajectory, task),
         _verdict(trajectory),
         _answer(trajectory),
+        _expected(trajectory, task),
         _index(frames),
         *(_frame_section(trajectory, frame, len(frames)) for frame in frames),
         _warnings(trajectory),
-        f'<p class="caption">Exported by webeval from the folder {_text(trajectory.path.name)}.</p>',
+        f'<p class="caption">Exported by webeval from the folder {text(trajectory.path.name)}.</p>',
     ]
-    return "\n".join(
-        [
-            "<!DOCTYPE html>",
-            '<html lang="en"><head><meta charset="utf-8">',
-            f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">',
-            '<meta name="viewport" content="width=device-width, initial-scale=1">',
-            f"<title>Task {_text(trajectory.task_id)} · webeval trajectory</title>",
-            f"<style>{_STYLE}</style>",
-            "</head><body>",
-            *(part for part in body if part),
-            "</body></html>",
-            "",
-        ]
-    )
-
-
-def _text(value: object) -> str:
-    return escape(str(value), quote=True)
-
-
-def _badge(label: str, css: str = "") -> str:
-    return f'<span class="{f"badge {css}" if css else "badge"}">{_text(label)}</span>'
-
-
-def _facts(rows: Sequence[tuple[str, str]]) -> str:
-    return "<dl>" + "".join(f"<dt>{_text(k)}</dt><dd>{_text(v)}</dd>" for k, v in rows) + "</dl>"
-
-
-def _pre(text: str) -> str:
-    return f"<pre>{_text(text)}</pre>"
+    return page(f"Task {trajectory.task_id} · webeval trajectory", body)
 
 
 # --- header, verdict, answer ----------------------------------------------------------------
@@ -110,33 +60,33 @@ def _pre(text: str) -> str:
 
 def _header(trajectory: Trajectory, task: Task | None) -> str:
     if task is not None:
-        intent = f'<p class="intent">{_text(task.intent)}</p>'
-        facts = [
+        intent = f'<p class="intent">{text(task.intent)}</p>'
+        rows = [
             ("Sites", ", ".join(task.sites)),
             ("Task type", task.task_type),
             ("Start URL", " ".join(task.start_urls)),
         ]
     else:
         intent = '<p class="muted">Not a task of the WebArena-Verified catalog.</p>'
-        facts = []
-    facts += [
+        rows = []
+    rows += [
         ("Layout", f"{trajectory.layout} ({trajectory.log_generation or 'no'} log)"),
         ("Steps", f"{len(trajectory.steps)} steps, {len(trajectory.screenshots)} screenshots"),
     ]
     if trajectory.duration_s is not None:
-        facts.append(("Duration", f"{trajectory.duration_s:.0f} s"))
+        rows.append(("Duration", f"{trajectory.duration_s:.0f} s"))
     usage = trajectory.token_usage
     if usage.prompt_tokens or usage.completion_tokens:
-        facts.append(("Tokens", f"{usage.prompt_tokens} prompt, {usage.completion_tokens} completion"))
-    badges = [_badge(trajectory.outcome.replace("_", " "), OUTCOME_TONES.get(trajectory.outcome) or "")]
+        rows.append(("Tokens", f"{usage.prompt_tokens} prompt, {usage.completion_tokens} completion"))
+    badges = [badge(trajectory.outcome.replace("_", " "), OUTCOME_TONES.get(trajectory.outcome) or "")]
     for name, score_file in sorted(trajectory.scores.items()):
         shown = "no score" if score_file.score is None else f"{score_file.score:g}"
-        badges.append(_badge(f"{name}: {shown}", score_tone(score_file.score) or ""))
-    if not trajectory.scores:
-        badges.append(_badge("not scored"))
+        badges.append(badge(f"{name}: {shown}", score_tone(score_file.score) or ""))
+    if not trajectory.scores and trajectory.eval_result is None:
+        badges.append(badge("not scored"))
     return (
-        f"<header><h1>Task {_text(trajectory.task_id)}</h1>{intent}"
-        f"<div>{''.join(badges)}</div>{_facts(facts)}</header>"
+        f"<header><h1>Task {text(trajectory.task_id)}</h1>{intent}"
+        f"<div>{''.join(badges)}</div>{facts(rows)}</header>"
     )
 
 
@@ -146,12 +96,13 @@ def _verdict(trajectory: Trajectory) -> str:
     if verdict is None:
         return ""
     status = verdict.status or "unknown"
+    source = "the official CLI's eval_result.json" if verdict.source == EVAL_RESULT_NAME else verdict.source
     parts = [
         "<section><h2>Official verdict</h2>",
-        _badge(status, STATUS_TONES.get(status) or ""),
-        _badge(f"score {verdict.score:g}" if verdict.score is not None else "no score"),
-        *(_badge(tag, "bad") for tag in verdict.tags),
-        f'<p class="caption">from {_text(verdict.source)}</p>',
+        badge(status, STATUS_TONES.get(status) or ""),
+        badge(f"score {verdict.score:g}" if verdict.score is not None else "no score"),
+        *(badge(tag, "bad") for tag in verdict.tags),
+        f'<p class="caption">The official WebArena-Verified evaluator, from {text(source)}.</p>',
         _failed_assertions(stored_result(trajectory)[1]),
         "</section>",
     ]
@@ -164,8 +115,8 @@ def _failed_assertions(result: TaskResult | None) -> str:
     if failed.empty:
         return ""
     rows = "".join(
-        f"<tr><td>{_text(r.evaluator)}</td><td>{_text(r.assertion)}</td><td>{_text(r.status)}</td>"
-        f"<td>{_pre(str(r.messages)) if r.messages else ''}</td></tr>"
+        f"<tr><td>{text(r.evaluator)}</td><td>{text(r.assertion)}</td><td>{text(r.status)}</td>"
+        f"<td>{pre(str(r.messages)) if r.messages else ''}</td></tr>"
         for r in failed.itertuples()
     )
     return (
@@ -175,7 +126,62 @@ def _failed_assertions(result: TaskResult | None) -> str:
 
 
 def _answer(trajectory: Trajectory) -> str:
-    return f"<section><h2>Final answer</h2>{_pre(trajectory.final_answer_text or '(no answer)')}</section>"
+    return f"<section><h2>Final answer</h2>{pre(trajectory.final_answer_text or '(no answer)')}</section>"
+
+
+def _expected(trajectory: Trajectory, task: Task | None) -> str:
+    """What the task expects beside what the agent answered, then each network check's outcome."""
+    if task is None:
+        return ""
+    answer = trajectory.final_answer_text
+    response = parse_agent_response(answer) if answer else None
+    if response is None:
+        actual = "(no answer)"
+    elif response.parsed is not None:
+        actual = json.dumps(response.parsed, ensure_ascii=False, indent=2)
+    else:
+        actual = f"(no structured response: {response.parse_error})"
+    expected = json.dumps(task.expected.model_dump(mode="json"), ensure_ascii=False, indent=2)
+    rows = [(pre(expected), pre(actual))]
+    return (
+        "<section><h2>Expected vs actual</h2>"
+        + table(("Expected (task catalog)", "Agent's response"), rows)
+        + _network_checks(trajectory, task)
+        + "</section>"
+    )
+
+
+def _network_checks(trajectory: Trajectory, task: Task) -> str:
+    """Each network check the task makes: the request it wants and how the stored result judged it."""
+    if not task.network_checks:
+        return ""
+    result = stored_result(trajectory)[1]
+    outcomes = result.evaluators_results if result is not None else ()
+    rows = []
+    for check in task.network_checks:
+        judged = outcomes[check.position] if check.position < len(outcomes) else None
+        url = " | ".join(check.url) if isinstance(check.url, tuple) else check.url
+        wanted = f"{check.http_method} {url} -> {check.response_status}"
+        if check.should_not_exist:
+            wanted = f"no {wanted}"
+        if check.last_event_only:
+            wanted += " (only the last matching navigation counts)"
+        status = judged.status.value if judged else "not scored"
+        rows.append((text(wanted), badge(status, STATUS_TONES.get(status) or ""), _seen(judged)))
+    return "<h3>Network checks</h3>" + table(("Expected request", "Result", "What the evaluator saw"), rows)
+
+
+def _seen(judged: EvaluatorResult | None) -> str:
+    """The assertion messages of a network check and the requests it compared, as recorded."""
+    if judged is None:
+        return ""
+    messages = [m for a in judged.all_assertions for m in a.messages]
+    if judged.error_msg:
+        messages.append(judged.error_msg)
+    compared = judged.actual_normalized if judged.actual_normalized is not None else judged.actual
+    if compared is not None:
+        messages.append("compared: " + json.dumps(compared, ensure_ascii=False, default=str))
+    return pre("\n".join(messages)) if messages else ""
 
 
 # --- steps ----------------------------------------------------------------------------------
@@ -195,7 +201,7 @@ def _index(frames: Sequence[Frame]) -> str:
     if not frames:
         return '<section><p class="muted">No steps and no screenshots to show.</p></section>'
     items = "".join(
-        f'<li value="{f.number}"><a href="#step-{f.number}">{_text(_link_label(f))}</a></li>' for f in frames
+        f'<li value="{f.number}"><a href="#step-{f.number}">{text(_link_label(f))}</a></li>' for f in frames
     )
     heading = "Steps" if frames[0].step is not None else "Screenshots"
     return f'<nav><section><h2>{heading}</h2><ol class="index">{items}</ol></section></nav>'
@@ -208,22 +214,22 @@ def _image(trajectory: Trajectory, frame: Frame) -> str:
         return '<p class="missing">No screenshot for this step.</p>'
     path = resolve_inside(trajectory.path, name)
     if path is None:
-        return f'<p class="missing">Screenshot {_text(name)} lies outside the trajectory folder.</p>'
+        return f'<p class="missing">Screenshot {text(name)} lies outside the trajectory folder.</p>'
     try:
         # Not the memoized frame_image: a one-off export of 100 frames would push the replay's
         # cached frames out of its memo.
         jpeg = render_overlay(path, **step_marks(frame.step), fmt="JPEG")
     except UnreadableError as exc:
-        return f'<p class="missing">Screenshot {_text(name)}: {_text(exc.reason)}</p>'
+        return f'<p class="missing">Screenshot {text(name)}: {text(exc.reason)}</p>'
     data = base64.b64encode(jpeg).decode("ascii")
     # Lazy decoding keeps a 100-frame page responsive while it opens.
     return (
-        f'<figure><img src="data:image/jpeg;base64,{data}" alt="{_text(name)}" loading="lazy">'
-        f"<figcaption>{_text(name)}</figcaption></figure>"
+        f'<figure><img src="data:image/jpeg;base64,{data}" alt="{text(name)}" loading="lazy">'
+        f"<figcaption>{text(name)}</figcaption></figure>"
     )
 
 
-def _step_facts(trajectory: Trajectory, step: Step) -> str:
+def _stepfacts(trajectory: Trajectory, step: Step) -> str:
     rows = [("Action", step.action)]
     if step.url:
         rows.append(("URL", step.url))
@@ -241,17 +247,17 @@ def _step_facts(trajectory: Trajectory, step: Step) -> str:
         ("Thought", step.thought or "(none logged)"),
         ("Observation", step.observation or "(none logged)"),
     ]
-    return _facts(rows) + "".join(f"<h3>{label}</h3>{_pre(text)}" for label, text in blocks)
+    return facts(rows) + "".join(f"<h3>{label}</h3>{pre(text)}" for label, text in blocks)
 
 
 def _frame_section(trajectory: Trajectory, frame: Frame, total: int) -> str:
     details = (
-        _step_facts(trajectory, frame.step)
+        _stepfacts(trajectory, frame.step)
         if frame.step is not None
         else '<p class="muted">The log has no steps; screenshots are shown in order without actions.</p>'
     )
     return (
-        f'<article id="step-{frame.number}"><h2>{_text(_title(frame, total))}</h2>'
+        f'<article id="step-{frame.number}"><h2>{text(_title(frame, total))}</h2>'
         f"{_image(trajectory, frame)}{details}</article>"
     )
 
@@ -262,5 +268,5 @@ def _warnings(trajectory: Trajectory) -> str:
     lines = "\n".join(str(w) for w in trajectory.warnings)
     return (
         f"<section><details><summary>{len(trajectory.warnings)} warning(s) while reading this folder"
-        f"</summary>{_pre(lines)}</details></section>"
+        f"</summary>{pre(lines)}</details></section>"
     )

@@ -323,3 +323,11 @@ def _json_type(value: Any) -> str:
         int: "a number",
         float: "a number",
     }.get(type(value), type(value).__name__)
+
+
+def installed_catalog() -> TaskCatalog | None:
+    """The installed catalog, or None when it cannot be read (views then show bare task ids)."""
+    try:
+        return load_catalog()
+    except UnreadableError:
+        return None

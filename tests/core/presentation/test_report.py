@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import FARA_ACTIONS, Act, fara_folder, write_log, write_score
+from tests.builders import FARA_ACTIONS, Act, fara_folder, wav_folder, write_log, write_score
+from tests.conftest import Sample
 from webeval_core.presentation.frames import action_label
 from webeval_core.presentation.overlay import frame_image
 from webeval_core.presentation.report import trajectory_html
@@ -235,3 +236,40 @@ def test_a_log_without_steps_shows_the_screenshots_in_order(tmp_path: Path) -> N
     for number, name in enumerate(trajectory.screenshots, start=1):
         assert f"Screenshot {number} of {len(trajectory.screenshots)}" in steps[number]
         assert _embedded(steps[number]) == frame_image(folder / name)
+
+
+def test_an_official_cli_verdict_is_shown_with_its_source_and_never_as_not_scored(tmp_path: Path) -> None:
+    folder = wav_folder(tmp_path, "108")
+    official = {"task_id": 108, "score": 0.0, "status": "failure", "evaluators_results": []}
+    (folder / "eval_result.json").write_text(json.dumps(official))
+    page = trajectory_html(load_trajectory(folder), _catalog_task("108"))
+
+    assert "not scored" not in page
+    assert "from the official CLI&#x27;s eval_result.json" in page
+
+
+def test_expected_vs_actual_shows_the_catalog_answer_beside_the_agents(tmp_path: Path) -> None:
+    folder = wav_folder(tmp_path, "108")
+    task = _catalog_task("108")
+    page = trajectory_html(load_trajectory(folder), task)
+
+    section = page[page.index("<h2>Expected vs actual</h2>") :]
+    expected = json.dumps(task.expected.model_dump(mode="json"), ensure_ascii=False, indent=2)
+    assert _escape(expected) in section
+    assert "Half Dome" in section
+
+
+def test_each_network_check_says_what_it_expects_and_how_it_was_judged(scored_sample: Sample) -> None:
+    trajectory = next(
+        t
+        for t in (load_trajectory(o.path) for o in scored_sample.outcomes if o.path.name == "238")
+        if t.scores
+    )
+    task = _catalog_task("238")
+    page = trajectory_html(trajectory, task)
+
+    checks = page[page.index("<h3>Network checks</h3>") :]
+    for check in task.network_checks:
+        assert _escape(check.http_method) in checks
+    assert "only the last matching navigation counts" in checks
+    assert "compared: " in checks
