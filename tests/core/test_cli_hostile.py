@@ -6,11 +6,14 @@ import csv
 import io
 import json
 import math
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder, write_score, write_times
+from tests.builders import fara_folder, png_bytes, write_score, write_times
 from webeval_core.cli import main
 
 # A window-title change, a hyperlink and a screen clear: what a terminal would act upon.
@@ -120,3 +123,32 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+# Measured: ~130 MB with every screenshot a 170-megapixel PNG (pandas and Pillow loaded),
+# 970 MB before the cap.
+HTML_RSS_LIMIT_KB = 160 * 1024
+_MEASURE = """
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def test_show_html_with_huge_declared_screenshots_stays_small(tmp_path: Path) -> None:
+    folder = fara_folder(tmp_path / "root", "108")
+    bomb = png_bytes(10_000, 17_000)
+    for screenshot in folder.glob("screenshot*.png"):
+        screenshot.write_bytes(bomb)
+    page = tmp_path / "page.html"
+    command = [sys.executable, "-m", "webeval_core.cli", "show", str(folder), "--html", str(page)]
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+
+    measured = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *command], env=env, capture_output=True, text=True, check=True
+    )
+
+    assert int(measured.stdout) < HTML_RSS_LIMIT_KB, f"{int(measured.stdout) // 1024} MB"
+    html = page.read_text(encoding="utf-8")
+    assert "declares 10000 x 17000 pixels" not in html  # the message is drawn in the frame
+    assert html.count("data:image/jpeg;base64,") == 5  # one placeholder frame per step
