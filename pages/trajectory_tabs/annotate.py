@@ -28,7 +28,7 @@ def render(context: TabContext) -> None:
     st.caption(
         "Judging the verdict "
         + (
-            f"**{inert(verdict.status)}** from {inert(verdict.source)}"
+            f"**{inert(verdict.status or 'unknown')}** from {inert(verdict.source)}"
             if verdict
             else "(none: not scored yet)"
         )
