@@ -5,16 +5,19 @@ Everything here is a thin cache or guard around webeval_core; no page reads file
 
 from __future__ import annotations
 
+import functools
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import ParamSpec
 
 import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from pages.state import KEPT_ACROSS_ROOTS, Key, trajectory_link
+from webeval_core.presentation.picks import choice_of
 from webeval_core.reading.tasks import installed_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.runs.index import RootIndex, build_index
@@ -43,7 +46,7 @@ def root_picker() -> None:
     with st.sidebar:
         # Drawn only when opened: a text box costs every page load about 0.2 s of the browser's
         # time (its widget code loads and runs), and the root changes rarely.
-        box = lazy_expander(f"Root folder: {escape_markdown(root.name or str(root))}", key=Key.ROOT_BOX)
+        box = lazy_expander(f"Root folder: {inert(root.name or str(root))}", key=Key.ROOT_BOX)
         if box is not None:
             with box:
                 _root_input(root)
@@ -62,7 +65,7 @@ def _root_input(root: Path) -> None:
     if candidate.is_dir():
         _browse(candidate)
     else:
-        st.error(f"Not a folder: {escape_markdown(typed)}")
+        st.error(f"Not a folder: {inert(typed)}")
 
 
 def _browse(root: Path) -> None:
@@ -100,11 +103,15 @@ def current_index() -> RootIndex:
 
 
 def index_or_stop() -> RootIndex:
-    """The current index; when the root holds no trajectories, say so and stop the page."""
-    index = current_index()
+    """The current index; when the root holds no trajectories (or cannot be read), say so and stop."""
+    try:
+        index = current_index()
+    except Exception as exc:  # the page says what broke instead of dying with a traceback
+        st.error(inert(f"The root folder cannot be read: {type(exc).__name__}: {exc}"))
+        st.stop()
     if not index.summaries:
         st.info(
-            f"No trajectory folders found under {escape_markdown(str(index.root))}."
+            f"No trajectory folders found under {inert(str(index.root))}."
             " Choose another root folder in the sidebar."
         )
         st.stop()
@@ -139,15 +146,43 @@ def lazy_expander(label: str, key: str) -> DeltaGenerator | None:
     return box if box.open else None
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:=])")
+# Every ASCII punctuation character that Markdown, GitHub's extensions (tables, strikethrough,
+# autolinks: `www.` and `http:` stop matching once a dot or colon is escaped), HTML (`<`, `&`) or
+# Streamlit's own syntax (`:color[...]`, `:material/icon:`, `$math$`) gives a meaning to.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:=&])")
 
 
-def escape_markdown(text: str) -> str:
-    """`text` with Markdown (and Streamlit's `:color[...]`, `$math$`) syntax escaped.
+def inert(text: str) -> str:
+    """`text` escaped so Streamlit's Markdown shows it literally: no link, image, HTML or styling.
 
-    For labels that only accept Markdown (page links, buttons, tab titles).
+    Every text that did not come from our own code (file, folder, run and reviewer names, task
+    ids, agent text, messages quoting them) goes through here before it reaches a place that
+    renders Markdown: labels, captions, titles, tabs, expanders, badges, help, st.markdown.
     """
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+P = ParamSpec("P")
+
+
+def contained(what: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
+    """A view that, should it raise, shows an error box naming `what` and lets the page go on.
+
+    One hostile trajectory must not take a page down; st.stop and st.rerun are BaseExceptions
+    and pass through.
+    """
+
+    def wrap(view: Callable[P, None]) -> Callable[P, None]:
+        @functools.wraps(view)
+        def run(*args: P.args, **kwargs: P.kwargs) -> None:
+            try:
+                view(*args, **kwargs)
+            except Exception as exc:
+                st.error(inert(f"{what} cannot be shown: {type(exc).__name__}: {exc}"))
+
+        return run
+
+    return wrap
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
@@ -161,9 +196,22 @@ def current_frame() -> pd.DataFrame:
     return load_frame(str(current_root()))
 
 
-def open_trajectory(run_key: str, task_id: str) -> None:
-    """Switch to the Trajectory page showing one run's trajectory of a task."""
-    st.switch_page(PAGES["trajectory"], query_params=trajectory_link(run_key, task_id))
+def trajectory_query(run_key: str, task_id: str, path: str | None = None) -> dict[str, str]:
+    """The Trajectory page's query parameters for one run's trajectory of a task.
+
+    `path` names the folder, for a task held by several folders of the run (else the first).
+    """
+    index = current_index()
+    members = [s for s in index.summaries if s.run_key == run_key]
+    chosen = [s for s in members if s.task_id == task_id and (path is None or str(s.path) == path)]
+    if not chosen:
+        return trajectory_link(run_key, task_id)
+    return trajectory_link(run_key, choice_of(chosen[0], members, index.root))
+
+
+def open_trajectory(run_key: str, task_id: str, path: str | None = None) -> None:
+    """Switch to the Trajectory page showing one run's trajectory of a task (its folder: `path`)."""
+    st.switch_page(PAGES["trajectory"], query_params=trajectory_query(run_key, task_id, path))
 
 
 _TABLE_COLUMNS = {
@@ -199,4 +247,4 @@ def trajectory_table(rows: pd.DataFrame, run_labels: Mapping[str, str], key: str
     )
     if event.selection.rows:
         chosen = rows.iloc[event.selection.rows[0]]
-        open_trajectory(str(chosen["run"]), str(chosen["task_id"]))
+        open_trajectory(str(chosen["run"]), str(chosen["task_id"]), str(chosen["path"]))

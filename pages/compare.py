@@ -13,9 +13,9 @@ import pandas as pd
 import streamlit as st
 
 from pages import compare_pair
-from pages.common import PAGES, current_frame, current_index, escape_markdown
+from pages.common import PAGES, contained, current_frame, index_or_stop, inert, trajectory_query
 from pages.shell import require_app_shell
-from pages.state import Key, trajectory_link
+from pages.state import Key
 from webeval_core.runs import metrics
 from webeval_core.scoring import verdicts
 
@@ -44,10 +44,10 @@ def _styled(table: pd.DataFrame, columns: list[str]) -> pd.io.formats.style.Styl
 
 
 st.title("Compare runs")
-index = current_index()
+index = index_or_stop()
 keys = [r.key for r in index.runs]
 if len(keys) < 2:
-    st.info(f"Comparing needs two runs; {len(keys)} found under {escape_markdown(str(index.root))}.")
+    st.info(f"Comparing needs two runs; {len(keys)} found under {inert(str(index.root))}.")
     st.stop()
 
 frame = current_frame()
@@ -106,9 +106,9 @@ else:
         for col, run, side in ((link_a, run_a, "A"), (link_b, run_b, "B")):
             col.page_link(
                 PAGES["trajectory"],
-                label=f"Open task {escape_markdown(task)} in run {side}",
+                label=f"Open task {inert(task)} in run {side}",
                 icon=":material/movie:",
-                query_params=trajectory_link(run, task),
+                query_params=trajectory_query(run, task),
             )
     else:
         st.caption("Select a flip to open either side's trajectory.")
@@ -125,16 +125,23 @@ pair_task = st.selectbox(
     on_change=lambda: st.session_state.update({Key.PAIR_STEP: 1}),
     placeholder="choose a task, or select a flip above",
 )
-if pair_task is not None:
-    row = both[both["task_id"].astype(str) == pair_task].iloc[0]
-    st.caption(escape_markdown(str(row["change"])))
+
+
+@contained("The side-by-side view")
+def _side_by_side(row: pd.Series, task: str) -> None:
     summaries = {(s.run_key, s.task_id): s for s in index.summaries}
     compare_pair.render(
         [
-            (f"A: {labels[run_a]}", str(row["result_a"]), summaries[(run_a, pair_task)]),
-            (f"B: {labels[run_b]}", str(row["result_b"]), summaries[(run_b, pair_task)]),
+            (f"A: {labels[run_a]}", str(row["result_a"]), summaries[(run_a, task)]),
+            (f"B: {labels[run_b]}", str(row["result_b"]), summaries[(run_b, task)]),
         ]
     )
+
+
+if pair_task is not None:
+    row = both[both["task_id"].astype(str) == pair_task].iloc[0]
+    st.caption(inert(str(row["change"])))
+    _side_by_side(row, pair_task)
 
 st.subheader("Tasks x runs")
 shown_changes = st.pills(

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.common import escape_markdown, inside_root, load_trajectory_cached
+from pages.common import contained, inert, inside_root, load_trajectory_cached
 from pages.state import Key
 from pages.trajectory_tabs.replay import show_frame
 from webeval_core.presentation.frames import Frame, frames_of
@@ -26,20 +26,24 @@ def _load(summary: TrajectorySummary) -> tuple[Trajectory, list[Frame]] | str:
     folder = inside_root(summary.path)
     if folder is None:
         return "This trajectory folder is not inside the browsed root."
-    trajectory = load_trajectory_cached(str(folder), fingerprint(folder))
+    try:
+        trajectory = load_trajectory_cached(str(folder), fingerprint(folder))
+    except Exception as exc:  # one unreadable side must leave the other one shown
+        return f"This folder cannot be read: {type(exc).__name__}: {exc}"
     return trajectory, frames_of(trajectory)
 
 
+@contained("This side")
 def _side(label: str, result: str, loaded: tuple[Trajectory, list[Frame]] | str, number: int) -> None:
-    st.markdown(f"**{escape_markdown(label)}** · {escape_markdown(result)}")
+    st.markdown(f"**{inert(label)}** · {inert(result)}")
     if isinstance(loaded, str):
-        st.warning(escape_markdown(loaded))
+        st.warning(inert(loaded))
         return
     trajectory, frames = loaded
     if number <= len(frames):
         frame = frames[number - 1]
         kind, action = ("Screenshot", "") if frame.step is None else ("Step", f" · {frame.step.action}")
-        st.markdown(escape_markdown(f"{kind} {number} of {len(frames)}{action}"))
+        st.markdown(inert(f"{kind} {number} of {len(frames)}{action}"))
         show_frame(trajectory.path, frame.screenshot, frame.step, frame.screenshot or "no screenshot")
         if frame.step is not None:
             if frame.step.url:
@@ -55,6 +59,7 @@ def _side(label: str, result: str, loaded: tuple[Trajectory, list[Frame]] | str,
 
 
 @st.fragment
+@contained("The side-by-side view")  # inside the fragment: its own reruns are contained too
 def render(sides: list[tuple[str, str, TrajectorySummary]]) -> None:
     """Both runs' trajectories of one task, `(run label, result, summary)` each.
 

@@ -16,8 +16,8 @@ from pages.common import (
     PAGES,
     current_frame,
     current_root,
-    escape_markdown,
     index_or_stop,
+    inert,
     lazy_expander,
     load_frame,
     load_index,
@@ -127,7 +127,7 @@ def _headlines(data: pd.DataFrame, labels: Mapping[str, str]) -> None:
 def _headline_row(label: str, head: metrics.Headline) -> None:
     # "Passed" holds "passed / counted": room for two four-digit numbers without an ellipsis.
     cols = st.columns([1.6, 1, 1, 1.6, 1, 1, 1], vertical_alignment="center")
-    cols[0].markdown(f"**{escape_markdown(label)}**")
+    cols[0].markdown(f"**{inert(label)}**")
     if head.unscored or head.unreadable:
         cols[0].caption(f"{head.unscored} answered but not scored · {head.unreadable} unreadable")
     rate = "–" if head.success_rate is None else f"{head.success_rate:.1%}"
@@ -149,7 +149,7 @@ def _headline_row(label: str, head: metrics.Headline) -> None:
 def _runs_table(index: RootIndex, frame: pd.DataFrame, labels: Mapping[str, str]) -> None:
     """The runs under the root with their metadata, drawn only while its expander is open."""
     runs_label = f"{len(index.runs)} run{'s' if len(index.runs) != 1 else ''}"
-    runs_box = lazy_expander(f"{runs_label} under {escape_markdown(str(index.root))}", key=Key.RUNS_BOX)
+    runs_box = lazy_expander(f"{runs_label} under {inert(str(index.root))}", key=Key.RUNS_BOX)
     if runs_box is None:
         return
     counts = frame["run"].value_counts()

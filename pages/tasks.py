@@ -9,9 +9,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index, escape_markdown
+from pages.common import PAGES, current_frame, current_index, inert, trajectory_query
 from pages.shell import require_app_shell
-from pages.state import Key, trajectory_link
+from pages.state import Key
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.catalog_table import (
     HELPER_COLUMNS,
@@ -59,9 +59,9 @@ def _render_attempts(attempts: pd.DataFrame) -> None:
         cols = st.columns([5, 2, 2, 2])
         cols[0].page_link(
             PAGES["trajectory"],
-            label=escape_markdown(run.label if run else row.run),
+            label=inert(run.label if run else row.run),
             icon=":material/movie:",
-            query_params=trajectory_link(row.run, row.task_id),
+            query_params=trajectory_query(row.run, row.task_id, row.path),
         )
         cols[1].text(f"{row.result}" + (f" ({row.status})" if row.status else ""))
         cols[2].text(f"outcome: {row.outcome or '-'}")
@@ -139,7 +139,7 @@ st.title("Tasks")
 try:
     catalog = load_catalog()
 except UnreadableError as exc:
-    st.error(f"The task catalog cannot be read: {escape_markdown(exc.reason)}")
+    st.error(f"The task catalog cannot be read: {inert(exc.reason)}")
     st.stop()
 
 trajectories = current_frame()
@@ -149,7 +149,9 @@ templates = {t.intent_template_id: t.intent_template for t in catalog.tasks.valu
 
 shown = filter_tasks(frame, _filters(templates, set(by_task)))
 table = with_attempts(shown.drop(columns=list(HELPER_COLUMNS)), trajectories)
-st.caption(f"{len(shown)} of {len(frame)} tasks from {catalog.path.name} (sha256 {catalog.checksum[:12]}…)")
+st.caption(
+    f"{len(shown)} of {len(frame)} tasks from {inert(catalog.path.name)} (sha256 {catalog.checksum[:12]}…)"
+)
 selection = st.dataframe(
     table,
     key=Key.TASK_TABLE,

@@ -15,9 +15,10 @@ from collections.abc import Callable
 import streamlit as st
 
 from pages.common import (
+    contained,
     current_index,
     current_root,
-    escape_markdown,
+    inert,
     inside_root,
     lazy_expander,
     load_trajectory_cached,
@@ -29,6 +30,7 @@ from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
 from pages.trajectory_tabs.verdict import score_color, tone_color
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.presentation.picks import trajectory_choices
 from webeval_core.presentation.tones import OUTCOME_TONES
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.reading.trajectory import Trajectory
@@ -60,23 +62,24 @@ def _choose() -> TrajectorySummary | None:
         on_change=reset_step,
         placeholder="choose a run",
     )
-    members = [s for s in index.summaries if s.run_key == run_key]
-    task_id = right.selectbox(
+    # Keyed by a name unique in the run: two folders holding one task id can both be opened.
+    choices = trajectory_choices([s for s in index.summaries if s.run_key == run_key], index.root)
+    chosen = right.selectbox(
         "Task",
-        [s.task_id for s in members],
+        list(choices),
         index=None,
         key=Key.TASK,
         bind="query-params",
         on_change=reset_step,
-        placeholder="choose a task" if members else "choose a run first",
+        placeholder="choose a task" if choices else "choose a run first",
     )
     if run_key in runs and runs[run_key].label != run_key:
-        left.caption(escape_markdown(runs[run_key].label))
-    return next((s for s in members if s.task_id == task_id), None)
+        left.caption(inert(runs[run_key].label))
+    return choices.get(chosen) if chosen is not None else None
 
 
 def _header(trajectory: Trajectory, task: Task | None) -> None:
-    st.title(f"Task {escape_markdown(trajectory.task_id)}")
+    st.title(f"Task {inert(trajectory.task_id)}")
     if task is not None:
         st.text(task.intent)
         facts = [
@@ -94,14 +97,14 @@ def _header(trajectory: Trajectory, task: Task | None) -> None:
     ]
     if trajectory.duration_s is not None:
         facts.append(f"{trajectory.duration_s:.0f} s")
-    st.caption(escape_markdown(" · ".join(facts)))
+    st.caption(inert(" · ".join(facts)))
     with st.container(horizontal=True):
         st.badge(
             trajectory.outcome.replace("_", " "), color=tone_color(OUTCOME_TONES.get(trajectory.outcome))
         )
         for name, score_file in sorted(trajectory.scores.items()):
             shown = "no score" if score_file.score is None else f"{score_file.score:g}"
-            st.badge(escape_markdown(f"{name}: {shown}"), color=score_color(score_file.score))
+            st.badge(inert(f"{name}: {shown}"), color=score_color(score_file.score))
         if not trajectory.scores:
             st.badge("not scored", color="gray")
     if trajectory.warnings:
@@ -119,7 +122,7 @@ def _context() -> TabContext:
         st.info("Choose a run and a task, or open a trajectory from the Trajectories or Tasks page.")
         st.stop()
     if summary.unreadable:
-        st.error(f"This folder cannot be read: {escape_markdown(summary.unreadable)}")
+        st.error(inert(f"This folder cannot be read: {summary.unreadable}"))
         st.stop()
     folder = inside_root(summary.path)
     if folder is None:
@@ -129,7 +132,10 @@ def _context() -> TabContext:
     try:
         trajectory = load_trajectory_cached(str(folder), folder_print)
     except UnreadableError as exc:
-        st.error(f"This folder cannot be read: {escape_markdown(exc.reason)}")
+        st.error(inert(f"This folder cannot be read: {exc.reason}"))
+        st.stop()
+    except Exception as exc:  # anything else a hostile folder provokes: this page only says so
+        st.error(inert(f"This folder cannot be read: {type(exc).__name__}: {exc}"))
         st.stop()
     try:
         task = load_catalog().get(trajectory.task_id)
@@ -147,13 +153,14 @@ def _context() -> TabContext:
 
 def _page() -> None:
     context = _context()
-    _header(context.trajectory, context.task)
+    contained("The trajectory's header")(_header)(context.trajectory, context.task)
     take_pending_jump()
     # Lazy tabs: only the open one is drawn.
-    for tab, render in zip(st.tabs(list(TABS), key=Key.TAB, bind="query-params"), _TAB_VIEWS, strict=True):
+    tabs = st.tabs(list(TABS), key=Key.TAB, bind="query-params")
+    for name, tab, render in zip(TABS, tabs, _TAB_VIEWS, strict=True):
         if tab.open:
             with tab:
-                render(context)
+                contained(f"The {name} tab")(render)(context)
 
 
 _page()

@@ -9,20 +9,33 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import map_in_processes, worker_count
+from webeval_core.presentation.safe_output import spreadsheet_row, strict_json, terminal_text
 from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
 from webeval_core.review.annotations import annotations_as_rows, default_annotations_file, read_annotations
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
 from webeval_core.server import AppServer, app_file, default_root, port_in_use, streamlit_command
 from webeval_core.version import __version__
 
+if TYPE_CHECKING:
+    from webeval_core.runs.discovery import Run
+    from webeval_core.scoring import ScoreOutcome, ScoreSummary
+
 
 def _print_json(payload: object, out: TextIO) -> None:
-    json.dump(payload, out, indent=2, ensure_ascii=False, default=str)
-    out.write("\n")
+    out.write(strict_json(payload, indent=2) + "\n")
+
+
+def _say(out: TextIO, *lines: str) -> None:
+    """Write lines for a person's terminal: whatever came from input has its controls escaped."""
+    out.writelines(terminal_text(line) + "\n" for line in lines)
+
+
+def _complain(command: str, subject: object, problem: object) -> None:
+    _say(sys.stderr, f"webeval {command}: {subject}: {problem}")
 
 
 def _shorten(text: str | None, width: int) -> str:
@@ -52,7 +65,7 @@ class _Progress:
 # --- show -----------------------------------------------------------------------------------
 
 
-def _format_trajectory(t: Trajectory) -> str:
+def _format_trajectory(t: Trajectory) -> list[str]:
     lines = [
         f"Task {t.task_id}  ({t.layout} layout, {t.log_generation or 'no'} log)",
         f"Folder:   {t.path}",
@@ -83,7 +96,7 @@ def _format_trajectory(t: Trajectory) -> str:
         lines.append("")
         lines.append(f"Warnings ({len(t.warnings)}):")
         lines.extend(f"  {w}" for w in t.warnings)
-    return "\n".join(lines)
+    return lines
 
 
 def _size(n_bytes: int) -> str:
@@ -104,7 +117,7 @@ def _html_target_problem(target: Path, folder: Path, force: bool) -> str | None:
 
 
 def _refuse_html(target: Path, problem: str) -> int:
-    print(f"webeval show: {target}: {problem}", file=sys.stderr)
+    _complain("show", target, problem)
     return 1
 
 
@@ -123,7 +136,7 @@ def _write_html(trajectory: Trajectory, target: Path, force: bool, out: TextIO) 
             handle.write(page)
     except OSError as exc:
         return _refuse_html(target, f"cannot be written ({exc.strerror})")
-    out.write(f"Wrote {target} ({_size(len(page))}, {len(trajectory.steps)} steps)\n")
+    _say(out, f"Wrote {target} ({_size(len(page))}, {len(trajectory.steps)} steps)")
     return 0
 
 
@@ -132,14 +145,14 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     try:
         trajectory = load_trajectory(Path(args.dir))
     except UnreadableError as exc:
-        print(f"webeval show: {exc.path}: {exc.reason}", file=sys.stderr)
+        _complain("show", exc.path, exc.reason)
         return 1
     if args.html:
         return _write_html(trajectory, Path(args.html), args.force, out)
     if args.json:
         _print_json(trajectory_json(trajectory), out)
     else:
-        out.write(_format_trajectory(trajectory) + "\n")
+        _say(out, *_format_trajectory(trajectory))
     return 0
 
 
@@ -149,7 +162,7 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 def _load_index(args: argparse.Namespace, label: str) -> RootIndex | None:
     root = Path(args.root)
     if not root.is_dir():
-        print(f"webeval {label}: {root}: not a folder", file=sys.stderr)
+        _complain(label, root, "not a folder")
         return None
     return build_index(root, use_cache=not getattr(args, "no_cache", False), on_progress=_Progress("Reading"))
 
@@ -170,25 +183,27 @@ def cmd_ls(args: argparse.Namespace, out: TextIO) -> int:
         _print_json(index_as_json(index), out)
         return 0
     if not index.summaries:
-        out.write(f"No trajectory folders found under {index.root}\n")
+        _say(out, f"No trajectory folders found under {index.root}")
         return 0
     for run in index.runs:
-        members = [s for s in index.summaries if s.run_key == run.key and not s.unreadable]
-        out.write(f"\n{run.key}  ({len(members)} trajectories)\n")
-        meta = ", ".join(f"{k}={v}" for k, v in run.metadata.items() if v)
-        if meta:
-            out.write(f"  {meta}\n")
-        out.write(f"  {'task':<10} {'outcome':<10} {'steps':>5}  {'verdict':<9} other scores\n")
-        for s in members:
-            verdict = s.verdict.status if s.verdict else "-"
-            out.write(
-                f"  {s.task_id:<10} {s.outcome or '-':<10} {s.steps:>5}  {verdict:<9} {_score_cell(s)}\n"
-            )
+        _say(out, *_run_lines(run, [s for s in index.summaries if s.run_key == run.key and not s.unreadable]))
     if index.unreadable:
-        out.write(f"\nUnreadable folders ({len(index.unreadable)}):\n")
-        for s in index.unreadable:
-            out.write(f"  {s.path}: {s.unreadable}\n")
+        _say(out, "", f"Unreadable folders ({len(index.unreadable)}):")
+        _say(out, *(f"  {s.path}: {s.unreadable}" for s in index.unreadable))
     return 0
+
+
+def _run_lines(run: Run, members: list[TrajectorySummary]) -> list[str]:
+    """One run of `ls`: its key, its metadata, then a row per readable trajectory."""
+    lines = ["", f"{run.key}  ({len(members)} trajectories)"]
+    meta = ", ".join(f"{k}={v}" for k, v in run.metadata.items() if v)
+    if meta:
+        lines.append(f"  {meta}")
+    lines.append(f"  {'task':<10} {'outcome':<10} {'steps':>5}  {'verdict':<9} other scores")
+    for s in members:
+        verdict = s.verdict.status if s.verdict else "-"
+        lines.append(f"  {s.task_id:<10} {s.outcome or '-':<10} {s.steps:>5}  {verdict:<9} {_score_cell(s)}")
+    return lines
 
 
 def cmd_index(args: argparse.Namespace, out: TextIO) -> int:
@@ -196,9 +211,10 @@ def cmd_index(args: argparse.Namespace, out: TextIO) -> int:
     index = _load_index(args, "index")
     if index is None:
         return 1
-    out.write(
+    _say(
+        out,
         f"Indexed {len(index.summaries)} trajectories in {len(index.runs)} runs under {index.root}"
-        f" ({len(index.unreadable)} unreadable).\n"
+        f" ({len(index.unreadable)} unreadable).",
     )
     return 0
 
@@ -238,7 +254,7 @@ def _annotation_rows(root: Path, file: str | None) -> list[dict[str, Any]]:
     path = Path(file) if file else default_annotations_file(root)
     annotations, problems = read_annotations(path)
     for problem in problems:
-        print(f"webeval export: {problem}", file=sys.stderr)
+        _say(sys.stderr, f"webeval export: {problem}")
     return annotations_as_rows(annotations)
 
 
@@ -266,7 +282,7 @@ def _write_report_page(job: tuple[Path, int, TrajectorySummary]) -> int:
     return len(html)
 
 
-def export_run_report(args: argparse.Namespace, out: TextIO) -> int:
+def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval export ROOT --run KEY --format html -o FOLDER`: a run's report and its trajectory pages."""
     from webeval_core.presentation.runreport import PAGES_FOLDER, run_members, run_report_html
     from webeval_core.reading.tasks import installed_catalog
@@ -276,7 +292,7 @@ def export_run_report(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     problem = _report_problem(args, index)
     if problem is not None:
-        print(f"webeval export: {problem}", file=sys.stderr)
+        _say(sys.stderr, f"webeval export: {problem}")
         return 1
     catalog = installed_catalog()
     folder = Path(args.output)
@@ -291,9 +307,10 @@ def export_run_report(args: argparse.Namespace, out: TextIO) -> int:
         parallel_from=8,
         on_progress=_Progress("Writing pages"),
     )
-    out.write(
+    _say(
+        out,
         f"Wrote {folder / 'index.html'} and {len(sizes)} trajectory pages ({_size(sum(sizes))})"
-        f" in {folder / PAGES_FOLDER}\n"
+        f" in {folder / PAGES_FOLDER}",
     )
     return 0
 
@@ -301,7 +318,7 @@ def export_run_report(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval export ROOT`: one row per trajectory (or annotation) as CSV or JSON lines, or a run report."""
     if args.format == "html":
-        return export_run_report(args, out)
+        return _export_run_report(args, out)
     if args.annotations:
         rows = _annotation_rows(Path(args.root), args.annotations_file)
     else:
@@ -312,17 +329,18 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     target: TextIO = open(args.output, "w", newline="", encoding="utf-8") if args.output else out  # noqa: SIM115
     try:
         if args.format == "jsonl":
-            target.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+            target.writelines(strict_json(row) + "\n" for row in rows)
         else:
             columns = list(dict.fromkeys(key for row in rows for key in row)) or list(_EXPORT_COLUMNS)
             writer = csv.DictWriter(target, fieldnames=columns)
             writer.writeheader()
-            writer.writerows(rows)
+            # Formula-like text is shown as text by a spreadsheet; numbers stay numbers.
+            writer.writerows(spreadsheet_row(row) for row in rows)
     finally:
         if target is not out:
             target.close()
     if args.output:
-        print(f"Wrote {len(rows)} rows to {args.output}", file=sys.stderr)
+        _say(sys.stderr, f"Wrote {len(rows)} rows to {args.output}")
     return 0
 
 
@@ -338,13 +356,13 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     try:
         catalog = load_catalog(args.tasks)
     except UnreadableError as exc:
-        print(f"webeval score: {exc.path}: {exc.reason}", file=sys.stderr)
+        _complain("score", exc.path, exc.reason)
         return 1
     folders: list[Path] = []
     for given in args.paths:
         path = Path(given)
         if not path.is_dir():
-            print(f"webeval score: {path}: not a folder", file=sys.stderr)
+            _complain("score", path, "not a folder")
             return 1
         folders.extend(iter_trajectory_dirs(path))
     outcomes = score_trajectories(
@@ -365,30 +383,35 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         _print_json({"results": results, "summary": summary.model_dump(mode="json")}, out)
         return 0
     if not outcomes:
-        out.write("No trajectory folders found.\n")
+        _say(out, "No trajectory folders found.")
         return 0
+    _say(out, *_score_report(outcomes, summary))
+    return 0
+
+
+def _score_report(outcomes: Sequence[ScoreOutcome], summary: ScoreSummary) -> list[str]:
+    """`score`'s text: the engine, a tally per site and task type, the files written, the errors."""
     hashes = sorted({o.eval_hash for o in outcomes if o.eval_hash})
-    out.write(f"Scored {len(outcomes)} trajectories with {', '.join(hashes) or 'no evaluator run'}\n\n")
-    out.write(
-        f"{'':<28} {'scored':>7} {'success':>8} {'failure':>8} {'error':>6} {'excluded':>9} {'rate':>7}\n"
+    lines = [f"Scored {len(outcomes)} trajectories with {', '.join(hashes) or 'no evaluator run'}", ""]
+    lines.append(
+        f"{'':<28} {'scored':>7} {'success':>8} {'failure':>8} {'error':>6} {'excluded':>9} {'rate':>7}"
     )
     groups = [("overall", summary.overall)]
     groups += [(f"site {name}", tally) for name, tally in summary.per_site.items()]
     groups += [(f"type {name}", tally) for name, tally in summary.per_task_type.items()]
     for label, tally in groups:
         rate = f"{tally.success_rate:.1%}" if tally.success_rate is not None else "-"
-        out.write(
+        lines.append(
             f"{_shorten(label, 28):<28} {tally.scored:>7} {tally.success:>8} {tally.failure:>8}"
-            f" {tally.error:>6} {tally.excluded:>9} {rate:>7}\n"
+            f" {tally.error:>6} {tally.excluded:>9} {rate:>7}"
         )
     written = sum(1 for o in outcomes if o.score_file and not o.reused)
     reused = sum(1 for o in outcomes if o.reused)
-    out.write(f"\nScore files: {written} written, {reused} already up to date.\n")
+    lines += ["", f"Score files: {written} written, {reused} already up to date."]
     errors = [o for o in outcomes if o.status == "error"]
     if errors:
-        out.write(f"\nErrors ({len(errors)}):\n")
-        out.writelines(f"  {o.path}: {o.reason}\n" for o in errors)
-    return 0
+        lines += ["", f"Errors ({len(errors)}):", *(f"  {o.path}: {o.reason}" for o in errors)]
+    return lines
 
 
 # --- app ------------------------------------------------------------------------------------
@@ -398,23 +421,23 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval app [ROOT]`: serve the Streamlit inspector on ROOT until stopped."""
     root = Path(args.root).resolve() if args.root else default_root()
     if not root.is_dir():
-        print(f"webeval app: {root}: not a folder", file=sys.stderr)
+        _complain("app", root, "not a folder")
         return 1
     if port_in_use(args.host, args.port):
-        print(
+        _say(
+            sys.stderr,
             f"webeval app: port {args.port} on {args.host} is already in use"
             " (another `webeval app`?); choose another with --port",
-            file=sys.stderr,
         )
         return 1
     try:
         script = app_file()
     except FileNotFoundError as exc:  # a broken install: say what is missing, not a traceback
-        print(f"webeval app: {exc}", file=sys.stderr)
+        _say(sys.stderr, f"webeval app: {exc}")
         return 1
     command = streamlit_command(script, args.host, args.port)
     env = {**os.environ, "WEBEVAL_ROOT": str(root)}
-    out.write(f"Opening {root} at http://{args.host}:{args.port}\n")
+    _say(out, f"Opening {root} at http://{args.host}:{args.port}")
     out.flush()
     return AppServer(command, env).run()
 

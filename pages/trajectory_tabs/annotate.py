@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from pages.common import inert
 from pages.state import Key
 from pages.trajectory_tabs.context import TabContext
 from webeval_core.presentation.tables import annotation_table
@@ -26,8 +27,12 @@ def render(context: TabContext) -> None:
     verdict = read_verdict(trajectory.scores, trajectory.eval_result)
     st.caption(
         "Judging the verdict "
-        + (f"**{verdict.status}** from `{verdict.source}`" if verdict else "(none: not scored yet)")
-        + f". Annotations are kept in `{file}`, never inside the runs."
+        + (
+            f"**{inert(verdict.status or 'unknown')}** from {inert(verdict.source)}"
+            if verdict
+            else "(none: not scored yet)"
+        )
+        + f". Annotations are kept in {inert(str(file))}, never inside the runs."
     )
     with st.form(Key.ANNOTATION_FORM, clear_on_submit=True, border=False):
         label = st.radio("Decision", LABELS, horizontal=True, key=Key.ANNOTATION_LABEL)
@@ -49,7 +54,7 @@ def render(context: TabContext) -> None:
             st.toast("Annotation saved")
     annotations, problems = read_annotations(file)
     for problem in problems:
-        st.warning(str(problem))
+        st.warning(inert(str(problem)))
     mine = [a for a in annotations if (a.run_key, a.task_id) == (run_key, trajectory.task_id)]
     if mine:
         table = annotation_table(mine, verdict.source if verdict else None)

@@ -5,20 +5,21 @@ And the whole trajectory as a standalone HTML page to download.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
 import streamlit as st
 
-from pages.common import escape_markdown
+from pages.common import inert
 from pages.state import Key
 from pages.trajectory_tabs.context import TabContext
 from webeval_core.presentation.report import standalone_page
+from webeval_core.presentation.safe_output import finite
 from webeval_core.presentation.tables import (
     core_log_table,
     rubric_table,
     token_usage_table,
+    utc_moment,
     verdict_field_table,
 )
 from webeval_core.reading.logexcerpt import read_log_excerpt
@@ -27,7 +28,7 @@ from webeval_core.scoring import stored_task_result
 
 
 def _score_file_view(name: str, score: float | None, response: Any, text: str | None) -> None:
-    st.markdown(f"**{escape_markdown(name)}** — score {score if score is not None else 'none'}")
+    st.markdown(f"**{inert(name)}** — score {score if score is not None else 'none'}")
     if isinstance(response, dict):
         rubric = rubric_table(response)
         if rubric is not None:
@@ -101,15 +102,9 @@ def render(context: TabContext) -> None:
     with left:
         st.subheader("times.json")
         if trajectory.times is not None:
-            st.json(trajectory.times.model_dump(mode="json"))
+            st.json(finite(trajectory.times.model_dump(mode="json")))
             moments = {"start": trajectory.times.start_time, "end": trajectory.times.end_time}
-            st.caption(
-                " · ".join(
-                    f"{name} {datetime.fromtimestamp(value, UTC):%Y-%m-%d %H:%M:%S} UTC"
-                    for name, value in moments.items()
-                    if value is not None
-                )
-            )
+            st.caption(" · ".join(f"{name} {utc_moment(value)}" for name, value in moments.items()))
         else:
             st.caption("No times.json.")
     with right:
@@ -121,7 +116,7 @@ def render(context: TabContext) -> None:
             st.caption("No token usage recorded.")
     st.subheader("Raw files")
     if trajectory.final_answer is not None:
-        with st.expander(trajectory.answer_file or "final answer"):
+        with st.expander(inert(trajectory.answer_file or "final answer")):
             st.json(trajectory.final_answer.model_dump(mode="json"), expanded=True)
     elif trajectory.final_answer_text is not None:
         with st.expander("agent_response.json"):

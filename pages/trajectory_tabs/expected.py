@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.common import escape_markdown
+from pages.common import inert
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
 from webeval_core.reading.response import parse_agent_response
@@ -14,9 +14,7 @@ def render(context: TabContext) -> None:
     """The verdict, the expected answer beside the agent's, and the evaluator's field matches."""
     trajectory, task = context.trajectory, context.task
     if task is None:
-        st.warning(
-            f"Task {escape_markdown(trajectory.task_id)} is not in the task catalog: nothing to compare."
-        )
+        st.warning(f"Task {inert(trajectory.task_id)} is not in the task catalog: nothing to compare.")
         st.code(trajectory.final_answer_text or "(no answer)", language=None, wrap_lines=True)
         return
     outcome = context.live_outcome()
@@ -48,7 +46,7 @@ def render(context: TabContext) -> None:
                 "`task_type`/`retrieved_data`, so it was mapped before scoring."
             )
         if response.parse_error:
-            st.error(f"No structured response found: {escape_markdown(response.parse_error)}")
+            st.error(f"No structured response found: {inert(response.parse_error)}")
         if response.findings:
             st.markdown(f"**Schema findings ({len(response.findings)})** — reported, never scored")
             st.text("\n".join(f"• {finding}" for finding in response.findings))

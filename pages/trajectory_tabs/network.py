@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.common import escape_markdown, load_trajectory_cached
+from pages.common import inert, load_trajectory_cached
 from pages.state import Key, candidates_key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import request_jump
@@ -65,7 +65,7 @@ def _check(trace: NetworkCheckTrace) -> None:
         st.code(f"{trace.http_method} {url}", language=None, wrap_lines=True)
         st.text(trace.explanation)
         if trace.limitation:
-            st.warning(escape_markdown(trace.limitation), icon=":material/warning:")
+            st.warning(inert(trace.limitation), icon=":material/warning:")
         elif trace.navigate_last_document_only:
             st.caption(
                 "Navigate task with a GET check: the evaluator only looks at the last page navigation "
@@ -128,7 +128,7 @@ def render(context: TabContext) -> None:
     if context.trajectory.har_path is None:
         st.info("This trajectory has no network.har.")
     elif isinstance(requests, str):
-        st.error(f"network.har cannot be used: {escape_markdown(requests)}")
+        st.error(f"network.har cannot be used: {inert(requests)}")
     else:
         _events_table(requests)
     traces = outcome.evaluation.network if outcome and outcome.evaluation else ()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.common import escape_markdown, inside_root, lazy_expander
+from pages.common import contained, inert, inside_root, lazy_expander
 from pages.state import Key, film_key
 from pages.trajectory_tabs import navigation
 from pages.trajectory_tabs.context import TabContext
@@ -66,17 +66,17 @@ def show_frame(folder: Path, name: str | None, step: Step | None, caption: str) 
         st.info(
             "No screenshot for this step."
             if not name
-            else f"Screenshot {escape_markdown(name)} is not inside the root."
+            else f"Screenshot {inert(name)} is not inside the root."
         )
         return
     try:
         image = frame_image(path, **step_marks(step))
     except UnreadableError as exc:
-        st.warning(escape_markdown(f"{name}: {exc.reason}"))
+        st.warning(inert(f"{name}: {exc.reason}"))
         return
     # JPEG (frame_image's default): encoding a full frame as PNG takes most of a step's budget.
     st.image(image, width="stretch", output_format="JPEG")
-    st.caption(escape_markdown(caption))
+    st.caption(inert(caption))
 
 
 def _after_frame(trajectory: Trajectory, name: str | None) -> str | None:
@@ -93,11 +93,11 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
         st.markdown(f"**Screenshot {frame.number} of {total}**")
         st.caption("The log has no steps; screenshots are shown in order without actions.")
         return
-    st.markdown(f"**Step {step.index} of {total}** · {escape_markdown(step.action)}")
+    st.markdown(f"**Step {step.index} of {total}** · {inert(step.action)}")
     if step.time_utc is not None:
         first = trajectory.steps[0].time_utc
         since = f" (+{(step.time_utc - first).total_seconds():.1f} s)" if first else ""
-        st.caption(f"{step.time_utc.strftime('%Y-%m-%d %H:%M:%S')} UTC{since}")
+        st.caption(f"{step.time_utc:%Y-%m-%d %H:%M:%S} UTC{since}")
     # Plain text, not st.code: the first code block of a page loads and runs the browser's syntax
     # highlighter, about half a second of a page load here.
     if step.url:
@@ -153,11 +153,12 @@ def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
                 args=(frame.number,),
                 type="primary" if current else "secondary",
                 width="stretch",
-                help=escape_markdown(frame.step.action) if frame.step else None,
+                help=inert(frame.step.action) if frame.step else None,
             )
 
 
 @st.fragment
+@contained("The replay")  # inside the fragment: its own reruns are contained too
 def render(context: TabContext) -> None:
     """The replay of the context's trajectory at the URL's step.
 

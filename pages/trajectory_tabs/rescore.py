@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.common import current_index, escape_markdown, inside_root, load_frame, load_index
+from pages.common import current_index, inert, inside_root, load_frame, load_index
 from pages.state import Key, what_if_text_key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
@@ -24,7 +24,7 @@ def _rescore_one(context: TabContext) -> None:
     trajectory, folder = context.trajectory, context.folder_text
     st.subheader("This trajectory")
     source, before = stored_result(trajectory)
-    st.caption(f"Stored verdict: {escape_markdown(source)}" if source else "No stored official verdict yet.")
+    st.caption(f"Stored verdict: {inert(source)}" if source else "No stored official verdict yet.")
     if st.button("Re-score with the official evaluator", key=Key.RESCORE_ONE, type="primary"):
         outcome = score_trajectory(Path(folder), config_root=context.root, force=True)
         st.session_state[Key.RESCORED] = {"folder": folder, "before": before, "outcome": outcome}
@@ -35,7 +35,7 @@ def _rescore_one(context: TabContext) -> None:
         outcome = done["outcome"]
         show_verdict(outcome)
         if outcome.score_file is not None:
-            st.caption(f"Wrote {escape_markdown(outcome.score_file.relative_to(Path(folder)).as_posix())}")
+            st.caption(f"Wrote {inert(outcome.score_file.relative_to(Path(folder)).as_posix())}")
         after = outcome.evaluation.result if outcome.evaluation else None
         table = before_after(done["before"], after)
         if not table.empty:

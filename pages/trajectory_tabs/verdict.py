@@ -7,7 +7,7 @@ from typing import Literal
 
 import streamlit as st
 
-from pages.common import escape_markdown, load_trajectory_cached
+from pages.common import inert, load_trajectory_cached
 from webeval_core.presentation.tables import MATCH, MISMATCH, assertion_table, response_field_table
 from webeval_core.presentation.tones import STATUS_TONES, Tone, score_tone
 from webeval_core.scoring import ScoreOutcome, score_trajectory
@@ -50,7 +50,7 @@ def show_verdict(outcome: ScoreOutcome) -> None:
     if outcome.reason:
         st.text(outcome.reason)
     for note in outcome.notes:
-        st.caption(escape_markdown(note))
+        st.caption(inert(note))
 
 
 def fields_and_assertions(outcome: ScoreOutcome) -> None:

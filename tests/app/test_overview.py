@@ -14,7 +14,7 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from pages.common import escape_markdown
+from pages.common import inert
 from tests.app.conftest import Sample, expected
 from tests.builders import wav_folder
 from webeval_core.runs import metrics
@@ -64,7 +64,7 @@ def test_headline_numbers_equal_metrics_and_the_scorer(app, sample: Sample) -> N
     rows = metric_rows(at)
     assert len(rows) == len(heads)
     assert [m.value for m in at.markdown if m.value.startswith("**")] == [
-        f"**{escape_markdown(labels[run])}**" for run in heads
+        f"**{inert(labels[run])}**" for run in heads
     ]
     for row, head in zip(rows, heads.values(), strict=True):
         assert row == {

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from pages.common import escape_markdown
+from pages.common import inert
 from tests.app.conftest import Sample
 from webeval_core.runs.discovery import discover_runs, iter_trajectory_dirs
 
@@ -37,7 +37,7 @@ def _open_box(at: AppTest) -> AppTest:
 
 def test_the_sidebar_names_the_root_and_draws_the_text_box_only_when_opened(app, sample: Sample) -> None:
     at = app()
-    assert [e.label for e in at.sidebar.expander] == [f"Root folder: {escape_markdown(sample.root.name)}"]
+    assert [e.label for e in at.sidebar.expander] == [f"Root folder: {inert(sample.root.name)}"]
     assert not at.sidebar.text_input
     _open_box(at)
     assert at.text_input(key="_root_typed").value == str(sample.root)
@@ -59,9 +59,9 @@ def test_a_path_that_is_not_a_folder_is_reported_and_the_root_kept(
     before = _trajectories_shown(at)
     missing = tmp_path / "no such folder"
     at.text_input(key="_root_typed").input(str(missing)).run()
-    assert [e.value for e in at.sidebar.error] == [f"Not a folder: {escape_markdown(str(missing))}"]
+    assert [e.value for e in at.sidebar.error] == [f"Not a folder: {inert(str(missing))}"]
     assert _trajectories_shown(at) == before
-    assert [e.label for e in at.sidebar.expander] == [f"Root folder: {escape_markdown(sample.root.name)}"]
+    assert [e.label for e in at.sidebar.expander] == [f"Root folder: {inert(sample.root.name)}"]
 
 
 def test_reload_from_disk_shows_folders_added_since_the_root_was_read(

@@ -2,8 +2,10 @@
 
 Owns tables for views (tables), the tone of a result (tones), the frames a trajectory is replayed as
 (frames), screenshots with the action drawn on them (overlay, Pillow), chart specs (charts, Plotly),
-the task catalog as a filterable table (catalog_table) and the standalone HTML page of a
-trajectory (report). The app's pages and the CLI draw these.
+the task catalog as a filterable table (catalog_table), the standalone HTML page of a
+trajectory (report) and output that cannot be turned against its reader (safe_output: strict
+JSON, terminal text, spreadsheet cells), and the names pickers give trajectories (picks).
+The app's pages and the CLI draw these.
 
 May import: every lower layer's public names (reading, scoring, runs, review) and diagnostics; never
 streamlit, and never the scoring layer's seam to the official library.
@@ -21,16 +23,21 @@ __all__ = [
     "OverviewFigures",
     "TaskFilter",
     "Tone",
+    "choice_of",
     "filter_tasks",
     "frame_image",
     "frames_of",
     "overview_figures",
     "render_overlay",
     "score_tone",
+    "spreadsheet_row",
     "standalone_page",
     "step_marks",
+    "strict_json",
     "task_table",
+    "terminal_text",
     "thumbnails",
+    "trajectory_choices",
     "trajectory_html",
 ]
 
@@ -39,7 +46,9 @@ if TYPE_CHECKING:
     from webeval_core.presentation.charts import Breakdown, OverviewFigures, overview_figures
     from webeval_core.presentation.frames import Frame, frames_of, step_marks
     from webeval_core.presentation.overlay import frame_image, render_overlay, thumbnails
+    from webeval_core.presentation.picks import choice_of, trajectory_choices
     from webeval_core.presentation.report import standalone_page, trajectory_html
+    from webeval_core.presentation.safe_output import spreadsheet_row, strict_json, terminal_text
     from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, Tone, score_tone
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -2,7 +2,9 @@
 
 `render_overlay` and `thumbnail` take a file path and plain values and return image bytes (PNG
 unless asked for JPEG). `frame_image`, `thumbnails` and the `prefetch_*` functions memoize them per
-process and render on worker threads, for a viewer that steps through frames. Points
+process and render on worker threads, for a viewer that steps through frames. A file whose
+declared size is above `MAX_DECODED_PIXELS` is never decoded: a placeholder frame saying so is
+drawn in its place (a 20 KB PNG can declare 170 megapixels, 500 MB once decoded). Points
 are in the screenshot's own PNG pixels (the trajectory loader has already scaled model
 coordinates). Paths are opened as given: callers check that they lie inside the browsed root.
 """
@@ -13,6 +15,7 @@ import contextlib
 import io
 import os
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,6 +26,7 @@ from typing import Literal
 from PIL import Image, ImageDraw, ImageFont
 
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.reading.folderfiles import read_file
 
 MARK_COLOR = (230, 30, 60)
 HALO_COLOR = (255, 255, 255)
@@ -36,12 +40,38 @@ _JPEG_QUALITY = 90
 ImageFormat = Literal["PNG", "JPEG"]
 # (x, y) in a screenshot's own PNG pixels: the plain-value form of `reading.coordinates.Point`.
 PixelXY = tuple[float, float]
+# Above this many declared pixels a screenshot is not decoded (RGB costs 3 bytes a pixel, and
+# more while converting): 50 megapixels is 35 times a 1440x900 frame, far beyond any real one.
+MAX_DECODED_PIXELS = 50_000_000
+# Files above this size are not read at all: real screenshots are well under 10 MB.
+MAX_IMAGE_BYTES = 64 * 1024 * 1024
+PLACEHOLDER_SIZE = (960, 600)
+PLACEHOLDER_BACKGROUND = (238, 238, 242)
+# Pillow warns at open above 89 megapixels; our cap is lower and says so in the frame itself.
+warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
+
+
+class _TooLargeError(Exception):
+    """A screenshot declaring more pixels than the cap: drawn as a placeholder, never decoded."""
 
 
 def _open_rgb(path: Path) -> Image.Image:
-    """Decode `path` to RGB, turning every way a file can be broken into one readable reason."""
+    """Decode `path` to RGB, turning every way a file can be broken into one readable reason.
+
+    The declared size is checked before decoding (`Image.open` only reads the header);
+    above the cap this raises `_TooLargeError` with the message its placeholder shows.
+    """
     try:
-        with Image.open(path) as image:
+        data = read_file(path, MAX_IMAGE_BYTES + 1)
+        if len(data) > MAX_IMAGE_BYTES:
+            raise UnreadableError(path, f"screenshot is larger than {MAX_IMAGE_BYTES // 2**20} MB; not read")
+        with Image.open(io.BytesIO(data)) as image:
+            width, height = image.size
+            if width * height > MAX_DECODED_PIXELS:
+                raise _TooLargeError(
+                    f"{path.name} declares {width} x {height} pixels ({width * height / 1e6:.0f} megapixels),"
+                    f" above the {MAX_DECODED_PIXELS // 1_000_000}-megapixel cap: not decoded"
+                )
             image.load()
             return image.convert("RGB")
     except FileNotFoundError as exc:
@@ -50,6 +80,30 @@ def _open_rgb(path: Path) -> Image.Image:
         raise UnreadableError(path, "screenshot is too large to decode safely") from exc
     except (OSError, ValueError, SyntaxError) as exc:
         raise UnreadableError(path, f"screenshot is not a readable image ({exc})") from exc
+
+
+def placeholder(message: str, size: tuple[int, int] = PLACEHOLDER_SIZE) -> Image.Image:
+    """A plain frame with `message` written across it, shown where a screenshot is not decoded."""
+    image = Image.new("RGB", size, PLACEHOLDER_BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, size[0] - 1, size[1] - 1), outline=MARK_COLOR, width=max(1, size[0] // 240))
+    font_size = max(9, size[0] // 40)
+    # About 0.55 em per character of the default font: the lines fill 90% of the width.
+    lines = _wrap(message, max(12, int(size[0] * 0.9 / (font_size * 0.55))))
+    draw.multiline_text(
+        (size[0] // 20, size[1] // 3), "\n".join(lines), font=_font(font_size), fill=(60, 60, 60)
+    )
+    return image
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word[:width])
+    return lines
 
 
 def _encode(image: Image.Image, fmt: ImageFormat = "PNG") -> bytes:
@@ -120,8 +174,12 @@ def render_overlay(
     `point` is drawn as a ring with a crosshair; `scroll` ("up"/"down") adds an arrow from the
     point (or from the image centre when the scroll had no point); `label` is boxed beside it.
     Points outside the image are clamped to its edge so the user still sees where it aimed.
+    A screenshot above the pixel cap gives a placeholder frame saying so, without the marks.
     """
-    image = _open_rgb(Path(path))
+    try:
+        image = _open_rgb(Path(path))
+    except _TooLargeError as exc:
+        return _encode(placeholder(str(exc)), fmt)
     draw = ImageDraw.Draw(image)
     w, h = image.size
     radius = max(8, min(w, h) // 45)
@@ -140,7 +198,10 @@ def render_overlay(
 
 def thumbnail(path: Path, width: int = 192, point: PixelXY | None = None) -> bytes:
     """A small PNG of the screenshot `width` pixels wide, with a dot where the action aimed."""
-    image = _open_rgb(Path(path))
+    try:
+        image = _open_rgb(Path(path))
+    except _TooLargeError:
+        return _encode(placeholder("too large to decode", (width, max(1, width * 5 // 8))))
     full_w, full_h = image.size
     height = max(1, round(full_h * width / full_w))
     # reduce() first: integer box-downsampling is much cheaper than resampling the full frame.

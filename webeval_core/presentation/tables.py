@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 import pandas as pd
@@ -320,3 +320,15 @@ def annotation_table(annotations: Iterable[Annotation], current_source: str | No
     )
     rows["judged current verdict"] = rows["verdict_source"] == current_source
     return rows.drop(columns=["run_key", "task_id"])
+
+
+def utc_moment(seconds: float | None) -> str:
+    """Unix seconds as `YYYY-MM-DD HH:MM:SS UTC`; "unknown" for None, NaN or a value out of range."""
+    try:
+        return (
+            f"{datetime.fromtimestamp(seconds, UTC):%Y-%m-%d %H:%M:%S} UTC"
+            if seconds is not None
+            else "unknown"
+        )
+    except (ValueError, OverflowError, OSError, TypeError):  # NaN, 4e12 (year 128,000), inf
+        return "unknown"

@@ -8,9 +8,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from tests.builders import png_bytes
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.presentation import overlay
 from webeval_core.presentation.overlay import (
     MARK_COLOR,
+    PLACEHOLDER_BACKGROUND,
+    PLACEHOLDER_SIZE,
     frame_image,
     prefetch_frame,
     prefetch_thumbnail,
@@ -169,3 +173,37 @@ def test_memoized_rendering_reports_missing_files(tmp_path: Path) -> None:
     with pytest.raises(UnreadableError, match="not found"):
         frame_image(tmp_path / "gone.png")
     prefetch_thumbnail(tmp_path / "gone.png")  # nothing to start, nothing raised
+
+
+# --- the pixel cap: a small file declaring a huge image is never decoded --------------------
+
+
+@pytest.fixture
+def bomb(tmp_path: Path) -> Path:
+    """A ~20 KB PNG declaring 10,000 x 17,000 pixels (510 MB as RGB once decoded)."""
+    path = tmp_path / "screenshot2.png"
+    path.write_bytes(png_bytes(10_000, 17_000))
+    assert path.stat().st_size < 100_000
+    return path
+
+
+def test_a_frame_above_the_cap_is_a_placeholder(bomb: Path) -> None:
+    image = Image.open(io.BytesIO(render_overlay(bomb, point=(5000, 8000), label="click")))
+
+    assert image.size == PLACEHOLDER_SIZE
+    assert image.convert("RGB").getpixel((PLACEHOLDER_SIZE[0] // 2, 10)) == PLACEHOLDER_BACKGROUND
+
+
+def test_a_thumbnail_above_the_cap_is_a_placeholder(bomb: Path) -> None:
+    image = _decode(thumbnail(bomb, width=120))
+    assert image.width == 120
+
+
+def test_the_cap_counts_declared_pixels(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(overlay, "MAX_DECODED_PIXELS", 1_000)
+    under, over = tmp_path / "under.png", tmp_path / "over.png"
+    Image.new("RGB", (30, 30), GREY).save(under)  # 900 pixels
+    Image.new("RGB", (40, 30), GREY).save(over)  # 1,200 pixels
+
+    assert _decode(render_overlay(under)).size == (30, 30)
+    assert _decode(render_overlay(over)).size == PLACEHOLDER_SIZE
