@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
-from webeval_core.reading.folderfiles import LEADS_OUTSIDE, read_json_file, resolve_inside
+from webeval_core.reading.folderfiles import LEADS_OUTSIDE, loads_finite, read_json_file, resolve_inside
 
 SCORES_DIR = "scores"
 
@@ -40,6 +40,8 @@ class ScoreFile(BaseModel):
 def read_score_files(folder: Path) -> tuple[dict[str, ScoreFile], list[Diagnostic]]:
     """Every readable score file of a trajectory folder, keyed by stem; unusable files are reported."""
     directory = folder / SCORES_DIR
+    if directory.is_symlink() and resolve_inside(folder, SCORES_DIR) is None:
+        return {}, [Diagnostic(file=SCORES_DIR, message=LEADS_OUTSIDE)]
     try:
         entries = sorted((e for e in os.scandir(directory) if e.name.endswith(".json")), key=lambda e: e.name)
     except OSError:
@@ -48,10 +50,11 @@ def read_score_files(folder: Path) -> tuple[dict[str, ScoreFile], list[Diagnosti
     diagnostics: list[Diagnostic] = []
     for entry in entries:
         file = f"{SCORES_DIR}/{entry.name}"
-        if entry.is_symlink() and resolve_inside(folder, file) is None:
+        path = resolve_inside(folder, file) if entry.is_symlink() else Path(entry.path)
+        if path is None:
             diagnostics.append(Diagnostic(file=file, message=LEADS_OUTSIDE))
             continue
-        content, problems = read_json_file(Path(entry.path), file)
+        content, problems = read_json_file(path, file)
         diagnostics.extend(problems)
         if content is None:
             continue
@@ -68,8 +71,11 @@ def read_score_files(folder: Path) -> tuple[dict[str, ScoreFile], list[Diagnosti
 def _score(content: dict[str, Any], file: str, diagnostics: list[Diagnostic]) -> float | None:
     value = content.get("score")
     if isinstance(value, int | float):
-        return float(value)
-    reason = "has no score" if value is None else f"score {value!r} is not a number"
+        if -1e300 < value < 1e300:  # also refuses integers too large for a float
+            return float(value)
+        reason = "score is out of range; ignored"
+    else:
+        reason = "has no score" if value is None else f"score {value!r} is not a number"
     diagnostics.append(Diagnostic(file=file, message=reason))
     return None
 
@@ -83,7 +89,7 @@ def _response(content: dict[str, Any]) -> dict[str, Any]:
     decoded: Any = None
     if value.lstrip()[:1] in ("{", "["):
         try:
-            decoded = json.loads(value)
-        except (json.JSONDecodeError, RecursionError):
+            decoded, _ = loads_finite(value)
+        except (ValueError, RecursionError):  # not JSON, or an integer beyond the digit limit
             decoded = None
     return {"response_text": value, "response": decoded if isinstance(decoded, dict | list) else None}

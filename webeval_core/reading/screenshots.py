@@ -21,7 +21,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
-from webeval_core.reading.folderfiles import LEADS_OUTSIDE, read_file, resolve_inside
+from webeval_core.reading.folderfiles import (
+    LEADS_OUTSIDE,
+    NotReadableFileError,
+    describe_size,
+    read_file,
+    read_head,
+    resolve_inside,
+)
 
 ScreenshotNaming = Literal["fara", "solver"]
 
@@ -31,6 +38,8 @@ _NAMINGS: tuple[tuple[ScreenshotNaming, re.Pattern[str]], ...] = (
     ("solver", re.compile(r"screenshot_(\d+)\.png")),
 )
 _EXAMPLES = 3  # names quoted in a grouped warning
+IMAGE_READ_LIMIT = 64 * 1024 * 1024
+"""Bytes of a screenshot read at most (real ones are a few hundred KB)."""
 
 
 class Screenshot(BaseModel):
@@ -79,6 +88,19 @@ def png_size(path: str | Path) -> tuple[int, int] | None:
     return (width, height) if width and height else None
 
 
+def read_image_bytes(path: str | Path, limit: int = IMAGE_READ_LIMIT) -> bytes:
+    """The bytes of a screenshot, for decoding: a regular file only, never through a link (see `folderfiles`).
+
+    Raises:
+        OSError: when it cannot be read; `folderfiles.NotReadableFileError` when it is not a
+            regular file or holds more than `limit` bytes (its `reason` says which).
+    """
+    data, size = read_head(path, limit)
+    if size > limit:
+        raise NotReadableFileError(path, f"is {describe_size(size)}, more than {describe_size(limit)}; not read")
+    return data
+
+
 def discover_screenshots(
     folder: Path, listed: Sequence[object] = (), answer_file: str | None = None
 ) -> tuple[Screenshots, list[Diagnostic]]:
@@ -117,10 +139,13 @@ def discover_screenshots(
 def _frame(
     root: Path, entry: os.DirEntry[str], number: int, diagnostics: list[Diagnostic]
 ) -> Screenshot | None:
-    if entry.is_symlink() and resolve_inside(root, entry.name) is None:
-        diagnostics.append(Diagnostic(file=entry.name, message=LEADS_OUTSIDE))
-        return None
-    size = png_size(entry.path)
+    path: Path | None = Path(entry.path)
+    if entry.is_symlink():
+        path = resolve_inside(root, entry.name)
+        if path is None:
+            diagnostics.append(Diagnostic(file=entry.name, message=LEADS_OUTSIDE))
+            return None
+    size = png_size(path)
     if size is None:
         diagnostics.append(
             Diagnostic(file=entry.name, message="is not a PNG image (or cannot be read); skipped")
@@ -176,7 +201,7 @@ def _check_listed(
         name = target.relative_to(root).as_posix()
         if name in frame_names:
             continue
-        if not target.is_file():
+        if not _is_file(target):
             missing.append(entry)
             continue
         size = png_size(target)
@@ -195,6 +220,13 @@ def _check_listed(
     return usable
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        return False
+
+
 def _names(names: Sequence[str]) -> str:
-    shown = ", ".join(names[:_EXAMPLES])
+    shown = ", ".join(name if len(name) <= 100 else f"{name[:97]}..." for name in names[:_EXAMPLES])
     return shown + (f" and {len(names) - _EXAMPLES} more" if len(names) > _EXAMPLES else "")

@@ -35,8 +35,11 @@ from webeval_core.reading.corelog import CORE_LOG_NAME, CoreLogLine, parse_core_
 from webeval_core.reading.folderfiles import (
     LEADS_OUTSIDE,
     decode_text,
+    describe_size,
     read_file,
+    read_head,
     read_json_file,
+    read_problem,
     resolve_inside,
 )
 from webeval_core.reading.scorefiles import ScoreFile, read_score_files
@@ -68,6 +71,8 @@ EVAL_RESULT_NAME = "eval_result.json"
 Outcome = Literal["answered", "no_answer", "aborted"]
 Layout = Literal["fara", "webarena-verified"]
 
+LOG_READ_LIMIT = 64 * 1024 * 1024
+"""Bytes of web_surfer.log and core.log read at most; a larger file is read up to here, with a warning."""
 _OFFSET_STEP_S = 15 * 60  # real UTC offsets are whole quarter hours
 _MAX_OFFSET_S = 14 * 3600
 
@@ -282,23 +287,32 @@ class _FolderReader:
         self.warnings.extend(diagnostics)
 
     def path(self, name: str) -> Path | None:
+        """The file `name` of the folder, a symlink replaced by its target when that stays inside."""
         if name not in self.names:
             return None
         path = self.folder / name
-        if path.is_symlink() and resolve_inside(self.folder, name) is None:
-            self.warn(name, LEADS_OUTSIDE)
-            return None
+        if path.is_symlink():
+            target = resolve_inside(self.folder, name)
+            if target is None:
+                self.warn(name, LEADS_OUTSIDE)
+            return target
         return path
 
-    def read_bytes(self, name: str) -> bytes | None:
+    def read_bytes(self, name: str, head: int | None = None) -> bytes | None:
+        """The file's bytes (only its first `head` bytes, with a warning, when it is larger)."""
         path = self.path(name)
         if path is None:
             return None
         try:
-            return read_file(path)
+            if head is None:
+                return read_file(path)
+            data, size = read_head(path, head)
         except OSError as exc:
-            self.warn(name, f"cannot be read ({exc.strerror or exc})")
+            self.warn(name, read_problem(exc))
             return None
+        if size > head:
+            self.warn(name, f"is {describe_size(size)}; only its first {describe_size(head)} were read")
+        return data
 
     def read_object(self, name: str) -> dict[str, Any] | None:
         path = self.path(name)
@@ -314,7 +328,7 @@ class _FolderReader:
     def common(self) -> dict[str, Any]:
         """The files both layouts may hold."""
         core_log: tuple[CoreLogLine, ...] = ()
-        core_data = self.read_bytes(CORE_LOG_NAME)
+        core_data = self.read_bytes(CORE_LOG_NAME, LOG_READ_LIMIT)
         if core_data is not None:
             core_log, problems = parse_core_log(core_data)
             self.extend(problems)
@@ -335,7 +349,7 @@ def _load_fara(reader: _FolderReader, answers: list[str]) -> Trajectory:
     answer = _read_answer(reader, answer_file) if answer_file else None
     if LOG_NAME not in reader.names:
         reader.warn(LOG_NAME, "missing: the trajectory has no steps to show")
-    log_data = reader.read_bytes(LOG_NAME)
+    log_data = reader.read_bytes(LOG_NAME, LOG_READ_LIMIT)
     if answer is None and log_data is None:
         problems = "; ".join(str(w) for w in reader.warnings)
         raise UnreadableError(
