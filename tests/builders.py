@@ -9,14 +9,13 @@ Built logs use naive local time one hour ahead of UTC, as a machine in UTC+1 wou
 from __future__ import annotations
 
 import json
-import os
 import struct
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 

@@ -102,7 +102,9 @@ def read_file(path: str | Path, limit: int = -1, *, dir_fd: int | None = None) -
     """
     data, size = read_head(path, READ_LIMIT if limit < 0 else limit, dir_fd=dir_fd)
     if limit < 0 and size > READ_LIMIT:
-        raise NotReadableFileError(path, f"is {describe_size(size)}, more than {describe_size(READ_LIMIT)}; not read")
+        raise NotReadableFileError(
+            path, f"is {describe_size(size)}, more than {describe_size(READ_LIMIT)}; not read"
+        )
     return data
 
 

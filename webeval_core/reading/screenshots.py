@@ -97,7 +97,9 @@ def read_image_bytes(path: str | Path, limit: int = IMAGE_READ_LIMIT) -> bytes:
     """
     data, size = read_head(path, limit)
     if size > limit:
-        raise NotReadableFileError(path, f"is {describe_size(size)}, more than {describe_size(limit)}; not read")
+        raise NotReadableFileError(
+            path, f"is {describe_size(size)}, more than {describe_size(limit)}; not read"
+        )
     return data
 
 
@@ -139,12 +141,10 @@ def discover_screenshots(
 def _frame(
     root: Path, entry: os.DirEntry[str], number: int, diagnostics: list[Diagnostic]
 ) -> Screenshot | None:
-    path: Path | None = Path(entry.path)
-    if entry.is_symlink():
-        path = resolve_inside(root, entry.name)
-        if path is None:
-            diagnostics.append(Diagnostic(file=entry.name, message=LEADS_OUTSIDE))
-            return None
+    path = resolve_inside(root, entry.name) if entry.is_symlink() else Path(entry.path)
+    if path is None:
+        diagnostics.append(Diagnostic(file=entry.name, message=LEADS_OUTSIDE))
+        return None
     size = png_size(path)
     if size is None:
         diagnostics.append(

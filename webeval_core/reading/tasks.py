@@ -189,7 +189,9 @@ def _read_catalog(file: Path, is_default: bool) -> TaskCatalog:
             file, f"the dataset file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
     except (ValueError, RecursionError) as exc:  # an integer beyond the digit limit, absurd nesting
-        raise UnreadableError(file, f"the dataset file cannot be read as JSON ({type(exc).__name__})") from None
+        raise UnreadableError(
+            file, f"the dataset file cannot be read as JSON ({type(exc).__name__})"
+        ) from None
     if not isinstance(raw, list):
         raise UnreadableError(file, f"expected a JSON list of tasks, found {_json_type(raw)}")
     if not raw:
