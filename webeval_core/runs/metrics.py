@@ -407,4 +407,5 @@ def change_counts(comparison: pd.DataFrame) -> dict[str, int]:
 
 def _task_order(task_id: object) -> tuple[int, int, str]:
     text = str(task_id)
-    return (0, int(text), "") if text.isdigit() else (1, 0, text)
+    # Only short ASCII digit runs are numbers: int() refuses "²" and numbers of thousands of digits.
+    return (0, int(text), "") if text.isascii() and text.isdigit() and len(text) < 19 else (1, 0, text)

@@ -65,7 +65,9 @@ def test_cache_reloads_only_changed_folders(tmp_path: Path, monkeypatch: pytest.
     loaded: list[str] = []
     real = index_module.summarize_trajectory
     monkeypatch.setattr(
-        index_module, "summarize_trajectory", lambda run, path: loaded.append(path.name) or real(run, path)
+        index_module,
+        "summarize_trajectory",
+        lambda run, path, key: loaded.append(path.name) or real(run, path, key),
     )
     build_index(root, cache_dir=cache)
     assert loaded == []
