@@ -115,7 +115,8 @@ def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
 
 def trajectory_key(root: Path, trajectory_dir: Path) -> str:
     """The trajectory folder relative to the root, "/"-separated: unique under the root, even when
-    two folders of a run hold the same task id; what links and pickers name a trajectory by."""
+    two folders of a run hold the same task id; what links and pickers name a trajectory by.
+    """
     return _relative_key(Path(root), Path(trajectory_dir))
 
 
