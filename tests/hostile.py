@@ -244,3 +244,19 @@ def _deep(root: Path) -> Path:
         bottom = bottom / "d"
         bottom.mkdir()
     return fara_folder(bottom, "deep_task", final_answer=NORMAL_ANSWER)
+
+
+def snapshot_tree(folder: Path) -> dict[str, tuple[int, int, int]]:
+    """(mode, size, mtime_ns) of every path under `folder`, links not followed; iterative (the deep
+    tree defeats `Path.rglob`)."""
+    found: dict[str, tuple[int, int, int]] = {}
+    stack = [folder]
+    while stack:
+        current = stack.pop()
+        with os.scandir(current) as entries:
+            for entry in entries:
+                st = entry.stat(follow_symlinks=False)
+                found[os.path.relpath(entry.path, folder)] = (st.st_mode, st.st_size, st.st_mtime_ns)
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+    return found

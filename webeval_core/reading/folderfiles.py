@@ -10,6 +10,7 @@ that it never writes).
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -66,7 +67,7 @@ def open_input(path: str | Path, *, dir_fd: int | None = None) -> int:
     try:
         fd = os.open(path, _OPEN_FLAGS, dir_fd=dir_fd)
     except OSError as exc:
-        if exc.errno == getattr(os, "ELOOP", -1) or exc.errno == getattr(os, "EMLINK", -1):
+        if exc.errno in (errno.ELOOP, errno.EMLINK):  # what O_NOFOLLOW gives on a link (Linux, BSD)
             raise NotReadableFileError(path, "is a symlink; not followed") from None
         raise
     try:
