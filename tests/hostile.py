@@ -3,17 +3,20 @@ and one folder per kind of hostile input (special files, links out of the root, 
 numbers and times, odd names, huge values, hostile text, crashed tasks).
 
 `build_hostile_root(base)` makes `base/root` (the folder to open) and `base/outside` (what links
-point at, which must never change). It is deterministic, needs no privilege and takes well under
-a second; the mode-000 folder a normal user cannot read is made by `lock_folder`, for tests that
-run as an unprivileged user.
+point at, which must never change); tests use it as `with hostile_root(base)`, which also removes
+the 1,200-level tree afterwards (pytest's clean-up of temporary folders recurses). It is
+deterministic, needs no privilege and takes about a third of a second; the mode-000 folder a
+normal user cannot read is made by `lock_folder`, for tests that run as an unprivileged user.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import struct
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -260,3 +263,31 @@ def snapshot_tree(folder: Path) -> dict[str, tuple[int, int, int]]:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(Path(entry.path))
     return found
+
+
+@contextlib.contextmanager
+def hostile_root(base: Path) -> Iterator[HostileRoot]:
+    """`build_hostile_root(base)`, with the deep tree removed afterwards: pytest's own clean-up of
+    temporary folders (`shutil.rmtree`) recurses, and would fail on it."""
+    corpus = build_hostile_root(base)
+    try:
+        yield corpus
+    finally:
+        remove_tree(corpus.root / "deep")
+
+
+def remove_tree(folder: Path) -> None:
+    """Delete `folder` and everything under it without recursion (links are removed, not followed)."""
+    order: list[Path] = []
+    stack = [folder]
+    while stack:
+        current = stack.pop()
+        order.append(current)
+        with os.scandir(current) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                else:
+                    os.unlink(entry.path)
+    for current in reversed(order):
+        os.rmdir(current)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder
-from tests.hostile import HostileRoot, build_hostile_root, snapshot_tree
+from tests.hostile import HostileRoot, hostile_root, snapshot_tree
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading import folderfiles
 from webeval_core.reading.screenshots import read_image_bytes
@@ -35,7 +35,8 @@ def hostile(tmp_path: Path) -> Iterator[HostileRoot]:
 
     previous = signal.signal(signal.SIGALRM, hung)
     signal.alarm(60)
-    yield build_hostile_root(tmp_path)
+    with hostile_root(tmp_path) as corpus:
+        yield corpus
     signal.alarm(0)
     signal.signal(signal.SIGALRM, previous)
 

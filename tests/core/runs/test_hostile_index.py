@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder
-from tests.hostile import HostileRoot, build_hostile_root, lock_folder, snapshot_tree
+from tests.hostile import HostileRoot, hostile_root, lock_folder, snapshot_tree
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import discover_runs, iter_trajectory_dirs, natural_key, run_of
 from webeval_core.runs.index import build_index, index_as_json
@@ -24,8 +24,9 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
-def hostile(tmp_path: Path) -> HostileRoot:
-    return build_hostile_root(tmp_path)
+def hostile(tmp_path: Path) -> Iterator[HostileRoot]:
+    with hostile_root(tmp_path) as corpus:
+        yield corpus
 
 
 def test_every_folder_is_listed_once_with_a_unique_key(hostile: HostileRoot, tmp_path: Path) -> None:
@@ -122,13 +123,12 @@ def _unprivileged() -> list[str] | None:
 def world_readable_root() -> Iterator[HostileRoot]:
     base = Path(tempfile.mkdtemp(prefix="webeval-locked-"))
     try:
-        hostile = build_hostile_root(base)
-        base.chmod(0o755)
-        yield hostile
-    finally:
-        for folder in hostile.run.iterdir():
-            if folder.is_dir() and not folder.is_symlink():
+        with hostile_root(base) as hostile:
+            base.chmod(0o755)
+            yield hostile
+            for folder in hostile.normal:
                 folder.chmod(0o755)
+    finally:
         subprocess.run(["rm", "-rf", str(base)], check=False)
 
 
