@@ -88,14 +88,20 @@ def png_size(path: str | Path) -> tuple[int, int] | None:
     return (width, height) if width and height else None
 
 
-def read_image_bytes(path: str | Path, limit: int = IMAGE_READ_LIMIT) -> bytes:
-    """The bytes of a screenshot, for decoding: a regular file only, never through a link (see `folderfiles`).
+def read_image_bytes(path: str | Path, folder: Path | None = None, limit: int = IMAGE_READ_LIMIT) -> bytes:
+    """The bytes of a screenshot, for decoding: a regular file inside `folder` (default: the file's
+    own folder), read through `folderfiles` (a link is followed only when it stays inside).
 
     Raises:
         OSError: when it cannot be read; `folderfiles.NotReadableFileError` when it is not a
-            regular file or holds more than `limit` bytes (its `reason` says which).
+            regular file, leads outside the folder or holds more than `limit` bytes (its `reason`
+            says which).
     """
-    data, size = read_head(path, limit)
+    path = Path(path)
+    target = resolve_inside(folder if folder is not None else path.parent, path)
+    if target is None:
+        raise NotReadableFileError(path, LEADS_OUTSIDE)
+    data, size = read_head(target, limit)
     if size > limit:
         raise NotReadableFileError(
             path, f"is {describe_size(size)}, more than {describe_size(limit)}; not read"

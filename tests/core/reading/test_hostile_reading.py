@@ -161,6 +161,10 @@ def test_an_unexpected_error_in_one_folder_becomes_its_reason(
 def test_image_bytes_are_read_through_the_safe_open(hostile: HostileRoot) -> None:
     data = read_image_bytes(hostile.cases["huge_png"] / "screenshot1.png")
     assert data.startswith(b"\x89PNG") and len(data) < 30_000
-    os.symlink(hostile.outside / "scores" / "secret.json", hostile.run / "0" / "link.png")
-    with pytest.raises(folderfiles.NotReadableFileError):
-        read_image_bytes(hostile.run / "0" / "link.png")
+    normal = hostile.normal[0]
+    os.symlink(hostile.outside / "scores" / "secret.json", normal / "out.png")
+    with pytest.raises(folderfiles.NotReadableFileError) as caught:
+        read_image_bytes(normal / "out.png")
+    assert caught.value.reason == folderfiles.LEADS_OUTSIDE
+    os.symlink("screenshot1.png", normal / "screenshot_1.png")  # both namings, linked: a real layout
+    assert read_image_bytes(normal / "screenshot_1.png", normal) == (normal / "screenshot1.png").read_bytes()
