@@ -32,6 +32,7 @@ from webeval_core.scoring.store import ScoreWriteError, score_file_path, stored_
 Status = Literal["success", "failure", "error", "excluded"]
 ConfigArg = Path | str | UrlConfig | None
 
+_REASON_MESSAGE_CHARS = 1000  # characters of one assertion's messages quoted in a failure reason
 _SCORE_IN_PARALLEL_FROM = 8  # trajectories; one evaluation costs more than a worker start
 
 
@@ -292,11 +293,16 @@ def failure_reason(evaluation: Evaluation) -> str:
         if response is not None and response.parse_error:
             parts.append(f"answer: {response.parse_error}.")
         messages = [
-            f"{a.assertion_name}: {'; '.join(a.messages)}".rstrip(": ") for a in result.all_assertions
+            _clip(f"{a.assertion_name}: {'; '.join(a.messages)}".rstrip(": ")) for a in result.all_assertions
         ]
         if messages:
             parts.append(f"answer: {' | '.join(messages)}.")
     return " ".join(parts) or "the evaluator gave a score of 0"
+
+
+def _clip(text: str) -> str:
+    # The evaluator quotes the whole answer in its messages; a reason is one readable paragraph.
+    return text if len(text) <= _REASON_MESSAGE_CHARS else f"{text[: _REASON_MESSAGE_CHARS - 3]}..."
 
 
 def _sha256(data: bytes) -> str:

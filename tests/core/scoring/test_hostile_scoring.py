@@ -67,6 +67,7 @@ def test_a_huge_response_is_stored_once_and_reads_back(hostile: HostileRoot) -> 
     again = score_trajectory(folder, force=True)
     assert again.score_file is not None and again.score_file.read_bytes() == first
     assert score_trajectory(folder).reused
+    assert outcome.reason is not None and len(outcome.reason) < 2000  # the evaluator quotes the answer
 
 
 def test_a_fifo_where_the_score_file_goes_is_replaced_without_blocking(hostile: HostileRoot) -> None:
