@@ -157,7 +157,9 @@ def _frame(
             Diagnostic(file=entry.name, message="is not a PNG image (or cannot be read); skipped")
         )
         return None
-    return Screenshot(name=entry.name, number=number, width=size[0], height=size[1])
+    # A link is named by its target, so whoever opens the frame later opens a regular file.
+    name = path.relative_to(root).as_posix() if entry.is_symlink() else entry.name
+    return Screenshot(name=name, number=number, width=size[0], height=size[1])
 
 
 def _other_naming_check(
