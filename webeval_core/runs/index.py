@@ -15,8 +15,9 @@ import os
 import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import ProgressCallback, map_in_processes
@@ -53,7 +54,8 @@ class TrajectorySummary(BaseModel):
     """The key of the run the folder belongs to (`Run.key`)."""
     key: str
     """The folder relative to the indexed root, "/"-separated (`discovery.trajectory_key`): unique
-    under the root even when two folders of a run hold the same task id, so pick and link by it."""
+    under the root even when two folders of a run hold the same task id, so pick and link by it.
+    Summaries made without a root are keyed by their full path."""
     path: Path
     """The trajectory folder."""
     task_id: str
@@ -86,6 +88,14 @@ class TrajectorySummary(BaseModel):
     """How many problems loading the folder reported (`Trajectory.warnings`)."""
     unreadable: str | None = None
     """Reason, when the folder could not be loaded at all; None otherwise."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _key_from_path(cls, data: Any) -> Any:
+        # A summary built outside an index (tests, tools) still gets a unique key: its path.
+        if isinstance(data, dict) and "key" not in data and "path" in data:
+            return {**data, "key": Path(data["path"]).as_posix()}
+        return data
 
 
 class RootIndex(BaseModel):
