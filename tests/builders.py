@@ -9,14 +9,13 @@ Built logs use naive local time one hour ahead of UTC, as a machine in UTC+1 wou
 from __future__ import annotations
 
 import json
-import os
 import struct
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import pytest
 
@@ -321,13 +320,13 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
 
 
 def record_opens(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """Record every path the reader opens: all its file reads go through `folderfiles.read_file`."""
+    """Record every path the reader opens: all its file reads go through `folderfiles.open_input`."""
     opened: list[Path] = []
-    real_open = open
+    real_open = folderfiles.open_input
 
-    def spy(file: str | os.PathLike[str], mode: str = "r") -> IO[Any]:
-        opened.append(Path(file).resolve())
-        return real_open(file, mode)
+    def spy(path: str | Path, *, dir_fd: int | None = None) -> int:
+        opened.append(Path(path).resolve())
+        return real_open(path, dir_fd=dir_fd)
 
-    monkeypatch.setattr(folderfiles, "open", spy, raising=False)
+    monkeypatch.setattr(folderfiles, "open_input", spy)
     return opened

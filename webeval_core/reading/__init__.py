@@ -3,8 +3,10 @@
 Owns every parser of what agents and their harness write: `web_surfer.log` (actionlog, and a
 bounded raw excerpt in logexcerpt), screenshots and their coordinates, `core.log`, `scores/*.json`
 as files (scorefiles), the final answer, times and task data (trajectory), the HAR network trace
-(network), the task catalog (tasks) and the agent's response text (response). Problems become
-`Diagnostic`s naming the file and line; only a folder with nothing usable raises `UnreadableError`.
+(network), the task catalog (tasks) and the agent's response text (response). Every input file is
+opened by `folderfiles` (regular files only, no link followed, never blocking, size-aware).
+Problems become `Diagnostic`s naming the file and line; only a folder with nothing usable raises
+`UnreadableError`.
 
 May import: `webeval_core.diagnostics` (and the standard library and pydantic).
 Never imports scoring, runs, review or presentation (checked by import-linter).
@@ -24,6 +26,7 @@ __all__ = [
     "CoreLogLine",
     "Har",
     "LogExcerpt",
+    "NotReadableFileError",
     "Outcome",
     "Point",
     "Scaling",
@@ -40,7 +43,9 @@ __all__ = [
     "parse_action_log",
     "parse_agent_response",
     "parse_core_log",
+    "read_file",
     "read_har",
+    "read_image_bytes",
     "read_log_excerpt",
     "read_score_files",
     "step_for_time",
@@ -51,10 +56,12 @@ if TYPE_CHECKING:
     from webeval_core.reading.actionlog import ActionLog, Step, parse_action_log
     from webeval_core.reading.coordinates import MODEL_SIZE, Point, Scaling
     from webeval_core.reading.corelog import CoreLogLine, parse_core_log
+    from webeval_core.reading.folderfiles import NotReadableFileError, read_file
     from webeval_core.reading.logexcerpt import LogExcerpt, read_log_excerpt
     from webeval_core.reading.network import Har, TimedStep, read_har, step_for_time
     from webeval_core.reading.response import AgentResponse, parse_agent_response
     from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
+    from webeval_core.reading.screenshots import read_image_bytes
     from webeval_core.reading.tasks import (
         SITES,
         TASK_TYPES,

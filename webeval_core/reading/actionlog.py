@@ -24,7 +24,12 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.coordinates import Point
-from webeval_core.reading.folderfiles import decode_text
+from webeval_core.reading.folderfiles import (
+    decode_text,
+    finite_decoder,
+    non_finite_diagnostics,
+    replace_non_finite,
+)
 
 LOG_NAME = "web_surfer.log"
 
@@ -38,7 +43,7 @@ _SCROLL_UP = {"scroll_up", "page_up"}
 _SCROLL_DOWN = {"scroll_down", "page_down"}
 _TYPE_ACTIONS = {"type", "input_text"}
 _NUMBERS = (int, float)
-_DECODER = json.JSONDecoder()
+_DECODER = finite_decoder()  # NaN / Infinity arguments become null, with a warning
 _LITERAL_TRIES = 20  # closing braces tried, from the last, when arguments are not plain JSON
 
 
@@ -163,14 +168,11 @@ def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_
         flush_junk()
         try:
             obj, end = _DECODER.raw_decode(stripped)
-        except (json.JSONDecodeError, RecursionError):
-            reason = (
-                "last line is truncated (the writer probably stopped mid-line); skipped"
-                if i == last
-                else "is not valid JSON; skipped"
-            )
-            diagnostics.append(Diagnostic(file=file, line=i + 1, message=reason))
+        except (ValueError, RecursionError) as exc:
+            diagnostics.append(Diagnostic(file=file, line=i + 1, message=_undecodable(exc, i == last)))
             continue
+        obj, fields = replace_non_finite(obj)
+        diagnostics.extend(non_finite_diagnostics(file, fields, i + 1))
         if end < len(stripped):
             diagnostics.append(
                 Diagnostic(
@@ -192,6 +194,14 @@ def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_
             Diagnostic(file=file, line=blank[0], message=f"{len(blank)} blank line(s) skipped")
         )
     return records
+
+
+def _undecodable(exc: Exception, is_last: bool) -> str:
+    if not isinstance(exc, json.JSONDecodeError | RecursionError):
+        return "holds a number too long to read (or another value JSON readers refuse); skipped"
+    if is_last:
+        return "last line is truncated (the writer probably stopped mid-line); skipped"
+    return "is not valid JSON; skipped"
 
 
 def _junk_diagnostic(file: str, numbers: list[int], lines: list[str]) -> Diagnostic:
@@ -394,7 +404,9 @@ class _StepBuilder:
         body = text[start:]
         try:
             value, end = _DECODER.raw_decode(body)
-        except (json.JSONDecodeError, RecursionError):
+            value, fields = replace_non_finite(value)
+            self.diagnostics.extend(non_finite_diagnostics(self.file, fields, line))
+        except (ValueError, RecursionError):
             value, end = _python_literal(body)
             if value is None:
                 self._warn(

@@ -1,19 +1,85 @@
 """Reading files of a trajectory folder safely: paths stay inside it, bad bytes become warnings.
 
 A trajectory folder is untrusted input: listed paths may lead out of it (`../`, absolute paths,
-symlinks) and files may hold broken bytes. Every read of a folder's file goes through
-`read_file`, so a test can prove what reading opens (and that it never writes).
+symlinks), names may be FIFOs or devices that block whoever opens them, files may be huge or
+hold broken bytes and numbers JSON cannot carry (NaN, Infinity). Every read of an input file
+goes through `read_file` / `read_head` (one `open_input` call: no link followed at the last
+component, never blocking, regular files only), so a test can prove what reading opens (and
+that it never writes).
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import math
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
 from webeval_core.diagnostics import Diagnostic
 
 LEADS_OUTSIDE = "is a symlink leading outside the trajectory folder; not opened"
+READ_LIMIT = 256 * 1024 * 1024
+"""Bytes above which a file is not read whole (a JSON file, a HAR): its reader refuses it."""
+
+_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+class NotReadableFileError(OSError):
+    """An input path that is not read: not a regular file, a link, or larger than allowed.
+
+    `reason` is a plain phrase for the user ("is a FIFO, not a regular file; not opened").
+    """
+
+    def __init__(self, path: object, reason: str) -> None:
+        super().__init__(f"{path} {reason}")
+        self.path = path
+        self.reason = reason
+        self.strerror = reason
+
+
+def read_problem(exc: OSError) -> str:
+    """Why a file could not be read, as a phrase after its name ("cannot be read (Permission denied)")."""
+    if isinstance(exc, NotReadableFileError):
+        return exc.reason
+    return f"cannot be read ({exc.strerror or exc})"
+
+
+def open_input(path: str | Path, *, dir_fd: int | None = None) -> int:
+    """A descriptor on a regular input file: the one way an input file is opened.
+
+    The last component is not followed when it is a symlink (folders are confined by resolving
+    first), the open never blocks (a FIFO would), and the type is checked on the descriptor itself.
+
+    Raises:
+        NotReadableFileError: when the path is a symlink, a FIFO, a device, a socket or a folder.
+        OSError: when the file cannot be opened (missing, permission denied...).
+    """
+    try:
+        fd = os.open(path, _OPEN_FLAGS, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):  # what O_NOFOLLOW gives on a link (Linux, BSD)
+            raise NotReadableFileError(path, "is a symlink; not followed") from None
+        raise
+    try:
+        kind = os.fstat(fd).st_mode
+        if not stat.S_ISREG(kind):
+            what = next((name for test, name in _KINDS if test(kind)), "not a regular file")
+            raise NotReadableFileError(path, f"is {what}, not a regular file; not opened")
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def resolve_inside(folder: Path, entry: str | Path) -> Path | None:
@@ -22,15 +88,40 @@ def resolve_inside(folder: Path, entry: str | Path) -> Path | None:
         root = folder.resolve()
         candidate = Path(entry)
         target = (candidate if candidate.is_absolute() else root / candidate).resolve()
-    except (OSError, RuntimeError):  # RuntimeError: symlink loop
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, a NUL byte in the name
         return None
     return target if target.is_relative_to(root) else None
 
 
-def read_file(path: str | Path, limit: int = -1) -> bytes:
-    """The bytes of a file, or its first `limit` bytes; every read of a folder's file goes through here."""
-    with open(path, "rb") as handle:
-        return handle.read(limit)
+def read_file(path: str | Path, limit: int = -1, *, dir_fd: int | None = None) -> bytes:
+    """The bytes of a regular file, or its first `limit` bytes (see `open_input`).
+
+    Raises:
+        NotReadableFileError: as `open_input`, and when the whole file is wanted but it holds more
+            than `READ_LIMIT` bytes.
+        OSError: when it cannot be read.
+    """
+    data, size = read_head(path, READ_LIMIT if limit < 0 else limit, dir_fd=dir_fd)
+    if limit < 0 and size > READ_LIMIT:
+        raise NotReadableFileError(
+            path, f"is {describe_size(size)}, more than {describe_size(READ_LIMIT)}; not read"
+        )
+    return data
+
+
+def read_head(path: str | Path, limit: int, *, dir_fd: int | None = None) -> tuple[bytes, int]:
+    """The first `limit` bytes of a regular file and the file's size (see `open_input`)."""
+    fd = open_input(path, dir_fd=dir_fd)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read(limit), os.fstat(fd).st_size
+
+
+def describe_size(size: int) -> str:
+    """A byte count for people: "312 bytes", "4.0 MB", "10.0 GB"."""
+    for unit, scale in (("GB", 1024**3), ("MB", 1024**2), ("KB", 1024)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"
 
 
 def decode_text(data: bytes, file: str) -> tuple[str, list[Diagnostic]]:
@@ -50,18 +141,93 @@ def decode_text(data: bytes, file: str) -> tuple[str, list[Diagnostic]]:
 
 
 def read_json_file(path: Path, file: str) -> tuple[Any, list[Diagnostic]]:
-    """The parsed content of a small JSON file, or None with the reason it could not be used."""
+    """The parsed content of a small JSON file, or None with the reason it could not be used.
+
+    NaN, Infinity and numbers out of float range are read as null, each reported with its field.
+    """
     try:
         data = read_file(path)
     except OSError as exc:
-        return None, [Diagnostic(file=file, message=f"cannot be read ({exc.strerror or exc})")]
+        return None, [Diagnostic(file=file, message=read_problem(exc))]
     text, diagnostics = decode_text(data, file)
     if not text.strip():
         return None, [*diagnostics, Diagnostic(file=file, message="is empty")]
     try:
-        return json.loads(text.removeprefix("\ufeff")), diagnostics
+        value, fields = loads_finite(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
         problem = Diagnostic(file=file, line=exc.lineno, message=f"is not valid JSON ({exc.msg})")
     except RecursionError:
         problem = Diagnostic(file=file, message="is nested too deeply to read")
+    except ValueError as exc:  # e.g. an integer longer than Python's digit limit
+        problem = Diagnostic(file=file, message=f"cannot be read as JSON ({_first_words(exc)})")
+    else:
+        return value, [*diagnostics, *non_finite_diagnostics(file, fields)]
     return None, [*diagnostics, problem]
+
+
+class _NonFinite:
+    """Stands for a NaN / Infinity / out-of-range number while a document is decoded."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _constant(text: str) -> _NonFinite:
+    return _NonFinite(text)
+
+
+def _float(text: str) -> float | _NonFinite:
+    value = float(text)
+    return value if math.isfinite(value) else _NonFinite(text)
+
+
+def finite_decoder() -> json.JSONDecoder:
+    """A decoder that reads NaN, Infinity and floats out of range as markers `replace_non_finite` finds."""
+    return json.JSONDecoder(parse_constant=_constant, parse_float=_float)
+
+
+_FINITE = finite_decoder()
+
+
+def loads_finite(text: str) -> tuple[Any, list[str]]:
+    """`json.loads` with NaN / Infinity / out-of-range floats as None, and where each was (a field path).
+
+    Raises what `json.loads` raises (JSONDecodeError, RecursionError, ValueError).
+    """
+    return replace_non_finite(_FINITE.decode(text))
+
+
+def replace_non_finite(value: Any) -> tuple[Any, list[str]]:
+    """`value` decoded by `finite_decoder` with its markers set to None, and their field paths.
+
+    Walks iteratively (a deeply nested document must not exhaust the stack twice).
+    """
+    found: list[str] = []
+    if isinstance(value, _NonFinite):
+        return None, ["(the document)"]
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, where = stack.pop()
+        keys = node.keys() if isinstance(node, dict) else range(len(node)) if isinstance(node, list) else ()
+        for key in keys:
+            child = node[key]
+            path = f"{where}.{key}".lstrip(".") if isinstance(node, dict) else f"{where}[{key}]"
+            if isinstance(child, _NonFinite):
+                node[key] = None
+                found.append(f"{path} ({child.text})")
+            elif isinstance(child, dict | list):
+                stack.append((child, path))
+    return value, found
+
+
+def non_finite_diagnostics(file: str, fields: list[str], line: int | None = None) -> list[Diagnostic]:
+    """One warning naming the fields that held NaN, Infinity or out-of-range numbers (read as null)."""
+    if not fields:
+        return []
+    shown = ", ".join(sorted(fields)[:5]) + (f" and {len(fields) - 5} more" if len(fields) > 5 else "")
+    return [Diagnostic(file=file, line=line, message=f"not a finite number, read as null: {shown}")]
+
+
+def _first_words(exc: Exception, limit: int = 120) -> str:
+    text = str(exc).split(";")[0].strip()
+    return text[:limit]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from bisect import bisect_right
 from collections.abc import Sequence
 from datetime import datetime
@@ -20,6 +21,7 @@ from urllib.parse import parse_qsl, urlsplit
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.reading.folderfiles import NotReadableFileError, read_file
 
 Pairs = tuple[tuple[str, str], ...]
 
@@ -113,11 +115,11 @@ def read_har(path: Path | str) -> Har:
 
 def _read_bytes(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        return read_file(path)
     except FileNotFoundError:
         raise UnreadableError(path, "file not found") from None
-    except IsADirectoryError:
-        raise UnreadableError(path, "is a folder, not a HAR file") from None
+    except NotReadableFileError as exc:
+        raise UnreadableError(path, exc.reason) from None
     except OSError as exc:
         raise UnreadableError(path, f"cannot be read ({exc.strerror})") from None
 
@@ -131,6 +133,8 @@ def _parse_json(path: Path, data: bytes) -> Any:
         raise UnreadableError(path, "is empty")
     try:
         return json.loads(text)
+    except RecursionError:
+        raise UnreadableError(path, "is nested too deeply to read") from None
     except json.JSONDecodeError as exc:
         # Running out of input (or a string that never closes) means the file was cut short.
         if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
@@ -138,6 +142,8 @@ def _parse_json(path: Path, data: bytes) -> Any:
         raise UnreadableError(
             path, f"is not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
         ) from None
+    except ValueError as exc:  # e.g. an integer longer than Python's digit limit
+        raise UnreadableError(path, f"cannot be read as JSON ({str(exc).split(';')[0]})") from None
 
 
 def _entries(path: Path, raw: Any) -> list[Any]:
@@ -195,7 +201,7 @@ def _event(index: int, entry: dict[str, Any]) -> NetworkEvent:
         post_mime=_text(post.get("mimeType")),
         mime=_text(content.get("mimeType")),
         response_size=size if isinstance(size, int) and size >= 0 else None,
-        duration_ms=float(duration) if isinstance(duration, (int, float)) and duration >= 0 else None,
+        duration_ms=_duration(duration),
     )
 
 
@@ -213,6 +219,16 @@ def _is_document(method: str, headers: dict[str, str]) -> bool:
             and "text/html" in accept
         )
     return accept.startswith("text/html")
+
+
+def _duration(raw: Any) -> float | None:
+    if not isinstance(raw, int | float) or isinstance(raw, bool):
+        return None
+    try:
+        value = float(raw)
+    except OverflowError:
+        return None
+    return value if 0 <= value < math.inf else None
 
 
 def _object(raw: Any) -> dict[str, Any]:

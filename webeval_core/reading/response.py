@@ -102,6 +102,8 @@ def _find_object(text: str) -> tuple[dict[str, Any], Source] | str:
         whole = json.loads(text)
     except json.JSONDecodeError as exc:
         first_error = f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
+    except (ValueError, RecursionError) as exc:  # an integer beyond the digit limit, absurd nesting
+        first_error = f"JSON that cannot be read ({type(exc).__name__})"
     else:
         if isinstance(whole, dict):
             return whole, "text"
@@ -109,7 +111,7 @@ def _find_object(text: str) -> tuple[dict[str, Any], Source] | str:
     for match in _FENCES.finditer(text):
         try:
             fenced = json.loads(match.group(1))
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(fenced, dict):
             return fenced, "fence"
@@ -127,7 +129,7 @@ def _embedded_object(text: str) -> dict[str, Any] | None:
     while start != -1:
         try:
             value, end = decoder.raw_decode(text, start)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             start = text.find("{", start + 1)
             continue
         if isinstance(value, dict):
@@ -151,7 +153,7 @@ def evaluator_json(text: str) -> Any:
         value = match.group(1).strip()
     try:
         return json.loads(value)
-    except json.JSONDecodeError:
+    except (ValueError, RecursionError):
         return None
 
 

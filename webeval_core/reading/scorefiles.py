@@ -3,6 +3,12 @@
 `gpt_response_text` is free judge text or a JSON-encoded dict (rubric judges put `rubric_items`,
 `outcome_success`, `verifier_reasoning`, ... in it); it is decoded when it is JSON so those
 fields are reachable.
+
+Our own score files store each long text once: an evaluation repeats the agent's response in
+several places (raw, parsed, normalized, quoted in messages), so a 10 MB answer would make a
+60 MB file. `share_long_strings` replaces later copies of a long text (or of a part of one) by a
+reference string and `expand_shared_strings` puts them back; files without references (every
+other judge's, every short one) read unchanged.
 """
 
 from __future__ import annotations
@@ -10,14 +16,20 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
-from webeval_core.reading.folderfiles import LEADS_OUTSIDE, read_json_file, resolve_inside
+from webeval_core.reading.folderfiles import LEADS_OUTSIDE, loads_finite, read_json_file, resolve_inside
 
 SCORES_DIR = "scores"
+SHARED_MARK = "\x00webeval-shared:"
+"""Starts a string that stands for texts stored elsewhere in the same document (`share_long_strings`)."""
+_SHARED_FROM = 4096  # characters; shorter texts are always stored as they are
+_KNOWN = 16  # long texts remembered to find copies of (the response comes first in a document)
+
+JsonPath = list[str | int]
 
 
 class ScoreFile(BaseModel):
@@ -40,6 +52,8 @@ class ScoreFile(BaseModel):
 def read_score_files(folder: Path) -> tuple[dict[str, ScoreFile], list[Diagnostic]]:
     """Every readable score file of a trajectory folder, keyed by stem; unusable files are reported."""
     directory = folder / SCORES_DIR
+    if directory.is_symlink() and resolve_inside(folder, SCORES_DIR) is None:
+        return {}, [Diagnostic(file=SCORES_DIR, message=LEADS_OUTSIDE)]
     try:
         entries = sorted((e for e in os.scandir(directory) if e.name.endswith(".json")), key=lambda e: e.name)
     except OSError:
@@ -48,10 +62,11 @@ def read_score_files(folder: Path) -> tuple[dict[str, ScoreFile], list[Diagnosti
     diagnostics: list[Diagnostic] = []
     for entry in entries:
         file = f"{SCORES_DIR}/{entry.name}"
-        if entry.is_symlink() and resolve_inside(folder, file) is None:
+        path = resolve_inside(folder, file) if entry.is_symlink() else Path(entry.path)
+        if path is None:
             diagnostics.append(Diagnostic(file=file, message=LEADS_OUTSIDE))
             continue
-        content, problems = read_json_file(Path(entry.path), file)
+        content, problems = read_json_file(path, file)
         diagnostics.extend(problems)
         if content is None:
             continue
@@ -68,8 +83,11 @@ def read_score_files(folder: Path) -> tuple[dict[str, ScoreFile], list[Diagnosti
 def _score(content: dict[str, Any], file: str, diagnostics: list[Diagnostic]) -> float | None:
     value = content.get("score")
     if isinstance(value, int | float):
-        return float(value)
-    reason = "has no score" if value is None else f"score {value!r} is not a number"
+        if -1e300 < value < 1e300:  # also refuses integers too large for a float
+            return float(value)
+        reason = "score is out of range; ignored"
+    else:
+        reason = "has no score" if value is None else f"score {value!r} is not a number"
     diagnostics.append(Diagnostic(file=file, message=reason))
     return None
 
@@ -83,7 +101,107 @@ def _response(content: dict[str, Any]) -> dict[str, Any]:
     decoded: Any = None
     if value.lstrip()[:1] in ("{", "["):
         try:
-            decoded = json.loads(value)
-        except (json.JSONDecodeError, RecursionError):
+            decoded = expand_shared_strings(loads_finite(value)[0])
+        except (ValueError, RecursionError, LookupError, TypeError):  # not JSON, or a broken reference
             decoded = None
     return {"response_text": value, "response": decoded if isinstance(decoded, dict | list) else None}
+
+
+def share_long_strings(document: Any) -> Any:
+    """`document` (a JSON value, changed in place) with each long text stored once.
+
+    A long string equal to, contained in, or containing one seen before (in document order)
+    becomes `SHARED_MARK` + a JSON list of parts: literal strings and [path, start, end] slices
+    of a text stored as it is. A long string that happens to start with the mark is escaped the
+    same way.
+    """
+    known: list[_Known] = []
+    for parent, key, text, path in _long_strings(document):
+        parts = _shared_parts(text, known)
+        if parts is None and text.startswith(SHARED_MARK):
+            parts = [text]
+        if parts is not None:
+            parent[key] = SHARED_MARK + json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
+        elif len(known) < _KNOWN:
+            known.append(_Known(text, path, 0))
+    return document
+
+
+class _Known(NamedTuple):
+    """A long text met earlier: stored as it is at `path`, or a slice of one from `start`."""
+
+    text: str
+    """The text."""
+    path: JsonPath
+    """Where the stored text it is (part of) is."""
+    start: int
+    """Where it starts in that stored text."""
+
+
+def _shared_parts(text: str, known: list[_Known]) -> list[Any] | None:
+    for earlier in known:
+        at = earlier.text.find(text)
+        if at >= 0:
+            start = earlier.start + at
+            if len(known) < _KNOWN:
+                known.append(_Known(text, earlier.path, start))
+            return [[earlier.path, start, start + len(text)]]
+        at = text.find(earlier.text)
+        if at >= 0:
+            end = earlier.start + len(earlier.text)
+            return [text[:at], [earlier.path, earlier.start, end], text[at + len(earlier.text) :]]
+    return None
+
+
+def expand_shared_strings(document: Any) -> Any:
+    """`document` (changed in place) with the references `share_long_strings` made put back.
+
+    Raises:
+        LookupError, TypeError, ValueError: when a reference does not lead to a text.
+    """
+    marked = [
+        (parent, key, text)
+        for parent, key, text, _ in _long_strings(document, 0)
+        if text.startswith(SHARED_MARK)
+    ]
+    for parent, key, text in marked:
+        pieces = []
+        for part in json.loads(text[len(SHARED_MARK) :]):
+            if isinstance(part, str):
+                pieces.append(part)
+                continue
+            path, start, end = part
+            target: Any = document
+            for step in path:
+                target = target[step]
+            if not isinstance(target, str):
+                raise TypeError("a shared reference leads to something other than a text")
+            pieces.append(target[start:end])
+        parent[key] = "".join(pieces)
+    return document
+
+
+def _long_strings(document: Any, shortest: int = _SHARED_FROM) -> list[tuple[Any, Any, str, JsonPath]]:
+    """(container, key, text, path) of every string of at least `shortest` characters, in document
+    order; iterative, so deep documents cannot exhaust the stack.
+    """
+    found: list[tuple[Any, Any, str, JsonPath]] = []
+    stack: list[tuple[Any, JsonPath]] = [(document, [])]
+    while stack:
+        node, path = stack.pop()
+        items: list[tuple[Any, Any]] = (
+            list(node.items())
+            if isinstance(node, dict)
+            else list(enumerate(node))
+            if isinstance(node, list)
+            else []
+        )
+        children = []
+        for key, value in items:
+            if isinstance(value, str):
+                if len(value) >= shortest:
+                    found.append((node, key, value, [*path, key]))
+            elif isinstance(value, dict | list):
+                children.append((value, [*path, key]))
+        stack.extend(reversed(children))
+    return found

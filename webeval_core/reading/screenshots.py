@@ -21,7 +21,14 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
-from webeval_core.reading.folderfiles import LEADS_OUTSIDE, read_file, resolve_inside
+from webeval_core.reading.folderfiles import (
+    LEADS_OUTSIDE,
+    NotReadableFileError,
+    describe_size,
+    read_file,
+    read_head,
+    resolve_inside,
+)
 
 ScreenshotNaming = Literal["fara", "solver"]
 
@@ -31,6 +38,8 @@ _NAMINGS: tuple[tuple[ScreenshotNaming, re.Pattern[str]], ...] = (
     ("solver", re.compile(r"screenshot_(\d+)\.png")),
 )
 _EXAMPLES = 3  # names quoted in a grouped warning
+IMAGE_READ_LIMIT = 64 * 1024 * 1024
+"""Bytes of a screenshot read at most (real ones are a few hundred KB)."""
 
 
 class Screenshot(BaseModel):
@@ -79,6 +88,27 @@ def png_size(path: str | Path) -> tuple[int, int] | None:
     return (width, height) if width and height else None
 
 
+def read_image_bytes(path: str | Path, folder: Path | None = None, limit: int = IMAGE_READ_LIMIT) -> bytes:
+    """The bytes of a screenshot, for decoding: a regular file inside `folder` (default: the file's
+    own folder), read through `folderfiles` (a link is followed only when it stays inside).
+
+    Raises:
+        OSError: when it cannot be read; `folderfiles.NotReadableFileError` when it is not a
+            regular file, leads outside the folder or holds more than `limit` bytes (its `reason`
+            says which).
+    """
+    path = Path(path)
+    target = resolve_inside(folder if folder is not None else path.parent, path)
+    if target is None:
+        raise NotReadableFileError(path, LEADS_OUTSIDE)
+    data, size = read_head(target, limit)
+    if size > limit:
+        raise NotReadableFileError(
+            path, f"is {describe_size(size)}, more than {describe_size(limit)}; not read"
+        )
+    return data
+
+
 def discover_screenshots(
     folder: Path, listed: Sequence[object] = (), answer_file: str | None = None
 ) -> tuple[Screenshots, list[Diagnostic]]:
@@ -117,16 +147,19 @@ def discover_screenshots(
 def _frame(
     root: Path, entry: os.DirEntry[str], number: int, diagnostics: list[Diagnostic]
 ) -> Screenshot | None:
-    if entry.is_symlink() and resolve_inside(root, entry.name) is None:
+    path = resolve_inside(root, entry.name) if entry.is_symlink() else Path(entry.path)
+    if path is None:
         diagnostics.append(Diagnostic(file=entry.name, message=LEADS_OUTSIDE))
         return None
-    size = png_size(entry.path)
+    size = png_size(path)
     if size is None:
         diagnostics.append(
             Diagnostic(file=entry.name, message="is not a PNG image (or cannot be read); skipped")
         )
         return None
-    return Screenshot(name=entry.name, number=number, width=size[0], height=size[1])
+    # A link is named by its target, so whoever opens the frame later opens a regular file.
+    name = path.relative_to(root).as_posix() if entry.is_symlink() else entry.name
+    return Screenshot(name=name, number=number, width=size[0], height=size[1])
 
 
 def _other_naming_check(
@@ -176,7 +209,7 @@ def _check_listed(
         name = target.relative_to(root).as_posix()
         if name in frame_names:
             continue
-        if not target.is_file():
+        if not _is_file(target):
             missing.append(entry)
             continue
         size = png_size(target)
@@ -195,6 +228,13 @@ def _check_listed(
     return usable
 
 
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        return False
+
+
 def _names(names: Sequence[str]) -> str:
-    shown = ", ".join(names[:_EXAMPLES])
+    shown = ", ".join(name if len(name) <= 100 else f"{name[:97]}..." for name in names[:_EXAMPLES])
     return shown + (f" and {len(names) - _EXAMPLES} more" if len(names) > _EXAMPLES else "")

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.reading.folderfiles import NotReadableFileError, read_file
 
 TaskType = Literal["retrieve", "mutate", "navigate"]
 
@@ -130,7 +131,7 @@ class TaskCatalog(BaseModel):
         """The task with this id; a folder name such as "108" works too."""
         if isinstance(task_id, str):
             text = task_id.strip()
-            if not text.isdigit():
+            if not (text.isascii() and text.isdigit() and len(text) < 19):  # int() refuses "²"
                 return None
             task_id = int(text)
         return self.tasks.get(task_id)
@@ -174,7 +175,9 @@ def load_catalog(path: Path | str | None = None) -> TaskCatalog:
 
 def _read_catalog(file: Path, is_default: bool) -> TaskCatalog:
     try:
-        data = file.read_bytes()
+        data = read_file(file)
+    except NotReadableFileError as exc:
+        raise UnreadableError(file, f"the dataset file {exc.reason}") from None
     except OSError as exc:
         raise UnreadableError(file, f"cannot read the dataset file ({exc.strerror})") from None
     try:
@@ -184,6 +187,10 @@ def _read_catalog(file: Path, is_default: bool) -> TaskCatalog:
     except json.JSONDecodeError as exc:
         raise UnreadableError(
             file, f"the dataset file is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    except (ValueError, RecursionError) as exc:  # an integer beyond the digit limit, absurd nesting
+        raise UnreadableError(
+            file, f"the dataset file cannot be read as JSON ({type(exc).__name__})"
         ) from None
     if not isinstance(raw, list):
         raise UnreadableError(file, f"expected a JSON list of tasks, found {_json_type(raw)}")

@@ -13,6 +13,7 @@ holds nothing usable.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
@@ -35,8 +36,11 @@ from webeval_core.reading.corelog import CORE_LOG_NAME, CoreLogLine, parse_core_
 from webeval_core.reading.folderfiles import (
     LEADS_OUTSIDE,
     decode_text,
+    describe_size,
     read_file,
+    read_head,
     read_json_file,
+    read_problem,
     resolve_inside,
 )
 from webeval_core.reading.scorefiles import ScoreFile, read_score_files
@@ -68,8 +72,14 @@ EVAL_RESULT_NAME = "eval_result.json"
 Outcome = Literal["answered", "no_answer", "aborted"]
 Layout = Literal["fara", "webarena-verified"]
 
+CRASHED_PARENT = "traj"
+"""The folder of a Fara run's trajectories, where a folder holding only core.log is a crashed task."""
+_REASON_CHARS = 300
+LOG_READ_LIMIT = 64 * 1024 * 1024
+"""Bytes of web_surfer.log and core.log read at most; a larger file is read up to here, with a warning."""
 _OFFSET_STEP_S = 15 * 60  # real UTC offsets are whole quarter hours
 _MAX_OFFSET_S = 14 * 3600
+_MAX_DURATION_S = 10 * 365 * 24 * 3600  # a solver run longer than this is a broken number
 
 
 class TokenUsage(BaseModel):
@@ -173,6 +183,9 @@ class Trajectory(BaseModel):
     """network.har inside the folder (not read here); None when missing or leading outside the folder."""
     eval_result: dict[str, Any] | None = None
     """eval_result.json as written by the official CLI; None when missing or unreadable."""
+    crash_reason: str | None = None
+    """Why the task crashed, from core.log's last error line, when core.log is all the folder holds
+    (re-executing a crashed task deletes everything else); such a trajectory is aborted. None otherwise."""
     log_generation: Generation | None = None
     """Which writer produced web_surfer.log; None when it holds no action or the layout has none."""
     utc_offset_s: float | None = None
@@ -188,7 +201,7 @@ class Trajectory(BaseModel):
         if self.times.duration is not None:
             return self.times.duration
         if self.times.start_time is not None and self.times.end_time is not None:
-            return self.times.end_time - self.times.start_time
+            return self.times.end_time - self.times.start_time  # both checked to be real times
         return None
 
     @property
@@ -204,19 +217,36 @@ class Trajectory(BaseModel):
 
 
 def is_trajectory_folder(path: Path) -> bool:
-    """Cheap check for run discovery: an answer file, a web_surfer.log or an agent_response.json."""
+    """Cheap check for run discovery: an answer file, a web_surfer.log or an agent_response.json
+    (or, in a Fara run's `traj/`, a core.log: what a crashed task leaves).
+    """
     try:
         with os.scandir(path) as entries:
-            return any(
-                e.name in (LOG_NAME, AGENT_RESPONSE) or e.name.endswith(ANSWER_SUFFIX) for e in entries
-            )
+            names = [e.name for e in entries]
     except OSError:
         return False
+    if any(n in (LOG_NAME, AGENT_RESPONSE) or n.endswith(ANSWER_SUFFIX) for n in names):
+        return True
+    return CORE_LOG_NAME in names and Path(path).parent.name == CRASHED_PARENT
 
 
 def load_trajectory(path: Path) -> Trajectory:
-    """Read a trajectory folder of either layout; raises UnreadableError only when nothing is usable."""
+    """Read a trajectory folder of either layout; raises UnreadableError only when nothing is usable.
+
+    Whatever goes wrong inside one folder, even an error no reader foresaw, becomes that
+    folder's UnreadableError, so a list of folders never stops at one.
+    """
     folder = Path(path)
+    try:
+        return _load(folder)
+    except UnreadableError:
+        raise
+    except Exception as exc:  # one folder's surprise must not stop a root: it says what it was
+        reason = f"could not be read: unexpected {type(exc).__name__}: {exc}"
+        raise UnreadableError(folder, reason[:_REASON_CHARS]) from None
+
+
+def _load(folder: Path) -> Trajectory:
     try:
         names = set(os.listdir(folder))
     except FileNotFoundError:
@@ -231,6 +261,8 @@ def load_trajectory(path: Path) -> Trajectory:
         return _load_fara(reader, answers)
     if AGENT_RESPONSE in names:
         return _load_webarena_verified(reader)
+    if CORE_LOG_NAME in names:
+        return _load_crashed(reader)
     raise UnreadableError(
         folder,
         "not a trajectory folder: it has no *_final_answer.json, web_surfer.log or agent_response.json",
@@ -282,23 +314,32 @@ class _FolderReader:
         self.warnings.extend(diagnostics)
 
     def path(self, name: str) -> Path | None:
+        """The file `name` of the folder, a symlink replaced by its target when that stays inside."""
         if name not in self.names:
             return None
         path = self.folder / name
-        if path.is_symlink() and resolve_inside(self.folder, name) is None:
-            self.warn(name, LEADS_OUTSIDE)
-            return None
+        if path.is_symlink():
+            target = resolve_inside(self.folder, name)
+            if target is None:
+                self.warn(name, LEADS_OUTSIDE)
+            return target
         return path
 
-    def read_bytes(self, name: str) -> bytes | None:
+    def read_bytes(self, name: str, head: int | None = None) -> bytes | None:
+        """The file's bytes (only its first `head` bytes, with a warning, when it is larger)."""
         path = self.path(name)
         if path is None:
             return None
         try:
-            return read_file(path)
+            if head is None:
+                return read_file(path)
+            data, size = read_head(path, head)
         except OSError as exc:
-            self.warn(name, f"cannot be read ({exc.strerror or exc})")
+            self.warn(name, read_problem(exc))
             return None
+        if size > head:
+            self.warn(name, f"is {describe_size(size)}; only its first {describe_size(head)} were read")
+        return data
 
     def read_object(self, name: str) -> dict[str, Any] | None:
         path = self.path(name)
@@ -314,7 +355,7 @@ class _FolderReader:
     def common(self) -> dict[str, Any]:
         """The files both layouts may hold."""
         core_log: tuple[CoreLogLine, ...] = ()
-        core_data = self.read_bytes(CORE_LOG_NAME)
+        core_data = self.read_bytes(CORE_LOG_NAME, LOG_READ_LIMIT)
         if core_data is not None:
             core_log, problems = parse_core_log(core_data)
             self.extend(problems)
@@ -335,7 +376,7 @@ def _load_fara(reader: _FolderReader, answers: list[str]) -> Trajectory:
     answer = _read_answer(reader, answer_file) if answer_file else None
     if LOG_NAME not in reader.names:
         reader.warn(LOG_NAME, "missing: the trajectory has no steps to show")
-    log_data = reader.read_bytes(LOG_NAME)
+    log_data = reader.read_bytes(LOG_NAME, LOG_READ_LIMIT)
     if answer is None and log_data is None:
         problems = "; ".join(str(w) for w in reader.warnings)
         raise UnreadableError(
@@ -396,6 +437,31 @@ def _load_webarena_verified(reader: _FolderReader) -> Trajectory:
     )
 
 
+def _load_crashed(reader: _FolderReader) -> Trajectory:
+    """A folder holding only core.log: the task crashed and was left for re-execution."""
+    common = reader.common()
+    errors = [line for line in common["core_log"] if line.is_error]
+    reason = _last_error_line(errors[-1].message) if errors else "core.log logs no error"
+    reader.warn(CORE_LOG_NAME, f"is all the folder holds: the task crashed ({reason}); counted as aborted")
+    return Trajectory(
+        path=reader.folder,
+        task_id=reader.folder.name,
+        layout="fara",
+        outcome="aborted",
+        crash_reason=reason,
+        **common,
+        warnings=tuple(reader.warnings),
+    )
+
+
+def _last_error_line(message: str) -> str:
+    """The line of an error record that says what failed: a traceback's last line, else its first."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    if not lines:
+        return "an error without a message"
+    return (lines[-1] if len(lines) > 1 else lines[0])[:_REASON_CHARS]
+
+
 def _choose_answer_file(reader: _FolderReader, answers: list[str]) -> str | None:
     if not answers:
         reader.warn(
@@ -447,10 +513,27 @@ def _read_times(reader: _FolderReader) -> Times | None:
     if content is None:
         return None
     try:
-        return Times.model_validate(content)
+        times = Times.model_validate(content)
     except ValidationError as exc:
         reader.warn(TIMES_NAME, f"not understood ({exc.errors()[0]['msg']}); ignored")
         return None
+    unusable = [name for name in ("start_time", "end_time") if not _is_time(getattr(times, name))]
+    if times.duration is not None and not 0 <= times.duration < _MAX_DURATION_S:
+        unusable.append("duration")
+    for name in unusable:
+        reader.warn(TIMES_NAME, f"{name} {getattr(times, name)!r} is out of range; ignored")
+    return times.model_copy(update=dict.fromkeys(unusable)) if unusable else times
+
+
+def _is_time(value: float | None) -> bool:
+    """Whether unix seconds `value` is a real moment (None counts: it says nothing wrong)."""
+    if value is None:
+        return True
+    try:
+        datetime.fromtimestamp(value, UTC)
+    except (OverflowError, OSError, ValueError):
+        return False
+    return True
 
 
 def _utc_offset(reader: _FolderReader, first_time: datetime | None, times: Times | None) -> float | None:
@@ -488,10 +571,13 @@ def _complete_steps(
     scalings: dict[tuple[int, int], Scaling] = {}
     completed: list[Step] = []
     without_frame: list[int] = []
+    out_of_range: list[int] = []
     for step, frame in zip(steps, screenshots.frames_for_actions(len(steps)), strict=True):
         update: dict[str, Any] = {}
         if step.timestamp is not None and offset is not None:
             update["time_utc"] = _to_utc(step.timestamp, offset)
+            if update["time_utc"] is None:
+                out_of_range.append(step.index)
         if frame is None:
             without_frame.append(step.index)
         else:
@@ -507,13 +593,23 @@ def _complete_steps(
                         png_height=frame.height,
                     ),
                 )
-                update["point"] = scaling.to_png(*coordinate)
+                point = scaling.to_png(*coordinate)
+                if math.isfinite(point.x) and math.isfinite(point.y):
+                    update["point"] = point
+                else:
+                    out_of_range.append(step.index)
         completed.append(step.model_copy(update=update) if update else step)
     if without_frame:
-        shown = ", ".join(map(str, without_frame[:10])) + (" ..." if len(without_frame) > 10 else "")
         reader.warn(
             "screenshots",
-            f"no screenshot for action(s) {shown}" if screenshots.frames else "the folder has no screenshots",
+            f"no screenshot for action(s) {_numbers(without_frame)}"
+            if screenshots.frames
+            else "the folder has no screenshots",
+        )
+    if out_of_range:
+        reader.warn(
+            LOG_NAME,
+            f"action(s) {_numbers(out_of_range)}: a time or coordinate is out of range; left out",
         )
     if len(scalings) > 1:
         reader.warn(
@@ -524,10 +620,18 @@ def _complete_steps(
     return tuple(completed), next(iter(scalings.values()), None)
 
 
-def _to_utc(timestamp: datetime, offset: float) -> datetime:
-    if timestamp.tzinfo is not None:
-        return timestamp.astimezone(UTC)
-    return (timestamp - timedelta(seconds=offset)).replace(tzinfo=UTC)
+def _to_utc(timestamp: datetime, offset: float) -> datetime | None:
+    """The moment in UTC; None when it falls outside the years datetime can hold (year 1 minus an offset)."""
+    try:
+        if timestamp.tzinfo is not None:
+            return timestamp.astimezone(UTC)
+        return (timestamp - timedelta(seconds=offset)).replace(tzinfo=UTC)
+    except (OverflowError, ValueError):
+        return None
+
+
+def _numbers(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers[:10])) + (" ..." if len(numbers) > 10 else "")
 
 
 def _add_optional(a: int | None, b: int | None) -> int | None:

@@ -25,10 +25,11 @@ __all__ = [
     "iter_trajectory_dirs",
     "run_of",
     "trajectory_frame",
+    "trajectory_key",
 ]
 
 if TYPE_CHECKING:
-    from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of
+    from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of, trajectory_key
     from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, fingerprint, index_as_json
     from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, trajectory_frame
 else:

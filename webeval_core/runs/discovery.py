@@ -4,7 +4,10 @@ Fara trees encode the run in the path
 (`runs/<system>/<model>/<user>/<benchmark>/<run_id>/traj/<task_id>/`); any other folder of
 trajectories (e.g. the official WebArena-Verified CLI output) is a run named by its parent.
 Discovery never opens more than a folder listing, so it stays fast on large trees, and it never
-stops on a folder it cannot read.
+stops on a folder it cannot read: such a folder is kept as a trajectory folder, so the index lists
+it as unreadable with the system's reason instead of dropping it. The walk is iterative (a
+thousand nested folders are no recursion), and run metadata comes only from folders under the
+root the user gave.
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ from webeval_core.reading.trajectory import is_trajectory_folder
 
 # Folders inside a trajectory or a run that never hold trajectories of their own.
 _SKIP_DIRS = {"scores", "__pycache__", "node_modules"}
+_DIGIT_RUNS = re.compile(r"([0-9]+)")
+_NUMBER_DIGITS = 100
 
 
 class Run(BaseModel):
@@ -67,38 +72,60 @@ def iter_trajectory_dirs(root: Path) -> Iterator[Path]:
     """Yield every trajectory folder at or below `root`, in sorted order.
 
     Symlinked directories are not followed, so a link cannot lead discovery out of the root
-    or into a cycle; unreadable directories are skipped.
+    or into a cycle. A directory that cannot be listed (permissions, a name too long) is yielded
+    as it is: loading it then says why it cannot be read.
     """
-    root = Path(root)
-    if is_trajectory_folder(root):
-        yield root
-        return
-    try:
-        entries = sorted(os.scandir(root), key=lambda e: natural_key(e.name))
-    except OSError:
-        return
-    for entry in entries:
-        if entry.name.startswith(".") or entry.name in _SKIP_DIRS:
+    stack = [Path(root)]
+    while stack:
+        folder = stack.pop()
+        if is_trajectory_folder(folder):
+            yield folder
             continue
         try:
-            if not entry.is_dir(follow_symlinks=False):
-                continue
-        except OSError:
+            entries = sorted(os.scandir(folder), key=lambda e: natural_key(e.name))
+        except (NotADirectoryError, FileNotFoundError):  # a file, or gone since it was listed
             continue
-        yield from iter_trajectory_dirs(Path(entry.path))
+        except OSError:
+            yield folder
+            continue
+        stack.extend(reversed([Path(e.path) for e in entries if _is_walked(e)]))
+
+
+def _is_walked(entry: os.DirEntry[str]) -> bool:
+    if entry.name.startswith(".") or entry.name in _SKIP_DIRS:
+        return False
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
-    """Sort key that puts `9` before `10` (task ids are numbers in WebArena folders)."""
-    return tuple((0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"(\d+)", name) if part)
+    """Sort key that puts `9` before `10` (task ids are numbers in WebArena folders).
+
+    Only ASCII digit runs count as numbers ("²" is a digit to `str.isdigit`, not to `int`), and
+    very long runs sort as text (`int` refuses more than a few thousand digits).
+    """
+    return tuple(
+        (0, int(part)) if len(part) < _NUMBER_DIGITS and part.isascii() and part.isdigit() else (1, part)
+        for part in _DIGIT_RUNS.split(name)
+        if part
+    )
+
+
+def trajectory_key(root: Path, trajectory_dir: Path) -> str:
+    """The trajectory folder relative to the root, "/"-separated: unique under the root, even when
+    two folders of a run hold the same task id; what links and pickers name a trajectory by.
+    """
+    return _relative_key(Path(root), Path(trajectory_dir))
 
 
 def run_of(root: Path, trajectory_dir: Path) -> Run:
-    """The run a trajectory folder belongs to, read from its path."""
+    """The run a trajectory folder belongs to, read from its path (the part under `root` only)."""
     run_dir = trajectory_dir.parent
-    if run_dir.name == "traj":
+    if run_dir.name == "traj" and run_dir != Path(root):
         run_dir = run_dir.parent
-        parts = run_dir.parts
+        parts = _parts_under(Path(root), run_dir)
         # <system>/<model>/<user>/<benchmark>/<run_id> above traj/
         if len(parts) >= 5:
             system, model, user, benchmark, run_id = parts[-5:]
@@ -127,6 +154,14 @@ def discover_runs(root: Path) -> tuple[Run, ...]:
         runs[path].model_copy(update={"trajectory_dirs": tuple(members[path])})
         for path in sorted(runs, key=lambda p: runs[p].key)
     )
+
+
+def _parts_under(root: Path, path: Path) -> tuple[str, ...]:
+    """The names of `path` below `root`: folders above the root the user gave say nothing of a run."""
+    try:
+        return path.relative_to(root).parts
+    except ValueError:
+        return ()
 
 
 def _relative_key(root: Path, path: Path) -> str:

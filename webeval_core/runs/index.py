@@ -15,13 +15,14 @@ import os
 import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import ProgressCallback, map_in_processes
 from webeval_core.reading.trajectory import Outcome, load_trajectory
-from webeval_core.runs.discovery import Run, discover_runs
+from webeval_core.runs.discovery import Run, discover_runs, trajectory_key
 from webeval_core.scoring.verdicts import Verdict, read_verdict
 from webeval_core.version import __version__
 
@@ -40,7 +41,8 @@ _ANSWER_PREVIEW = 400
 _EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Timeout|Interrupt|Exit))\b")
 _ERROR_PREFIX = re.compile(r"^(\[(?:Execution|Evaluation)[^\]]*\]\s*)?(Error running task|Error)?\s*:?\s*")
 # Bumped whenever TrajectorySummary changes shape, so older cache files are re-read, not trusted.
-_CACHE_VERSION = f"{__version__}+summary-2"
+_CACHE_VERSION = f"{__version__}+summary-3"
+_REASON_CHARS = 300
 
 
 class TrajectorySummary(BaseModel):
@@ -50,6 +52,10 @@ class TrajectorySummary(BaseModel):
 
     run_key: str
     """The key of the run the folder belongs to (`Run.key`)."""
+    key: str
+    """The folder relative to the indexed root, "/"-separated (`discovery.trajectory_key`): unique
+    under the root even when two folders of a run hold the same task id, so pick and link by it.
+    Summaries made without a root are keyed by their full path."""
     path: Path
     """The trajectory folder."""
     task_id: str
@@ -74,12 +80,22 @@ class TrajectorySummary(BaseModel):
     """Each score file's score, by file stem (None where the file has no usable score)."""
     core_error: str | None = None
     """Error type of the last [ERROR] line of core.log; None when it logged no error."""
+    crash_reason: str | None = None
+    """`Trajectory.crash_reason`: core.log's last error when that log is all a crashed task left."""
     verdict: Verdict | None = None
     """WebArena-Verified verdict from a score file or eval_result.json; None when not scored."""
     warnings: int = 0
     """How many problems loading the folder reported (`Trajectory.warnings`)."""
     unreadable: str | None = None
     """Reason, when the folder could not be loaded at all; None otherwise."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _key_from_path(cls, data: Any) -> Any:
+        # A summary built outside an index (tests, tools) still gets a unique key: its path.
+        if isinstance(data, dict) and "key" not in data and "path" in data:
+            return {**data, "key": Path(data["path"]).as_posix()}
+        return data
 
 
 class RootIndex(BaseModel):
@@ -126,19 +142,36 @@ class _CacheFile(BaseModel):
     """Cached summaries by trajectory folder path."""
 
 
-def summarize_trajectory(run_key: str, trajectory_dir: Path) -> TrajectorySummary:
-    """Load one folder and keep what the overview needs; unreadable folders keep their reason."""
+def summarize_trajectory(run_key: str, trajectory_dir: Path, key: str | None = None) -> TrajectorySummary:
+    """Load one folder and keep what the overview needs; unreadable folders keep their reason.
+
+    `key` is the folder's `trajectory_key` under the indexed root (default: its name). Whatever
+    goes wrong with one folder ends in its `unreadable` reason, never in an exception.
+    """
+    key = key if key is not None else trajectory_dir.name
     try:
-        trajectory = load_trajectory(trajectory_dir)
+        return _summary(run_key, trajectory_dir, key)
     except UnreadableError as exc:
-        return TrajectorySummary(
-            run_key=run_key, path=trajectory_dir, task_id=trajectory_dir.name, unreadable=exc.reason
-        )
+        reason = exc.reason
+    except Exception as exc:  # one folder must never stop the index; it says what happened
+        reason = f"could not be summarised: unexpected {type(exc).__name__}: {exc}"
+    return TrajectorySummary(
+        run_key=run_key,
+        key=key,
+        path=trajectory_dir,
+        task_id=trajectory_dir.name,
+        unreadable=reason[:_REASON_CHARS],
+    )
+
+
+def _summary(run_key: str, trajectory_dir: Path, key: str) -> TrajectorySummary:
+    trajectory = load_trajectory(trajectory_dir)
     usage = trajectory.token_usage
     answer = trajectory.final_answer_text
     errors = trajectory.error_lines
     return TrajectorySummary(
         run_key=run_key,
+        key=key,
         path=trajectory_dir,
         task_id=trajectory.task_id,
         layout=trajectory.layout,
@@ -151,6 +184,7 @@ def summarize_trajectory(run_key: str, trajectory_dir: Path) -> TrajectorySummar
         final_answer=answer[:_ANSWER_PREVIEW] if answer else None,
         scores={name: sf.score for name, sf in trajectory.scores.items()},
         core_error=_error_type(errors[-1].message) if errors else None,
+        crash_reason=trajectory.crash_reason,
         verdict=read_verdict(trajectory.scores, trajectory.eval_result),
         warnings=len(trajectory.warnings),
     )
@@ -221,7 +255,7 @@ def _write_cache(path: Path, entries: dict[str, _CacheEntry]) -> None:
     os.replace(handle.name, path)
 
 
-def _summarize_job(job: tuple[str, Path]) -> TrajectorySummary:
+def _summarize_job(job: tuple[str, Path, str]) -> TrajectorySummary:
     return summarize_trajectory(*job)
 
 
@@ -240,7 +274,7 @@ def build_index(
     cached = _read_cache(cache_file) if use_cache else {}
 
     entries: dict[str, _CacheEntry] = {}
-    pending: list[tuple[str, Path]] = []
+    pending: list[tuple[str, Path, str]] = []
     pending_prints: dict[str, str] = {}
     for run in runs:
         for trajectory_dir in run.trajectory_dirs:
@@ -250,7 +284,7 @@ def build_index(
             if hit is not None and hit.fingerprint == print_ and hit.summary.run_key == run.key:
                 entries[key] = hit
             else:
-                pending.append((run.key, trajectory_dir))
+                pending.append((run.key, trajectory_dir, trajectory_key(root, trajectory_dir)))
                 pending_prints[key] = print_
 
     fresh = map_in_processes(
@@ -290,6 +324,7 @@ def index_as_json(index: RootIndex) -> dict[str, object]:
             for run in index.runs
         ],
         "unreadable": [
-            {"path": str(s.path), "run": s.run_key, "reason": s.unreadable} for s in index.unreadable
+            {"path": str(s.path), "key": s.key, "run": s.run_key, "reason": s.unreadable}
+            for s in index.unreadable
         ],
     }

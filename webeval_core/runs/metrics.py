@@ -1,9 +1,9 @@
 """Aggregation over a root index: one tidy row per trajectory, headline numbers, breakdowns, the
 failure taxonomy and run comparisons. UI-free (pandas only).
 
-Counting follows the upstream (Fara) rules: aborted and unreadable trajectories and evaluator
-errors are left out of success rates; a trajectory that ran out of budget without answering is
-counted, as a failure.
+Counting follows the upstream (Fara) rules: aborted trajectories (crashed tasks, which left only
+core.log, included) and unreadable ones and evaluator errors are left out of success rates; a
+trajectory that ran out of budget without answering is counted, as a failure.
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ COLUMNS = (
     "answer",
     "tags",
     "path",
+    "key",
 )
 
 
@@ -103,6 +104,7 @@ def trajectory_frame(index: RootIndex, catalog: TaskCatalog | None = None) -> pd
                 "answer": s.final_answer,
                 "tags": tuple(tagged),
                 "path": str(s.path),
+                "key": s.key,  # unique under the root, unlike task_id (a run may hold an id twice)
             }
         )
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
@@ -407,4 +409,5 @@ def change_counts(comparison: pd.DataFrame) -> dict[str, int]:
 
 def _task_order(task_id: object) -> tuple[int, int, str]:
     text = str(task_id)
-    return (0, int(text), "") if text.isdigit() else (1, 0, text)
+    # Only short ASCII digit runs are numbers: int() refuses "²" and numbers of thousands of digits.
+    return (0, int(text), "") if text.isascii() and text.isdigit() and len(text) < 19 else (1, 0, text)

@@ -29,6 +29,7 @@ __all__ = [
     "NetworkCheckTrace",
     "ScoreOutcome",
     "ScoreSummary",
+    "ScoreWriteError",
     "Status",
     "Tally",
     "TaskResult",
@@ -71,6 +72,7 @@ if TYPE_CHECKING:
         TaskResult,
     )
     from webeval_core.scoring.store import (
+        ScoreWriteError,
         score_file_bytes,
         score_file_path,
         stored_evaluation,

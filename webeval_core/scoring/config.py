@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.reading.folderfiles import NotReadableFileError, read_file
 from webeval_core.reading.tasks import SITES
 
 CONFIG_FILE_NAME = "webarena-verified-config.json"
@@ -166,11 +167,15 @@ def load_url_config(path: Path | str) -> UrlConfig:
     if cached is not None:
         return cached
     try:
-        raw = json.loads(file.read_bytes())
+        raw = json.loads(read_file(file))
+    except NotReadableFileError as exc:
+        raise UnreadableError(file, f"config file {exc.reason}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UnreadableError(file, f"config file cannot be read ({exc})") from None
     except json.JSONDecodeError as exc:
         raise UnreadableError(file, f"config file is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except (ValueError, RecursionError) as exc:  # an integer beyond the digit limit, absurd nesting
+        raise UnreadableError(file, f"config file cannot be read as JSON ({type(exc).__name__})") from None
     try:
         config = UrlConfig.from_dict(raw, path=file)
     except ValueError as exc:

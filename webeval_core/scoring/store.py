@@ -4,7 +4,10 @@ Verdicts are written to `scores/<eval_hash>.json` in the Fara score-file shape
 (`{"score": ..., "gpt_response_text": "<the Evaluation as JSON>"}`). The name pins the engine
 version, its checksum, the dataset checksum and the URL config, so a different engine or config
 never overwrites an older verdict; the bytes depend only on the evaluation, so unchanged inputs
-give an identical file.
+give an identical file. Each long text is stored once (`reading.scorefiles.share_long_strings`).
+
+Writes stay inside the trajectory folder: `scores/` is opened relative to the folder without
+following a link, and the file is written through that descriptor (temp file, then rename).
 """
 
 from __future__ import annotations
@@ -12,13 +15,22 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from webeval_core.reading.scorefiles import SCORES_DIR
+from webeval_core.reading.folderfiles import read_file
+from webeval_core.reading.scorefiles import SCORES_DIR, expand_shared_strings, share_long_strings
 from webeval_core.scoring.evaluation import Evaluation
+
+_DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+
+
+class ScoreWriteError(Exception):
+    """A score file that could not be written; the message names it and says why, for the user."""
 
 
 def score_file_path(folder: Path, eval_hash: str) -> Path:
@@ -29,40 +41,81 @@ def score_file_path(folder: Path, eval_hash: str) -> Path:
 def score_file_bytes(evaluation: Evaluation, score: float) -> bytes:
     """The Fara score-file shape; sorted keys and no timestamps, so unchanged inputs give the same bytes."""
     payload = json.dumps(
-        evaluation.model_dump(mode="json"), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+        share_long_strings(evaluation.model_dump(mode="json")),
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
     )
     document = {"score": score, "gpt_response_text": payload}
     return (json.dumps(document, sort_keys=True, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> Path:
-    """Write scores/<eval_hash>.json atomically (temp file beside it, then os.replace)."""
+    """Write scores/<eval_hash>.json atomically (temp file beside it, then os.replace).
+
+    Raises:
+        ScoreWriteError: when `scores/` is a link or not a folder, or the file cannot be written
+            (read-only folder, disk full...); the message names the file and the cause.
+    """
     target = score_file_path(folder, evaluation.engine.eval_hash)
-    content = score_file_bytes(evaluation, score)
+    shown = f"{SCORES_DIR}/{target.name}"
     try:
-        if target.read_bytes() == content:
-            return target  # identical verdict: leave the file (and its mtime) alone
-    except OSError:
-        pass
-    target.parent.mkdir(exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        scores_fd = _open_scores(Path(folder), shown)
+    except OSError as exc:
+        raise ScoreWriteError(f"cannot write {shown}: {_cause(exc)}") from None
+    try:
+        _write(scores_fd, target.name, score_file_bytes(evaluation, score))
+    except OSError as exc:
+        raise ScoreWriteError(f"cannot write {shown}: {_cause(exc)}") from None
+    finally:
+        os.close(scores_fd)
+    return target
+
+
+def _open_scores(folder: Path, shown: str) -> int:
+    """A descriptor on the folder's `scores/` (made if missing), never reached through a link."""
+    folder_fd = os.open(folder, _DIRECTORY_FLAGS)
+    try:
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(SCORES_DIR, 0o755, dir_fd=folder_fd)
+        kind = os.lstat(SCORES_DIR, dir_fd=folder_fd).st_mode
+        if stat.S_ISLNK(kind) or not stat.S_ISDIR(kind):
+            what = "a symlink" if stat.S_ISLNK(kind) else "not a folder"
+            raise ScoreWriteError(
+                f"cannot write {shown}: {SCORES_DIR} is {what}; nothing is written through it"
+            )
+        return os.open(SCORES_DIR, _DIRECTORY_FLAGS | os.O_NOFOLLOW, dir_fd=folder_fd)
+    finally:
+        os.close(folder_fd)
+
+
+def _write(scores_fd: int, name: str, content: bytes) -> None:
+    with contextlib.suppress(OSError):
+        if read_file(name, dir_fd=scores_fd) == content:
+            return  # identical verdict: leave the file (and its mtime) alone
+    temp = f".{name}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(temp, _CREATE_FLAGS, 0o644, dir_fd=scores_fd)
     try:
         with os.fdopen(fd, "wb") as handle:
             os.fchmod(handle.fileno(), 0o644)
             handle.write(content)
-        os.replace(temp, target)
+        os.replace(temp, name, src_dir_fd=scores_fd, dst_dir_fd=scores_fd)
     except BaseException:
         # Also on Ctrl-C: no half-written or stray file is left in scores/.
         with contextlib.suppress(OSError):
-            os.unlink(temp)
+            os.unlink(temp, dir_fd=scores_fd)
         raise
-    return target
+
+
+def _cause(exc: OSError) -> str:
+    return (exc.strerror or str(exc)).lower()
 
 
 def stored_evaluation(target: Path) -> Evaluation | None:
     """The evaluation a score file holds; None when it is missing, unreadable or of another shape."""
     try:
-        document = json.loads(target.read_bytes())
-        return Evaluation.model_validate_json(document["gpt_response_text"])
-    except (OSError, ValueError, KeyError, TypeError, ValidationError):
+        document = json.loads(read_file(target))
+        payload = expand_shared_strings(json.loads(document["gpt_response_text"]))
+        return Evaluation.model_validate(payload)
+    except (OSError, ValueError, LookupError, TypeError, RecursionError, ValidationError):
         return None

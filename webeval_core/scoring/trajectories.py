@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import ProgressCallback, map_in_processes, worker_count
+from webeval_core.reading.folderfiles import read_file, resolve_inside
 from webeval_core.reading.network import Har, read_har
 from webeval_core.reading.tasks import Task, TaskCatalog, load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
@@ -26,11 +27,12 @@ from webeval_core.scoring import official
 from webeval_core.scoring.config import UrlConfig, find_url_config, load_url_config
 from webeval_core.scoring.evaluation import Evaluation, evaluate, har_problem
 from webeval_core.scoring.results import EvalStatus
-from webeval_core.scoring.store import score_file_path, stored_evaluation, write_score_file
+from webeval_core.scoring.store import ScoreWriteError, score_file_path, stored_evaluation, write_score_file
 
 Status = Literal["success", "failure", "error", "excluded"]
 ConfigArg = Path | str | UrlConfig | None
 
+_REASON_MESSAGE_CHARS = 1000  # characters of one assertion's messages quoted in a failure reason
 _SCORE_IN_PARALLEL_FROM = 8  # trajectories; one evaluation costs more than a worker start
 
 
@@ -91,6 +93,8 @@ def score_trajectory(
         return ScoreOutcome(
             path=path, task_id=trajectory.task_id, status="error", reason=f"{exc.path}: {exc.reason}"
         )
+    except ScoreWriteError as exc:
+        return ScoreOutcome(path=path, task_id=trajectory.task_id, status="error", reason=str(exc))
     except Exception as exc:  # a batch must survive whatever one folder holds; the reason is reported
         return ScoreOutcome(
             path=path,
@@ -125,11 +129,12 @@ def _score(
         "task_type": task.task_type,
     }
     if trajectory.outcome == "aborted":
-        return ScoreOutcome(
-            **info,
-            status="excluded",
-            reason="aborted: the run stopped without an answer file (excluded, not 0)",
+        why = (
+            f"the task crashed ({trajectory.crash_reason})"
+            if trajectory.crash_reason
+            else "the run stopped without an answer file"
         )
+        return ScoreOutcome(**info, status="excluded", reason=f"aborted: {why} (excluded, not 0)")
     try:
         url_config, source = _resolve_config(path, config, config_root, catalog)
     except UnreadableError as exc:
@@ -138,7 +143,7 @@ def _score(
     inputs = _inputs(trajectory, source)
     target = score_file_path(path, info["eval_hash"])
     if write and not force:
-        reused = _reusable(target, inputs, trajectory.har_path)
+        reused = _reusable(path, target, inputs, trajectory.har_path)
         if reused is not None:
             return _outcome(info, reused, score_file=target, reused=True)
     evaluation, problem = _evaluate(trajectory, task, catalog, (url_config, source), inputs)
@@ -192,9 +197,14 @@ def _inputs(trajectory: Trajectory, source: str | None) -> dict[str, str | None]
     }
 
 
-def _reusable(target: Path, inputs: dict[str, str | None], har_path: Path | None) -> Evaluation | None:
-    """The stored evaluation when it was computed from these very inputs (fills in the HAR digest)."""
-    if not target.exists():
+def _reusable(
+    folder: Path, target: Path, inputs: dict[str, str | None], har_path: Path | None
+) -> Evaluation | None:
+    """The stored evaluation when it was computed from these very inputs (fills in the HAR digest).
+
+    Never read through a `scores/` link that leads out of the folder.
+    """
+    if not target.exists() or resolve_inside(folder, target) is None:
         return None
     stored = stored_evaluation(target)
     if stored is None:
@@ -283,11 +293,16 @@ def failure_reason(evaluation: Evaluation) -> str:
         if response is not None and response.parse_error:
             parts.append(f"answer: {response.parse_error}.")
         messages = [
-            f"{a.assertion_name}: {'; '.join(a.messages)}".rstrip(": ") for a in result.all_assertions
+            _clip(f"{a.assertion_name}: {'; '.join(a.messages)}".rstrip(": ")) for a in result.all_assertions
         ]
         if messages:
             parts.append(f"answer: {' | '.join(messages)}.")
     return " ".join(parts) or "the evaluator gave a score of 0"
+
+
+def _clip(text: str) -> str:
+    # The evaluator quotes the whole answer in its messages; a reason is one readable paragraph.
+    return text if len(text) <= _REASON_MESSAGE_CHARS else f"{text[: _REASON_MESSAGE_CHARS - 3]}..."
 
 
 def _sha256(data: bytes) -> str:
@@ -296,7 +311,7 @@ def _sha256(data: bytes) -> str:
 
 def _file_sha256(path: Path) -> str | None:
     try:
-        return _sha256(Path(path).read_bytes())
+        return _sha256(read_file(path))
     except OSError:
         return None
 

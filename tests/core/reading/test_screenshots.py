@@ -8,6 +8,7 @@ import pytest
 
 from tests.builders import png_bytes, record_opens, write_screenshots
 from webeval_core.reading.coordinates import MODEL_SIZE, Scaling
+from webeval_core.reading.folderfiles import read_file
 from webeval_core.reading.screenshots import discover_screenshots, png_size
 
 
@@ -166,3 +167,12 @@ def test_listed_files_are_the_frames_when_no_naming_matches(tmp_path: Path) -> N
         "frames/a.png",
         None,
     ]
+
+
+def test_a_frame_that_links_inside_the_folder_is_named_by_its_target(tmp_path: Path) -> None:
+    (tmp_path / "frames").mkdir()
+    (tmp_path / "frames" / "first.png").write_bytes(png_bytes())
+    (tmp_path / "screenshot0.png").symlink_to("frames/first.png")
+    shots, problems = discover_screenshots(tmp_path)
+    assert [f.name for f in shots.frames] == ["frames/first.png"] and problems == []
+    assert read_file(tmp_path / shots.frames[0].name) == png_bytes()

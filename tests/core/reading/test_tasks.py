@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +118,13 @@ def test_bad_dataset_files_give_plain_reasons(tmp_path: Path, content: str, reas
 def test_missing_dataset_file(tmp_path: Path) -> None:
     with pytest.raises(UnreadableError, match="dataset file not found"):
         load_catalog(tmp_path / "nope.json")
+
+
+def test_special_task_files_and_odd_ids_are_refused_plainly(tmp_path: Path) -> None:
+    fifo = tmp_path / "tasks.json"
+    os.mkfifo(fifo)
+    with pytest.raises(UnreadableError) as caught:
+        load_catalog(fifo)
+    assert caught.value.reason == "the dataset file is a FIFO, not a regular file; not opened"
+    catalog = load_catalog()
+    assert catalog.get("\u00b2") is None and catalog.get("1" * 5000) is None and catalog.get("7") is not None

@@ -9,7 +9,7 @@ import pytest
 
 from tests.builders import fara_folder, wav_folder, write_core_log, write_score
 from webeval_core.runs import index as index_module
-from webeval_core.runs.index import build_index, index_as_json
+from webeval_core.runs.index import TrajectorySummary, build_index, index_as_json
 
 
 def _root(tmp_path: Path) -> Path:
@@ -65,7 +65,9 @@ def test_cache_reloads_only_changed_folders(tmp_path: Path, monkeypatch: pytest.
     loaded: list[str] = []
     real = index_module.summarize_trajectory
     monkeypatch.setattr(
-        index_module, "summarize_trajectory", lambda run, path: loaded.append(path.name) or real(run, path)
+        index_module,
+        "summarize_trajectory",
+        lambda run, path, key: loaded.append(path.name) or real(run, path, key),
     )
     build_index(root, cache_dir=cache)
     assert loaded == []
@@ -100,3 +102,8 @@ def test_index_json_lists_unreadable_with_reason(tmp_path: Path) -> None:
     (unreadable,) = payload["unreadable"]  # type: ignore[misc]
     assert unreadable["path"] == str(broken)
     assert "8_final_answer.json" in unreadable["reason"]
+
+
+def test_a_summary_made_without_a_root_is_keyed_by_its_path(tmp_path: Path) -> None:
+    summary = TrajectorySummary(run_key="run", path=tmp_path / "7", task_id="7")
+    assert summary.key == (tmp_path / "7").as_posix()

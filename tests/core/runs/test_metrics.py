@@ -31,7 +31,13 @@ def summary(
     run: str, task: str, outcome: str | None = "answered", v: vd.Verdict | None = None, **kw: Any
 ) -> TrajectorySummary:
     return TrajectorySummary(
-        run_key=run, path=Path("/r") / run / task, task_id=task, outcome=outcome, verdict=v, **kw
+        run_key=run,
+        key=f"{run}/{task}",
+        path=Path("/r") / run / task,
+        task_id=task,
+        outcome=outcome,
+        verdict=v,
+        **kw,
     )
 
 

@@ -21,8 +21,10 @@ from tests.har_builders import (
     wav_folder,
     write_config,
 )
+from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.tasks import default_dataset_path
 from webeval_core.scoring import (
+    load_url_config,
     score_trajectories,
     score_trajectory,
 )
@@ -73,3 +75,11 @@ def test_config_discovery(tmp_path: Path) -> None:
     os.remove(folder / "run_config.json")
     outcome = score_trajectory(folder, config_root=root / "traj", write=False)
     assert outcome.evaluation is not None and outcome.evaluation.url_config.source is None
+
+
+def test_a_config_that_is_not_a_regular_file_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "webarena-verified-config.json"
+    os.mkfifo(fifo)
+    with pytest.raises(UnreadableError) as caught:
+        load_url_config(fifo)
+    assert caught.value.reason == "config file is a FIFO, not a regular file; not opened"

@@ -79,7 +79,7 @@ def test_another_config_writes_beside_the_older_verdict(tmp_path: Path) -> None:
 def test_interrupted_write_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = wav_folder(tmp_path, 404, MUTATE, [entry(VOTE, method="POST", form={"choice": "1"})])
 
-    def interrupted(src: str, dst: str) -> None:
+    def interrupted(src: str, dst: str, **dir_fds: int) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(store.os, "replace", interrupted)
