@@ -206,7 +206,7 @@ def trajectory_query(run_key: str, task_id: str, path: str | None = None) -> dic
     chosen = [s for s in members if s.task_id == task_id and (path is None or str(s.path) == path)]
     if not chosen:
         return trajectory_link(run_key, task_id)
-    return trajectory_link(run_key, choice_of(chosen[0], members, index.root))
+    return trajectory_link(run_key, choice_of(chosen[0], members))
 
 
 def open_trajectory(run_key: str, task_id: str, path: str | None = None) -> None:

@@ -358,21 +358,26 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     except UnreadableError as exc:
         _complain("score", exc.path, exc.reason)
         return 1
-    folders: list[Path] = []
+    batches: list[tuple[Path, list[Path]]] = []
     for given in args.paths:
         path = Path(given)
         if not path.is_dir():
             _complain("score", path, "not a folder")
             return 1
-        folders.extend(iter_trajectory_dirs(path))
-    outcomes = score_trajectories(
-        folders,
-        config=args.config,
-        catalog=catalog,
-        jobs=args.jobs,
-        force=args.force,
-        on_progress=_Progress("Scoring"),
-    )
+        batches.append((path, list(iter_trajectory_dirs(path))))
+    outcomes = [
+        outcome
+        for path, folders in batches
+        for outcome in score_trajectories(
+            folders,
+            config=args.config,
+            config_root=path,  # a URL config is looked for up to the folder named, never above it
+            catalog=catalog,
+            jobs=args.jobs,
+            force=args.force,
+            on_progress=_Progress("Scoring"),
+        )
+    ]
     summary = summarize_scores(outcomes)
     if args.json:
         results = [

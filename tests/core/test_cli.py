@@ -295,3 +295,15 @@ def test_show_html_names_a_missing_target_folder(tmp_path: Path, capsys: pytest.
     assert (
         f"{target}: cannot be written: the folder {target.parent} does not exist" in capsys.readouterr().err
     )
+
+
+def test_score_never_reads_a_config_above_the_folder_it_is_given(tmp_path: Path) -> None:
+    (tmp_path / "webarena-verified-config.json").write_text("{not json", encoding="utf-8")
+    root = tmp_path / "root"
+    wav_folder(root, "108")
+
+    code, out = run_cli("score", str(root), "--json")
+
+    (result,) = json.loads(out)["results"]
+    assert code == 0
+    assert "config" not in (result["reason"] or ""), result

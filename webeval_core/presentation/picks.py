@@ -2,7 +2,8 @@
 
 Two folders of one run may hold the same task (a retried task, a copied folder). A picker keyed
 by task id alone could open only one of them, so each shown name here is unique within its run:
-the task id, or for an id held by several folders the id and the folder (relative to the root).
+the task id, or for an id held by several folders the id and the summary's key (its folder
+relative to the root).
 The name is what a bound picker puts in the URL, so it stays readable there.
 """
 
@@ -10,24 +11,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from pathlib import Path
 
 from webeval_core.runs.index import TrajectorySummary
 
 
-def _folder(summary: TrajectorySummary, root: Path) -> str:
-    try:
-        return summary.path.relative_to(root).as_posix()
-    except ValueError:
-        return summary.path.as_posix()
-
-
-def trajectory_choices(members: Sequence[TrajectorySummary], root: Path) -> dict[str, TrajectorySummary]:
+def trajectory_choices(members: Sequence[TrajectorySummary]) -> dict[str, TrajectorySummary]:
     """One run's trajectories by the name a picker shows, in the run's order."""
     repeated = {task for task, count in Counter(s.task_id for s in members).items() if count > 1}
-    return {f"{s.task_id} ({_folder(s, root)})" if s.task_id in repeated else s.task_id: s for s in members}
+    return {f"{s.task_id} ({s.key})" if s.task_id in repeated else s.task_id: s for s in members}
 
 
-def choice_of(summary: TrajectorySummary, members: Sequence[TrajectorySummary], root: Path) -> str:
+def choice_of(summary: TrajectorySummary, members: Sequence[TrajectorySummary]) -> str:
     """The name `trajectory_choices` gives `summary` among its run's `members`."""
-    return next(name for name, s in trajectory_choices(members, root).items() if s.path == summary.path)
+    return next(name for name, s in trajectory_choices(members).items() if s.key == summary.key)
