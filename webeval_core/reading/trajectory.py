@@ -39,6 +39,7 @@ from webeval_core.reading.folderfiles import (
     read_json_file,
     resolve_inside,
 )
+from webeval_core.reading.playwrighttrace import find_trace
 from webeval_core.reading.scorefiles import ScoreFile, read_score_files
 from webeval_core.reading.screenshots import Screenshots, discover_screenshots
 
@@ -170,7 +171,8 @@ class Trajectory(BaseModel):
     scores: dict[str, ScoreFile] = {}
     """The readable `scores/*.json` files, by file stem."""
     har_path: Path | None = None
-    """network.har inside the folder (not read here); None when missing or leading outside the folder."""
+    """The network trace inside the folder (not read here): network.har, else a Playwright trace
+    (a zip, or trace.network); None when missing or leading outside the folder."""
     eval_result: dict[str, Any] | None = None
     """eval_result.json as written by the official CLI; None when missing or unreadable."""
     log_generation: Generation | None = None
@@ -290,6 +292,11 @@ class _FolderReader:
             return None
         return path
 
+    def trace_path(self) -> Path | None:
+        """A Playwright trace, the other network trace the official library reads."""
+        name = find_trace(self.folder, self.names)
+        return self.path(name) if name else None
+
     def read_bytes(self, name: str) -> bytes | None:
         path = self.path(name)
         if path is None:
@@ -324,7 +331,7 @@ class _FolderReader:
             "core_log": core_log,
             "task_data": self.read_object(TASK_DATA_NAME),
             "scores": scores,
-            "har_path": self.path(HAR_NAME),
+            "har_path": self.path(HAR_NAME) or self.trace_path(),
             "eval_result": self.read_object(EVAL_RESULT_NAME),
         }
 
