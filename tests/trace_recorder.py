@@ -27,7 +27,7 @@ JSON_BODY = '{"query": "pants"}'
 
 
 class _Site(http.server.SimpleHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802 (the handler's API)
+    def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("content-length", "0")))
         body = b'{"added": true}'
         self.send_response(200)
@@ -36,7 +36,7 @@ class _Site(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the handler's API)
+    def log_message(self, format: str, *args: object) -> None:
         return
 
 

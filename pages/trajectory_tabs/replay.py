@@ -117,8 +117,8 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
 
 def _step_requests(context: TabContext, index: int) -> None:
     requests = events(context.folder_text, context.fingerprint)
-    if isinstance(requests, str):
-        return  # the Network tab says why
+    if isinstance(requests, str) or "step" not in requests.columns:
+        return  # the Network tab says why, or places requests by time: steps have none
     during = requests[requests["step"] == index]
     # It stays open from step to step once opened.
     requests_box = lazy_expander(f"Requests during this step ({len(during)})", key=Key.STEP_REQUESTS)

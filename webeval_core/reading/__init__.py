@@ -2,8 +2,9 @@
 
 Owns every parser of what agents and their harness write: `web_surfer.log` (actionlog, and a
 bounded raw excerpt in logexcerpt), screenshots and their coordinates, `core.log`, `scores/*.json`
-as files (scorefiles), the final answer, times and task data (trajectory), the HAR network trace
-(network), the task catalog (tasks) and the agent's response text (response). Problems become
+as files (scorefiles), the final answer, times and task data (trajectory), the network trace
+(network: a HAR, or a Playwright trace read by playwrighttrace), the task catalog (tasks) and the
+agent's response text (response). Problems become
 `Diagnostic`s naming the file and line; only a folder with nothing usable raises `UnreadableError`.
 
 May import: `webeval_core.diagnostics` (and the standard library and pydantic).
@@ -24,7 +25,9 @@ __all__ = [
     "CoreLogLine",
     "Har",
     "LogExcerpt",
+    "NetworkEvent",
     "Outcome",
+    "PlaywrightTrace",
     "Point",
     "Scaling",
     "ScoreFile",
@@ -34,6 +37,7 @@ __all__ = [
     "TimedStep",
     "Trajectory",
     "default_dataset_path",
+    "infer_resource_type",
     "is_trajectory_folder",
     "load_catalog",
     "load_trajectory",
@@ -42,6 +46,7 @@ __all__ = [
     "parse_core_log",
     "read_har",
     "read_log_excerpt",
+    "read_playwright_trace",
     "read_score_files",
     "step_for_time",
     "trajectory_json",
@@ -52,7 +57,15 @@ if TYPE_CHECKING:
     from webeval_core.reading.coordinates import MODEL_SIZE, Point, Scaling
     from webeval_core.reading.corelog import CoreLogLine, parse_core_log
     from webeval_core.reading.logexcerpt import LogExcerpt, read_log_excerpt
-    from webeval_core.reading.network import Har, TimedStep, read_har, step_for_time
+    from webeval_core.reading.network import (
+        Har,
+        NetworkEvent,
+        TimedStep,
+        infer_resource_type,
+        read_har,
+        step_for_time,
+    )
+    from webeval_core.reading.playwrighttrace import PlaywrightTrace, read_playwright_trace
     from webeval_core.reading.response import AgentResponse, parse_agent_response
     from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
     from webeval_core.reading.tasks import (

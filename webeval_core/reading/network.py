@@ -282,7 +282,8 @@ def _recorded_type(resource_type: Any, fetch_dest: str | None) -> str | None:
 
 def infer_resource_type(mime: str | None, url: str, *, is_document: bool = False) -> str:
     """A request's resource type guessed when the recording has none: its URL's extension, else
-    the response's MIME type ("other" when neither tells)."""
+    the response's MIME type ("other" when neither tells).
+    """
     if is_document:
         return "document"
     extension = urlsplit(url).path.rsplit("/", 1)[-1].rpartition(".")[2].lower()
