@@ -104,6 +104,8 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
         st.text(step.url)
     st.markdown("**Thought**")
     st.text(step.thought or "(none logged)")
+    if step.thought_from_arguments:
+        st.caption("No thought logged: this is the reasoning kept in the action's arguments.")
     st.markdown("**Arguments**")
     st.text(json.dumps(step.arguments, ensure_ascii=False))
     if step.point is not None:

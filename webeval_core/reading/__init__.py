@@ -34,6 +34,7 @@ __all__ = [
     "Step",
     "Task",
     "TaskCatalog",
+    "TaskText",
     "TimedStep",
     "Trajectory",
     "default_dataset_path",
@@ -49,6 +50,7 @@ __all__ = [
     "read_playwright_trace",
     "read_score_files",
     "step_for_time",
+    "task_text_of",
     "trajectory_json",
 ]
 
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
     from webeval_core.reading.playwrighttrace import PlaywrightTrace, read_playwright_trace
     from webeval_core.reading.response import AgentResponse, parse_agent_response
     from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
+    from webeval_core.reading.taskdata import TaskText, task_text_of
     from webeval_core.reading.tasks import (
         SITES,
         TASK_TYPES,
