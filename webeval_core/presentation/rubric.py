@@ -117,7 +117,9 @@ def _points(response: Mapping[str, Any]) -> tuple[float, float] | None:
     items = _find(response, "rubric_items")
     if not isinstance(items, list) or not items:
         return None
-    pairs = [(i.get("earned_points"), i.get("max_points")) for i in items if isinstance(i, Mapping)]
+    pairs: list[tuple[Any, Any]] = [
+        (i.get("earned_points"), i.get("max_points")) for i in items if isinstance(i, Mapping)
+    ]
     numbers = [(float(e), float(m)) for e, m in pairs if _is_number(e) and _is_number(m)]
     if len(numbers) != len(pairs):
         return None
