@@ -3,8 +3,8 @@
 Owns tables for views (tables), the tone of a result (tones), the frames a trajectory is replayed as
 (frames), screenshots with the action drawn on them (overlay, Pillow), chart specs (charts, Plotly),
 the task catalog as a filterable table (catalog_table), the network inspector's views
-(network_detail) and the standalone HTML page of a trajectory (report). The app's pages and the
-CLI draw these.
+(network_detail), two runs' statistics (comparison) and the standalone HTML page of a trajectory
+(report). The app's pages and the CLI draw these.
 
 May import: every lower layer's public names (reading, scoring, runs, review) and diagnostics; never
 streamlit, and never the scoring layer's seam to the official library.
@@ -33,6 +33,7 @@ __all__ = [
     "score_tone",
     "search_requests",
     "standalone_page",
+    "statistics_table",
     "step_marks",
     "task_table",
     "thumbnails",
@@ -42,6 +43,7 @@ __all__ = [
 if TYPE_CHECKING:
     from webeval_core.presentation.catalog_table import TaskFilter, filter_tasks, task_table
     from webeval_core.presentation.charts import Breakdown, OverviewFigures, overview_figures
+    from webeval_core.presentation.comparison import statistics_table
     from webeval_core.presentation.frames import Frame, frames_of, step_marks
     from webeval_core.presentation.network_detail import (
         evaluator_limits,

@@ -2,7 +2,8 @@
 
 Owns discovery (which folders are trajectories, which run each belongs to), the cached index of one
 summary per folder (fast lists of large roots) and metrics (success rates, breakdowns, the failure
-taxonomy, run comparison), computed with pandas.
+taxonomy, run comparison), computed with pandas, and paired statistics of two runs (statistics:
+McNemar's exact test, a paired bootstrap interval).
 
 May import: reading, scoring (verdicts read back from score files; never the engine's evaluation)
 and diagnostics. Never imports review or presentation.
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 from webeval_core.exports import lazy_getattr
 
 __all__ = [
+    "PairedStatistics",
     "RootIndex",
     "Run",
     "TrajectoryFilter",
@@ -23,6 +25,7 @@ __all__ = [
     "fingerprint",
     "index_as_json",
     "iter_trajectory_dirs",
+    "paired_statistics",
     "run_of",
     "trajectory_frame",
 ]
@@ -31,5 +34,6 @@ if TYPE_CHECKING:
     from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of
     from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, fingerprint, index_as_json
     from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, trajectory_frame
+    from webeval_core.runs.statistics import PairedStatistics, paired_statistics
 else:
     __getattr__ = lazy_getattr(__name__, __file__)
