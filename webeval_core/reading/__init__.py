@@ -32,6 +32,7 @@ __all__ = [
     "Scaling",
     "ScoreFile",
     "Step",
+    "Submission",
     "Task",
     "TaskCatalog",
     "TaskText",
@@ -49,6 +50,7 @@ __all__ = [
     "read_log_excerpt",
     "read_playwright_trace",
     "read_score_files",
+    "read_submission",
     "step_for_time",
     "task_text_of",
     "trajectory_json",
@@ -70,6 +72,7 @@ if TYPE_CHECKING:
     from webeval_core.reading.playwrighttrace import PlaywrightTrace, read_playwright_trace
     from webeval_core.reading.response import AgentResponse, parse_agent_response
     from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
+    from webeval_core.reading.submission import Submission, read_submission
     from webeval_core.reading.taskdata import TaskText, task_text_of
     from webeval_core.reading.tasks import (
         SITES,
