@@ -15,6 +15,7 @@ import streamlit as st
 from pages.common import current_frame, index_or_stop, trajectory_table
 from pages.shell import require_app_shell
 from pages.state import Key
+from pages.submission_view import package_issues
 from webeval_core.reading.tasks import TASK_TYPES
 from webeval_core.runs import metrics
 
@@ -86,6 +87,7 @@ st.caption(
     f"{len(shown)} of {len(frame)} trajectories · success rate {rate}"
     f" ({head.passed} of {head.counted} counted) · select a row to open it"
 )
+package_issues(r for r in index.runs if not runs or r.key in runs)
 trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE)
 st.download_button(
     "Download these rows (CSV)",

@@ -140,10 +140,10 @@ def _events_table(requests: pd.DataFrame, har: Har) -> None:
 def _detail(event: NetworkEvent, har: Har, step: int | None) -> None:
     """One request: summary, headers, query, post data and the beginning of the response."""
     first = min((e.started for e in har.events if e.started is not None), default=None)
-    with st.container(border=True, key="request_detail"):
+    with st.container(border=True, key=Key.REQUEST_DETAIL):
         st.subheader(f"Request {event.har_index}", anchor=False)
         st.dataframe(request_summary(event, first, step), hide_index=True, width="stretch")
-        if step is not None and st.button(f"Show step {step} in the replay", key="request_step"):
+        if step is not None and st.button(f"Show step {step} in the replay", key=Key.REQUEST_STEP):
             request_jump([0], [step])
         _pairs("Request headers", event.request_headers)
         _pairs("Query parameters", event.query)

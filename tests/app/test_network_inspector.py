@@ -93,7 +93,7 @@ def test_a_selected_request_shows_its_detail(app: OpenPage, tmp_path: Path) -> N
     assert tables[0].values.tolist() == [["accept", "*/*"]]  # request headers
     assert tables[1].values.tolist() == [["state", "opened"], ["page", "2"]]  # query
     assert [c.value for c in at.code] == ['[{"iid": 7, "title": "Bug"}]']  # the body, as text
-    assert not any(b.key == "request_step" for b in at.button)  # no step to jump to
+    assert not any(b.key == "_request_step" for b in at.button)  # no step to jump to
 
     _select(at, 1)  # the login POST
     assert [c.value for c in at.code] == ["user%5Blogin%5D=root"]

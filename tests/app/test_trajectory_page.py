@@ -285,7 +285,7 @@ def test_network_tab_lists_requests_and_a_selected_one_jumps_to_its_step(
     at.run()
     assert not at.exception
     assert any(s.value == f"Request {everything['entry'][row]}" for s in at.subheader)
-    at.button(key="request_step").click().run()
+    at.button(key="_request_step").click().run()
     assert at.session_state["tab"] == "Replay"
     assert at.query_params["step"] == str(step)
     assert _step_heading(at).startswith(f"**Step {step} of")
