@@ -57,3 +57,11 @@ def test_expected_tab_shows_the_judge_instead_of_an_evaluator(app: OpenPage, tmp
     assert rubric["points"].tolist() == [inert("2 / 2"), inert("0.5 / 5")]  # cells shown inert
     assert rubric["justification"].tolist() == ["ok", inert("5 != 6")]
     assert not at.exception
+
+
+def test_rescoring_is_not_offered_without_an_official_evaluator(app: OpenPage, tmp_path: Path) -> None:
+    from pages.trajectory_tabs.rescore import NO_EVALUATOR
+
+    at = app(PAGE, _webtailbench(tmp_path), run="WebTailBench_hf", task="alltrails_find_23", tab="Re-score")
+    assert [i.value for i in at.info] == [NO_EVALUATOR]
+    assert [b.label for b in at.button] == ["Reload from disk"]  # the sidebar's only
