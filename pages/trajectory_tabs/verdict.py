@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import streamlit as st
 
@@ -78,26 +78,33 @@ def judge_verdicts(trajectory: Trajectory) -> None:
     if not judged:
         st.caption("No judge's score file with a structured verdict.")
     for name, score_file in judged.items():
-        response = score_file.response
-        assert isinstance(response, dict)
-        verdict = judge_verdict(response, trajectory.task_data)
+        assert isinstance(score_file.response, dict)
         with st.container(border=True):
             with st.container(horizontal=True):
                 st.badge(inert(name), color=score_color(score_file.score))
                 shown = "no score" if score_file.score is None else f"score {score_file.score:g}"
                 st.badge(shown, color=score_color(score_file.score))
-                if verdict.points is not None:
-                    st.badge(f"rubric {verdict.points[0]:g} / {verdict.points[1]:g} points", color="gray")
-                if verdict.success_criterion:
-                    st.caption(f"decided by: {inert(verdict.success_criterion)}")
-            _judge_texts(verdict)
-            rubric = rubric_items_table(response)
-            if rubric is not None:
-                st.markdown("**Rubric**")
-                st.table(rubric.map(inert), hide_index=True)  # st.table wraps long justifications
-            if verdict.majority_vote is not None:
-                with st.expander("Majority-vote metadata"):
-                    st.json(verdict.majority_vote, expanded=False)
+            judge_detail(score_file.response, trajectory.task_data)
+
+
+def judge_detail(response: dict[str, Any], task_data: dict[str, Any] | None) -> None:
+    """A judge's response made readable: points, reasoning, failure point, flags, rubric items."""
+    verdict = judge_verdict(response, task_data)
+    facts = []
+    if verdict.points is not None:
+        facts.append(f"rubric {verdict.points[0]:g} / {verdict.points[1]:g} points")
+    if verdict.success_criterion:
+        facts.append(f"decided by: {verdict.success_criterion}")
+    if facts:
+        st.caption(inert(" · ".join(facts)))
+    _judge_texts(verdict)
+    rubric = rubric_items_table(response)
+    if rubric is not None:
+        st.markdown("**Rubric**")
+        st.table(rubric.map(inert), hide_index=True)  # st.table wraps long justifications
+    if verdict.majority_vote is not None:
+        with st.expander("Majority-vote metadata"):
+            st.json(verdict.majority_vote, expanded=False)
 
 
 def _judge_texts(verdict: JudgeVerdict) -> None:

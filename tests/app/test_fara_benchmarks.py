@@ -52,7 +52,7 @@ def test_expected_tab_shows_the_judge_instead_of_an_evaluator(app: OpenPage, tmp
     texts = [t.value for t in at.text]
     assert RESPONSE["outcome_reasoning"] in texts
     assert '{"step": 4, "reason": "miscount"}' in texts
-    assert ":gray-badge[rubric 2.5 / 7 points]" in [m.value for m in at.markdown]
+    assert inert("rubric 2.5 / 7 points · decided by: outcome") in [c.value for c in at.caption]
     rubric = at.table[0].value
     assert rubric["points"].tolist() == [inert("2 / 2"), inert("0.5 / 5")]  # cells shown inert
     assert rubric["justification"].tolist() == ["ok", inert("5 != 6")]
@@ -65,3 +65,9 @@ def test_rescoring_is_not_offered_without_an_official_evaluator(app: OpenPage, t
     at = app(PAGE, _webtailbench(tmp_path), run="WebTailBench_hf", task="alltrails_find_23", tab="Re-score")
     assert [i.value for i in at.info] == [NO_EVALUATOR]
     assert [b.label for b in at.button] == ["Reload from disk"]  # the sidebar's only
+
+
+def test_evidence_shows_the_rubric_wrapped_too(app: OpenPage, tmp_path: Path) -> None:
+    at = app(PAGE, _webtailbench(tmp_path), run="WebTailBench_hf", task="alltrails_find_23", tab="Evidence")
+    assert at.table[0].value["criterion"].tolist() == ["Find", "Count"]
+    assert RESPONSE["outcome_reasoning"] in [t.value for t in at.text]
