@@ -173,7 +173,14 @@ def render(context: TabContext) -> None:
     har = trace(context.folder_text, context.fingerprint)
     requests = events(context.folder_text, context.fingerprint)
     outcome = context.live_outcome() if context.task else None
-    for limit in evaluator_limits(har if isinstance(har, Har) else None, context.task):
+    checks = outcome.evaluation.network if outcome and outcome.evaluation else ()
+    limits = evaluator_limits(
+        har if isinstance(har, Har) else None,
+        context.task,
+        evaluator_error=outcome is not None and outcome.status == "error",
+        failed_checks=[c.position for c in checks if c.passed is not True],
+    )
+    for limit in limits:
         st.warning(limit, icon=":material/warning:")
     if context.trajectory.har_path is None:
         st.info("This trajectory has no network trace (network.har or a Playwright trace).")

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from pages.trajectory_tabs.network import inert
 from tests.har_builders import GITLAB, entry, response_text, wav_folder, write_config
 from tests.trace_recorder import JSON_BODY, record_trace
-from webeval_core.presentation.network_detail import NOT_FOUND_LIMIT, PLAYWRIGHT_POST_LIMIT
+from webeval_core.presentation.network_detail import PLAYWRIGHT_POST_LIMIT
 
 PAGE = "pages/trajectory.py"
 OpenPage = Callable[..., AppTest]
@@ -134,4 +134,6 @@ def test_evaluator_limits_are_flagged_where_they_decide(app: OpenPage, tmp_path:
     wav_folder(root, 22, response_text("RETRIEVE", "NOT_FOUND_ERROR"), _demo_like_entries())
     write_config(root / "webarena-verified-config.json")
     warnings = {task: [w.value for w in _open(app, root, task).warning] for task in ("389", "22")}
-    assert warnings == {"389": [PLAYWRIGHT_POST_LIMIT], "22": [NOT_FOUND_LIMIT]}
+    # 389's post-data check fails on a body the evaluator cannot see; 22 got a verdict, so the
+    # NOT_FOUND_ERROR limit did not decide it (tests/core/presentation covers the error case).
+    assert warnings == {"389": [PLAYWRIGHT_POST_LIMIT], "22": []}

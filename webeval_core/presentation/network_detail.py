@@ -110,17 +110,29 @@ def pairs_table(pairs: Pairs) -> pd.DataFrame:
     return pd.DataFrame(list(pairs), columns=["name", "value"])
 
 
-def evaluator_limits(har: Har | None, task: Task | None) -> tuple[str, ...]:
-    """Known limits of the official evaluator that can decide this trajectory's verdict."""
+def evaluator_limits(
+    har: Har | None, task: Task | None, *, evaluator_error: bool = False, failed_checks: Sequence[int] = ()
+) -> tuple[str, ...]:
+    """Known limits of the official evaluator where they decide this trajectory's verdict.
+
+    `evaluator_error`: the official verdict is an evaluator error; `failed_checks`: positions of
+    the task's network checks that did not pass.
+    """
     limits: list[str] = []
-    posts_checked = task is not None and any(
-        c.config.get("expected", {}).get("post_data") for c in task.network_checks
-    )
-    hidden_bodies = (
-        har is not None and har.format == "playwright" and any(e.post_data_attached for e in har.events)
-    )
-    if hidden_bodies and posts_checked:
+    if har is not None and task is not None and _post_data_hidden(har, task, failed_checks):
         limits.append(PLAYWRIGHT_POST_LIMIT)
-    if task is not None and task.task_type == "retrieve" and task.expected.status == "NOT_FOUND_ERROR":
+    expects_not_found = (
+        task is not None and task.task_type == "retrieve" and task.expected.status == "NOT_FOUND_ERROR"
+    )
+    if expects_not_found and evaluator_error:
         limits.append(NOT_FOUND_LIMIT)
     return tuple(limits)
+
+
+def _post_data_hidden(har: Har, task: Task, failed_checks: Sequence[int]) -> bool:
+    """A failed check compares post data that the Playwright trace keeps out of the evaluator's sight."""
+    failed_on_post = any(
+        c.position in failed_checks and c.config.get("expected", {}).get("post_data")
+        for c in task.network_checks
+    )
+    return failed_on_post and har.format == "playwright" and any(e.post_data_attached for e in har.events)

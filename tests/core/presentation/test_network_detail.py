@@ -6,8 +6,15 @@ from pathlib import Path
 
 from tests.builders import fara_folder
 from tests.har_builders import GITLAB, asset, document, entry, write_har, xhr
-from webeval_core.presentation.network_detail import request_list, request_summary, search_requests
+from webeval_core.presentation.network_detail import (
+    NOT_FOUND_LIMIT,
+    evaluator_limits,
+    request_list,
+    request_summary,
+    search_requests,
+)
 from webeval_core.reading.network import read_har
+from webeval_core.reading.tasks import load_catalog
 from webeval_core.reading.trajectory import load_trajectory
 
 
@@ -47,3 +54,12 @@ def test_summary_names_inferred_types(tmp_path: Path) -> None:
     summary = dict(request_summary(read_har(path).events[0]).itertuples(index=False, name=None))
     assert summary["type"] == "stylesheet (inferred from MIME type and URL)"
     assert summary["from first request"] == "-" and summary["step"] == "-"
+
+
+def test_the_not_found_limit_is_flagged_only_when_it_ended_in_an_evaluator_error() -> None:
+    catalog = load_catalog()
+    not_found, ordinary = catalog.get("22"), catalog.get("132")
+    assert not_found is not None and ordinary is not None
+    assert evaluator_limits(None, not_found, evaluator_error=True) == (NOT_FOUND_LIMIT,)
+    assert evaluator_limits(None, not_found, evaluator_error=False) == ()
+    assert evaluator_limits(None, ordinary, evaluator_error=True) == ()
