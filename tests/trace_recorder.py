@@ -12,6 +12,7 @@ import functools
 import http.server
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -63,10 +64,17 @@ def record_trace(workdir: Path, out: Path) -> Path:
     """Record the site's visit as a Playwright trace zip at `out` (skips without Chromium).
 
     Playwright records the network only when tracing with snapshots; without them
-    `trace.network` stays empty, so snapshots are on.
+    `trace.network` stays empty, so snapshots are on. The recording runs in a thread of its own:
+    the browser tests' Playwright session keeps an event loop running in the main thread, where
+    the sync API refuses to start.
     """
     if not CHROMIUM.exists():
         pytest.skip(f"Chromium not found at {CHROMIUM}: a Playwright trace cannot be recorded")
+    with ThreadPoolExecutor(max_workers=1) as worker:
+        return worker.submit(_record, workdir, out).result()
+
+
+def _record(workdir: Path, out: Path) -> Path:
     from playwright.sync_api import sync_playwright
 
     with loopback_site(workdir / "site") as url, sync_playwright() as playwright:
