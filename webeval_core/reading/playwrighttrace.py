@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.reading.folderfiles import read_file
+from webeval_core.reading.folderfiles import LEADS_OUTSIDE, read_file, resolve_inside
 
 __all__ = [
     "TRACE_NETWORK",
@@ -109,7 +109,9 @@ def _from_zip(path: Path) -> tuple[bytes, list[str], dict[str, bytes]]:
 
 def _from_folder(folder: Path) -> tuple[bytes, list[str], dict[str, bytes]]:
     network_path = folder / TRACE_NETWORK
-    data = _read(network_path, f"{TRACE_NETWORK}")
+    if network_path.is_symlink() and resolve_inside(folder, TRACE_NETWORK) is None:
+        raise UnreadableError(network_path, LEADS_OUTSIDE)
+    data = _read(network_path, TRACE_NETWORK)
     bodies: dict[str, bytes] = {}
     resources = folder / RESOURCES
     if resources.is_dir():

@@ -113,3 +113,14 @@ def test_bad_traces_say_what_is_wrong(tmp_path: Path) -> None:
         "broken.zip": "trace.network line 1 is not JSON (Expecting ',' delimiter)",
         "missing.zip": "file not found",
     }
+
+
+def test_a_trace_folder_never_reads_through_a_link_leading_out(trace_zip: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    with zipfile.ZipFile(trace_zip) as archive:
+        archive.extractall(outside)
+    folder = tmp_path / "trace"
+    folder.mkdir()
+    (folder / TRACE_NETWORK).symlink_to(outside / TRACE_NETWORK)
+    with pytest.raises(UnreadableError, match="leading outside"):
+        read_har(folder)
