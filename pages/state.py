@@ -33,6 +33,12 @@ class Key(StrEnum):
     TASK = "task"
     """Task id of the trajectory (Trajectory page; bound) or of the task shown (Tasks page)."""
 
+    # --- judges (Overview and Trajectories; bound, carried by the overview's links) ---
+    JUDGE = "judge"
+    """Whose verdicts the rates and results use: the official evaluator or a judge's score file."""
+    DISAGREE = "disagree"
+    """Whether the Trajectories page keeps only trajectories whose judges disagree."""
+
     # --- Overview ---
     SHOWN_RUNS = "shown_runs"
     """Runs the overview counts (bound). Not `runs`: that is the Trajectories filter."""
