@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from pages import compare_pair
-from pages.common import PAGES, current_frame, current_index, escape_markdown
+from pages.common import PAGES, current_frame, current_index, escape_markdown, judge_caption, judge_picker
 from pages.shell import require_app_shell
 from pages.state import Key, trajectory_link
 from webeval_core.presentation.comparison import statistics_table
@@ -53,7 +53,8 @@ if len(keys) < 2:
     st.info(f"Comparing needs two runs; {len(keys)} found under {escape_markdown(str(index.root))}.")
     st.stop()
 
-frame = current_frame()
+judge = judge_picker(index)
+frame = current_frame(judge)
 labels = metrics.run_labels(index.runs)
 pick_a, pick_b = st.columns(2)
 run_a = pick_a.selectbox(
@@ -81,6 +82,7 @@ cols[1].metric(
 for col, change in zip(cols[2:], metrics.CHANGES[:4], strict=True):
     col.metric(change, counts[change])
 st.caption(
+    f"{judge_caption(judge)} "
     f"{counts[metrics.NOT_COMPARABLE]} tasks not comparable (aborted, unscored or scoring error on a side); "
     f"{counts[metrics.ONLY_A]} only in A, {counts[metrics.ONLY_B]} only in B."
 )
