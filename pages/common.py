@@ -21,6 +21,7 @@ from webeval_core.presentation.picks import choice_of
 from webeval_core.reading.tasks import installed_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.runs.index import RootIndex, build_index
+from webeval_core.runs.judges import available_judges, judge_label
 from webeval_core.runs.metrics import trajectory_frame
 
 REPO = Path(__file__).resolve().parent.parent
@@ -186,14 +187,37 @@ def contained(what: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def load_frame(root: str) -> pd.DataFrame:
-    """metrics.trajectory_frame of a root: one row per trajectory, for lists and charts."""
-    return trajectory_frame(load_index(root), installed_catalog())
+def load_frame(root: str, judge: str | None = None) -> pd.DataFrame:
+    """metrics.trajectory_frame of a root, by one judge: one row per trajectory, for lists and charts."""
+    return trajectory_frame(load_index(root), installed_catalog(), judge)
 
 
-def current_frame() -> pd.DataFrame:
-    """The metrics frame of the root the app browses."""
-    return load_frame(str(current_root()))
+def current_frame(judge: str | None = None) -> pd.DataFrame:
+    """The metrics frame of the root the app browses, by `judge` (None: the official verdict)."""
+    return load_frame(str(current_root()), judge)
+
+
+def judge_picker(index: RootIndex) -> str | None:
+    """The judge whose verdicts a page's rates use; a choice only when the root has several.
+
+    Rates never mix judges: every row of the frame takes this one judge's score.
+    """
+    judges = available_judges(index)
+    if len(judges) <= 1:
+        return judges[0] if judges else None
+    return st.selectbox(
+        "Judge",
+        judges,
+        format_func=judge_label,
+        key=Key.JUDGE,
+        bind="query-params",
+        help="Whose verdicts the success rates and results use; judges are never averaged together.",
+    )
+
+
+def judge_caption(judge: str | None) -> str:
+    """Names the judge behind a page's rates, for a caption (inert: judge names are file names)."""
+    return "No verdicts yet." if judge is None else f"Verdicts of the {inert(judge_label(judge))}."
 
 
 def trajectory_query(run_key: str, task_id: str, path: str | None = None) -> dict[str, str]:

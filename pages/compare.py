@@ -1,7 +1,8 @@
 """Compare runs: two runs task by task, their flips, one task side by side, a tasks x runs matrix.
 
-The pass -> fail / fail -> pass flips are listed, one task's two trajectories are stepped side
-by side, and a matrix shows every task's result in each run.
+Whether the difference is more than chance (McNemar's exact test, a paired bootstrap interval,
+overall and per site and type), then the pass -> fail / fail -> pass flips are listed, one task's
+two trajectories are stepped side by side, and a matrix shows every task's result in each run.
 
 Only results that enter success rates are compared (aborted, unscored or errored tasks are "not
 comparable"); a selected flip links to each side's trajectory and opens it side by side.
@@ -13,10 +14,21 @@ import pandas as pd
 import streamlit as st
 
 from pages import compare_pair
-from pages.common import PAGES, contained, current_frame, index_or_stop, inert, trajectory_query
+from pages.common import (
+    PAGES,
+    contained,
+    current_frame,
+    index_or_stop,
+    inert,
+    judge_caption,
+    judge_picker,
+    trajectory_query,
+)
 from pages.shell import require_app_shell
 from pages.state import Key
+from webeval_core.presentation.comparison import statistics_table
 from webeval_core.runs import metrics
+from webeval_core.runs.statistics import TEST_NAMES, paired_statistics
 from webeval_core.scoring import verdicts
 
 require_app_shell()
@@ -50,7 +62,8 @@ if len(keys) < 2:
     st.info(f"Comparing needs two runs; {len(keys)} found under {inert(str(index.root))}.")
     st.stop()
 
-frame = current_frame()
+judge = judge_picker(index)
+frame = current_frame(judge)
 labels = metrics.run_labels(index.runs)
 pick_a, pick_b = st.columns(2)
 run_a = pick_a.selectbox(
@@ -78,9 +91,24 @@ cols[1].metric(
 for col, change in zip(cols[2:], metrics.CHANGES[:4], strict=True):
     col.metric(change, counts[change])
 st.caption(
+    f"{judge_caption(judge)} "
     f"{counts[metrics.NOT_COMPARABLE]} tasks not comparable (aborted, unscored or scoring error on a side); "
     f"{counts[metrics.ONLY_A]} only in A, {counts[metrics.ONLY_B]} only in B."
 )
+
+st.subheader("Is the difference real?")
+statistics = paired_statistics(comparison)
+if not statistics:
+    st.write("No task was scored in both runs: nothing to test.")
+else:
+    overall = statistics[0]
+    st.caption(
+        f"On the {overall.tasks} tasks scored in both runs: {TEST_NAMES[0]}, p = {overall.p_value:.4f} "
+        f"on {overall.pass_to_fail + overall.fail_to_pass} flips; {TEST_NAMES[1]}: "
+        f"[{overall.ci_low * 100:+.1f}, {overall.ci_high * 100:+.1f}] points. "
+        "Then per site and per task type; n is the number of tasks each row tests."
+    )
+    st.dataframe(statistics_table(statistics), hide_index=True, width="stretch")
 
 st.subheader("Flips")
 flips = comparison[comparison["change"].isin([metrics.PASS_TO_FAIL, metrics.FAIL_TO_PASS])]

@@ -18,6 +18,8 @@ from pages.common import (
     current_root,
     index_or_stop,
     inert,
+    judge_caption,
+    judge_picker,
     lazy_expander,
     load_frame,
     load_index,
@@ -40,6 +42,7 @@ from webeval_core.presentation.runreport import report_file_stem, report_zip
 from webeval_core.reading.tasks import installed_catalog
 from webeval_core.runs import metrics
 from webeval_core.runs.index import RootIndex
+from webeval_core.runs.judges import OFFICIAL, judge_label
 
 require_app_shell()
 
@@ -62,15 +65,17 @@ Clicks = dict[Breakdown, list[BarClick]]
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _figures(root: str, runs: tuple[str, ...]) -> OverviewFigures:
-    """Every figure of the page for one root and choice of runs."""
-    frame = load_frame(root)
+def _figures(root: str, runs: tuple[str, ...], judge: str | None) -> OverviewFigures:
+    """Every figure of the page for one root, choice of runs and judge."""
+    frame = load_frame(root, judge)
     return overview_figures(frame[frame["run"].isin(runs)], metrics.run_labels(load_index(root).runs))
 
 
-def _trajectories_link(clicks: Clicks, labels: Mapping[str, str]) -> dict[str, list[str]]:
+def _trajectories_link(clicks: Clicks, labels: Mapping[str, str], judge: str | None) -> dict[str, list[str]]:
     """The Trajectories page's query parameters selecting the clicked bars' trajectories."""
     params = {Key.RUNS.value: sorted({labels[run] for picked in clicks.values() for run, _ in picked})}
+    if judge is not None and judge != OFFICIAL:  # the official evaluator is the default judge
+        params[Key.JUDGE.value] = [judge_label(judge)]  # a bound selectbox keeps its shown text
     for breakdown, picked in clicks.items():
         params[_LINK_FILTERS[breakdown].value] = sorted({value for _, value in picked})
     return params
@@ -236,7 +241,7 @@ def _chart_tabs(data: pd.DataFrame, figures: OverviewFigures, labels: Mapping[st
     return clicks
 
 
-def _trajectories(data: pd.DataFrame, clicks: Clicks, labels: Mapping[str, str]) -> None:
+def _trajectories(data: pd.DataFrame, clicks: Clicks, labels: Mapping[str, str], judge: str | None) -> None:
     """The chosen runs' trajectories, narrowed to the clicked bars."""
     st.subheader("Trajectories")
     if clicks:
@@ -246,7 +251,7 @@ def _trajectories(data: pd.DataFrame, clicks: Clicks, labels: Mapping[str, str])
             PAGES["trajectories"],
             label="Open this selection on the Trajectories page",
             icon=":material/table_rows:",
-            query_params=_trajectories_link(clicks, labels),
+            query_params=_trajectories_link(clicks, labels, judge),
         )
     else:
         shown = data
@@ -257,7 +262,8 @@ def _trajectories(data: pd.DataFrame, clicks: Clicks, labels: Mapping[str, str])
 def _page() -> None:
     st.title("Overview")
     index = index_or_stop()
-    frame = current_frame()
+    judge = judge_picker(index)
+    frame = current_frame(judge)
     labels = metrics.run_labels(index.runs)
     _runs_table(index, frame, labels)
     chosen = st.multiselect(
@@ -272,9 +278,10 @@ def _page() -> None:
     if data.empty:
         st.info("Choose at least one run with trajectories.")
         st.stop()
+    st.caption(judge_caption(judge))
     _headlines(data, labels)
-    clicks = _chart_tabs(data, _figures(str(current_root()), tuple(chosen)), labels)
-    _trajectories(data, clicks, labels)
+    clicks = _chart_tabs(data, _figures(str(current_root()), tuple(chosen), judge), labels)
+    _trajectories(data, clicks, labels, judge)
 
 
 _page()

@@ -33,6 +33,12 @@ class Key(StrEnum):
     TASK = "task"
     """Task id of the trajectory (Trajectory page; bound) or of the task shown (Tasks page)."""
 
+    # --- judges (Overview and Trajectories; bound, carried by the overview's links) ---
+    JUDGE = "judge"
+    """Whose verdicts the rates and results use: the official evaluator or a judge's score file."""
+    DISAGREE = "disagree"
+    """Whether the Trajectories page keeps only trajectories whose judges disagree."""
+
     # --- Overview ---
     SHOWN_RUNS = "shown_runs"
     """Runs the overview counts (bound). Not `runs`: that is the Trajectories filter."""
@@ -100,6 +106,10 @@ class Key(StrEnum):
     """Whether static assets are hidden from the network requests."""
     NETWORK_TABLE = "_network_table"
     """The network requests table (its selected row)."""
+    REQUEST_DETAIL = "request_detail"
+    """The selected request's detail box (its key is also its CSS class, for browser tests)."""
+    REQUEST_STEP = "_request_step"
+    """The button that opens the replay at the selected request's step."""
     CORE_ERRORS = "_core_errors"
     """Whether the Evidence tab shows core.log's errors only."""
     RESCORED = "_rescored"

@@ -12,9 +12,10 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from pages.common import current_frame, index_or_stop, trajectory_table
+from pages.common import current_frame, index_or_stop, judge_caption, judge_picker, trajectory_table
 from pages.shell import require_app_shell
 from pages.state import Key
+from pages.submission_view import package_issues
 from webeval_core.reading.tasks import TASK_TYPES
 from webeval_core.runs import metrics
 
@@ -37,7 +38,8 @@ def _multiselect(
 st.title("Trajectories")
 index = index_or_stop()
 
-frame = current_frame()
+judge = judge_picker(index)
+frame = current_frame(judge)
 labels = metrics.run_labels(index.runs)
 
 text = st.text_input(
@@ -68,6 +70,12 @@ with row2[1]:
     tags = _multiselect("Failure tag", Key.TAGS, metrics.tag_options(frame), help="Any of the chosen tags")
 with row2[2]:
     templates = _multiselect("Intent template", Key.TEMPLATES, _options(frame["intent_template"]))
+disagree = st.toggle(
+    "Judges disagree",
+    key=Key.DISAGREE,
+    bind="query-params",
+    help="Only trajectories whose judges (official evaluator, rubric, LLM) disagree on pass or fail.",
+)
 
 shown = metrics.filter_frame(
     frame,
@@ -79,13 +87,15 @@ shown = metrics.filter_frame(
     statuses=statuses,
     tags=tags,
     text=text,
+    judges_disagree=disagree,
 )
 head = metrics.headline(shown)
 rate = "–" if head.success_rate is None else f"{head.success_rate:.1%}"
 st.caption(
     f"{len(shown)} of {len(frame)} trajectories · success rate {rate}"
-    f" ({head.passed} of {head.counted} counted) · select a row to open it"
+    f" ({head.passed} of {head.counted} counted) · select a row to open it · {judge_caption(judge)}"
 )
+package_issues(r for r in index.runs if not runs or r.key in runs)
 trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE)
 st.download_button(
     "Download these rows (CSV)",

@@ -87,8 +87,11 @@ def _header(trajectory: Trajectory, task: Task | None) -> None:
             f"type: {task.task_type}",
             f"start: {' '.join(task.start_urls)}",
         ]
+    elif trajectory.task_text is not None:
+        st.text(trajectory.task_text.text)
+        facts = [f"task from {trajectory.task_text.source}", "not a task of the WebArena-Verified catalog"]
     else:
-        facts = ["not a task of the WebArena-Verified catalog"]
+        facts = ["task text not found in the folder", "not a task of the WebArena-Verified catalog"]
     facts += [
         f"layout: {trajectory.layout}",
         f"log: {trajectory.log_generation or 'none'}",

@@ -1,4 +1,4 @@
-"""`webeval`: the command-line face of webeval_core (show, ls, score, index, export, app)."""
+"""`webeval`: the command-line face of webeval_core (show, ls, score, index, export, app, check)."""
 
 from __future__ import annotations
 
@@ -447,6 +447,46 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
     return AppServer(command, env).run()
 
 
+# --- check (what the official packager would reject) -----------------------------------------
+
+
+def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
+    """`webeval check FOLDER`: what `create-submission-pkg` would leave out; exit 1 when anything."""
+    from webeval_core.scoring.packaging import check_submission
+
+    try:
+        report = check_submission(Path(args.folder), args.tasks)
+    except UnreadableError as exc:
+        sys.stderr.write(f"webeval check: {exc}\n")
+        return 2
+    if args.json:
+        _print_json({**report.model_dump(mode="json"), "rejected": list(report.rejected)}, out)
+        return 1 if report.rejected else 0
+    out.write(f"{report.path}: {len(report.packaged)} task(s) packaged of {report.expected} in the dataset\n")
+    for issue in report.issues:
+        shown = ", ".join(map(str, issue.task_ids[:20])) + (" ..." if len(issue.task_ids) > 20 else "")
+        mark = "REJECTED" if issue.blocks_packaging else "warning"
+        out.write(f"  {mark}: {issue.label} ({len(issue.task_ids)}): {shown}\n")
+    if report.missing_from_output:
+        out.write(f"  not in the output: {len(report.missing_from_output)} dataset task(s) have no folder\n")
+    out.write(
+        f"{len(report.rejected)} task(s) would be left out of the package\n"
+        if report.rejected
+        else "Nothing would be left out of the package.\n"
+    )
+    return 1 if report.rejected else 0
+
+
+def _add_check_parser(sub: Any) -> None:
+    check = sub.add_parser(
+        "check", help="what `webarena-verified create-submission-pkg` would reject, before submitting"
+    )
+    check.add_argument("folder", help="a run's output folder (<task_id>/ folders), or a package")
+    check.add_argument("--tasks", help="dataset file of the same shape (default: the installed 812 tasks)")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.set_defaults(handler=cmd_check)
+
+
 # --- parser ---------------------------------------------------------------------------------
 
 Handler = Callable[[argparse.Namespace, TextIO], int]
@@ -516,6 +556,7 @@ def build_parser() -> argparse.ArgumentParser:
     app.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     app.add_argument("--port", type=int, default=8501)
     app.set_defaults(handler=cmd_app)
+    _add_check_parser(sub)
     return parser
 
 

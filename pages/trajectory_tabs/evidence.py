@@ -13,11 +13,11 @@ import streamlit as st
 from pages.common import inert
 from pages.state import Key
 from pages.trajectory_tabs.context import TabContext
+from pages.trajectory_tabs.verdict import judge_detail
 from webeval_core.presentation.report import standalone_page
 from webeval_core.presentation.safe_output import finite
 from webeval_core.presentation.tables import (
     core_log_table,
-    rubric_table,
     token_usage_table,
     utc_moment,
     verdict_field_table,
@@ -27,12 +27,12 @@ from webeval_core.reading.trajectory import Trajectory
 from webeval_core.scoring import stored_task_result
 
 
-def _score_file_view(name: str, score: float | None, response: Any, text: str | None) -> None:
+def _score_file_view(
+    name: str, score: float | None, response: Any, text: str | None, task_data: dict[str, Any] | None
+) -> None:
     st.markdown(f"**{inert(name)}** — score {score if score is not None else 'none'}")
     if isinstance(response, dict):
-        rubric = rubric_table(response)
-        if rubric is not None:
-            st.dataframe(rubric, hide_index=True, width="stretch")
+        judge_detail(response, task_data)
         verdict = verdict_field_table(response)
         if verdict is not None:
             st.dataframe(verdict, hide_index=True, width="stretch")
@@ -92,7 +92,9 @@ def render(context: TabContext) -> None:
         st.caption("No score files yet: use the Re-score tab.")
     for name, score_file in sorted(trajectory.scores.items()):
         with st.container(border=True):
-            _score_file_view(name, score_file.score, score_file.response, score_file.response_text)
+            _score_file_view(
+                name, score_file.score, score_file.response, score_file.response_text, trajectory.task_data
+            )
     if trajectory.eval_result is not None:
         st.markdown("**eval_result.json** (the official CLI's verdict)")
         st.json(trajectory.eval_result, expanded=False)

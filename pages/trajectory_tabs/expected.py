@@ -1,4 +1,8 @@
-"""Expected-vs-actual tab: the catalog's expected answer beside the agent's, field by field."""
+"""Expected-vs-actual tab: the catalog's expected answer beside the agent's, field by field.
+
+For tasks of other benchmarks (no official evaluator), the judges' verdicts: rubric, reasoning,
+first point of failure and taxonomy flags.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import streamlit as st
 
 from pages.common import inert
 from pages.trajectory_tabs.context import TabContext
-from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
+from pages.trajectory_tabs.verdict import fields_and_assertions, judge_verdicts, show_verdict
 from webeval_core.reading.response import parse_agent_response
 
 
@@ -14,8 +18,13 @@ def render(context: TabContext) -> None:
     """The verdict, the expected answer beside the agent's, and the evaluator's field matches."""
     trajectory, task = context.trajectory, context.task
     if task is None:
-        st.warning(f"Task {inert(trajectory.task_id)} is not in the task catalog: nothing to compare.")
+        st.info(
+            "No official evaluator for this benchmark: the task is not in the WebArena-Verified catalog. "
+            "The judges' verdicts found in the folder are shown instead."
+        )
+        st.markdown("**Agent's answer**")
         st.code(trajectory.final_answer_text or "(no answer)", language=None, wrap_lines=True)
+        judge_verdicts(trajectory)
         return
     outcome = context.live_outcome()
     show_verdict(outcome)

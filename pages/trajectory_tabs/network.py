@@ -11,27 +11,40 @@ from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import request_jump
 from pages.trajectory_tabs.verdict import Color, style_match
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.presentation.tables import candidate_field_table, candidate_table, request_table
-from webeval_core.reading.network import read_har
+from webeval_core.presentation.network_detail import (
+    evaluator_limits,
+    pairs_table,
+    request_list,
+    request_summary,
+    search_requests,
+)
+from webeval_core.presentation.tables import candidate_field_table, candidate_table
+from webeval_core.reading.network import Har, NetworkEvent, read_har
 from webeval_core.scoring import NetworkCheckTrace
 
-_STATIC_TYPES = {"image", "script", "stylesheet", "font", "media", "manifest", "style"}
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def trace(folder: str, fp: str) -> Har | str:
+    """The trajectory's network trace (HAR or Playwright), or why it cannot be used.
+
+    The reason is cached too, so a broken trace is not parsed again on every step.
+    """
+    trajectory = load_trajectory_cached(folder, fp)
+    if trajectory.har_path is None:
+        return "this trajectory has no network trace"
+    try:
+        return read_har(trajectory.har_path)
+    except UnreadableError as exc:
+        return exc.reason
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def events(folder: str, fp: str) -> pd.DataFrame | str:
-    """The HAR entries as rows, each with the step during which it fired, or why the HAR cannot be used.
-
-    The reason is cached too, so a broken HAR is not parsed again on every step.
-    """
-    trajectory = load_trajectory_cached(folder, fp)
-    if trajectory.har_path is None:
-        return "this trajectory has no network.har"
-    try:
-        har = read_har(trajectory.har_path)
-    except UnreadableError as exc:
-        return exc.reason
-    return request_table(har, trajectory.steps)
+    """The trace's requests as rows (with the step during which each fired, when steps have times)."""
+    har = trace(folder, fp)
+    if isinstance(har, str):
+        return har
+    return request_list(har, load_trajectory_cached(folder, fp).steps)
 
 
 def _style_candidates(row: pd.Series) -> list[str]:
@@ -93,22 +106,16 @@ def _check(trace: NetworkCheckTrace) -> None:
             st.dataframe(diff.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
 
 
-def _events_table(requests: pd.DataFrame) -> None:
+def _events_table(requests: pd.DataFrame, har: Har) -> None:
     left, right = st.columns([3, 1])
     query = left.text_input(
-        "Search requests", key=Key.NETWORK_QUERY, placeholder="part of a URL, a method or a status"
+        "Search requests", key=Key.NETWORK_QUERY, placeholder="words of a method, status, type or URL"
     )
     hide_static = right.toggle("Hide static assets", key=Key.HIDE_STATIC, value=True)
-    shown = requests
-    if hide_static:
-        shown = shown[~shown["type"].isin(_STATIC_TYPES)]
-    if query:
-        needle = query.lower()
-        haystack = shown["method"] + " " + shown["status"].astype(str) + " " + shown["url"].str.lower()
-        shown = shown[haystack.str.contains(needle, regex=False)]
-    st.caption(
-        f"{len(shown)} of {len(requests)} requests · select one to jump to the step during which it fired"
-    )
+    shown = search_requests(requests, query, hide_static=hide_static)
+    placed = "step" in requests.columns
+    where = "the step during which it fired" if placed else "+s: seconds from the first request"
+    st.caption(f"{len(shown)} of {len(requests)} requests · select one to see its detail · {where}")
     picked = st.dataframe(
         shown,
         key=Key.NETWORK_TABLE,
@@ -118,23 +125,69 @@ def _events_table(requests: pd.DataFrame) -> None:
         width="stretch",
         column_config={"url": st.column_config.TextColumn("url", width="large")},
     )
-    request_jump(picked.selection.rows, [None if pd.isna(s) else int(s) for s in shown["step"]])
+    rows = picked.selection.rows
+    if rows and rows[0] < len(shown):
+        row = shown.iloc[rows[0]]
+        step = None if not placed or pd.isna(row["step"]) else int(row["step"])
+        _detail(har.events[int(row["entry"])], har, step)
+
+
+def _detail(event: NetworkEvent, har: Har, step: int | None) -> None:
+    """One request: summary, headers, query, post data and the beginning of the response."""
+    first = min((e.started for e in har.events if e.started is not None), default=None)
+    with st.container(border=True, key=Key.REQUEST_DETAIL):
+        st.subheader(f"Request {event.har_index}", anchor=False)
+        st.dataframe(request_summary(event, first, step), hide_index=True, width="stretch")
+        if step is not None and st.button(f"Show step {step} in the replay", key=Key.REQUEST_STEP):
+            request_jump([0], [step])
+        _pairs("Request headers", event.request_headers)
+        _pairs("Query parameters", event.query)
+        if event.post_data is not None:
+            st.markdown(f"**Post data** ({inert(event.post_mime or 'no MIME type')})")
+            if event.post_data_attached:
+                st.caption(
+                    "Kept in a separate file of the Playwright trace: the official evaluator does not see it."
+                )
+            st.code(event.post_data or "(empty)", language=None, wrap_lines=True)
+        _pairs("Response headers", event.response_headers)
+        st.markdown("**Response body** (beginning, as text)")
+        if event.response_preview is None:
+            st.caption("Not recorded, or not text.")
+        else:
+            st.code(event.response_preview, language=None, wrap_lines=True)
+
+
+def _pairs(title: str, pairs: tuple[tuple[str, str], ...]) -> None:
+    st.markdown(f"**{title}** ({len(pairs)})")
+    if pairs:
+        st.dataframe(pairs_table(pairs), hide_index=True, width="stretch")
 
 
 def render(context: TabContext) -> None:
-    """The HAR's requests, then each network check of the live verdict with what it compared."""
+    """The trace's requests and one's detail, then each network check of the live verdict."""
+    har = trace(context.folder_text, context.fingerprint)
     requests = events(context.folder_text, context.fingerprint)
     outcome = context.live_outcome() if context.task else None
+    checks = outcome.evaluation.network if outcome and outcome.evaluation else ()
+    limits = evaluator_limits(
+        har if isinstance(har, Har) else None,
+        context.task,
+        evaluator_error=outcome is not None and outcome.status == "error",
+        failed_checks=[c.position for c in checks if c.passed is not True],
+    )
+    for limit in limits:
+        st.warning(limit, icon=":material/warning:")
     if context.trajectory.har_path is None:
-        st.info("This trajectory has no network.har.")
-    elif isinstance(requests, str):
-        st.error(f"network.har cannot be used: {inert(requests)}")
+        st.info("This trajectory has no network trace (network.har or a Playwright trace).")
+    elif isinstance(har, str) or isinstance(requests, str):
+        reason = har if isinstance(har, str) else str(requests)
+        st.error(f"{inert(context.trajectory.har_path.name)} cannot be used: {inert(reason)}")
     else:
-        _events_table(requests)
+        _events_table(requests, har)
     traces = outcome.evaluation.network if outcome and outcome.evaluation else ()
     if traces:
         st.subheader(f"Network checks ({len(traces)})")
-        for trace in traces:
-            _check(trace)
+        for check_trace in traces:
+            _check(check_trace)
     elif outcome is not None and outcome.evaluation is not None:
         st.caption("This task has no network checks.")

@@ -104,6 +104,8 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
         st.text(step.url)
     st.markdown("**Thought**")
     st.text(step.thought or "(none logged)")
+    if step.thought_from_arguments:
+        st.caption("No thought logged: this is the reasoning kept in the action's arguments.")
     st.markdown("**Arguments**")
     st.text(json.dumps(step.arguments, ensure_ascii=False))
     if step.point is not None:
@@ -117,8 +119,8 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
 
 def _step_requests(context: TabContext, index: int) -> None:
     requests = events(context.folder_text, context.fingerprint)
-    if isinstance(requests, str):
-        return  # the Network tab says why
+    if isinstance(requests, str) or "step" not in requests.columns:
+        return  # the Network tab says why, or places requests by time: steps have none
     during = requests[requests["step"] == index]
     # It stays open from step to step once opened.
     requests_box = lazy_expander(f"Requests during this step ({len(during)})", key=Key.STEP_REQUESTS)

@@ -109,8 +109,20 @@ def _rescore_many(context: TabContext) -> None:
         st.dataframe(outcome_table(finished), hide_index=True, width="stretch")
 
 
+NO_EVALUATOR = (
+    "No official evaluator for this benchmark: only WebArena-Verified tasks can be scored here. "
+    "This trajectory's verdicts come from the judges' score files (see Expected vs actual)."
+)
+
+
 def render(context: TabContext) -> None:
-    """Re-score this trajectory, try another answer, or re-score many at once."""
+    """Re-score this trajectory, try another answer, or re-score many at once.
+
+    Only offered for tasks the official evaluator knows: other benchmarks have judges instead.
+    """
+    if context.task is None:
+        st.info(NO_EVALUATOR)
+        return
     _rescore_one(context)
     _what_if(context)
     _rescore_many(context)

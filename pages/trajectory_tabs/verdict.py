@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import streamlit as st
 
 from pages.common import inert, load_trajectory_cached
+from webeval_core.presentation.rubric import JudgeVerdict, judge_verdict, rubric_items_table
 from webeval_core.presentation.tables import MATCH, MISMATCH, assertion_table, response_field_table
 from webeval_core.presentation.tones import STATUS_TONES, Tone, score_tone
+from webeval_core.reading.trajectory import Trajectory
 from webeval_core.scoring import ScoreOutcome, score_trajectory
 
 Color = Literal["red", "orange", "green", "violet", "gray"]
@@ -63,3 +65,54 @@ def fields_and_assertions(outcome: ScoreOutcome) -> None:
     assertions = assertion_table(outcome.evaluation.result.evaluators_results)
     if not assertions.empty:
         st.dataframe(assertions, hide_index=True, width="stretch")
+
+
+def judge_verdicts(trajectory: Trajectory) -> None:
+    """Each judge's score file: score, reasoning, first point of failure, flags and rubric items."""
+    judged = {name: f for name, f in sorted(trajectory.scores.items()) if isinstance(f.response, dict)}
+    if not judged:
+        st.caption("No judge's score file with a structured verdict.")
+    for name, score_file in judged.items():
+        assert isinstance(score_file.response, dict)
+        with st.container(border=True):
+            with st.container(horizontal=True):
+                st.badge(inert(name), color=score_color(score_file.score))
+                shown = "no score" if score_file.score is None else f"score {score_file.score:g}"
+                st.badge(shown, color=score_color(score_file.score))
+            judge_detail(score_file.response, trajectory.task_data)
+
+
+def judge_detail(response: dict[str, Any], task_data: dict[str, Any] | None) -> None:
+    """A judge's response made readable: points, reasoning, failure point, flags, rubric items."""
+    verdict = judge_verdict(response, task_data)
+    facts = []
+    if verdict.points is not None:
+        facts.append(f"rubric {verdict.points[0]:g} / {verdict.points[1]:g} points")
+    if verdict.success_criterion:
+        facts.append(f"decided by: {verdict.success_criterion}")
+    if facts:
+        st.caption(inert(" · ".join(facts)))
+    _judge_texts(verdict)
+    rubric = rubric_items_table(response)
+    if rubric is not None:
+        st.markdown("**Rubric**")
+        st.table(rubric.map(inert), hide_index=True)  # st.table wraps long justifications
+    if verdict.majority_vote is not None:
+        with st.expander("Majority-vote metadata"):
+            st.json(verdict.majority_vote, expanded=False)
+
+
+def _judge_texts(verdict: JudgeVerdict) -> None:
+    if verdict.primary_intent:
+        st.markdown("**Primary intent** (as the judge understood the task)")
+        st.text(verdict.primary_intent)
+    if verdict.outcome_reasoning:
+        outcome = {True: " · outcome achieved", False: " · outcome not achieved", None: ""}
+        st.markdown(f"**Outcome reasoning**{outcome[verdict.outcome_success]}")
+        st.text(verdict.outcome_reasoning)
+    if verdict.first_point_of_failure:
+        st.markdown("**First point of failure**")
+        st.text(verdict.first_point_of_failure)
+    if verdict.taxonomy:
+        st.markdown("**Error taxonomy flags**")
+        st.text("\n".join(f"{name}: {value}" for name, value in verdict.taxonomy))

@@ -30,10 +30,10 @@ def test_defaults_to_the_first_two_runs_and_counts_flips(app, sample: Sample) ->
     assert counts[metrics.PASS_TO_FAIL] + counts[metrics.FAIL_TO_PASS] > 0  # the sample has flips
     heads = metrics.headlines(frame)
     assert shown["Success A"] == f"{heads[run_a].success_rate:.1%}"
-    flips = at.dataframe[0].value
+    flips = at.dataframe[1].value
     assert set(flips["change"]) <= {metrics.PASS_TO_FAIL, metrics.FAIL_TO_PASS}
     assert len(flips) == counts[metrics.PASS_TO_FAIL] + counts[metrics.FAIL_TO_PASS]
-    matrix = at.dataframe[1].value
+    matrix = at.dataframe[2].value
     assert len(matrix) == len(comparison)
     assert (
         matrix.set_index("task_id")["change"].to_dict() == comparison.set_index("task_id")["change"].to_dict()
@@ -43,7 +43,7 @@ def test_defaults_to_the_first_two_runs_and_counts_flips(app, sample: Sample) ->
 def test_a_selected_flip_links_to_both_trajectories(app, sample: Sample) -> None:
     at = app(PAGE)
     index, _ = expected(sample.root)
-    flips = at.dataframe[0].value
+    flips = at.dataframe[1].value
     task = str(flips.iloc[0]["task_id"])
     assert not at.get("page_link")
     at.session_state["flips"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
@@ -64,7 +64,7 @@ def test_runs_and_shown_changes_come_from_the_url(app, sample: Sample) -> None:
     assert (at.selectbox(key="a").value, at.selectbox(key="b").value) == (run_a, run_b)
     wanted = metrics.compare_runs(frame, run_a, run_b)
     wanted = wanted[wanted["change"] == metrics.FAIL_TO_PASS]
-    matrix = at.dataframe[1].value
+    matrix = at.dataframe[2].value
     assert list(matrix["task_id"]) == list(wanted["task_id"])
     # swapping the runs swaps the flips
     assert shown_metrics(at)[metrics.FAIL_TO_PASS] == str(
@@ -76,7 +76,7 @@ def test_all_runs_matrix_when_more_than_two(app, sample: Sample) -> None:
     at = app(PAGE)
     index, frame = expected(sample.root)
     assert len(index.runs) >= 3  # two Fara runs and the CLI-layout folder
-    everything = at.dataframe[2].value
+    everything = at.dataframe[3].value
     labels = metrics.run_labels(index.runs)
     assert list(everything.columns) == ["task_id", *(labels[r.key] for r in index.runs)]
     assert len(everything) == frame["task_id"].nunique()
@@ -113,7 +113,7 @@ def _lengths(sample: Sample, task: str) -> tuple[int, int]:
 def test_a_selected_flip_opens_both_trajectories_side_by_side(app, sample: Sample) -> None:
     at = app(PAGE)
     assert not _pair_headings(at)
-    task = str(at.dataframe[0].value.iloc[0]["task_id"])
+    task = str(at.dataframe[1].value.iloc[0]["task_id"])
     at.session_state["flips"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
     at.run()
     assert not at.exception, at.exception
@@ -138,3 +138,19 @@ def test_past_the_end_of_the_shorter_side_it_says_so_and_shows_the_answer(app, s
     assert [h.split(" ·")[0] for h in _pair_headings(at)] == [f"Step {long} of {long}"]
     assert any(f"ended after {short} steps" in i.value for i in at.info)
     assert sum(m.value == "**Final answer**" for m in at.markdown) == 2  # both sides are at their end
+
+
+def test_statistics_name_the_tests_and_their_n(app, sample: Sample) -> None:
+    from webeval_core.runs.statistics import TEST_NAMES, paired_statistics
+
+    at = app(PAGE)
+    index, frame = expected(sample.root)
+    statistics = paired_statistics(metrics.compare_runs(frame, index.runs[0].key, index.runs[1].key))
+    table = at.dataframe[0].value
+    assert table["tasks"].tolist() == [s.group for s in statistics]
+    assert table["tasks"].iloc[0] == "all" and any(g.startswith("site: ") for g in table["tasks"])
+    assert table["n"].tolist() == [s.tasks for s in statistics]
+    assert table["McNemar p"].tolist() == [round(s.p_value, 4) for s in statistics]
+    caption = next(c.value for c in at.caption if c.value.startswith("On the "))
+    assert f"On the {statistics[0].tasks} tasks scored in both runs" in caption
+    assert all(name.split(" (")[0] in caption for name in TEST_NAMES)

@@ -266,7 +266,7 @@ def _network_mismatch(root: Path) -> Callable[[Trajectory], bool]:
     return mismatch
 
 
-def test_network_tab_lists_requests_and_selecting_one_jumps_to_its_step(
+def test_network_tab_lists_requests_and_a_selected_one_jumps_to_its_step(
     app: OpenPage, sample: Sample
 ) -> None:
     run_key, trajectory = _find(sample.root, _network_mismatch(sample.root))
@@ -284,6 +284,8 @@ def test_network_tab_lists_requests_and_selecting_one_jumps_to_its_step(
     at.session_state["_network_table"] = {"selection": {"rows": [row], "columns": [], "cells": []}}
     at.run()
     assert not at.exception
+    assert any(s.value == f"Request {everything['entry'][row]}" for s in at.subheader)
+    at.button(key="_request_step").click().run()
     assert at.session_state["tab"] == "Replay"
     assert at.query_params["step"] == str(step)
     assert _step_heading(at).startswith(f"**Step {step} of")

@@ -2,9 +2,10 @@
 
 Owns tables for views (tables), the tone of a result (tones), the frames a trajectory is replayed as
 (frames), screenshots with the action drawn on them (overlay, Pillow), chart specs (charts, Plotly),
-the task catalog as a filterable table (catalog_table), the standalone HTML page of a
-trajectory (report) and output that cannot be turned against its reader (safe_output: strict
-JSON, terminal text, spreadsheet cells), and the names pickers give trajectories (picks).
+the task catalog as a filterable table (catalog_table), the network inspector's views
+(network_detail), two runs' statistics (comparison), the standalone HTML page of a trajectory
+(report) and of a run (runreport), output that cannot be turned against its reader (safe_output:
+strict JSON, terminal text, spreadsheet cells), and the names pickers give trajectories (picks).
 The app's pages and the CLI draw these.
 
 May import: every lower layer's public names (reading, scoring, runs, review) and diagnostics; never
@@ -24,14 +25,19 @@ __all__ = [
     "TaskFilter",
     "Tone",
     "choice_of",
+    "evaluator_limits",
     "filter_tasks",
     "frame_image",
     "frames_of",
     "overview_figures",
     "render_overlay",
+    "request_list",
+    "request_summary",
     "score_tone",
+    "search_requests",
     "spreadsheet_row",
     "standalone_page",
+    "statistics_table",
     "step_marks",
     "strict_json",
     "task_table",
@@ -44,7 +50,14 @@ __all__ = [
 if TYPE_CHECKING:
     from webeval_core.presentation.catalog_table import TaskFilter, filter_tasks, task_table
     from webeval_core.presentation.charts import Breakdown, OverviewFigures, overview_figures
+    from webeval_core.presentation.comparison import statistics_table
     from webeval_core.presentation.frames import Frame, frames_of, step_marks
+    from webeval_core.presentation.network_detail import (
+        evaluator_limits,
+        request_list,
+        request_summary,
+        search_requests,
+    )
     from webeval_core.presentation.overlay import frame_image, render_overlay, thumbnails
     from webeval_core.presentation.picks import choice_of, trajectory_choices
     from webeval_core.presentation.report import standalone_page, trajectory_html

@@ -2,11 +2,12 @@
 
 Owns every parser of what agents and their harness write: `web_surfer.log` (actionlog, and a
 bounded raw excerpt in logexcerpt), screenshots and their coordinates, `core.log`, `scores/*.json`
-as files (scorefiles), the final answer, times and task data (trajectory), the HAR network trace
-(network), the task catalog (tasks) and the agent's response text (response). Every input file is
-opened by `folderfiles` (regular files only, no link followed, never blocking, size-aware).
-Problems become `Diagnostic`s naming the file and line; only a folder with nothing usable raises
-`UnreadableError`.
+as files (scorefiles), the final answer, times and task data (trajectory), the network trace
+(network: a HAR, or a Playwright trace read by playwrighttrace), the task catalog (tasks), the
+agent's response text (response), a benchmark's task text (taskdata) and official submission
+packages (submission). Every input file is opened by `folderfiles` (regular files only, no link
+followed, never blocking, size-aware). Problems become `Diagnostic`s naming the file and line; only
+a folder with nothing usable raises `UnreadableError`.
 
 May import: `webeval_core.diagnostics` (and the standard library and pydantic).
 Never imports scoring, runs, review or presentation (checked by import-linter).
@@ -26,17 +27,22 @@ __all__ = [
     "CoreLogLine",
     "Har",
     "LogExcerpt",
+    "NetworkEvent",
     "NotReadableFileError",
     "Outcome",
+    "PlaywrightTrace",
     "Point",
     "Scaling",
     "ScoreFile",
     "Step",
+    "Submission",
     "Task",
     "TaskCatalog",
+    "TaskText",
     "TimedStep",
     "Trajectory",
     "default_dataset_path",
+    "infer_resource_type",
     "is_trajectory_folder",
     "load_catalog",
     "load_trajectory",
@@ -47,8 +53,11 @@ __all__ = [
     "read_har",
     "read_image_bytes",
     "read_log_excerpt",
+    "read_playwright_trace",
     "read_score_files",
+    "read_submission",
     "step_for_time",
+    "task_text_of",
     "trajectory_json",
 ]
 
@@ -58,10 +67,20 @@ if TYPE_CHECKING:
     from webeval_core.reading.corelog import CoreLogLine, parse_core_log
     from webeval_core.reading.folderfiles import NotReadableFileError, read_file
     from webeval_core.reading.logexcerpt import LogExcerpt, read_log_excerpt
-    from webeval_core.reading.network import Har, TimedStep, read_har, step_for_time
+    from webeval_core.reading.network import (
+        Har,
+        NetworkEvent,
+        TimedStep,
+        infer_resource_type,
+        read_har,
+        step_for_time,
+    )
+    from webeval_core.reading.playwrighttrace import PlaywrightTrace, read_playwright_trace
     from webeval_core.reading.response import AgentResponse, parse_agent_response
     from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
     from webeval_core.reading.screenshots import read_image_bytes
+    from webeval_core.reading.submission import Submission, read_submission
+    from webeval_core.reading.taskdata import TaskText, task_text_of
     from webeval_core.reading.tasks import (
         SITES,
         TASK_TYPES,

@@ -63,7 +63,10 @@ class Step(BaseModel):
     arguments: dict[str, Any]
     """The action's arguments as logged (coordinates in the model's space), without the thoughts."""
     thought: str | None = None
-    """The agent's reasoning before the action ("Thought #N" text or `arguments.thoughts`); None if absent."""
+    """The agent's reasoning before the action ("Thought #N" text or `arguments.thoughts`; else, in
+    solver logs, the arguments' `state_description` and `reasoning`); None if absent."""
+    thought_from_arguments: bool = False
+    """Whether `thought` came from the arguments' `reasoning` / `state_description` (none logged)."""
     url: str | None = None
     """The page URL the log gives for the action (structured lines, solver summaries); None in text logs."""
     timestamp: datetime | None = None
@@ -333,7 +336,8 @@ class _StepBuilder:
                 index=i,
                 action=d.action,
                 arguments=d.arguments,
-                thought=d.thought,
+                thought=d.thought if d.thought is not None else _argument_thought(d.arguments),
+                thought_from_arguments=d.thought is None and _argument_thought(d.arguments) is not None,
                 url=d.url,
                 timestamp=d.timestamp,
                 observation=d.observation,
@@ -533,6 +537,21 @@ def _thought_text(value: object) -> str | None:
     if value is None:
         return None
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+_REASONING_ARGUMENTS = ("state_description", "reasoning")  # solver actions carry their reasoning here
+
+
+def _argument_thought(arguments: dict[str, Any]) -> str | None:
+    """The reasoning a solver action keeps in its arguments, labelled when there are several parts."""
+    parts = [
+        (k, arguments[k])
+        for k in _REASONING_ARGUMENTS
+        if isinstance(arguments.get(k), str) and arguments[k].strip()
+    ]
+    if len(parts) == 1:
+        return str(parts[0][1])
+    return "\n\n".join(f"{key}: {value}" for key, value in parts) or None
 
 
 def _typed_text(action: str, arguments: dict[str, Any]) -> str | None:

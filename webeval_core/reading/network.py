@@ -1,12 +1,15 @@
-"""A HAR file read once into `NetworkEvent` models, with plain reasons when it cannot be used.
+"""A network trace read once into `NetworkEvent` models, with plain reasons when it cannot be used.
 
-The raw entries are kept beside the models so the evaluator can be given the very same entries
-(HAR index i is entry i for both), and each request can be placed in the agent step during
-which it fired.
+The trace is a HAR file or a Playwright trace (`playwrighttrace`), the two forms the official
+library accepts. The raw entries are kept beside the models so the evaluator can be given the
+very same entries (HAR index i is entry i for both), and each request can be placed in the agent
+step during which it fired.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import json
 import math
@@ -15,13 +18,20 @@ from collections.abc import Sequence
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 from urllib.parse import parse_qsl, urlsplit
 
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import NotReadableFileError, read_file
+from webeval_core.reading.playwrighttrace import (
+    BODY_PREVIEW_CHARS,
+    attached_name,
+    is_playwright_trace,
+    is_text_mime,
+    read_playwright_trace,
+)
 
 Pairs = tuple[tuple[str, str], ...]
 
@@ -42,7 +52,9 @@ class NetworkEvent(BaseModel):
     status: int | None
     """The response's HTTP status code; None when the HAR has no integer status."""
     resource_type: str | None
-    """HAR `_resourceType` or the Sec-Fetch-Dest request header; None when neither says."""
+    """HAR `_resourceType`, else the Sec-Fetch-Dest header, else guessed from MIME type and URL."""
+    resource_type_inferred: bool = False
+    """Whether `resource_type` was guessed from the MIME type or URL: the recording did not say."""
     is_document: bool
     """A page load, by the evaluator's rule for navigation events."""
     request_headers: Pairs
@@ -52,7 +64,9 @@ class NetworkEvent(BaseModel):
     query: Pairs
     """The URL's query parameters as (name, value) pairs, decoded, blank values kept."""
     post_data: str | None
-    """The request body text (`request.postData.text`); None when the request has none."""
+    """The request body text (`postData.text`, else its attached file); None when the request has none."""
+    post_data_attached: bool = False
+    """Whether the body came from a file a Playwright trace keeps apart: the evaluator never sees it."""
     post_mime: str | None
     """The request body's MIME type (`request.postData.mimeType`); None when not recorded."""
     mime: str | None
@@ -61,10 +75,15 @@ class NetworkEvent(BaseModel):
     """Bytes of the response body (`content.size`, else `bodySize`); None when the HAR does not say."""
     duration_ms: float | None
     """The entry's total time in milliseconds (HAR `time`); None when absent or negative."""
+    response_preview: str | None = None
+    """The response body's beginning as text; None when not recorded or not text."""
+
+
+TraceFormat = Literal["har", "playwright"]
 
 
 class Har(BaseModel):
-    """A parsed HAR: the raw entries (what the evaluator is given) and their events.
+    """A parsed network trace: the raw entries (what the evaluator is given) and their events.
 
     Events are built on first use: scoring only needs a few of them, a viewer needs all.
     """
@@ -77,11 +96,15 @@ class Har(BaseModel):
     """Hex SHA-256 of the file's bytes, to tell whether a verdict was computed on this very trace."""
     entries: tuple[dict[str, Any], ...]
     """The raw `log.entries` objects, unchanged: what the evaluator is given."""
+    format: TraceFormat = "har"
+    """A HAR file, or a Playwright trace (a zip or a folder holding trace.network)."""
+    bodies: dict[str, str] = {}
+    """Text bodies a Playwright trace keeps apart from its entries, by name (viewer only)."""
 
     @cached_property
     def events(self) -> tuple[NetworkEvent, ...]:
         """One event per entry, in HAR order (built on first use)."""
-        return tuple(_event(i, entry) for i, entry in enumerate(self.entries))
+        return tuple(_event(i, entry, self.bodies) for i, entry in enumerate(self.entries))
 
     def started(self, index: int) -> datetime | None:
         """Start time of entry `index` without building every event."""
@@ -101,13 +124,22 @@ class TimedStep(Protocol):
 
 
 def read_har(path: Path | str) -> Har:
-    """Read and validate a HAR file.
+    """Read and validate a network trace: a HAR file, or a Playwright trace (zip or folder).
 
     Raises:
-        UnreadableError: with a plain reason, when the file cannot be read, is not a HAR, or has
+        UnreadableError: with a plain reason, when the file cannot be read, is not a trace, or has
             an entry without a request URL and method or without a response.
     """
     path = Path(path)
+    if path.suffix != ".har" and is_playwright_trace(path):
+        trace = read_playwright_trace(path)
+        return Har(
+            path=path,
+            sha256=hashlib.sha256(trace.data).hexdigest(),
+            entries=tuple(_checked(path, trace.entries)),
+            format="playwright",
+            bodies=trace.bodies,
+        )
     data = _read_bytes(path)
     entries = _entries(path, _parse_json(path, data))
     return Har(path=path, sha256=hashlib.sha256(data).hexdigest(), entries=tuple(entries))
@@ -155,6 +187,10 @@ def _entries(path: Path, raw: Any) -> list[Any]:
         raise UnreadableError(path, "is a HAR without a 'log.entries' list")
     if not entries:
         raise UnreadableError(path, "has no entries (no requests were recorded)")
+    return _checked(path, entries)
+
+
+def _checked(path: Path, entries: list[Any]) -> list[Any]:
     for index, entry in enumerate(entries):
         problem = _entry_problem(entry)
         if problem:
@@ -173,7 +209,7 @@ def _entry_problem(entry: Any) -> str | None:
     return None
 
 
-def _event(index: int, entry: dict[str, Any]) -> NetworkEvent:
+def _event(index: int, entry: dict[str, Any], bodies: dict[str, str]) -> NetworkEvent:
     request, response = entry["request"], entry["response"]
     url, method = request["url"], request["method"]
     status = response.get("status")
@@ -185,24 +221,106 @@ def _event(index: int, entry: dict[str, Any]) -> NetworkEvent:
     if not isinstance(size, int) or size < 0:
         size = response.get("bodySize") if isinstance(response.get("bodySize"), int) else None
     duration = entry.get("time")
-    resource_type = entry.get("_resourceType") or lower.get("sec-fetch-dest") or None
+    is_document = _is_document(method, lower)
+    mime = _text(content.get("mimeType"))
+    recorded = _recorded_type(entry.get("_resourceType"), lower.get("sec-fetch-dest"))
+    post_text, attached = _post_body(post, bodies)
     return NetworkEvent(
         har_index=index,
         started=_started(entry.get("startedDateTime")),
         method=method,
         url=url,
         status=status if isinstance(status, int) and not isinstance(status, bool) else None,
-        resource_type=resource_type if isinstance(resource_type, str) else None,
-        is_document=_is_document(method, lower),
+        resource_type=recorded or infer_resource_type(mime, url, is_document=is_document),
+        resource_type_inferred=recorded is None,
+        is_document=is_document,
         request_headers=request_headers,
         response_headers=_pairs(response.get("headers")),
         query=tuple(parse_qsl(urlsplit(url).query, keep_blank_values=True)),
-        post_data=_text(post.get("text")) if "text" in post else None,
+        post_data=post_text,
+        post_data_attached=attached,
         post_mime=_text(post.get("mimeType")),
-        mime=_text(content.get("mimeType")),
+        mime=mime,
         response_size=size if isinstance(size, int) and size >= 0 else None,
         duration_ms=_duration(duration),
+        response_preview=_body_preview(content, bodies),
     )
+
+
+# --- resource types and bodies -----------------------------------------------------------------
+
+# Sec-Fetch-Dest names the same kinds as Chrome's resource types, with a few other words.
+_DEST_TYPES = {"style": "stylesheet", "empty": "fetch", "audio": "media", "video": "media", "track": "media"}
+_MIME_TYPES = (
+    ("text/html", "document"),
+    ("application/xhtml", "document"),
+    ("text/css", "stylesheet"),
+    ("javascript", "script"),
+    ("ecmascript", "script"),
+    ("image/", "image"),
+    ("font/", "font"),
+    ("font-", "font"),
+    ("audio/", "media"),
+    ("video/", "media"),
+    ("manifest", "manifest"),
+    ("json", "fetch"),
+    ("xml", "fetch"),
+)
+_EXTENSION_TYPES = {
+    **dict.fromkeys(("css",), "stylesheet"),
+    **dict.fromkeys(("js", "mjs"), "script"),
+    **dict.fromkeys(("png", "jpg", "jpeg", "gif", "svg", "ico", "webp", "avif", "bmp"), "image"),
+    **dict.fromkeys(("woff", "woff2", "ttf", "otf", "eot"), "font"),
+    **dict.fromkeys(("mp4", "webm", "mp3", "ogg", "wav"), "media"),
+    **dict.fromkeys(("html", "htm"), "document"),
+    **dict.fromkeys(("json",), "fetch"),
+}
+
+
+def _recorded_type(resource_type: Any, fetch_dest: str | None) -> str | None:
+    if isinstance(resource_type, str) and resource_type:
+        return resource_type
+    if fetch_dest:
+        return _DEST_TYPES.get(fetch_dest.lower(), fetch_dest.lower())
+    return None
+
+
+def infer_resource_type(mime: str | None, url: str, *, is_document: bool = False) -> str:
+    """A request's resource type guessed when the recording has none: its URL's extension, else
+    the response's MIME type ("other" when neither tells).
+    """
+    if is_document:
+        return "document"
+    extension = urlsplit(url).path.rsplit("/", 1)[-1].rpartition(".")[2].lower()
+    if extension in _EXTENSION_TYPES:
+        return _EXTENSION_TYPES[extension]
+    lowered = (mime or "").lower()
+    return next((kind for marker, kind in _MIME_TYPES if marker in lowered), "other")
+
+
+def _post_body(post: dict[str, Any], bodies: dict[str, str]) -> tuple[str | None, bool]:
+    text = _text(post.get("text"))
+    name = attached_name(post)
+    if not text and name in bodies:
+        return bodies[name], True
+    return (text if "text" in post else None), False
+
+
+def _body_preview(content: dict[str, Any], bodies: dict[str, str]) -> str | None:
+    name = attached_name(content)
+    if name is not None:
+        return bodies.get(name)
+    text = content.get("text")
+    if not isinstance(text, str) or not text or not is_text_mime(content.get("mimeType")):
+        return None
+    if content.get("encoding") == "base64":
+        try:
+            raw = base64.b64decode(text[: BODY_PREVIEW_CHARS * 2], validate=False)
+        except (binascii.Error, ValueError):
+            return None
+        decoded = raw.decode("utf-8", errors="replace")
+        return None if "\ufffd" in decoded[:200] else decoded[:BODY_PREVIEW_CHARS]
+    return text[:BODY_PREVIEW_CHARS]
 
 
 def _is_document(method: str, headers: dict[str, str]) -> bool:

@@ -43,8 +43,10 @@ from webeval_core.reading.folderfiles import (
     read_problem,
     resolve_inside,
 )
+from webeval_core.reading.playwrighttrace import find_trace
 from webeval_core.reading.scorefiles import ScoreFile, read_score_files
 from webeval_core.reading.screenshots import Screenshots, discover_screenshots
+from webeval_core.reading.taskdata import TaskText, task_text_of
 
 __all__ = [
     "FinalAnswer",
@@ -177,10 +179,13 @@ class Trajectory(BaseModel):
     """core.log's records in file order; empty when there is no core.log."""
     task_data: dict[str, Any] | None = None
     """task_data.json as written (the rubric verifier's data); None when missing or unreadable."""
+    task_text: TaskText | None = None
+    """The task as the folder states it (task_data.json), with its source; None when it does not."""
     scores: dict[str, ScoreFile] = {}
     """The readable `scores/*.json` files, by file stem."""
     har_path: Path | None = None
-    """network.har inside the folder (not read here); None when missing or leading outside the folder."""
+    """The network trace inside the folder (not read here): network.har, else a Playwright trace
+    (a zip, or trace.network); None when missing or leading outside the folder."""
     eval_result: dict[str, Any] | None = None
     """eval_result.json as written by the official CLI; None when missing or unreadable."""
     crash_reason: str | None = None
@@ -273,6 +278,7 @@ def trajectory_json(t: Trajectory) -> dict[str, Any]:
     """The shape `webeval show --json` prints."""
     return {
         "task_id": t.task_id,
+        "task_text": t.task_text.model_dump(mode="json") if t.task_text else None,
         "layout": t.layout,
         "outcome": t.outcome,
         "path": str(t.path),
@@ -325,6 +331,11 @@ class _FolderReader:
             return target
         return path
 
+    def trace_path(self) -> Path | None:
+        """A Playwright trace, the other network trace the official library reads."""
+        name = find_trace(self.folder, self.names)
+        return self.path(name) if name else None
+
     def read_bytes(self, name: str, head: int | None = None) -> bytes | None:
         """The file's bytes (only its first `head` bytes, with a warning, when it is larger)."""
         path = self.path(name)
@@ -361,11 +372,13 @@ class _FolderReader:
             self.extend(problems)
         scores, problems = read_score_files(self.folder)
         self.extend(problems)
+        task_data = self.read_object(TASK_DATA_NAME)
         return {
             "core_log": core_log,
-            "task_data": self.read_object(TASK_DATA_NAME),
+            "task_data": task_data,
+            "task_text": task_text_of(task_data),
             "scores": scores,
-            "har_path": self.path(HAR_NAME),
+            "har_path": self.path(HAR_NAME) or self.trace_path(),
             "eval_result": self.read_object(EVAL_RESULT_NAME),
         }
 

@@ -2,7 +2,8 @@
 
 Owns discovery (which folders are trajectories, which run each belongs to), the cached index of one
 summary per folder (fast lists of large roots) and metrics (success rates, breakdowns, the failure
-taxonomy, run comparison), computed with pandas.
+taxonomy, run comparison), computed with pandas, and paired statistics of two runs (statistics:
+McNemar's exact test, a paired bootstrap interval); judges keeps each judge's scores apart.
 
 May import: reading, scoring (verdicts read back from score files; never the engine's evaluation)
 and diagnostics. Never imports review or presentation.
@@ -13,16 +14,21 @@ from typing import TYPE_CHECKING
 from webeval_core.exports import lazy_getattr
 
 __all__ = [
+    "OFFICIAL",
+    "PairedStatistics",
     "RootIndex",
     "Run",
     "TrajectoryFilter",
     "TrajectorySummary",
+    "available_judges",
     "build_index",
     "discover_runs",
     "filter_frame",
     "fingerprint",
     "index_as_json",
     "iter_trajectory_dirs",
+    "judge_label",
+    "paired_statistics",
     "run_of",
     "trajectory_frame",
     "trajectory_key",
@@ -31,6 +37,8 @@ __all__ = [
 if TYPE_CHECKING:
     from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of, trajectory_key
     from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, fingerprint, index_as_json
+    from webeval_core.runs.judges import OFFICIAL, available_judges, judge_label
     from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, trajectory_frame
+    from webeval_core.runs.statistics import PairedStatistics, paired_statistics
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
+from webeval_core.runs.judges import OFFICIAL, judge_scores, judges_disagree
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
 if TYPE_CHECKING:
@@ -59,19 +60,29 @@ COLUMNS = (
     "tags",
     "path",
     "key",
+    "judge",
+    "judges_disagree",
 )
 
 
 # --- the tidy frame -------------------------------------------------------------------------
 
 
-def trajectory_frame(index: RootIndex, catalog: TaskCatalog | None = None) -> pd.DataFrame:
-    """One row per trajectory (columns: COLUMNS), tasks described from the catalog when it knows them."""
+def trajectory_frame(
+    index: RootIndex, catalog: TaskCatalog | None = None, judge: str | None = None
+) -> pd.DataFrame:
+    """One row per trajectory (columns: COLUMNS), tasks described from the catalog when it knows them.
+
+    `judge` (see `judges`): whose score every row takes, so rates never mix judges; a trajectory
+    that judge did not score is unscored. None: the official verdict, else the only score file.
+    """
     rows = []
     for s in index.summaries:
         task = catalog.get(s.task_id) if catalog is not None else None
-        verdict = s.verdict
-        score = verdict.score if verdict is not None else _single_score(s.scores)
+        scores = judge_scores(s)
+        used = judge if judge is not None else _default_judge(scores)
+        verdict = s.verdict if used == OFFICIAL else None
+        score = scores.get(used) if used is not None else None
         status = verdict.status if verdict is not None else None
         result, value = _result(s.unreadable, s.outcome, status, score)
         tags = set(verdict.tags if verdict is not None else ())
@@ -105,15 +116,27 @@ def trajectory_frame(index: RootIndex, catalog: TaskCatalog | None = None) -> pd
                 "tags": tuple(tagged),
                 "path": str(s.path),
                 "key": s.key,  # unique under the root, unlike task_id (a run may hold an id twice)
+                "judge": used if used in scores else None,
+                "judges_disagree": judges_disagree(scores),
             }
         )
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
-    return frame.astype({"score": "float64", "value": "float64", "duration_s": "float64", "counted": "bool"})
+    return frame.astype(
+        {
+            "score": "float64",
+            "value": "float64",
+            "duration_s": "float64",
+            "counted": "bool",
+            "judges_disagree": "bool",
+        }
+    )
 
 
-def _single_score(scores: Mapping[str, float | None]) -> float | None:
-    """Without a WebArena-Verified verdict, the one score a trajectory has (ambiguous when several)."""
-    present = [v for v in scores.values() if v is not None]
+def _default_judge(scores: Mapping[str, float | None]) -> str | None:
+    """Without a chosen judge: the official verdict, else the only judge (ambiguous when several)."""
+    if OFFICIAL in scores:
+        return OFFICIAL
+    present = [name for name, v in scores.items() if v is not None]
     return present[0] if len(present) == 1 else None
 
 
@@ -281,6 +304,8 @@ class TrajectoryFilter(BaseModel):
     """Failure tags; a row carrying any of them is kept."""
     text: str = ""
     """A case-insensitive substring of the task id, intent or answer; blank keeps everything."""
+    judges_disagree: bool = False
+    """Keep only trajectories whose judges disagree on pass or fail."""
 
 
 # Criterion -> the frame column its values are matched against.
@@ -297,7 +322,7 @@ _TEXT_COLUMNS = ("task_id", "intent", "answer")
 
 
 def filter_frame(
-    frame: pd.DataFrame, criteria: TrajectoryFilter | None = None, /, **named: Iterable[str] | str
+    frame: pd.DataFrame, criteria: TrajectoryFilter | None = None, /, **named: Iterable[str] | str | bool
 ) -> pd.DataFrame:
     """The rows of `frame` matching `criteria`.
 
@@ -320,6 +345,8 @@ def filter_frame(
     needle = wanted.text.strip().casefold()
     if needle:
         mask &= _text_mask(frame, needle)
+    if wanted.judges_disagree:
+        mask &= frame["judges_disagree"]
     return frame[mask]
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "UrlConfig",
     "UrlConfigUse",
     "Verdict",
+    "check_submission",
     "evaluate",
     "failure_reason",
     "find_url_config",
@@ -62,6 +63,7 @@ if TYPE_CHECKING:
         load_url_config,
     )
     from webeval_core.scoring.evaluation import EngineInfo, Evaluation, UrlConfigUse, evaluate, har_problem
+    from webeval_core.scoring.packaging import check_submission
     from webeval_core.scoring.provenance import Candidate, FieldDiff, NetworkCheckTrace
     from webeval_core.scoring.results import (
         ENGINE_NAME,

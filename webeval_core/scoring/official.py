@@ -19,6 +19,7 @@ import importlib
 import inspect
 import logging
 import re
+import tempfile
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from pydantic import BaseModel
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.network import Har
+from webeval_core.reading.submission import Submission, read_submission
 from webeval_core.reading.tasks import TaskCatalog
 from webeval_core.scoring.config import UrlConfig, site_placeholder
 from webeval_core.scoring.results import ENGINE_NAME, TaskResult
@@ -38,6 +40,7 @@ _DATA_READER = "webarena_verified.api.internal.data_reader"
 _EVALUATOR = "webarena_verified.api.internal.evaluator"
 _NETWORK = "webarena_verified.core.evaluation.evaluators.network_event_evaluator"
 _RESPONSE = "webarena_verified.core.evaluation.evaluators.agent_response_evaluator"
+_SUBMISSION = "webarena_verified.api.internal.submission_handler"
 
 
 class Reliance(NamedTuple):
@@ -108,6 +111,9 @@ RELIES_ON: tuple[Reliance, ...] = (
     Reliance("webarena_verified.types.tracing", "NetworkEvent.url", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.is_navigation_event", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.http_method", None),
+    Reliance(_SUBMISSION, "SubmissionHandler", ("output_dirs", "config", "valid_task_ids")),
+    Reliance(_SUBMISSION, "SubmissionHandler.create_submission", ("output_root", "no_tar", "custom_name")),
+    Reliance("webarena_verified.types.submission", "SubmissionResult", ("summary_file",)),
 )
 
 
@@ -245,6 +251,27 @@ def _cache_jsonpath_parser() -> None:
 
     if not hasattr(jsonpath_utils.parse, "cache_info"):
         jsonpath_utils.parse = functools.lru_cache(maxsize=4096)(jsonpath_utils.parse)
+
+
+# --- submission packages ---------------------------------------------------------------------
+
+
+def package_dry_run(run_output: Path, catalog: TaskCatalog) -> Submission:
+    """What `webarena-verified create-submission-pkg` would package from a run's output folder.
+
+    The official packager itself runs, into a temporary folder deleted afterwards, so its rules
+    (file names, HAR validation, unknown ids) are exactly the ones applied on submission.
+    """
+    from webarena_verified.api.internal.submission_handler import SubmissionHandler
+    from webarena_verified.types.config import WebArenaVerifiedConfig
+
+    _quiet_engine_logs()
+    config = WebArenaVerifiedConfig(test_data_file=catalog.path)
+    handler = SubmissionHandler(output_dirs=[run_output], config=config, valid_task_ids=set(catalog.tasks))
+    with tempfile.TemporaryDirectory(prefix="webeval-check-") as scratch:
+        result = handler.create_submission(Path(scratch), no_tar=True, custom_name="check")
+        summary = read_submission(Path(str(result.summary_file)).parent)
+    return summary.model_copy(update={"path": run_output})
 
 
 # --- traces and verdicts ----------------------------------------------------------------------

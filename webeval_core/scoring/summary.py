@@ -24,7 +24,7 @@ class Tally(BaseModel):
     error: int = 0
     """Outcomes that could not be scored."""
     excluded: int = 0
-    """Aborted runs, left out of the rate."""
+    """Aborted runs and tasks without an official evaluator, left out of the rate."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -46,7 +46,7 @@ class ScoreOutcome(BaseModel):
     task_id: str
     """The task id the folder names (the folder name when it could not be read)."""
     status: Status
-    """success / failure / error / excluded (aborted runs)."""
+    """success / failure / error / excluded (aborted runs, tasks without an official evaluator)."""
     score: float | None = None
     """None when excluded or in error."""
     reason: str | None = None
@@ -104,6 +104,12 @@ def score_trajectory(
         )
 
 
+def _other_benchmark(trajectory: Trajectory) -> bool:
+    # WebArena-Verified ids are numbers; Fara's other benchmarks name tasks ("alltrails_find_23",
+    # "Allrecipes--0"). A number missing from the catalog is an error, not another benchmark.
+    return trajectory.layout == "fara" and not trajectory.task_id.isdigit()
+
+
 def _score(
     trajectory: Trajectory,
     catalog: TaskCatalog,
@@ -115,6 +121,16 @@ def _score(
 ) -> ScoreOutcome:
     path = trajectory.path
     task = catalog.get(trajectory.task_id)
+    if task is None and _other_benchmark(trajectory):
+        return ScoreOutcome(
+            path=path,
+            task_id=trajectory.task_id,
+            status="excluded",
+            reason=(
+                f"no official evaluator for this benchmark ('{trajectory.task_id}' is not a "
+                "WebArena-Verified task)"
+            ),
+        )
     if task is None:
         return ScoreOutcome(
             path=path,

@@ -302,3 +302,33 @@ def test_solver_companion_without_arguments() -> None:
     log = parse([action, json.dumps(companion)])
     assert [(s.action, s.arguments) for s in log.steps] == [("history_back", {})]
     assert log.diagnostics == ()
+
+
+def test_solver_reasoning_in_arguments_becomes_the_thought() -> None:
+    acts = [
+        Act("click", {"target_id": 3, "reasoning": "The search box is at the top."}),
+        Act(
+            "input_text",
+            {
+                "input_field_id": 5,
+                "text_value": "x",
+                "state_description": "Home page.",
+                "reasoning": "Type it.",
+            },
+        ),
+        Act("scroll_down", {}),
+    ]
+    steps = parse(log_lines("solver", acts)).steps
+    assert [(s.thought, s.thought_from_arguments) for s in steps] == [
+        ("The search box is at the top.", True),
+        ("state_description: Home page.\n\nreasoning: Type it.", True),
+        (None, False),
+    ]
+    assert steps[0].arguments["reasoning"] == "The search box is at the top."  # arguments stay as logged
+    logged = parse(
+        log_lines("fara-structured", [Act("left_click", {"coordinate": [1, 2], "reasoning": "r"})])
+    )
+    assert (logged.steps[0].thought, logged.steps[0].thought_from_arguments) == (
+        "I should continue with the task.",
+        False,
+    )

@@ -116,3 +116,45 @@ def test_step_for_time() -> None:
     assert step_for_time([_Step(index=1, time_utc=None)], start) is None
     unordered = [steps[2], _Step(index=9, time_utc=None), steps[0], steps[1]]
     assert step_for_time(unordered, at(timedelta(seconds=25))) == 2
+
+
+def test_resource_type_is_inferred_when_the_recording_has_none(tmp_path: Path) -> None:
+    plain = {"accept": "*/*"}  # no Sec-Fetch-Dest, no _resourceType: like the official demo HAR
+    entries = [
+        entry(f"{GITLAB}/", headers={"accept": "text/html"}),
+        entry(f"{GITLAB}/assets/app.css?v=3", headers=plain, response_mime="text/css"),
+        entry(f"{GITLAB}/bundle", headers=plain, response_mime="application/javascript; charset=utf-8"),
+        entry(f"{GITLAB}/logo.svg", headers=plain, response_mime="text/plain"),
+        entry(f"{GITLAB}/fonts/a.woff2", headers=plain, response_mime="application/octet-stream"),
+        entry(f"{GITLAB}/api/v4/issues", headers=plain, response_mime="application/json"),
+        entry(f"{GITLAB}/blob", headers=plain, response_mime="application/octet-stream"),
+        {**entry(f"{GITLAB}/x", headers={"sec-fetch-dest": "style"}), "_resourceType": "xhr"},
+        entry(f"{GITLAB}/y", headers={"sec-fetch-dest": "style"}),
+    ]
+    events = read_har(write_har(tmp_path / "network.har", entries)).events
+    kinds = [(e.resource_type, e.resource_type_inferred) for e in events]
+    assert kinds == [
+        ("document", True),
+        ("stylesheet", True),
+        ("script", True),
+        ("image", True),
+        ("font", True),
+        ("fetch", True),
+        ("other", True),
+        ("xhr", False),
+        ("stylesheet", False),
+    ]
+
+
+def test_response_preview_is_text_only(tmp_path: Path) -> None:
+    import base64
+
+    text, encoded, image = (
+        entry(f"{GITLAB}/{n}", response_mime=m)
+        for n, m in [("a", "application/json"), ("b", "text/html"), ("c", "image/png")]
+    )
+    text["response"]["content"]["text"] = '{"id": 7}'
+    encoded["response"]["content"].update(text=base64.b64encode(b"<p>hi</p>").decode(), encoding="base64")
+    image["response"]["content"].update(text=base64.b64encode(b"\x89PNG").decode(), encoding="base64")
+    events = read_har(write_har(tmp_path / "network.har", [text, encoded, image])).events
+    assert [e.response_preview for e in events] == ['{"id": 7}', "<p>hi</p>", None]

@@ -171,3 +171,16 @@ def test_interrupted_batch_leaves_only_complete_score_files(tmp_path: Path) -> N
     for path in written:
         assert path.suffix == ".json" and not path.name.startswith(".")
         assert json.loads(path.read_text())["score"] in (0.0, 1.0)
+
+
+def test_another_benchmarks_task_is_excluded_not_an_error(tmp_path: Path) -> None:
+    from webeval_core.scoring import summarize_scores
+
+    folder = fara_folder(tmp_path / "WebTailBench_hf" / "traj", "alltrails_find_23")
+    outcome = score(folder)
+    assert (outcome.status, outcome.score, outcome.score_file) == ("excluded", None, None)
+    assert outcome.reason is not None and outcome.reason.startswith(
+        "no official evaluator for this benchmark"
+    )
+    tally = summarize_scores([outcome]).overall
+    assert (tally.error, tally.excluded, tally.scored) == (0, 1, 0)

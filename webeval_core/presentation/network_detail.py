@@ -1,0 +1,138 @@
+"""The network inspector's views: the request list, its search, one request's detail, and the
+official evaluator's known limits that apply to a trace.
+
+A request list without agent steps (the official CLI's folders have none) places each request by
+its time from the first one instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import pandas as pd
+
+from webeval_core.reading.network import Har, NetworkEvent, Pairs, TimedStep, step_for_time
+from webeval_core.reading.tasks import Task
+
+__all__ = [
+    "STATIC_TYPES",
+    "evaluator_limits",
+    "pairs_table",
+    "request_list",
+    "request_summary",
+    "search_requests",
+]
+
+STATIC_TYPES = frozenset({"image", "script", "stylesheet", "font", "media", "manifest", "style"})
+"""Resource types "Hide static assets" hides: what the evaluator drops as static files."""
+
+SEARCHED = ("method", "status", "type", "url")
+"""The columns a search looks in."""
+
+PLAYWRIGHT_POST_LIMIT = (
+    "This Playwright trace keeps request bodies in separate files; the official evaluator reads only "
+    "the inline post data, which is empty here, so a check on post data cannot match."
+)
+NOT_FOUND_LIMIT = (
+    "This retrieve task expects NOT_FOUND_ERROR: the official evaluator is known to end such tasks "
+    "in an evaluator error rather than a verdict (upstream issue #5)."
+)
+
+
+def request_list(har: Har, steps: Sequence[TimedStep]) -> pd.DataFrame:
+    """Every request of the trace, with the step during which it fired when steps have times.
+
+    Without timed steps the "step" column is left out: "+s", seconds from the first request,
+    places each request in time instead.
+    """
+    first = min((e.started for e in har.events if e.started is not None), default=None)
+    with_steps = any(s.time_utc is not None for s in steps)
+    rows = [_row(e, first, steps if with_steps else None) for e in har.events]
+    frame = pd.DataFrame(rows).astype({"status": "Int64", "size": "Int64"})
+    return frame.astype({"step": "Int64"}) if with_steps else frame
+
+
+def _row(e: NetworkEvent, first: datetime | None, steps: Sequence[TimedStep] | None) -> dict[str, object]:
+    row: dict[str, object] = {
+        "entry": e.har_index,
+        "+s": round((e.started - first).total_seconds(), 2) if e.started and first else None,
+        "method": e.method,
+        "status": e.status,
+        "type": e.resource_type,
+        "size": e.response_size,
+        "ms": round(e.duration_ms) if e.duration_ms is not None else None,
+        "url": e.url,
+    }
+    if steps is not None:
+        row["step"] = step_for_time(steps, e.started)
+    return row
+
+
+def search_requests(requests: pd.DataFrame, query: str, *, hide_static: bool = False) -> pd.DataFrame:
+    """The rows whose method, status, type or URL hold every word of `query` (any case)."""
+    shown = requests[~requests["type"].isin(STATIC_TYPES)] if hide_static else requests
+    words = query.lower().split()
+    if not words or shown.empty:
+        return shown
+    haystack = shown[list(SEARCHED)].astype("string").fillna("").agg(" ".join, axis=1).str.lower()
+    keep = pd.Series(True, index=shown.index)
+    for word in words:
+        keep &= haystack.str.contains(word, regex=False)
+    return shown[keep]
+
+
+def request_summary(
+    event: NetworkEvent, first: datetime | None = None, step: int | None = None
+) -> pd.DataFrame:
+    """One request at a glance: what was asked, what came back, when and how long it took."""
+    started = event.started.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] if event.started else None
+    kind = event.resource_type or "-"
+    rows = {
+        "request": f"{event.method} {event.url}",
+        "status": "-" if event.status is None else str(event.status),
+        "type": f"{kind} (inferred from MIME type and URL)" if event.resource_type_inferred else kind,
+        "response MIME type": event.mime or "-",
+        "response size": "-" if event.response_size is None else f"{event.response_size:,} bytes",
+        "time": "-" if event.duration_ms is None else f"{event.duration_ms:,.1f} ms",
+        "started (UTC)": started or "-",
+        "from first request": (
+            f"+{(event.started - first).total_seconds():.2f} s" if event.started and first else "-"
+        ),
+        "step": "-" if step is None else str(step),
+        "page load (navigation)": "yes" if event.is_document else "no",
+    }
+    return pd.DataFrame({"field": list(rows), "value": list(rows.values())})
+
+
+def pairs_table(pairs: Pairs) -> pd.DataFrame:
+    """Headers or query parameters as a two-column table, in recorded order."""
+    return pd.DataFrame(list(pairs), columns=["name", "value"])
+
+
+def evaluator_limits(
+    har: Har | None, task: Task | None, *, evaluator_error: bool = False, failed_checks: Sequence[int] = ()
+) -> tuple[str, ...]:
+    """Known limits of the official evaluator where they decide this trajectory's verdict.
+
+    `evaluator_error`: the official verdict is an evaluator error; `failed_checks`: positions of
+    the task's network checks that did not pass.
+    """
+    limits: list[str] = []
+    if har is not None and task is not None and _post_data_hidden(har, task, failed_checks):
+        limits.append(PLAYWRIGHT_POST_LIMIT)
+    expects_not_found = (
+        task is not None and task.task_type == "retrieve" and task.expected.status == "NOT_FOUND_ERROR"
+    )
+    if expects_not_found and evaluator_error:
+        limits.append(NOT_FOUND_LIMIT)
+    return tuple(limits)
+
+
+def _post_data_hidden(har: Har, task: Task, failed_checks: Sequence[int]) -> bool:
+    """A failed check compares post data that the Playwright trace keeps out of the evaluator's sight."""
+    failed_on_post = any(
+        c.position in failed_checks and c.config.get("expected", {}).get("post_data")
+        for c in task.network_checks
+    )
+    return failed_on_post and har.format == "playwright" and any(e.post_data_attached for e in har.events)

@@ -1,0 +1,55 @@
+"""Judges kept apart: which judge gave which score, so no rate ever mixes two of them.
+
+A trajectory may carry several verdicts: the official WebArena-Verified evaluator's (a
+`webarena-verified-*` score file or eval_result.json), a rubric judge's (`mmrubric_*`) and LLM
+judges' (`gpt_eval`, `WebJudge_*`...), each named by its score file. Rates are computed for one
+judge at a time; trajectories whose judges disagree on pass or fail can be listed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from webeval_core.scoring.results import ENGINE_NAME
+
+if TYPE_CHECKING:
+    from webeval_core.runs.index import RootIndex, TrajectorySummary
+
+__all__ = ["OFFICIAL", "available_judges", "judge_label", "judge_scores", "judges_disagree"]
+
+OFFICIAL = "official"
+"""The name of the official WebArena-Verified evaluator among judges."""
+
+
+def judge_label(name: str) -> str:
+    """What a judge is, in words: the official evaluator, a rubric judge or an LLM judge, by file name."""
+    if name == OFFICIAL:
+        return "official WebArena-Verified evaluator"
+    kind = "rubric judge" if "rubric" in name.lower() else "LLM judge"
+    return f"{kind} ({name})"
+
+
+def judge_scores(summary: TrajectorySummary) -> dict[str, float | None]:
+    """Every judge's score of one trajectory: the official verdict first, then score files by name."""
+    official = {OFFICIAL: summary.verdict.score} if summary.verdict is not None else {}
+    others = {n: score for n, score in sorted(summary.scores.items()) if not _official_file(n, summary)}
+    return {**official, **others}
+
+
+def available_judges(index: RootIndex) -> tuple[str, ...]:
+    """The judges found under a root: the official evaluator first (when any verdict exists)."""
+    found = {name for s in index.summaries for name in judge_scores(s)}
+    return tuple(sorted(found, key=lambda name: (name != OFFICIAL, name)))
+
+
+def judges_disagree(scores: Mapping[str, float | None]) -> bool:
+    """Whether two judges of one trajectory disagree on pass (score 1) or fail."""
+    return len({score >= 1.0 for score in scores.values() if score is not None}) > 1
+
+
+def _official_file(name: str, summary: TrajectorySummary) -> bool:
+    # The verdict's own file, or an older engine's: both are the official evaluator's.
+    return name.startswith(f"{ENGINE_NAME}-") or (
+        summary.verdict is not None and name == summary.verdict.source
+    )
