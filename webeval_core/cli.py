@@ -1,4 +1,4 @@
-"""`webeval`: the command-line face of webeval_core (show, ls, score, index, export, app)."""
+"""`webeval`: the command-line face of webeval_core (show, ls, score, index, export, app, annotations)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from typing import Any, TextIO
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
-from webeval_core.review.annotations import annotations_as_rows, default_annotations_file, read_annotations
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
 from webeval_core.server import AppServer, app_file, default_root, port_in_use, streamlit_command
 from webeval_core.version import __version__
@@ -233,12 +232,18 @@ def _export_rows(index: RootIndex) -> list[dict[str, Any]]:
     return rows
 
 
-def _annotation_rows(root: Path, file: str | None) -> list[dict[str, Any]]:
-    path = Path(file) if file else default_annotations_file(root)
-    annotations, problems = read_annotations(path)
+def _annotation_rows(root: Path, location: str | None) -> list[dict[str, Any]]:
+    from webeval_core.review.exchange import export_rows
+    from webeval_core.review.judges import judge_verdicts
+    from webeval_core.review.legacy import open_annotations
+
+    store, problems = open_annotations(location, root)
     for problem in problems:
         print(f"webeval export: {problem}", file=sys.stderr)
-    return annotations_as_rows(annotations)
+    try:
+        return export_rows(store.annotations(), judge_verdicts(build_index(root)))
+    finally:
+        store.close()
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
@@ -360,6 +365,41 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
     return AppServer(command, env).run()
 
 
+# --- annotations (the logic is review/commands.py) --------------------------------------------
+
+
+def cmd_annotations(args: argparse.Namespace, out: TextIO) -> int:
+    """`webeval annotations list | export | import | agreement ROOT`."""
+    from webeval_core.review import commands
+
+    fmt = "json" if getattr(args, "json", False) else getattr(args, "format", "csv")
+    command = commands.command_for(args.action, fmt, getattr(args, "output", None), getattr(args, "file", ""))
+    return commands.run_command(command, Path(args.root).resolve(), args.annotations, out, sys.stderr)
+
+
+def _add_annotations_parser(sub: Any) -> None:
+    notes = sub.add_parser("annotations", help="human reviews: list, export, import, agreement")
+    actions = notes.add_subparsers(dest="action", required=True)
+    store = argparse.ArgumentParser(add_help=False)
+    store.add_argument("root", help="the folder whose trajectories the annotations are about")
+    store.add_argument(
+        "--annotations",
+        metavar="PATH_OR_URL",
+        help="SQLite file or postgresql:// URL (default: $WEBEVAL_ANNOTATIONS, else the user's data folder)",
+    )
+    actions.add_parser("list", parents=[store], help="every annotation, history included")
+    export = actions.add_parser("export", parents=[store], help="one row per (trajectory, reviewer, stage)")
+    export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
+    export.add_argument("-o", "--output", help="file to write (default: stdout)")
+    imported = actions.add_parser(
+        "import", parents=[store], help="rows of a CSV / JSON-lines file, all or none"
+    )
+    imported.add_argument("file", help="a .csv or .jsonl file with the export's columns")
+    agreement = actions.add_parser("agreement", parents=[store], help="reviewer and judge agreement")
+    agreement.add_argument("--json", action="store_true", help="print one JSON object")
+    notes.set_defaults(handler=cmd_annotations)
+
+
 # --- parser ---------------------------------------------------------------------------------
 
 Handler = Callable[[argparse.Namespace, TextIO], int]
@@ -397,7 +437,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
     export.add_argument("--annotations", action="store_true", help="export annotator verdicts instead")
-    export.add_argument("--annotations-file", help="annotations file (default: the root's, see README)")
+    export.add_argument("--annotations-file", help="annotation store: SQLite file or postgresql:// URL")
     export.set_defaults(handler=cmd_export)
 
     score = sub.add_parser("score", help="score trajectories with the official WebArena-Verified evaluator")
@@ -426,6 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     app.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     app.add_argument("--port", type=int, default=8501)
     app.set_defaults(handler=cmd_app)
+    _add_annotations_parser(sub)
     return parser
 
 
