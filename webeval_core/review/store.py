@@ -142,7 +142,8 @@ class AnnotationStore:
     def _insert(self, connection: Connection, table: sa.Table, row: dict[str, Any]) -> bool:
         dialect = postgresql if self._engine.dialect.name == "postgresql" else sqlite
         statement = dialect.insert(table).values(**row).on_conflict_do_nothing(index_elements=["digest"])
-        return bool(connection.execute(statement).rowcount)
+        # rowcount is -1 on PostgreSQL for an insert with RETURNING; the returned id is not.
+        return connection.execute(statement.returning(table.c.id)).first() is not None
 
     @contextmanager
     def _transaction(self) -> Iterator[Connection]:
