@@ -115,10 +115,15 @@ class Annotation(BaseModel):
         return (self.run, self.task_id)
 
     @property
+    def judgement(self) -> tuple[str, ...]:
+        """What was decided, about what and by whom, whenever it was (no time, no verdict)."""
+        fields = self.model_dump(mode="json", exclude={"created", "verdict_source", "verdict_status"})
+        return tuple(f"{key}={fields[key]}" for key in sorted(fields))
+
+    @property
     def digest(self) -> str:
-        """Identity of the judgement: the same row imported twice is stored once."""
-        fields = self.model_dump(mode="json", exclude={"verdict_source", "verdict_status"})
-        text = "\x1f".join(f"{key}={fields[key]}" for key in sorted(fields))
+        """Identity of the row: the same judgement made at the same time is stored once."""
+        text = "\x1f".join((*self.judgement, self.created.isoformat()))
         return hashlib.sha256(text.encode()).hexdigest()
 
 

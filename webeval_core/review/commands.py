@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from webeval_core.review.agreement import agreement
-from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text
+from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text, unseen
 from webeval_core.review.judges import judge_verdicts
 from webeval_core.review.legacy import open_annotations
 from webeval_core.review.store import AnnotationStore, StoreError
@@ -91,9 +91,9 @@ def import_command(file: Path) -> Command:
 
     def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
         known = set(judge_verdicts(build_index(root)))
-        annotations = read_import(file, known)
-        added = store.add_many(annotations)
-        out.write(f"Imported {added} new annotation(s) of {len(annotations)} row(s) from {file}\n")
+        rows = read_import(file, known)
+        added = store.add_many(unseen(rows, store.annotations()))
+        out.write(f"Imported {added} new annotation(s) of {len(rows)} row(s) from {file}\n")
         return 0
 
     return run

@@ -13,7 +13,7 @@ import io
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
@@ -35,6 +35,15 @@ EXPORT_COLUMNS = (
 _OPTIONAL_LABELS = ("process", "task", "environment_problem", "created")
 _YES = {"yes", "true", "1", "y"}
 _NO = {"no", "false", "0", "n"}
+
+
+class ImportRow(NamedTuple):
+    """One row of an import file."""
+
+    annotation: Annotation
+    """The annotation it holds (made now when the row gave no time)."""
+    timed: bool
+    """Whether the row gave its `created` time."""
 
 
 class ImportRejectedError(ValueError):
@@ -78,7 +87,7 @@ def rows_as_text(rows: list[dict[str, Any]], fmt: str) -> str:
     return buffer.getvalue()
 
 
-def read_import(path: Path, known: set[tuple[str, str]] | None = None) -> list[Annotation]:
+def read_import(path: Path, known: set[tuple[str, str]] | None = None) -> list[ImportRow]:
     """The annotations of a CSV or JSON-lines file (by extension); ImportRejectedError names bad lines.
 
     With `known`, a row about a trajectory not in it (run, task id) is refused too.
@@ -88,7 +97,7 @@ def read_import(path: Path, known: set[tuple[str, str]] | None = None) -> list[A
     except (OSError, UnicodeDecodeError) as exc:
         raise ImportRejectedError([Diagnostic(file=str(path), message=f"cannot be read ({exc})")]) from None
     rows = _csv_rows(text) if path.suffix.lower() == ".csv" else _jsonl_rows(text)
-    annotations: list[Annotation] = []
+    annotations: list[ImportRow] = []
     problems: list[Diagnostic] = []
     for line, row in rows:
         try:
@@ -100,10 +109,26 @@ def read_import(path: Path, known: set[tuple[str, str]] | None = None) -> list[A
             message = f"no trajectory of task {annotation.task_id!r} in run {annotation.run!r} under the root"
             problems.append(Diagnostic(file=str(path), line=line, message=message))
             continue
-        annotations.append(annotation)
+        annotations.append(
+            ImportRow(annotation, timed=isinstance(row, dict) and row.get("created") not in ("", None))
+        )
     if problems:
         raise ImportRejectedError(problems)
     return annotations
+
+
+def unseen(rows: Iterable[ImportRow], stored: Iterable[Annotation]) -> list[Annotation]:
+    """The annotations of rows to add: a row without a time is skipped when its judgement is stored.
+
+    A row with a time is stored once by the store itself (its digest includes the time).
+    """
+    known = {a.judgement for a in stored}
+    fresh = []
+    for row in rows:
+        if row.timed or row.annotation.judgement not in known:
+            fresh.append(row.annotation)
+            known.add(row.annotation.judgement)
+    return fresh
 
 
 def _csv_rows(text: str) -> list[tuple[int, Any]]:
