@@ -29,6 +29,8 @@ PAGES = {
     "trajectory": "pages/trajectory.py",
     "compare": "pages/compare.py",
     "tasks": "pages/tasks.py",
+    "review": "pages/review.py",
+    "agreement": "pages/agreement.py",
 }
 
 

@@ -51,7 +51,9 @@ class PostgresServer:
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
         log = str(self.folder / "server.log")
         ctl = postgres_binary("pg_ctl") or "pg_ctl"
-        command = self._as_owner(ctl, "-D", str(self.folder / "data"), "-o", options, "-l", log, "-w", "start")
+        command = self._as_owner(
+            ctl, "-D", str(self.folder / "data"), "-o", options, "-l", log, "-w", "start"
+        )
         subprocess.run(command, check=True, capture_output=True)
 
     def stop(self) -> None:
@@ -87,7 +89,7 @@ def start_server() -> PostgresServer:
         shutil.chown(secret, "postgres", "postgres")
     server = PostgresServer(folder=folder, port=_free_port())
     command = [initdb, "-D", str(folder / "data"), "-U", USER, "--auth=scram-sha-256", f"--pwfile={secret}"]
-    subprocess.run(server._as_owner(*command), check=True, capture_output=True)  # noqa: SLF001
+    subprocess.run(server._as_owner(*command), check=True, capture_output=True)
     server.start()
     return server
 

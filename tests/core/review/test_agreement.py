@@ -15,8 +15,8 @@ S, F, U = Outcome.SUCCESS, Outcome.FAILURE, Outcome.UNSURE
 def test_cohen_kappa_of_two_reviewers() -> None:
     # Agree on 7 of 10 -> po = 0.7; A: 6 s / 4 f, B: 5 s / 5 f -> pe = (6*5 + 4*5) / 100 = 0.5;
     # kappa = (0.7 - 0.5) / (1 - 0.5) = 0.4.
-    a = "s s f f s f s s f s".split()
-    b = "s f f f s s s s f f".split()
+    a = ["s", "s", "f", "f", "s", "f", "s", "s", "f", "s"]
+    b = ["s", "f", "f", "f", "s", "s", "s", "s", "f", "f"]
     assert cohen_kappa(list(zip(a, b, strict=True))) == pytest.approx(0.4)
 
 
@@ -90,7 +90,8 @@ def test_agreement_per_pair_per_judge_per_stage_with_counts() -> None:
     }
     report = agreement(notes, judged)
     (pair,) = report.reviewers
-    # ann vs bob on 3 items: (s,s) (f,f) (s,f): po 2/3; ann s2 f1, bob s1 f2 -> pe 4/9; kappa (6/9-4/9)/(5/9) = 0.4
+    # ann vs bob on 3 items: (s,s) (f,f) (s,f): po 2/3; ann s2 f1, bob s1 f2 -> pe 4/9;
+    # kappa (6/9 - 4/9) / (5/9) = 0.4
     assert (pair.a, pair.b, pair.stage, pair.n) == ("ann", "bob", Stage.BLIND, 3)
     assert pair.kappa == pytest.approx(0.4)
     figures = {(j.judge, j.stage): j for j in report.judges}

@@ -178,8 +178,9 @@ def test_old_json_lines_are_imported_once_and_left_as_they_were(
     old = legacy_file(root)
     old.parent.mkdir(parents=True)
     lines = [
-        {"run_key": "r", "task_id": "7", "label": "agent right, evaluator wrong", "note": "n", "annotator": "ann",
-         "verdict_source": "webarena-verified-1", "verdict_status": "failure", "created": "2026-01-01T00:00:00Z"},
+        {"run_key": "r", "task_id": "7", "label": "agent right, evaluator wrong", "note": "n",
+         "annotator": "ann", "verdict_source": "webarena-verified-1", "verdict_status": "failure",
+         "created": "2026-01-01T00:00:00Z"},
         {"run_key": "r", "task_id": "8", "label": "task ambiguous", "created": "2026-01-01T00:01:00Z"},
         {"run_key": "r", "task_id": "9", "label": "verdict correct", "verdict_status": "success",
          "created": "2026-01-01T00:02:00Z"},

@@ -1,0 +1,181 @@
+"""Shared by the review views: the reviewer, the annotation store, the queue worked, blind mode.
+
+The reviewer is chosen once in the sidebar and kept in the URL (`?reviewer=`), so a save never
+clears it. The store is opened once per location for the whole server (SQLite file or
+PostgreSQL URL from `WEBEVAL_ANNOTATIONS`); errors are shown with the password masked. Blind
+mode is ONE switch, `is_blind`: the trajectory page hides every verdict, score and failure tag
+while it is true, i.e. while the reviewer works a blind queue and has not yet saved this item.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import PAGES, current_frame, current_index, current_root
+from pages.state import Key, trajectory_link
+from webeval_core.review import (
+    Annotation,
+    AnnotationStore,
+    Outcome,
+    ReviewQueue,
+    Stage,
+    StoreError,
+    current,
+    judge_verdicts,
+    next_item,
+    open_annotations,
+    queue_items,
+    read_queues,
+    reviewed,
+)
+from webeval_core.review.store import default_location
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:=&])")
+
+
+def inert(text: str) -> str:
+    """Text from others (names, justifications) made inert for a Markdown-interpreted label."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _store(location: str, root: str) -> AnnotationStore:
+    store, _problems = open_annotations(location, Path(root))
+    return store
+
+
+def review_store() -> AnnotationStore | None:
+    """The annotation store; None (with the reason shown) when it cannot be opened."""
+    try:
+        return _store(default_location(), str(current_root()))
+    except StoreError as exc:
+        st.error(f"The annotation store cannot be opened: {inert(str(exc))}")
+        return None
+
+
+def all_annotations(store: AnnotationStore) -> list[Annotation] | None:
+    """Every annotation; None (with the reason shown) when the store cannot be read."""
+    try:
+        return store.annotations()
+    except StoreError as exc:
+        st.error(f"The annotation store cannot be read: {inert(str(exc))}")
+        return None
+
+
+def reviewer_picker() -> None:
+    """The sidebar box naming the reviewer, kept in the URL and never cleared by a save."""
+    kept = st.session_state.get(Key.REVIEWER_KEPT)
+    if kept and not st.session_state.get(Key.REVIEWER) and not st.query_params.get(Key.REVIEWER.value):
+        st.session_state[Key.REVIEWER] = kept
+    with st.sidebar:
+        name = st.text_input(
+            "Reviewer",
+            key=Key.REVIEWER,
+            bind="query-params",
+            placeholder="your name, for your annotations",
+            max_chars=80,
+        )
+    st.session_state[Key.REVIEWER_KEPT] = name
+
+
+def reviewer() -> str:
+    """The reviewer's name, stripped; empty when none was given."""
+    return str(st.session_state.get(Key.REVIEWER) or "").strip()
+
+
+def judged() -> dict[tuple[str, str], dict[str, Outcome]]:
+    """Each judge's outcome per trajectory of the current root."""
+    return judge_verdicts(current_index())
+
+
+def current_queue(store: AnnotationStore) -> ReviewQueue | None:
+    """The queue named in the URL, when the store has it."""
+    name = st.query_params.get(Key.QUEUE.value) or st.session_state.get(Key.QUEUE)
+    if not name:
+        return None
+    try:
+        return read_queues(store).get(str(name))
+    except StoreError:
+        return None
+
+
+def items_of(queue: ReviewQueue) -> list[tuple[str, str]]:
+    """The queue's trajectories in review order."""
+    return queue_items(current_frame(), queue, judged())
+
+
+def next_in_queue(
+    queue: ReviewQueue, annotations: list[Annotation], after: tuple[str, str] | None = None
+) -> tuple[str, str] | None:
+    """The reviewer's next item of a queue, not yet annotated by them in its stage."""
+    return next_item(items_of(queue), reviewed(annotations, reviewer(), queue.stage), after)
+
+
+def open_item(queue: ReviewQueue, item: tuple[str, str]) -> None:
+    """Open one queue item on the Trajectory page's Annotate tab, the queue kept in the URL."""
+    params = trajectory_link(*item) | {Key.QUEUE.value: queue.name, Key.TAB.value: "Annotate"}
+    st.switch_page(PAGES["trajectory"], query_params=params)
+
+
+def is_blind(run_key: str, task_id: str) -> bool:
+    """Whether verdicts must be hidden: a blind queue is worked and this item is not yet saved."""
+    store = _quiet_store()
+    if store is None:
+        return bool(st.session_state.get(Key.QUEUE))  # cannot tell: hide rather than reveal
+    queue = current_queue(store)
+    if queue is None or queue.stage != Stage.BLIND:
+        return False
+    try:
+        annotations = store.annotations()
+    except StoreError:
+        return True
+    return (run_key, task_id) not in reviewed(annotations, reviewer(), Stage.BLIND)
+
+
+def blind_list() -> bool:
+    """Whether the trajectory list hides verdict columns: a blind queue is being worked."""
+    store = _quiet_store()
+    queue = current_queue(store) if store is not None else None
+    return queue is not None and queue.stage == Stage.BLIND
+
+
+def _quiet_store() -> AnnotationStore | None:
+    try:
+        return _store(default_location(), str(current_root()))
+    except StoreError:
+        return None
+
+
+def human_columns(frame: pd.DataFrame, annotations: list[Annotation], me: str) -> pd.DataFrame:
+    """The list's review columns: annotated by me, reviewer count, human outcome, disagreement."""
+    latest = current(annotations)
+    by_item: dict[tuple[str, str], dict[str, Outcome]] = {}
+    for (run, task_id, name, _stage), annotation in latest.items():
+        by_item.setdefault((run, task_id), {})[name] = annotation.outcome
+    from webeval_core.review import majority
+
+    keys = list(zip(frame["run"].astype(str), frame["task_id"].astype(str), strict=True))
+    votes = [by_item.get(key, {}) for key in keys]
+    human = [majority(v.values()) for v in votes]
+    evaluator = [_evaluator_outcome(status) for status in frame["status"]]
+    return frame.assign(
+        mine=[bool(me) and me in v for v in votes],
+        reviewers=[len(v) for v in votes],
+        human=[h.value if h else None for h in human],
+        disagree=[
+            h is not None and e is not None and h not in (Outcome.UNSURE, e)
+            for h, e in zip(human, evaluator, strict=True)
+        ],
+    )
+
+
+def _evaluator_outcome(status: object) -> Outcome | None:
+    if status == "success":
+        return Outcome.SUCCESS
+    if status in ("failure", "error"):
+        return Outcome.FAILURE
+    return None
