@@ -15,7 +15,7 @@ from pages.common import current_frame, index_or_stop, trajectory_table
 from pages.review_common import all_annotations, judged, review_store
 from pages.shell import require_app_shell
 from pages.state import Key
-from webeval_core.review import LABEL_TEXT, Agreement, Outcome, Stage, agreement
+from webeval_core.review import LABEL_TEXT, Agreement, Outcome, Stage, agreement_report
 from webeval_core.runs import metrics
 
 require_app_shell()
@@ -40,7 +40,7 @@ def _page() -> None:
     annotations = all_annotations(store) if store is not None else None
     if annotations is None:
         st.stop()
-    report = agreement(annotations, judged())
+    report = agreement_report(annotations, judged())
     stage = st.segmented_control(
         "Stage",
         list(Stage),

@@ -118,7 +118,6 @@ def _page() -> None:
             "Queue",
             list(queues),
             key=Key.QUEUE,
-            bind="query-params",
             index=None,
             placeholder="choose a queue",
         )

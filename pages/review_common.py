@@ -26,6 +26,7 @@ from webeval_core.review import (
     StoreError,
     current,
     judge_verdicts,
+    majority,
     next_item,
     open_annotations,
     queue_items,
@@ -156,8 +157,6 @@ def human_columns(frame: pd.DataFrame, annotations: list[Annotation], me: str) -
     by_item: dict[tuple[str, str], dict[str, Outcome]] = {}
     for (run, task_id, name, _stage), annotation in latest.items():
         by_item.setdefault((run, task_id), {})[name] = annotation.outcome
-    from webeval_core.review import majority
-
     keys = list(zip(frame["run"].astype(str), frame["task_id"].astype(str), strict=True))
     votes = [by_item.get(key, {}) for key in keys]
     human = [majority(v.values()) for v in votes]
@@ -179,3 +178,36 @@ def _evaluator_outcome(status: object) -> Outcome | None:
     if status in ("failure", "error"):
         return Outcome.FAILURE
     return None
+
+
+VERDICT_COLUMNS = ("result", "status", "score", "tags")
+"""Columns of the trajectory list that a blind review hides."""
+
+
+def review_filters(frame: pd.DataFrame) -> pd.DataFrame:
+    """The Trajectories page's review columns and filters (annotated by me, human outcome, disagreement).
+
+    While a blind queue is worked, the verdict columns are dropped.
+    """
+    store = _quiet_store()
+    annotations = all_annotations(store) if store is not None else None
+    if annotations is None:
+        return frame
+    shown = human_columns(frame, annotations, reviewer())
+    left, middle, right = st.columns([1, 2, 1])
+    mine = left.segmented_control(
+        "Annotated by me", ["yes", "no"], key=Key.MINE, bind="query-params", disabled=not reviewer()
+    )
+    human = middle.multiselect(
+        "Human outcome", [o.value for o in Outcome], key=Key.HUMAN_OUTCOMES, bind="query-params"
+    )
+    disagree = right.checkbox("Disagrees with the evaluator", key=Key.DISAGREE, bind="query-params")
+    if mine:
+        shown = shown[shown["mine"] == (mine == "yes")]
+    if human:
+        shown = shown[shown["human"].isin(human)]
+    if disagree:
+        shown = shown[shown["disagree"]]
+    if blind_list():
+        shown = shown.drop(columns=list(VERDICT_COLUMNS)).assign(disagree=None)
+    return shown

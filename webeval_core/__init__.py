@@ -34,7 +34,7 @@ __all__ = [
     "UnreadableError",
     "Verdict",
     "__version__",
-    "agreement",
+    "agreement_report",
     "build_index",
     "discover_runs",
     "load_catalog",
@@ -62,7 +62,7 @@ if TYPE_CHECKING:
         load_trajectory,
         read_har,
     )
-    from webeval_core.review import Annotation, agreement, open_annotations
+    from webeval_core.review import Annotation, agreement_report, open_annotations
     from webeval_core.runs import (
         RootIndex,
         Run,

@@ -20,12 +20,12 @@ from pages.review_common import (
     inert,
     items_of,
     next_in_queue,
-    open_item,
     review_store,
     reviewer,
 )
 from pages.state import Key, label_key
 from pages.trajectory_tabs.context import TabContext
+from pages.trajectory_tabs.navigation import reset_step
 from webeval_core.presentation.tables import annotation_table
 from webeval_core.review import (
     LABEL_TEXT,
@@ -111,9 +111,17 @@ def _save(store: AnnotationStore, draft: dict[str, object], queue: ReviewQueue |
     state[Key.REVIEW_SAVED] = ("ok", "Annotation saved.")
     if queue is not None:
         try:
-            state[Key.REVIEW_NEXT] = next_in_queue(queue, store.annotations(), annotation.item) or "done"
+            target = next_in_queue(queue, store.annotations(), annotation.item)
         except StoreError as exc:
             state[Key.REVIEW_SAVED] = ("error", f"Saved, but the next item cannot be found: {exc}")
+            return
+        if target is None:
+            state[Key.REVIEW_NEXT] = "done"
+        else:
+            # The page's run and task pickers are bound to the URL: the next item is chosen through
+            # them (a callback runs before they are drawn), not by switching pages.
+            state[Key.RUN], state[Key.TASK] = target
+            reset_step()
 
 
 def _progress(queue: ReviewQueue, annotations: list[Annotation]) -> None:
@@ -136,14 +144,8 @@ def _flash() -> None:
 
 
 def _follow(queue: ReviewQueue | None) -> None:
-    target = st.session_state.pop(Key.REVIEW_NEXT, None)
-    if queue is None or target is None:
-        return
-    if target == "done":
-        st.balloons()
+    if st.session_state.pop(Key.REVIEW_NEXT, None) and queue is not None:
         st.success("You have annotated every item of this queue.")
-        return
-    open_item(queue, target)
 
 
 def render(context: TabContext) -> None:

@@ -128,7 +128,9 @@ def majority(outcomes: Iterable[Outcome]) -> Outcome | None:
     return ranked[0][0]
 
 
-def agreement(annotations: Iterable[Annotation], judged: Mapping[Item, Mapping[str, Outcome]]) -> Agreement:
+def agreement_report(
+    annotations: Iterable[Annotation], judged: Mapping[Item, Mapping[str, Outcome]]
+) -> Agreement:
     """Reviewer pairs, judges against the majority and the confusion cells, per stage."""
     by_stage: dict[Stage, dict[Item, dict[str, Outcome]]] = {stage: defaultdict(dict) for stage in Stage}
     for (run, task_id, reviewer, stage), annotation in current(annotations).items():

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from webeval_core.review.agreement import agreement
+from webeval_core.review.agreement import agreement_report
 from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text, unseen
 from webeval_core.review.judges import judge_verdicts
 from webeval_core.review.legacy import open_annotations
@@ -103,7 +103,7 @@ def agreement_command(as_json: bool) -> Command:
     """`agreement`: reviewer pairs and judges against the majority, per stage."""
 
     def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
-        report = agreement(store.annotations(), judge_verdicts(build_index(root)))
+        report = agreement_report(store.annotations(), judge_verdicts(build_index(root)))
         if as_json:
             content = report.model_dump(mode="json", include={"reviewers", "judges"})
             out.write(json.dumps(content, indent=2) + "\n")

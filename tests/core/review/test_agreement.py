@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from webeval_core.review.agreement import agreement, binary_scores, cohen_kappa, majority
+from webeval_core.review.agreement import agreement_report, binary_scores, cohen_kappa, majority
 from webeval_core.review.annotations import Annotation, Outcome, Stage
 
 S, F, U = Outcome.SUCCESS, Outcome.FAILURE, Outcome.UNSURE
@@ -88,7 +88,7 @@ def test_agreement_per_pair_per_judge_per_stage_with_counts() -> None:
         ("r", "3"): {"webarena-verified": F},
         ("r", "4"): {"webarena-verified": S},
     }
-    report = agreement(notes, judged)
+    report = agreement_report(notes, judged)
     (pair,) = report.reviewers
     # ann vs bob on 3 items: (s,s) (f,f) (s,f): po 2/3; ann s2 f1, bob s1 f2 -> pe 4/9;
     # kappa (6/9 - 4/9) / (5/9) = 0.4
