@@ -165,11 +165,15 @@ class Key(StrEnum):
 
     # --- Review (pages/review.py, pages/agreement.py, the Annotate tab) ---
     REVIEWER = "reviewer"
-    """The reviewer's name, chosen once in the sidebar (bound: kept in the URL)."""
+    """The reviewer's name in the URL (a query parameter written by pages/review_common.py)."""
     REVIEWER_KEPT = "_reviewer_kept"
-    """The reviewer's name as last typed: restores the box when another root clears the URL."""
+    """The reviewer's name for the session: puts it back in the URL when a page switch drops it."""
+    REVIEWER_BOX = "_reviewer_box"
+    """Whether the sidebar's reviewer expander is open."""
+    REVIEWER_TYPED = "_reviewer_typed"
+    """The sidebar's reviewer text box."""
     QUEUE = "queue"
-    """The review queue worked: chosen on the Review page, in the Trajectory page's URL (it goes blind by it)."""
+    """The review queue worked: chosen on the Review page; in the Trajectory page's URL it makes it blind."""
     REVIEW_OUTCOME = "_review_outcome"
     """The annotation's outcome label."""
     REVIEW_PROCESS = "_review_process"
