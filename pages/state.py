@@ -214,6 +214,16 @@ class Key(StrEnum):
     """Trajectories filter: the reviewers' majority outcome (bound)."""
     DISAGREE = "disagree"
     """Trajectories filter: only where the reviewers' majority and the evaluator disagree (bound)."""
+    CORRECTION_BOX = "_correction_box"
+    """Whether the Tasks page's propose-a-correction box is open."""
+    CORRECTION_KIND = "_correction_kind"
+    """The proposal's kind (corrected, ambiguous, infeasible)."""
+    CORRECTION_EXPECTED = "_correction_expected"
+    """The proposed expected response (JSON text)."""
+    CORRECTION_REASON = "_correction_reason"
+    """The proposal's reason."""
+    CORRECTION_SAVE = "_correction_save"
+    """The save-the-proposal button."""
 
 
 # Keys of repeated widgets: one per item, from a fixed prefix.

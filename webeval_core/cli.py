@@ -373,7 +373,13 @@ def cmd_annotations(args: argparse.Namespace, out: TextIO) -> int:
     from webeval_core.review import commands
 
     fmt = "json" if getattr(args, "json", False) else getattr(args, "format", "csv")
-    command = commands.command_for(args.action, fmt, getattr(args, "output", None), getattr(args, "file", ""))
+    command = commands.command_for(
+        args.action,
+        fmt,
+        getattr(args, "output", None),
+        getattr(args, "file", ""),
+        getattr(args, "corrections", None),
+    )
     return commands.run_command(command, Path(args.root).resolve(), args.annotations, out, sys.stderr)
 
 
@@ -391,6 +397,9 @@ def _add_annotations_parser(sub: Any) -> None:
     export = actions.add_parser("export", parents=[store], help="one row per (trajectory, reviewer, stage)")
     export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
+    export.add_argument(
+        "--corrections", metavar="FILE", help="also write proposed task corrections (dataset JSON)"
+    )
     imported = actions.add_parser(
         "import", parents=[store], help="rows of a CSV / JSON-lines file, all or none"
     )

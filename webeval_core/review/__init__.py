@@ -7,6 +7,8 @@ judges       each automatic judge's verdict as an outcome
 agreement    reviewer-reviewer and judge-reviewer agreement (kappa, accuracy, precision, recall, F1)
 queues       review queues: a saved filter plus a mode, progress and the next item
 exchange     export and import as CSV / JSON lines
+corrections  proposed task corrections, checked by the official task model and tried on the attempts
+commands     what `webeval annotations ...` does (cli.py parses the arguments)
 
 May import: reading, scoring, runs and diagnostics. Never imports presentation.
 """
@@ -22,6 +24,8 @@ __all__ = [
     "Annotation",
     "AnnotationStore",
     "ConfusionCell",
+    "CorrectionKind",
+    "Flip",
     "ImportRejectedError",
     "JudgeAgreement",
     "Outcome",
@@ -30,10 +34,13 @@ __all__ = [
     "ReviewerAgreement",
     "Stage",
     "StoreError",
+    "TaskCorrection",
     "TaskLabel",
     "agreement_report",
     "binary_scores",
     "cohen_kappa",
+    "corrected_task",
+    "corrections_as_tasks",
     "current",
     "default_location",
     "export_rows",
@@ -44,13 +51,16 @@ __all__ = [
     "open_annotations",
     "open_store",
     "queue_items",
+    "read_corrections",
     "read_import",
     "read_legacy",
     "read_queues",
     "reviewed",
     "rows_as_text",
+    "save_correction",
     "save_queue",
     "summary_verdicts",
+    "try_correction",
 ]
 
 if TYPE_CHECKING:
@@ -72,6 +82,16 @@ if TYPE_CHECKING:
         Stage,
         TaskLabel,
         current,
+    )
+    from webeval_core.review.corrections import (
+        CorrectionKind,
+        Flip,
+        TaskCorrection,
+        corrected_task,
+        corrections_as_tasks,
+        read_corrections,
+        save_correction,
+        try_correction,
     )
     from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text
     from webeval_core.review.judges import OFFICIAL, judge_verdicts, summary_verdicts

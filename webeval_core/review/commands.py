@@ -12,7 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from webeval_core.reading.tasks import load_catalog
 from webeval_core.review.agreement import agreement_report
+from webeval_core.review.corrections import corrections_as_tasks, read_corrections
 from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text, unseen
 from webeval_core.review.judges import judge_verdicts
 from webeval_core.review.legacy import open_annotations
@@ -27,10 +29,12 @@ def plain(text: str) -> str:
     return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
 
 
-def command_for(action: str, fmt: str = "csv", output: str | None = None, file: str = "") -> Command:
+def command_for(
+    action: str, fmt: str = "csv", output: str | None = None, file: str = "", corrections: str | None = None
+) -> Command:
     """The command of a `webeval annotations` action and its options."""
     if action == "export":
-        return export_command(fmt, output)
+        return export_command(fmt, output, corrections)
     if action == "import":
         return import_command(Path(file))
     if action == "agreement":
@@ -72,8 +76,12 @@ def list_command(store: AnnotationStore, root: Path, out: TextIO) -> int:
     return 0
 
 
-def export_command(fmt: str, output: str | None) -> Command:
-    """`export`: the current annotations of the root's trajectories, with each judge's verdict."""
+def export_command(fmt: str, output: str | None, corrections: str | None = None) -> Command:
+    """`export`: the current annotations of the root's trajectories, with each judge's verdict.
+
+    With `corrections`, the proposed task corrections go to that file as a JSON list of tasks in
+    the official dataset's shape (revision raised by one).
+    """
 
     def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
         text = rows_as_text(export_rows(store.annotations(), judge_verdicts(build_index(root))), fmt)
@@ -81,6 +89,9 @@ def export_command(fmt: str, output: str | None) -> Command:
             Path(output).write_text(text, encoding="utf-8", newline="")
         else:
             out.write(text)
+        if corrections:
+            tasks = corrections_as_tasks(load_catalog(), read_corrections(store))
+            Path(corrections).write_text(json.dumps(tasks, indent=2) + "\n", encoding="utf-8")
         return 0
 
     return run

@@ -49,6 +49,7 @@ __all__ = [
     "stored_evaluation",
     "stored_task_result",
     "summarize_scores",
+    "task_problem",
     "write_score_file",
 ]
 
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
         load_url_config,
     )
     from webeval_core.scoring.evaluation import EngineInfo, Evaluation, UrlConfigUse, evaluate, har_problem
+    from webeval_core.scoring.official import task_problem
     from webeval_core.scoring.provenance import Candidate, FieldDiff, NetworkCheckTrace
     from webeval_core.scoring.results import (
         ENGINE_NAME,
