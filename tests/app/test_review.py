@@ -20,6 +20,7 @@ from webeval_core.review import (
     ReviewQueue,
     Stage,
     judge_verdicts,
+    read_corrections,
     open_store,
     save_queue,
 )
@@ -194,3 +195,27 @@ def test_a_stopped_server_keeps_the_form_and_saving_works_once_it_is_back(
         postgres.start()
     at.button(key=Key.REVIEW_SAVE).click().run()
     assert [a.justification for a in open_store(url).annotations()] == ["kept while the server is down"]
+
+
+def test_a_task_correction_shows_the_flips_and_is_saved(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    before = snapshot(sample.root)
+    at = app("pages/tasks.py", task="108", reviewer="ann")
+    at.session_state[Key.CORRECTION_BOX] = True
+    at.run()
+    expected = (
+        '{"task_type": "retrieve", "status": "SUCCESS", "retrieved_data": [{"month": "May", "count": 0}]}'
+    )
+    at.text_area(key=Key.CORRECTION_EXPECTED).input(expected)
+    at.text_input(key=Key.CORRECTION_REASON).input("the <b>May</b> count is wrong").run()
+    assert not at.exception, [e.value for e in at.exception]
+    flips = next(m for m in at.metric if m.label == "Verdicts that would flip")
+    changed, total = flips.value.split(" of ")
+    assert int(total) >= 1 and int(changed) >= 1
+    at.button(key=Key.CORRECTION_SAVE).click().run()
+    (saved,) = read_corrections(open_store(store_file))
+    assert (saved.task_id, saved.reviewer, saved.reason) == (108, "ann", "the <b>May</b> count is wrong")
+    at.text_area(key=Key.CORRECTION_EXPECTED).input('{"task_type": "fly"}').run()
+    assert any("official task model refuses it" in e.value for e in at.error)
+    assert snapshot(sample.root) == before
