@@ -20,8 +20,8 @@ from webeval_core.review import (
     ReviewQueue,
     Stage,
     judge_verdicts,
-    read_corrections,
     open_store,
+    read_corrections,
     save_queue,
 )
 from webeval_core.runs.index import build_index
