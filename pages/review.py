@@ -13,7 +13,6 @@ import streamlit as st
 
 from pages.common import current_frame, index_or_stop
 from pages.review_common import (
-    all_annotations,
     inert,
     items_of,
     judged,
@@ -26,12 +25,11 @@ from pages.shell import require_app_shell
 from pages.state import Key, queue_filter_key
 from webeval_core.review import (
     LABEL_TEXT,
-    Annotation,
+    AnnotationStore,
     ReviewQueue,
     Stage,
     StoreError,
     read_queues,
-    reviewed,
     save_queue,
 )
 from webeval_core.runs import metrics
@@ -102,17 +100,14 @@ def _page() -> None:
     if store is None:
         st.stop()
     st.caption(f"Annotation store: {inert(store.location)}")
-    annotations = all_annotations(store)
+    me = reviewer()
     try:
         queues = read_queues(store)
+        done_by = {name: len(set(items_of(q)) & store.reviewed(me, q.stage)) for name, q in queues.items()}
     except StoreError as exc:
         st.error(inert(str(exc)))
         st.stop()
-    me = reviewer()
-    if annotations is not None and queues:
-        done_by = {
-            name: len(set(items_of(q)) & reviewed(annotations, me, q.stage)) for name, q in queues.items()
-        }
+    if queues:
         _queue_table(queues, done_by)
         chosen = st.selectbox(
             "Queue",
@@ -123,19 +118,22 @@ def _page() -> None:
         )
         queue = queues.get(chosen) if chosen else None
         if queue is not None:
-            _work(queue, annotations, me)
+            _work(queue, store, done_by[queue.name], me)
     with st.expander("New queue", expanded=not queues):
         _queue_form(current_frame(), [r.key for r in index.runs])
 
 
-def _work(queue: ReviewQueue, annotations: list[Annotation], me: str) -> None:
+def _work(queue: ReviewQueue, store: AnnotationStore, done: int, me: str) -> None:
     items = items_of(queue)
-    done = len(set(items) & reviewed(annotations, me, queue.stage))
     st.progress(done / len(items) if items else 1.0, text=f"{done} / {len(items)} done by you")
     if not me:
         st.info("Name yourself in the sidebar (Reviewer) to work this queue.")
         return
-    target = next_in_queue(queue, annotations)
+    try:
+        target = next_in_queue(queue, store)
+    except StoreError as exc:
+        st.error(inert(str(exc)))
+        return
     if target is None:
         st.success("You have annotated every item of this queue.")
         return

@@ -31,9 +31,9 @@ from webeval_core.review import (
     open_annotations,
     queue_items,
     read_queues,
-    reviewed,
 )
 from webeval_core.review.store import default_location
+from webeval_core.runs.index import RootIndex
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~<>$:=&])")
 
@@ -106,9 +106,15 @@ def reviewer() -> str:
     return str(name).strip()
 
 
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _judged(_index: RootIndex, index_id: int) -> dict[tuple[str, str], dict[str, Outcome]]:
+    return judge_verdicts(_index)
+
+
 def judged() -> dict[tuple[str, str], dict[str, Outcome]]:
-    """Each judge's outcome per trajectory of the current root."""
-    return judge_verdicts(current_index())
+    """Each judge's outcome per trajectory of the current root (computed once per loaded index)."""
+    index = current_index()
+    return _judged(index, id(index))
 
 
 def current_queue(store: AnnotationStore) -> ReviewQueue | None:
@@ -122,16 +128,25 @@ def current_queue(store: AnnotationStore) -> ReviewQueue | None:
         return None
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _items(root: str, queue_json: str) -> list[tuple[str, str]]:
+    return queue_items(current_frame(), ReviewQueue.model_validate_json(queue_json), judged())
+
+
 def items_of(queue: ReviewQueue) -> list[tuple[str, str]]:
-    """The queue's trajectories in review order."""
-    return queue_items(current_frame(), queue, judged())
+    """The queue's trajectories in review order (cached per root and queue)."""
+    return _items(str(current_root()), queue.model_dump_json())
 
 
 def next_in_queue(
-    queue: ReviewQueue, annotations: list[Annotation], after: tuple[str, str] | None = None
+    queue: ReviewQueue, store: AnnotationStore, after: tuple[str, str] | None = None
 ) -> tuple[str, str] | None:
-    """The reviewer's next item of a queue, not yet annotated by them in its stage."""
-    return next_item(items_of(queue), reviewed(annotations, reviewer(), queue.stage), after)
+    """The reviewer's next item of a queue, not yet annotated by them in its stage.
+
+    Raises:
+        StoreError: When the store cannot be read.
+    """
+    return next_item(items_of(queue), store.reviewed(reviewer(), queue.stage), after)
 
 
 def open_item(queue: ReviewQueue, item: tuple[str, str]) -> None:
@@ -149,10 +164,9 @@ def is_blind(run_key: str, task_id: str) -> bool:
     if queue is None or queue.stage != Stage.BLIND:
         return False
     try:
-        annotations = store.annotations()
+        return (run_key, task_id) not in store.reviewed(reviewer(), Stage.BLIND)
     except StoreError:
         return True
-    return (run_key, task_id) not in reviewed(annotations, reviewer(), Stage.BLIND)
 
 
 def blind_list() -> bool:

@@ -15,7 +15,6 @@ from enum import StrEnum
 import streamlit as st
 
 from pages.review_common import (
-    all_annotations,
     current_queue,
     inert,
     items_of,
@@ -37,7 +36,6 @@ from webeval_core.review import (
     Stage,
     StoreError,
     TaskLabel,
-    reviewed,
 )
 from webeval_core.scoring import read_verdict
 
@@ -111,7 +109,7 @@ def _save(store: AnnotationStore, draft: dict[str, object], queue: ReviewQueue |
     state[Key.REVIEW_SAVED] = ("ok", "Annotation saved.")
     if queue is not None:
         try:
-            target = next_in_queue(queue, store.annotations(), annotation.item)
+            target = next_in_queue(queue, store, annotation.item)
         except StoreError as exc:
             state[Key.REVIEW_SAVED] = ("error", f"Saved, but the next item cannot be found: {exc}")
             return
@@ -121,12 +119,17 @@ def _save(store: AnnotationStore, draft: dict[str, object], queue: ReviewQueue |
             # The page's run and task pickers are bound to the URL: the next item is chosen through
             # them (a callback runs before they are drawn), not by switching pages.
             state[Key.RUN], state[Key.TASK] = target
+            state[Key.REVIEW_MOVED] = True
             reset_step()
 
 
-def _progress(queue: ReviewQueue, annotations: list[Annotation]) -> None:
+def _progress(queue: ReviewQueue, store: AnnotationStore) -> None:
     items = items_of(queue)
-    done = len(set(items) & reviewed(annotations, reviewer(), queue.stage))
+    try:
+        done = len(set(items) & store.reviewed(reviewer(), queue.stage))
+    except StoreError as exc:
+        st.error(f"The annotation store cannot be read: {inert(str(exc))}")
+        return
     st.progress(done / len(items) if items else 1.0, text=f"{done} / {len(items)} done in this queue")
     st.caption(f"Queue {inert(queue.name)} · {LABEL_TEXT[queue.stage]}")
 
@@ -153,17 +156,21 @@ def render(context: TabContext) -> None:
     store = review_store()
     if store is None:
         return
-    queue = current_queue(store)
-    _follow(queue)
-    me = reviewer()
-    if not me:
+    if not reviewer():
         st.info("Name yourself in the sidebar (Reviewer) to annotate; the name is kept for the session.")
         return
-    annotations = all_annotations(store)
-    if annotations is None:
-        annotations = []
+    _form(context, store)
+
+
+# A fragment: choosing a label reruns the form only, not the whole trajectory page.
+@st.fragment
+def _form(context: TabContext, store: AnnotationStore) -> None:
+    queue = current_queue(store)
+    if st.session_state.pop(Key.REVIEW_MOVED, False):
+        st.rerun()  # the save chose the next item: the whole page shows it
+    _follow(queue)
     if queue is not None:
-        _progress(queue, annotations)
+        _progress(queue, store)
     stage = queue.stage if queue is not None else Stage.INFORMED
     verdict = read_verdict(context.trajectory.scores, context.trajectory.eval_result)
     if not context.blind:
@@ -179,24 +186,32 @@ def render(context: TabContext) -> None:
     draft = {
         "run": context.run_key,
         "task_id": context.trajectory.task_id,
-        "reviewer": me,
+        "reviewer": reviewer(),
         "stage": stage,
         "verdict_source": verdict.source if verdict else None,
         "verdict_status": verdict.status if verdict else None,
     }
+    no_outcome = st.session_state.get(Key.REVIEW_OUTCOME) is None
     st.button(
         "Save and next" if queue is not None else "Save",
         key=Key.REVIEW_SAVE,
         type="primary",
         shortcut="Ctrl+Enter",
-        disabled=st.session_state.get(Key.REVIEW_OUTCOME) is None,
-        help="Choose an outcome first" if st.session_state.get(Key.REVIEW_OUTCOME) is None else None,
+        disabled=no_outcome,
+        help="Choose an outcome first" if no_outcome else None,
         on_click=_save,
         args=(store, draft, queue),
     )
     _flash()
-    mine = [a for a in annotations if a.item == (context.run_key, context.trajectory.task_id)]
-    if mine and not context.blind:
-        st.dataframe(
-            annotation_table(mine, verdict.source if verdict else None), hide_index=True, width="stretch"
-        )
+    if not context.blind:
+        _history(context, store, verdict.source if verdict else None)
+
+
+def _history(context: TabContext, store: AnnotationStore, source: str | None) -> None:
+    try:
+        mine = store.annotations_of(context.run_key, context.trajectory.task_id)
+    except StoreError as exc:
+        st.error(f"The annotation store cannot be read: {inert(str(exc))}")
+        return
+    if mine:
+        st.dataframe(annotation_table(mine, source), hide_index=True, width="stretch")

@@ -59,11 +59,22 @@ _records = sa.Table(
 
 
 def _create_tables(connection: Connection) -> None:
+    """Version 1: the tables."""
     _metadata.create_all(connection, tables=[_annotations, _records])
 
 
+def _index_lookups(connection: Connection) -> None:
+    """Version 2: a reviewer's items and an item's annotations are looked up, not scanned."""
+    connection.execute(
+        sa.text("CREATE INDEX IF NOT EXISTS ix_annotations_reviewer ON annotations (reviewer, stage)")
+    )
+    connection.execute(
+        sa.text("CREATE INDEX IF NOT EXISTS ix_annotations_item ON annotations (run, task_id)")
+    )
+
+
 # Migration n brings the schema from version n to n + 1; append, never edit.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_create_tables,)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_create_tables, _index_lookups)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -119,6 +130,27 @@ class AnnotationStore:
     def annotations(self) -> list[Annotation]:
         """Every annotation, oldest first (history included)."""
         query = sa.select(_annotations).order_by(_annotations.c.created, _annotations.c.id)
+        with self._transaction() as connection:
+            rows = connection.execute(query).mappings().all()
+        return [_annotation_from(row) for row in rows]
+
+    def reviewed(self, reviewer: str, stage: str) -> set[tuple[str, str]]:
+        """The trajectories (run, task id) a reviewer annotated in a stage."""
+        columns = _annotations.c
+        query = sa.select(columns.run, columns.task_id).where(
+            columns.reviewer == reviewer, columns.stage == stage
+        )
+        with self._transaction() as connection:
+            return {(run, task_id) for run, task_id in connection.execute(query.distinct())}
+
+    def annotations_of(self, run: str, task_id: str) -> list[Annotation]:
+        """The annotations of one trajectory, oldest first (history included)."""
+        columns = _annotations.c
+        query = (
+            sa.select(_annotations)
+            .where(columns.run == run, columns.task_id == task_id)
+            .order_by(columns.created, columns.id)
+        )
         with self._transaction() as connection:
             rows = connection.execute(query).mappings().all()
         return [_annotation_from(row) for row in rows]
