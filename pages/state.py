@@ -190,8 +190,6 @@ class Key(StrEnum):
     """What the last save did (shown once), or the store's error (the form is kept)."""
     REVIEW_NEXT = "_review_next"
     """Set when a save finished the queue (said once)."""
-    REVIEW_MOVED = "_review_moved"
-    """Set by a save that chose the next item: the form's fragment reruns the whole page."""
     QUEUE_NAME = "_queue_name"
     """The new queue's name."""
     QUEUE_STAGE = "_queue_stage"

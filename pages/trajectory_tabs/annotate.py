@@ -88,6 +88,9 @@ def _enum_options(values: type[StrEnum]) -> list[tuple[str, str, str]]:
 def _save(store: AnnotationStore, draft: dict[str, object], queue: ReviewQueue | None) -> None:
     """The save button's callback: store the annotation, clear the labels, pick the next item."""
     state = st.session_state
+    if state.get(Key.REVIEW_OUTCOME) is None:
+        state[Key.REVIEW_SAVED] = ("error", "Choose an outcome first: nothing was saved.")
+        return
     environment = state.get(Key.REVIEW_ENVIRONMENT)
     try:
         annotation = Annotation.model_validate(
@@ -119,7 +122,6 @@ def _save(store: AnnotationStore, draft: dict[str, object], queue: ReviewQueue |
             # The page's run and task pickers are bound to the URL: the next item is chosen through
             # them (a callback runs before they are drawn), not by switching pages.
             state[Key.RUN], state[Key.TASK] = target
-            state[Key.REVIEW_MOVED] = True
             reset_step()
 
 
@@ -143,7 +145,6 @@ def _flash() -> None:
         st.success(message)
     else:
         st.error(inert(message))
-        st.session_state[Key.REVIEW_SAVED] = saved  # stays until a save succeeds
 
 
 def _follow(queue: ReviewQueue | None) -> None:
@@ -159,52 +160,50 @@ def render(context: TabContext) -> None:
     if not reviewer():
         st.info("Name yourself in the sidebar (Reviewer) to annotate; the name is kept for the session.")
         return
-    _form(context, store)
-
-
-# A fragment: choosing a label reruns the form only, not the whole trajectory page.
-@st.fragment
-def _form(context: TabContext, store: AnnotationStore) -> None:
     queue = current_queue(store)
-    if st.session_state.pop(Key.REVIEW_MOVED, False):
-        st.rerun()  # the save chose the next item: the whole page shows it
     _follow(queue)
     if queue is not None:
         _progress(queue, store)
-    stage = queue.stage if queue is not None else Stage.INFORMED
     verdict = read_verdict(context.trajectory.scores, context.trajectory.eval_result)
     if not context.blind:
         st.caption(
             "Informed: the verdict in force is "
             + (f"{verdict.status} (from {inert(verdict.source)})" if verdict and verdict.status else "none")
         )
-    _label_row("Outcome", Key.REVIEW_OUTCOME, _enum_options(Outcome))
-    _label_row("Process", Key.REVIEW_PROCESS, _enum_options(Process))
-    _label_row("Task", Key.REVIEW_TASK, _enum_options(TaskLabel))
-    _label_row("Environment", Key.REVIEW_ENVIRONMENT, [(k, *v) for k, v in _ENVIRONMENT.items()])
-    st.text_area("Justification", key=Key.REVIEW_JUSTIFICATION, placeholder="Why? (kept as plain text)")
+    _labels()
     draft = {
         "run": context.run_key,
         "task_id": context.trajectory.task_id,
         "reviewer": reviewer(),
-        "stage": stage,
+        "stage": queue.stage if queue is not None else Stage.INFORMED,
         "verdict_source": verdict.source if verdict else None,
         "verdict_status": verdict.status if verdict else None,
     }
-    no_outcome = st.session_state.get(Key.REVIEW_OUTCOME) is None
+    # Outside the labels' fragment, so a save reruns the whole page (which then shows the next
+    # item) in one go; it cannot be disabled until an outcome is chosen for the same reason, so
+    # a save without one is refused with a message instead.
     st.button(
         "Save and next" if queue is not None else "Save",
         key=Key.REVIEW_SAVE,
         type="primary",
         shortcut="Ctrl+Enter",
-        disabled=no_outcome,
-        help="Choose an outcome first" if no_outcome else None,
+        help="Needs an outcome",
         on_click=_save,
         args=(store, draft, queue),
     )
     _flash()
     if not context.blind:
         _history(context, store, verdict.source if verdict else None)
+
+
+# A fragment: choosing a label reruns these rows only, not the whole trajectory page.
+@st.fragment
+def _labels() -> None:
+    _label_row("Outcome", Key.REVIEW_OUTCOME, _enum_options(Outcome))
+    _label_row("Process", Key.REVIEW_PROCESS, _enum_options(Process))
+    _label_row("Task", Key.REVIEW_TASK, _enum_options(TaskLabel))
+    _label_row("Environment", Key.REVIEW_ENVIRONMENT, [(k, *v) for k, v in _ENVIRONMENT.items()])
+    st.text_area("Justification", key=Key.REVIEW_JUSTIFICATION, placeholder="Why? (kept as plain text)")
 
 
 def _history(context: TabContext, store: AnnotationStore, source: str | None) -> None:

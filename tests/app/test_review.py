@@ -60,11 +60,12 @@ def test_annotating_needs_a_reviewer_and_an_outcome_and_keeps_the_reviewer(
     at = app(TRAJECTORY, run=run, task=task, tab="Annotate")
     assert "Name yourself in the sidebar" in _texts(at)
     at = app(TRAJECTORY, run=run, task=task, tab="Annotate", reviewer="ann *bold*")
-    assert at.button(key=Key.REVIEW_SAVE).disabled  # nothing preselected: no outcome, no save
+    at.button(key=Key.REVIEW_SAVE).click().run()  # nothing preselected: no outcome, no save
+    assert ["Choose an outcome first" in e.value for e in at.error] == [True]
+    assert open_store(store_file).annotations() == []
     _click_label(at, Key.REVIEW_OUTCOME, "failure")
     _click_label(at, Key.REVIEW_PROCESS, "unsafe")
     at.text_area(key=Key.REVIEW_JUSTIFICATION).input("deleted the *wrong* <b>repo</b>")
-    assert not at.button(key=Key.REVIEW_SAVE).disabled
     at.button(key=Key.REVIEW_SAVE).click().run()
     assert not at.exception
     (saved,) = open_store(store_file).annotations()
@@ -78,7 +79,7 @@ def test_annotating_needs_a_reviewer_and_an_outcome_and_keeps_the_reviewer(
     assert saved.justification == "deleted the *wrong* <b>repo</b>"
     assert saved.verdict_source is not None
     assert "Name yourself" not in _texts(at)  # a save never clears the reviewer
-    assert at.button(key=Key.REVIEW_SAVE).disabled  # the labels were cleared for the next judgement
+    assert Key.REVIEW_OUTCOME not in at.session_state  # the labels were cleared for the next judgement
     history = next(df.value for df in at.dataframe if "justification" in df.value.columns)
     assert history["justification"].tolist() == ["deleted the *wrong* <b>repo</b>"]  # as plain text
     assert snapshot(sample.root) == before  # annotations never touch the runs
