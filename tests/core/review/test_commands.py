@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from tests.builders import snapshot
 from tests.conftest import Sample
 from webeval_core.cli import main
+from webeval_core.review.annotations import Annotation
 from webeval_core.review.judges import OFFICIAL, judge_threshold, judge_verdicts
 from webeval_core.review.legacy import legacy_file, open_annotations
 from webeval_core.review.store import open_store
@@ -204,3 +206,39 @@ def test_judge_thresholds_come_from_the_name() -> None:
     assert judge_threshold("mmrubric_0.8-5-3") == 0.8
     assert judge_threshold("gpt_eval") == 1.0
     assert judge_threshold("WebJudge_Online_Mind2Web_eval-3") == 1.0
+
+
+def test_two_writers_and_a_cli_import_at_once_lose_nothing(
+    scored_sample: Sample, location: str, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+    import threading
+
+    items = _items(scored_sample)[:20]
+    rows = [
+        _row(item, "importer", "failure", created=f"2026-02-01T00:00:{n:02d}Z")
+        for n, item in enumerate(items)
+    ]
+    file = _write_rows(tmp_path / "many.jsonl", rows)
+    open_store(location).close()
+    command = [sys.executable, "-m", "webeval_core.cli", "annotations", "import", str(scored_sample.root)]
+    importer = subprocess.Popen(
+        [*command, str(file), "--annotations", location], cwd=Path(__file__).parents[3]
+    )
+
+    def session(name: str) -> None:  # what an app session's saves do
+        store = open_store(location)
+        for item in items:
+            store.add(
+                Annotation(run=item[0], task_id=item[1], reviewer=name, stage="blind", outcome="success")
+            )
+
+    sessions = [threading.Thread(target=session, args=(name,)) for name in ("ann", "bob")]
+    for thread in sessions:
+        thread.start()
+    for thread in sessions:
+        thread.join()
+    assert importer.wait(timeout=120) == 0
+    saved = open_store(location).annotations()
+    assert sorted(Counter(a.reviewer for a in saved).items()) == [("ann", 20), ("bob", 20), ("importer", 20)]
