@@ -164,6 +164,18 @@ def test_the_agreement_page_shows_pairs_and_judges(app: OpenPage, sample: Sample
     assert pairs[["a", "b", "n"]].values.tolist() == [["ann", "bob", 3]]
     judges = next(f for f in frames if "judge" in f.columns)
     assert OFFICIAL in judges["judge"].tolist()
+    # A cell of the confusion table lists its trajectories: the evaluator's verdict, humans "success".
+    judged = judge_verdicts(build_index(sample.root))
+    said = judged[items[0]][OFFICIAL].value
+    row = 0 if said == "success" else 1
+    at.session_state[Key.CONFUSION_TABLE] = {
+        "selection": {"rows": [], "columns": [], "cells": [[row, "success"]]}
+    }
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    listed = next(df.value for df in at.dataframe if "task_id" in df.value.columns)
+    expected = sorted(item[1] for item in items if judged[item][OFFICIAL].value == said)
+    assert sorted(listed["task_id"].tolist()) == expected
 
 
 @pytest.fixture(scope="module")
