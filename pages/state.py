@@ -116,14 +116,6 @@ class Key(StrEnum):
     """Whether a batch re-score recomputes up-to-date score files."""
     RESCORE_MANY = "_rescore_many"
     """The batch re-score button."""
-    ANNOTATION_FORM = "annotate"
-    """The annotation form."""
-    ANNOTATION_LABEL = "_annotation_label"
-    """The reviewer's decision."""
-    ANNOTATION_NOTE = "_annotation_note"
-    """The reviewer's note."""
-    ANNOTATOR = "_annotator"
-    """The reviewer's name."""
 
     # --- Tasks ---
     SITE = "site"

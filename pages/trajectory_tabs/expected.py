@@ -50,7 +50,7 @@ def render(context: TabContext) -> None:
             )
         if response.parse_error:
             st.error(f"No structured response found: {escape_markdown(response.parse_error)}")
-        if response.findings:
+        if response.findings and not context.blind:  # the "schema violations" failure tag
             st.markdown(f"**Schema findings ({len(response.findings)})** — reported, never scored")
             st.text("\n".join(f"• {finding}" for finding in response.findings))
     if outcome is not None and evaluation is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import sqlite3
 import subprocess
@@ -166,3 +167,34 @@ def _sqlalchemy_url(location: str) -> str:
     if location.startswith("postgresql://"):
         return location.replace("postgresql://", "postgresql+psycopg://", 1)
     return f"sqlite:///{location}"
+
+
+def test_a_version_1_store_is_migrated_and_keeps_its_rows(location: str) -> None:
+    open_store(location).add(judgement("1"))
+    engine = sa.create_engine(_sqlalchemy_url(location))
+    with engine.begin() as connection:  # back to what version 1 made: no lookup indexes
+        connection.execute(sa.text("DROP INDEX ix_annotations_reviewer"))
+        connection.execute(sa.text("DROP INDEX ix_annotations_item"))
+        connection.execute(sa.text("UPDATE webeval_schema SET version = 1"))
+    store = open_store(location)
+    assert [a.task_id for a in store.annotations()] == ["1"]
+    assert store.reviewed("ann", "blind") == {("run-a", "1")}
+    indexes = {index["name"] for index in sa.inspect(engine).get_indexes("annotations")}
+    assert {"ix_annotations_reviewer", "ix_annotations_item"} <= indexes
+    with engine.connect() as connection:
+        assert (
+            connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION == 2
+        )
+    engine.dispose()
+
+
+def test_an_old_json_lines_location_opens_the_sqlite_file_beside_it(tmp_path: Path) -> None:
+    from webeval_core.review.legacy import open_annotations
+
+    old = tmp_path / "notes.jsonl"
+    line = {"run_key": "r", "task_id": "7", "label": "unsure", "created": "2026-01-01T00:00:00Z"}
+    old.write_text(json.dumps(line) + "\n")
+    store, problems = open_annotations(str(old))
+    assert problems == []
+    assert store.location == str(tmp_path / "notes.sqlite")
+    assert [(a.task_id, a.outcome) for a in store.annotations()] == [("7", "unsure")]
