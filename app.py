@@ -8,6 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from pages.common import PAGES, root_picker
+from pages.review_common import reviewer_picker
 
 # An emoji icon: the browser draws it locally, where a ":material/...:" page icon is fetched from
 # Google's font servers on every page load (the app must work, and stay silent, offline).
@@ -32,8 +33,11 @@ navigation = st.navigation(
         st.Page(PAGES["trajectory"], title="Trajectory", icon=":material/movie:", url_path="trajectory"),
         st.Page(PAGES["compare"], title="Compare runs", icon=":material/compare_arrows:", url_path="compare"),
         st.Page(PAGES["tasks"], title="Tasks", icon=":material/checklist:", url_path="tasks"),
+        st.Page(PAGES["review"], title="Review", icon=":material/rate_review:", url_path="review"),
+        st.Page(PAGES["agreement"], title="Agreement", icon=":material/handshake:", url_path="agreement"),
         st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden"),
     ]
 )
 root_picker()
+reviewer_picker()
 navigation.run()

@@ -22,6 +22,7 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".webeval-deps"
 CHROMIUM = Path("/usr/bin/chromium")
+POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
 
 
 def _deps_fingerprint() -> str:
@@ -69,6 +70,26 @@ def ensure_chromium() -> None:
         )
 
 
+def ensure_postgresql() -> None:
+    """The annotation store's tests also run against a throwaway PostgreSQL 15 server (Debian's)."""
+    if (
+        (POSTGRES_BIN / "initdb").exists()
+        or shutil.which("initdb")
+        or os.environ.get("WEBEVAL_SKIP_POSTGRES")
+    ):
+        return
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        _run("apt-get", "update", "-qq", env=env)
+        _run("apt-get", "install", "-y", "-qq", "postgresql", env=env)
+    else:
+        print(
+            "PostgreSQL's initdb not found and cannot be installed (need root + apt-get);"
+            " the PostgreSQL store's tests will be skipped.",
+            flush=True,
+        )
+
+
 def cmd_app(args: list[str]) -> int:
     """`dev.py app [ROOT] [webeval app options]`: the inspector on ROOT (default: sample_runs/)."""
     ensure_venv()
@@ -80,6 +101,7 @@ def cmd_test(args: list[str]) -> int:
     """`dev.py test [pytest args]`: lint, format check, types, layer contracts, then the tests."""
     ensure_venv()
     ensure_chromium()
+    ensure_postgresql()
     steps = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],

@@ -32,6 +32,8 @@ PAGES = {
     "trajectory": "pages/trajectory.py",
     "compare": "pages/compare.py",
     "tasks": "pages/tasks.py",
+    "review": "pages/review.py",
+    "agreement": "pages/agreement.py",
 }
 
 
@@ -253,15 +255,21 @@ _TABLE_COLUMNS = {
     "tokens": st.column_config.NumberColumn("tokens"),
     "tags": st.column_config.TextColumn("failure tags"),
     "answer": st.column_config.TextColumn("answer", width="medium"),
+    "mine": st.column_config.CheckboxColumn("mine", help="Annotated by you"),
+    "reviewers": st.column_config.NumberColumn("reviewers", help="Reviewers who annotated it"),
+    "human": st.column_config.TextColumn("human", help="The reviewers' majority outcome"),
+    "disagree": st.column_config.CheckboxColumn("disagree", help="Human majority vs the evaluator"),
 }
 
 
 def trajectory_table(rows: pd.DataFrame, run_labels: Mapping[str, str], key: str) -> None:
     """Trajectories as a table (agent text shown as plain text); selecting a row opens it."""
     st.session_state[Key.LAST_TABLE_PATHS] = rows["path"].tolist()
-    view = rows.assign(run=rows["run"].map(run_labels), tags=rows["tags"].map(", ".join))
+    view = rows.assign(run=rows["run"].map(run_labels))
+    if "tags" in view:
+        view = view.assign(tags=view["tags"].map(", ".join))
     event = st.dataframe(
-        view[list(_TABLE_COLUMNS)],
+        view[[column for column in _TABLE_COLUMNS if column in view]],
         key=key,
         on_select="rerun",
         selection_mode="single-row",

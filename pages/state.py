@@ -128,14 +128,6 @@ class Key(StrEnum):
     """Whether a batch re-score recomputes up-to-date score files."""
     RESCORE_MANY = "_rescore_many"
     """The batch re-score button."""
-    ANNOTATION_FORM = "annotate"
-    """The annotation form."""
-    ANNOTATION_LABEL = "_annotation_label"
-    """The reviewer's decision."""
-    ANNOTATION_NOTE = "_annotation_note"
-    """The reviewer's note."""
-    ANNOTATOR = "_annotator"
-    """The reviewer's name."""
 
     # --- Tasks ---
     SITE = "site"
@@ -175,6 +167,68 @@ class Key(StrEnum):
     MATRIX = "matrix"
     """The tasks x runs matrix."""
 
+    # --- Review (pages/review.py, pages/agreement.py, the Annotate tab) ---
+    REVIEWER = "reviewer"
+    """The reviewer's name in the URL (a query parameter written by pages/review_common.py)."""
+    REVIEWER_KEPT = "_reviewer_kept"
+    """The reviewer's name for the session: puts it back in the URL when a page switch drops it."""
+    REVIEWER_BOX = "_reviewer_box"
+    """Whether the sidebar's reviewer expander is open."""
+    REVIEWER_TYPED = "_reviewer_typed"
+    """The sidebar's reviewer text box."""
+    QUEUE = "queue"
+    """The review queue worked: chosen on the Review page; in the Trajectory page's URL it makes it blind."""
+    REVIEW_OUTCOME = "_review_outcome"
+    """The annotation's outcome label."""
+    REVIEW_PROCESS = "_review_process"
+    """The annotation's process label."""
+    REVIEW_TASK = "_review_task"
+    """The annotation's task label."""
+    REVIEW_ENVIRONMENT = "_review_environment"
+    """The annotation's environment-problem answer."""
+    REVIEW_JUSTIFICATION = "_review_justification"
+    """The annotation's justification."""
+    REVIEW_SAVE = "_review_save"
+    """The save-and-next button."""
+    REVIEW_SAVED = "_review_saved"
+    """What the last save did (shown once), or the store's error (the form is kept)."""
+    REVIEW_NEXT = "_review_next"
+    """Set when a save finished the queue (said once)."""
+    QUEUE_NAME = "_queue_name"
+    """The new queue's name."""
+    QUEUE_STAGE = "_queue_stage"
+    """The new queue's mode (blind or informed)."""
+    QUEUE_JUDGES = "_queue_judges"
+    """The new queue's judges."""
+    QUEUE_FAILURES_FIRST = "_queue_failures_first"
+    """Whether the new queue lists failures first."""
+    QUEUE_CREATE = "_queue_create"
+    """The create-queue button."""
+    QUEUE_OPEN = "_queue_open"
+    """The open-next-item button."""
+    AGREEMENT_STAGE = "stage"
+    """The stage the Agreement page shows (bound)."""
+    CONFUSION_JUDGE = "judge"
+    """The judge of the Agreement page's confusion table (bound)."""
+    CONFUSION_TABLE = "_confusion"
+    """The confusion table (its selected cell)."""
+    MINE = "mine"
+    """Trajectories filter: annotated by me or not (bound)."""
+    HUMAN_OUTCOMES = "human"
+    """Trajectories filter: the reviewers' majority outcome (bound)."""
+    HUMAN_DISAGREES = "human_disagrees"
+    """Trajectories filter: only where the reviewers' majority and the evaluator disagree (bound)."""
+    CORRECTION_BOX = "_correction_box"
+    """Whether the Tasks page's propose-a-correction box is open."""
+    CORRECTION_KIND = "_correction_kind"
+    """The proposal's kind (corrected, ambiguous, infeasible)."""
+    CORRECTION_EXPECTED = "_correction_expected"
+    """The proposed expected response (JSON text)."""
+    CORRECTION_REASON = "_correction_reason"
+    """The proposal's reason."""
+    CORRECTION_SAVE = "_correction_save"
+    """The save-the-proposal button."""
+
 
 # Keys of repeated widgets: one per item, from a fixed prefix.
 
@@ -200,9 +254,19 @@ def what_if_text_key(folder: str) -> str:
 
 
 # Session state that is not about a root: kept when another root is browsed.
-KEPT_ACROSS_ROOTS = frozenset({Key.APP_SHELL_CHECKED})
+KEPT_ACROSS_ROOTS = frozenset({Key.APP_SHELL_CHECKED, Key.REVIEWER_KEPT})
 
 
 def trajectory_link(run_key: str, task_id: str) -> dict[str, str]:
     """Query parameters of the Trajectory page showing one run's trajectory of a task."""
     return {Key.RUN.value: run_key, Key.TASK.value: task_id}
+
+
+def label_key(group: Key, value: str) -> str:
+    """Key of the button choosing one label value of an annotation group (e.g. the outcome)."""
+    return f"{group.value}:{value}"
+
+
+def queue_filter_key(criterion: str) -> str:
+    """Key of one filter of the Review page's new-queue form (apart from the Trajectories filters)."""
+    return f"_queue_{criterion}"

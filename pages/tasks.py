@@ -12,6 +12,7 @@ import streamlit as st
 from pages.common import PAGES, current_frame, current_index, inert, trajectory_query
 from pages.shell import require_app_shell
 from pages.state import Key
+from pages.task_correction import correction_box
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.catalog_table import (
     HELPER_COLUMNS,
@@ -89,6 +90,7 @@ def _render_task(task: Task, attempts: pd.DataFrame) -> None:
     with right:
         st.markdown(f"**Evaluator configs ({len(task.evaluators)})**")
         st.json(list(task.evaluators), expanded=2)
+    correction_box(task, attempts)
     _render_attempts(attempts)
 
 

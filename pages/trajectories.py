@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import current_frame, index_or_stop, judge_caption, judge_picker, trajectory_table
+from pages.review_common import review_filters
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.submission_view import package_issues
@@ -89,17 +90,21 @@ shown = metrics.filter_frame(
     text=text,
     judges_disagree=disagree,
 )
-head = metrics.headline(shown)
-rate = "–" if head.success_rate is None else f"{head.success_rate:.1%}"
+shown = review_filters(shown)  # review columns and filters; verdicts dropped in a blind review
+head = metrics.headline(shown) if "result" in shown else None
+rate = "–" if head is None or head.success_rate is None else f"{head.success_rate:.1%}"
+counted = f" ({head.passed} of {head.counted} counted)" if head is not None else " (hidden: blind review)"
 st.caption(
-    f"{len(shown)} of {len(frame)} trajectories · success rate {rate}"
-    f" ({head.passed} of {head.counted} counted) · select a row to open it · {judge_caption(judge)}"
+    f"{len(shown)} of {len(frame)} trajectories · success rate {rate}{counted} · select a row to open it"
+    f" · {judge_caption(judge)}"
 )
 package_issues(r for r in index.runs if not runs or r.key in runs)
 trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE)
 st.download_button(
     "Download these rows (CSV)",
-    shown.assign(tags=shown["tags"].map("; ".join)).drop(columns=["counted", "value"]).to_csv(index=False),
+    (shown.assign(tags=shown["tags"].map("; ".join)) if "tags" in shown else shown)
+    .drop(columns=["counted", "value"])
+    .to_csv(index=False),
     file_name="trajectories.csv",
     mime="text/csv",
     icon=":material/download:",

@@ -23,6 +23,7 @@ from pages.common import (
     lazy_expander,
     load_trajectory_cached,
 )
+from pages.review_common import is_blind
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.trajectory_tabs import annotate, evidence, expected, network, replay, rescore
@@ -47,6 +48,9 @@ _TAB_VIEWS: tuple[Callable[[TabContext], None], ...] = (
     rescore.render,
     annotate.render,
 )
+
+# Tabs that show the evaluator's or judges' verdicts, scores or failure tags (hidden in blind review).
+_VERDICT_VIEWS = (network.render, evidence.render, rescore.render)
 
 
 def _choose() -> TrajectorySummary | None:
@@ -78,7 +82,7 @@ def _choose() -> TrajectorySummary | None:
     return choices.get(chosen) if chosen is not None else None
 
 
-def _header(trajectory: Trajectory, task: Task | None) -> None:
+def _header(trajectory: Trajectory, task: Task | None, blind: bool = False) -> None:
     st.title(f"Task {inert(trajectory.task_id)}")
     if task is not None:
         st.text(task.intent)
@@ -105,10 +109,12 @@ def _header(trajectory: Trajectory, task: Task | None) -> None:
         st.badge(
             trajectory.outcome.replace("_", " "), color=tone_color(OUTCOME_TONES.get(trajectory.outcome))
         )
-        for name, score_file in sorted(trajectory.scores.items()):
+        if blind:
+            st.badge("blind review: verdicts hidden until you save", color="violet")
+        for name, score_file in sorted({} if blind else trajectory.scores.items()):
             shown = "no score" if score_file.score is None else f"{score_file.score:g}"
             st.badge(inert(f"{name}: {shown}"), color=score_color(score_file.score))
-        if not trajectory.scores:
+        if not trajectory.scores and not blind:
             st.badge("not scored", color="gray")
     if trajectory.warnings:
         label = f"⚠️ {len(trajectory.warnings)} warning(s) while reading this folder"
@@ -151,19 +157,23 @@ def _context() -> TabContext:
         folder=folder,
         fingerprint=folder_print,
         root=current_root(),
+        blind=is_blind(summary.run_key, trajectory.task_id),
     )
 
 
 def _page() -> None:
     context = _context()
-    contained("The trajectory's header")(_header)(context.trajectory, context.task)
+    contained("The trajectory's header")(_header)(context.trajectory, context.task, context.blind)
     take_pending_jump()
     # Lazy tabs: only the open one is drawn.
     tabs = st.tabs(list(TABS), key=Key.TAB, bind="query-params")
     for name, tab, render in zip(TABS, tabs, _TAB_VIEWS, strict=True):
         if tab.open:
             with tab:
-                contained(f"The {name} tab")(render)(context)
+                if context.blind and render in _VERDICT_VIEWS:
+                    st.info("Blind review: this tab shows verdicts; it opens once you save your annotation.")
+                else:
+                    contained(f"The {name} tab")(render)(context)
 
 
 _page()

@@ -6,7 +6,7 @@ Behind it the data flows one way through layers, each a subpackage with its own 
     reading/       files -> models (trajectory folders, HAR traces, the task dataset)
     scoring/       models -> verdicts (the official evaluator, its provenance, score files)
     runs/          folders -> runs, a cached index, metrics
-    review/        human annotations of trajectories and verdicts
+    review/        human annotations: store, queues, agreement with the judges
     presentation/  tables, frames, overlays, charts and the HTML page that views show
 
 UI-free on purpose (never imports streamlit): the CLI (`webeval`) and the Streamlit app are two
@@ -34,12 +34,12 @@ __all__ = [
     "UnreadableError",
     "Verdict",
     "__version__",
-    "add_annotation",
+    "agreement_report",
     "build_index",
     "discover_runs",
     "load_catalog",
     "load_trajectory",
-    "read_annotations",
+    "open_annotations",
     "read_har",
     "read_verdict",
     "score_trajectories",
@@ -62,7 +62,7 @@ if TYPE_CHECKING:
         load_trajectory,
         read_har,
     )
-    from webeval_core.review import Annotation, add_annotation, read_annotations
+    from webeval_core.review import Annotation, agreement_report, open_annotations
     from webeval_core.runs import (
         RootIndex,
         Run,

@@ -1,4 +1,6 @@
-"""`webeval`: the command-line face of webeval_core (show, ls, score, index, export, app, check)."""
+"""`webeval`: the command-line face of webeval_core (show, ls, score, index, export, app, check,
+annotations).
+"""
 
 from __future__ import annotations
 
@@ -15,7 +17,6 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import map_in_processes, worker_count
 from webeval_core.presentation.safe_output import spreadsheet_row, strict_json, terminal_text
 from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
-from webeval_core.review.annotations import annotations_as_rows, default_annotations_file, read_annotations
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
 from webeval_core.server import AppServer, app_file, default_root, port_in_use, streamlit_command
 from webeval_core.version import __version__
@@ -250,12 +251,18 @@ def _export_rows(index: RootIndex) -> list[dict[str, Any]]:
     return rows
 
 
-def _annotation_rows(root: Path, file: str | None) -> list[dict[str, Any]]:
-    path = Path(file) if file else default_annotations_file(root)
-    annotations, problems = read_annotations(path)
+def _annotation_rows(root: Path, location: str | None) -> list[dict[str, Any]]:
+    from webeval_core.review.exchange import export_rows
+    from webeval_core.review.judges import judge_verdicts
+    from webeval_core.review.legacy import open_annotations
+
+    store, problems = open_annotations(location, root)
     for problem in problems:
         _say(sys.stderr, f"webeval export: {problem}")
-    return annotations_as_rows(annotations)
+    try:
+        return export_rows(store.annotations(), judge_verdicts(build_index(root)))
+    finally:
+        store.close()
 
 
 def _report_problem(args: argparse.Namespace, index: RootIndex) -> str | None:
@@ -457,22 +464,23 @@ def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     try:
         report = check_submission(Path(args.folder), args.tasks)
     except UnreadableError as exc:
-        sys.stderr.write(f"webeval check: {exc}\n")
+        _complain("check", exc.path, exc.reason)
         return 2
     if args.json:
         _print_json({**report.model_dump(mode="json"), "rejected": list(report.rejected)}, out)
         return 1 if report.rejected else 0
-    out.write(f"{report.path}: {len(report.packaged)} task(s) packaged of {report.expected} in the dataset\n")
+    _say(out, f"{report.path}: {len(report.packaged)} task(s) packaged of {report.expected} in the dataset")
     for issue in report.issues:
         shown = ", ".join(map(str, issue.task_ids[:20])) + (" ..." if len(issue.task_ids) > 20 else "")
         mark = "REJECTED" if issue.blocks_packaging else "warning"
-        out.write(f"  {mark}: {issue.label} ({len(issue.task_ids)}): {shown}\n")
+        _say(out, f"  {mark}: {issue.label} ({len(issue.task_ids)}): {shown}")
     if report.missing_from_output:
-        out.write(f"  not in the output: {len(report.missing_from_output)} dataset task(s) have no folder\n")
-    out.write(
-        f"{len(report.rejected)} task(s) would be left out of the package\n"
+        _say(out, f"  not in the output: {len(report.missing_from_output)} dataset task(s) have no folder")
+    _say(
+        out,
+        f"{len(report.rejected)} task(s) would be left out of the package"
         if report.rejected
-        else "Nothing would be left out of the package.\n"
+        else "Nothing would be left out of the package.",
     )
     return 1 if report.rejected else 0
 
@@ -485,6 +493,50 @@ def _add_check_parser(sub: Any) -> None:
     check.add_argument("--tasks", help="dataset file of the same shape (default: the installed 812 tasks)")
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.set_defaults(handler=cmd_check)
+
+
+# --- annotations (the logic is review/commands.py) --------------------------------------------
+
+
+def cmd_annotations(args: argparse.Namespace, out: TextIO) -> int:
+    """`webeval annotations list | export | import | agreement ROOT`."""
+    from webeval_core.review import commands
+
+    fmt = "json" if getattr(args, "json", False) else getattr(args, "format", "csv")
+    command = commands.command_for(
+        args.action,
+        fmt,
+        getattr(args, "output", None),
+        getattr(args, "file", ""),
+        getattr(args, "corrections", None),
+    )
+    return commands.run_command(command, Path(args.root).resolve(), args.annotations, out, sys.stderr)
+
+
+def _add_annotations_parser(sub: Any) -> None:
+    notes = sub.add_parser("annotations", help="human reviews: list, export, import, agreement")
+    actions = notes.add_subparsers(dest="action", required=True)
+    store = argparse.ArgumentParser(add_help=False)
+    store.add_argument("root", help="the folder whose trajectories the annotations are about")
+    store.add_argument(
+        "--annotations",
+        metavar="PATH_OR_URL",
+        help="SQLite file or postgresql:// URL (default: $WEBEVAL_ANNOTATIONS, else the user's data folder)",
+    )
+    actions.add_parser("list", parents=[store], help="every annotation, history included")
+    export = actions.add_parser("export", parents=[store], help="one row per (trajectory, reviewer, stage)")
+    export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
+    export.add_argument("-o", "--output", help="file to write (default: stdout)")
+    export.add_argument(
+        "--corrections", metavar="FILE", help="also write proposed task corrections (dataset JSON)"
+    )
+    imported = actions.add_parser(
+        "import", parents=[store], help="rows of a CSV / JSON-lines file, all or none"
+    )
+    imported.add_argument("file", help="a .csv or .jsonl file with the export's columns")
+    agreement = actions.add_parser("agreement", parents=[store], help="reviewer and judge agreement")
+    agreement.add_argument("--json", action="store_true", help="print one JSON object")
+    notes.set_defaults(handler=cmd_annotations)
 
 
 # --- parser ---------------------------------------------------------------------------------
@@ -527,7 +579,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--force", action="store_true", help="html: write into a non-empty folder")
     export.add_argument("--jobs", type=int, default=0, help="html: processes drawing pages (0: one per core)")
     export.add_argument("--annotations", action="store_true", help="export annotator verdicts instead")
-    export.add_argument("--annotations-file", help="annotations file (default: the root's, see README)")
+    export.add_argument("--annotations-file", help="annotation store: SQLite file or postgresql:// URL")
     export.set_defaults(handler=cmd_export)
 
     score = sub.add_parser("score", help="score trajectories with the official WebArena-Verified evaluator")
@@ -557,6 +609,7 @@ def build_parser() -> argparse.ArgumentParser:
     app.add_argument("--port", type=int, default=8501)
     app.set_defaults(handler=cmd_app)
     _add_check_parser(sub)
+    _add_annotations_parser(sub)
     return parser
 
 

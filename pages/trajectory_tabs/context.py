@@ -27,6 +27,8 @@ class TabContext:
     """The folder's state on disk (runs.index.fingerprint): cached views of it are keyed by it."""
     root: Path
     """The root folder the app browses."""
+    blind: bool = False
+    """Blind review: every verdict, score and failure tag stays hidden (pages/review_common.is_blind)."""
 
     @property
     def folder_text(self) -> str:

@@ -26,9 +26,10 @@ def render(context: TabContext) -> None:
         st.code(trajectory.final_answer_text or "(no answer)", language=None, wrap_lines=True)
         judge_verdicts(trajectory)
         return
-    outcome = context.live_outcome()
-    show_verdict(outcome)
-    evaluation = outcome.evaluation
+    outcome = None if context.blind else context.live_outcome()  # blind review: no verdict
+    if outcome is not None:
+        show_verdict(outcome)
+    evaluation = outcome.evaluation if outcome is not None else None
     text = trajectory.final_answer_text
     response = evaluation.agent_response if evaluation else (parse_agent_response(text) if text else None)
     left, right = st.columns(2)
@@ -56,10 +57,10 @@ def render(context: TabContext) -> None:
             )
         if response.parse_error:
             st.error(f"No structured response found: {inert(response.parse_error)}")
-        if response.findings:
+        if response.findings and not context.blind:  # the "schema violations" failure tag
             st.markdown(f"**Schema findings ({len(response.findings)})** — reported, never scored")
             st.text("\n".join(f"• {finding}" for finding in response.findings))
-    if evaluation is not None:
+    if outcome is not None and evaluation is not None:
         st.markdown("**Field by field** (match as decided by the evaluator's assertions)")
         fields_and_assertions(outcome)
         if evaluation.network:

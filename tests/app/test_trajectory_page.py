@@ -21,7 +21,6 @@ from tests.builders import Act, fara_folder, snapshot
 from webeval_core.reading.response import parse_agent_response
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
-from webeval_core.review.annotations import read_annotations
 from webeval_core.runs.discovery import discover_runs, run_of
 from webeval_core.scoring import CONFIG_FILE_NAME, score_trajectory
 
@@ -440,35 +439,6 @@ def test_rescoring_a_run_reports_progress_results_and_writes_files(
     assert int(metrics["success"]) + int(metrics["failure"]) == len(folders)
     results = next(df.value for df in at.dataframe if "reused" in df.value.columns)
     assert len(results) == len(folders)
-
-
-def test_annotating_a_verdict_appends_to_the_annotations_file(
-    app: OpenPage, sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    notes = tmp_path / "annotations.jsonl"
-    monkeypatch.setenv("WEBEVAL_ANNOTATIONS", str(notes))
-    run_key, trajectory = _find(sample.root, lambda t: t.outcome == "answered" and bool(t.scores))
-    before = snapshot(sample.root)
-    at = app(PAGE, run=run_key, task=trajectory.task_id, tab="Annotate")
-    at.radio(key="_annotation_label").set_value("task ambiguous")
-    at.text_area(key="_annotation_note").input("two valid readings of *the* intent")
-    at.text_input(key="_annotator").input("ann")
-    at.button[0].click().run()  # the form's submit button
-    assert not at.exception
-
-    annotations, problems = read_annotations(notes)
-    assert problems == []
-    (saved,) = annotations
-    assert (saved.run_key, saved.task_id, saved.label, saved.annotator) == (
-        run_key,
-        trajectory.task_id,
-        "task ambiguous",
-        "ann",
-    )
-    assert saved.verdict_source is not None and saved.verdict_source.startswith("webarena-verified-")
-    history = next(df.value for df in at.dataframe if "label" in df.value.columns)
-    assert history["note"].tolist() == ["two valid readings of *the* intent"]
-    assert snapshot(sample.root) == before  # nothing written inside the runs
 
 
 def test_evidence_tab_offers_the_trajectory_as_a_standalone_html_page(

@@ -91,7 +91,12 @@ def start_server(
     # The command `webeval app` runs, so tests serve the app as users get it; no file watcher,
     # which would only cost the tests time.
     command = [*streamlit_command(script, "127.0.0.1", port), "--server.fileWatcherType=none"]
-    env = {**os.environ, "WEBEVAL_ROOT": str(root), "XDG_CACHE_HOME": str(cache_home)}
+    env = {
+        **os.environ,
+        "WEBEVAL_ROOT": str(root),
+        "XDG_CACHE_HOME": str(cache_home),
+        "XDG_DATA_HOME": str(cache_home / "data"),  # the annotation store (WEBEVAL_ANNOTATIONS wins)
+    }
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "wb") as out:
         process = subprocess.Popen(command, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)

@@ -115,15 +115,19 @@ def test_missing_root_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFix
 
 
 def test_export_annotations(tmp_path: Path) -> None:
-    from webeval_core.review.annotations import Annotation, add_annotation
+    from webeval_core.review import Annotation, open_store
 
-    notes = tmp_path / "notes.jsonl"
-    add_annotation(notes, Annotation(run_key="r", task_id="7", label="task ambiguous", note="two readings"))
-    args = ("--annotations", "--annotations-file", str(notes), "--format", "jsonl")
+    wav_folder(tmp_path / "cli", "7")
+    store = tmp_path / "notes.sqlite"
+    run = json.loads(run_cli("ls", str(tmp_path), "--json")[1])["runs"][0]["key"]
+    open_store(str(store)).add(
+        Annotation(run=run, task_id="7", reviewer="ann", stage="blind", outcome="unsure", justification="two")
+    )
+    args = ("--annotations", "--annotations-file", str(store), "--format", "jsonl")
     code, text = run_cli("export", str(tmp_path), *args)
     assert code == 0
     (row,) = [json.loads(line) for line in text.splitlines()]
-    assert (row["task_id"], row["label"], row["note"]) == ("7", "task ambiguous", "two readings")
+    assert (row["task_id"], row["outcome"], row["justification"]) == ("7", "unsure", "two")
 
 
 def test_version_prints_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -18,7 +18,7 @@ from webeval_core.reading.corelog import CoreLogLine
 from webeval_core.reading.network import Har, TimedStep, step_for_time
 from webeval_core.reading.response import AgentResponse, parse_agent_response
 from webeval_core.reading.trajectory import Trajectory
-from webeval_core.review.annotations import Annotation, annotations_as_rows
+from webeval_core.review.annotations import Annotation
 from webeval_core.scoring import (
     RESPONSE_EVALUATOR,
     Candidate,
@@ -315,11 +315,13 @@ def annotation_table(annotations: Iterable[Annotation], current_source: str | No
 
     A re-scoring may have replaced the one it judged.
     """
+    columns = [name for name in Annotation.model_fields if name not in ("run", "task_id")]
+    newest_first = sorted(annotations, key=lambda a: a.created, reverse=True)
     rows = pd.DataFrame(
-        annotations_as_rows(reversed(list(annotations))), columns=list(Annotation.model_fields)
+        [a.model_dump(mode="json", include=set(columns)) for a in newest_first], columns=columns
     )
     rows["judged current verdict"] = rows["verdict_source"] == current_source
-    return rows.drop(columns=["run_key", "task_id"])
+    return rows
 
 
 def utc_moment(seconds: float | None) -> str:

@@ -1,4 +1,14 @@
-"""Review: human judgements of trajectories and verdicts (annotations), kept outside the input tree.
+"""Review: human judgements of trajectories, kept in an annotation store outside the input tree.
+
+annotations  the labels (outcome, process, task, environment) and the Annotation model
+store        the store: SQLite by default, PostgreSQL for a team (one SQLAlchemy code path)
+legacy       earlier versions' JSON-lines annotations, imported on first use
+judges       each automatic judge's verdict as an outcome
+agreement    reviewer-reviewer and judge-reviewer agreement (kappa, accuracy, precision, recall, F1)
+queues       review queues: a saved filter plus a mode, progress and the next item
+exchange     export and import as CSV / JSON lines
+corrections  proposed task corrections, checked by the official task model and tried on the attempts
+commands     what `webeval annotations ...` does (cli.py parses the arguments)
 
 May import: reading, scoring, runs and diagnostics. Never imports presentation.
 """
@@ -8,24 +18,92 @@ from typing import TYPE_CHECKING
 from webeval_core.exports import lazy_getattr
 
 __all__ = [
-    "LABELS",
+    "LABEL_TEXT",
+    "OFFICIAL",
+    "Agreement",
     "Annotation",
-    "add_annotation",
-    "annotations_as_rows",
-    "default_annotations_file",
-    "latest",
-    "read_annotations",
+    "AnnotationStore",
+    "ConfusionCell",
+    "CorrectionKind",
+    "Flip",
+    "ImportRejectedError",
+    "JudgeAgreement",
+    "Outcome",
+    "Process",
+    "ReviewQueue",
+    "ReviewerAgreement",
+    "Stage",
+    "StoreError",
+    "TaskCorrection",
+    "TaskLabel",
+    "agreement_report",
+    "binary_scores",
+    "cohen_kappa",
+    "corrected_task",
+    "corrections_as_tasks",
+    "current",
+    "default_location",
+    "export_rows",
+    "judge_verdicts",
+    "majority",
+    "mask",
+    "next_item",
+    "open_annotations",
+    "open_store",
+    "queue_items",
+    "read_corrections",
+    "read_import",
+    "read_legacy",
+    "read_queues",
+    "reviewed",
+    "rows_as_text",
+    "save_correction",
+    "save_queue",
+    "summary_verdicts",
+    "try_correction",
 ]
 
 if TYPE_CHECKING:
-    from webeval_core.review.annotations import (
-        LABELS,
-        Annotation,
-        add_annotation,
-        annotations_as_rows,
-        default_annotations_file,
-        latest,
-        read_annotations,
+    from webeval_core.review.agreement import (
+        Agreement,
+        ConfusionCell,
+        JudgeAgreement,
+        ReviewerAgreement,
+        agreement_report,
+        binary_scores,
+        cohen_kappa,
+        majority,
     )
+    from webeval_core.review.annotations import (
+        LABEL_TEXT,
+        Annotation,
+        Outcome,
+        Process,
+        Stage,
+        TaskLabel,
+        current,
+    )
+    from webeval_core.review.corrections import (
+        CorrectionKind,
+        Flip,
+        TaskCorrection,
+        corrected_task,
+        corrections_as_tasks,
+        read_corrections,
+        save_correction,
+        try_correction,
+    )
+    from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text
+    from webeval_core.review.judges import OFFICIAL, judge_verdicts, summary_verdicts
+    from webeval_core.review.legacy import open_annotations, read_legacy
+    from webeval_core.review.queues import (
+        ReviewQueue,
+        next_item,
+        queue_items,
+        read_queues,
+        reviewed,
+        save_queue,
+    )
+    from webeval_core.review.store import AnnotationStore, StoreError, default_location, mask, open_store
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

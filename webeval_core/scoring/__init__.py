@@ -51,6 +51,7 @@ __all__ = [
     "stored_evaluation",
     "stored_task_result",
     "summarize_scores",
+    "task_problem",
     "write_score_file",
 ]
 
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
         load_url_config,
     )
     from webeval_core.scoring.evaluation import EngineInfo, Evaluation, UrlConfigUse, evaluate, har_problem
+    from webeval_core.scoring.official import task_problem
     from webeval_core.scoring.packaging import check_submission
     from webeval_core.scoring.provenance import Candidate, FieldDiff, NetworkCheckTrace
     from webeval_core.scoring.results import (

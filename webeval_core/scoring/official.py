@@ -13,6 +13,7 @@ second, which the index and a plain `webeval ls` must not pay.
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import importlib
@@ -21,7 +22,7 @@ import logging
 import re
 import tempfile
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -509,3 +510,20 @@ def extract_agent_response(text: str) -> Any:
     from webarena_verified.core.evaluation.evaluators.agent_response_evaluator import AgentResponseEvaluator
 
     return AgentResponseEvaluator()._get_actual_agent_response_dict(text)
+
+
+def task_problem(raw: Mapping[str, Any]) -> str | None:
+    """Why the official task model (`webarena_verified.types.WebArenaVerifiedTask`) refuses a task
+    object, as "field: reason" of its first error; None when it accepts it.
+    """
+    from pydantic import ValidationError
+    from webarena_verified.types import WebArenaVerifiedTask
+
+    try:
+        # A deep copy: the model's validators normalize nested values in place.
+        WebArenaVerifiedTask.model_validate(copy.deepcopy(dict(raw)))
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"])
+        return f"{where}: {error['msg']}" if where else str(error["msg"])
+    return None

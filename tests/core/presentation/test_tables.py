@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -391,10 +391,15 @@ def test_token_usage_table_adds_the_total(tmp_path: Path) -> None:
 
 
 def test_annotation_table_lists_newest_first_and_which_judged_the_current_verdict() -> None:
-    older = Annotation(run_key="r", task_id="0", label="verdict correct", verdict_source="v1")
-    newer = Annotation(run_key="r", task_id="0", label="task ambiguous", verdict_source="v2")
+    common = {"run": "r", "task_id": "0", "reviewer": "ann", "stage": "blind"}
+    older = Annotation(
+        **common, outcome="success", verdict_source="v1", created=datetime(2026, 1, 1, tzinfo=UTC)
+    )
+    newer = Annotation(
+        **common, outcome="unsure", verdict_source="v2", created=datetime(2026, 1, 2, tzinfo=UTC)
+    )
     table = ex.annotation_table([older, newer], "v2")
-    assert table["label"].tolist() == ["task ambiguous", "verdict correct"]
+    assert table["outcome"].tolist() == ["unsure", "success"]
     assert table["judged current verdict"].tolist() == [True, False]
-    assert "run_key" not in table.columns and "task_id" not in table.columns
+    assert "run" not in table.columns and "task_id" not in table.columns
     assert ex.annotation_table([], None).empty

@@ -1,0 +1,88 @@
+"""Agreement: reviewers with each other and each judge with the reviewers' majority, per stage.
+
+Cohen's kappa for each pair of reviewers on the items both annotated; kappa, accuracy,
+precision, recall and F1 of each judge (the official evaluator and every score-file judge)
+against the majority outcome (success = positive); each figure with its number of items. The
+confusion table of one judge: select a cell to list its trajectories, and a row there opens one.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import current_frame, index_or_stop, trajectory_table
+from pages.review_common import all_annotations, judged, review_store
+from pages.shell import require_app_shell
+from pages.state import Key
+from webeval_core.review import LABEL_TEXT, Agreement, Outcome, Stage, agreement_report
+from webeval_core.runs import metrics
+
+require_app_shell()
+
+
+def _confusion(report: Agreement, stage: Stage, judge: str) -> pd.DataFrame:
+    """Rows: the judge's outcome; columns: the reviewers' majority; cells: item counts."""
+    table = pd.DataFrame(
+        0, index=[Outcome.SUCCESS.value, Outcome.FAILURE.value], columns=[o.value for o in Outcome]
+    )
+    for cell in report.confusion:
+        if cell.stage == stage and cell.judge == judge:
+            table.loc[cell.judge_outcome.value, cell.human_outcome.value] = len(cell.items)
+    table.index.name = f"{judge} said"
+    return table
+
+
+def _page() -> None:
+    st.title("Agreement")
+    index = index_or_stop()
+    store = review_store()
+    annotations = all_annotations(store) if store is not None else None
+    if annotations is None:
+        st.stop()
+    report = agreement_report(annotations, judged())
+    stage = st.segmented_control(
+        "Stage",
+        list(Stage),
+        default=Stage.BLIND,
+        format_func=lambda s: LABEL_TEXT[s],
+        key=Key.AGREEMENT_STAGE,
+        bind="query-params",
+        required=True,
+    )
+    stage = Stage(stage or Stage.BLIND)
+    st.subheader("Reviewers (Cohen's kappa of the outcome)")
+    pairs = [p.model_dump(exclude={"stage"}) for p in report.reviewers if p.stage == stage]
+    if pairs:
+        st.dataframe(pd.DataFrame(pairs), hide_index=True, width="stretch")
+    else:
+        st.caption("No two reviewers annotated the same trajectory in this stage yet.")
+    st.subheader("Judges against the reviewers' majority (success = positive)")
+    figures = [j.model_dump(exclude={"stage"}) for j in report.judges if j.stage == stage]
+    if not figures:
+        st.caption("No reviewed trajectory has a judge's verdict in this stage yet.")
+        return
+    st.dataframe(pd.DataFrame(figures), hide_index=True, width="stretch")
+    judges = [f["judge"] for f in figures]
+    judge = st.selectbox("Confusion table of", judges, key=Key.CONFUSION_JUDGE, bind="query-params")
+    table = _confusion(report, stage, str(judge))
+    event = st.dataframe(table, key=Key.CONFUSION_TABLE, on_select="rerun", selection_mode="single-cell")
+    if event.selection.cells:
+        row, column = event.selection.cells[0]
+        said, human = table.index[row], column
+        items = next(
+            (
+                c.items
+                for c in report.confusion
+                if (c.stage, c.judge, c.judge_outcome, c.human_outcome) == (stage, judge, said, human)
+            ),
+            (),
+        )
+        frame = current_frame()
+        keys = pd.Series(list(zip(frame["run"], frame["task_id"], strict=True)), index=frame.index)
+        rows = frame[keys.isin(set(items))]
+        st.caption(f"{len(rows)} trajectories where {judge} said {said} and the reviewers {human}")
+        trajectory_table(rows, metrics.run_labels(index.runs), key=Key.TRAJECTORIES_TABLE)
+
+
+_page()

@@ -1,0 +1,237 @@
+"""Shared by the review views: the reviewer, the annotation store, the queue worked, blind mode.
+
+The reviewer is chosen once in the sidebar and kept in the URL (`?reviewer=`), so a save never
+clears it. The store is opened once per location for the whole server (SQLite file or
+PostgreSQL URL from `WEBEVAL_ANNOTATIONS`); errors are shown with the password masked. Blind
+mode is ONE switch, `is_blind`: the trajectory page hides every verdict, score and failure tag
+while it is true, i.e. while the reviewer works a blind queue and has not yet saved this item.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import PAGES, current_frame, current_index, current_root, inert, lazy_expander
+from pages.state import Key, trajectory_link
+from webeval_core.review import (
+    Annotation,
+    AnnotationStore,
+    Outcome,
+    ReviewQueue,
+    Stage,
+    StoreError,
+    current,
+    judge_verdicts,
+    majority,
+    next_item,
+    open_annotations,
+    queue_items,
+    read_queues,
+)
+from webeval_core.review.store import default_location
+from webeval_core.runs.index import RootIndex
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _store(location: str, root: str) -> AnnotationStore:
+    store, _problems = open_annotations(location, Path(root))
+    return store
+
+
+def review_store() -> AnnotationStore | None:
+    """The annotation store; None (with the reason shown) when it cannot be opened."""
+    try:
+        return _store(default_location(), str(current_root()))
+    except StoreError as exc:
+        st.error(f"The annotation store cannot be opened: {inert(str(exc))}")
+        return None
+
+
+def all_annotations(store: AnnotationStore) -> list[Annotation] | None:
+    """Every annotation; None (with the reason shown) when the store cannot be read."""
+    try:
+        return store.annotations()
+    except StoreError as exc:
+        st.error(f"The annotation store cannot be read: {inert(str(exc))}")
+        return None
+
+
+def reviewer_picker() -> None:
+    """The sidebar's reviewer: kept in the URL (`?reviewer=`) and the session, never cleared by a save.
+
+    Its text box is drawn only when the expander is opened, like the root folder's: a text box
+    costs every page load about 0.2 s of the browser's time.
+    """
+    name = st.query_params.get(Key.REVIEWER.value) or st.session_state.get(Key.REVIEWER_KEPT) or ""
+    st.session_state[Key.REVIEWER_KEPT] = name
+    if name and st.query_params.get(Key.REVIEWER.value) != name:
+        st.query_params[Key.REVIEWER.value] = name  # a page switch dropped it: put it back
+    with st.sidebar:
+        box = lazy_expander(f"Reviewer: {inert(name) if name else '(not named)'}", key=Key.REVIEWER_BOX)
+        if box is not None:
+            with box:
+                st.text_input(
+                    "Your name",
+                    value=name,
+                    key=Key.REVIEWER_TYPED,
+                    max_chars=80,
+                    placeholder="stored with each of your annotations",
+                    on_change=_take_name,
+                )
+
+
+def _take_name() -> None:
+    name = str(st.session_state.get(Key.REVIEWER_TYPED) or "").strip()
+    st.session_state[Key.REVIEWER_KEPT] = name
+    if name:
+        st.query_params[Key.REVIEWER.value] = name
+    else:
+        st.query_params.pop(Key.REVIEWER.value, None)
+
+
+def reviewer() -> str:
+    """The reviewer's name, stripped; empty when none was given."""
+    name = st.query_params.get(Key.REVIEWER.value) or st.session_state.get(Key.REVIEWER_KEPT) or ""
+    return str(name).strip()
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _judged(_index: RootIndex, index_id: int) -> dict[tuple[str, str], dict[str, Outcome]]:
+    return judge_verdicts(_index)
+
+
+def judged() -> dict[tuple[str, str], dict[str, Outcome]]:
+    """Each judge's outcome per trajectory of the current root (computed once per loaded index)."""
+    index = current_index()
+    return _judged(index, id(index))
+
+
+def current_queue(store: AnnotationStore) -> ReviewQueue | None:
+    """The queue named in the URL, when the store has it."""
+    name = st.query_params.get(Key.QUEUE.value) or st.session_state.get(Key.QUEUE)
+    if not name:
+        return None
+    try:
+        return read_queues(store).get(str(name))
+    except StoreError:
+        return None
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _items(root: str, queue_json: str) -> list[tuple[str, str]]:
+    return queue_items(current_frame(), ReviewQueue.model_validate_json(queue_json), judged())
+
+
+def items_of(queue: ReviewQueue) -> list[tuple[str, str]]:
+    """The queue's trajectories in review order (cached per root and queue)."""
+    return _items(str(current_root()), queue.model_dump_json())
+
+
+def next_in_queue(
+    queue: ReviewQueue, store: AnnotationStore, after: tuple[str, str] | None = None
+) -> tuple[str, str] | None:
+    """The reviewer's next item of a queue, not yet annotated by them in its stage.
+
+    Raises:
+        StoreError: When the store cannot be read.
+    """
+    return next_item(items_of(queue), store.reviewed(reviewer(), queue.stage), after)
+
+
+def open_item(queue: ReviewQueue, item: tuple[str, str]) -> None:
+    """Open one queue item on the Trajectory page's Annotate tab, the queue kept in the URL."""
+    params = trajectory_link(*item) | {Key.QUEUE.value: queue.name, Key.TAB.value: "Annotate"}
+    st.switch_page(PAGES["trajectory"], query_params=params)
+
+
+def is_blind(run_key: str, task_id: str) -> bool:
+    """Whether verdicts must be hidden: a blind queue is worked and this item is not yet saved."""
+    store = _quiet_store()
+    if store is None:
+        return bool(st.session_state.get(Key.QUEUE))  # cannot tell: hide rather than reveal
+    queue = current_queue(store)
+    if queue is None or queue.stage != Stage.BLIND:
+        return False
+    try:
+        return (run_key, task_id) not in store.reviewed(reviewer(), Stage.BLIND)
+    except StoreError:
+        return True
+
+
+def blind_list() -> bool:
+    """Whether the trajectory list hides verdict columns: a blind queue is being worked."""
+    store = _quiet_store()
+    queue = current_queue(store) if store is not None else None
+    return queue is not None and queue.stage == Stage.BLIND
+
+
+def _quiet_store() -> AnnotationStore | None:
+    try:
+        return _store(default_location(), str(current_root()))
+    except StoreError:
+        return None
+
+
+def human_columns(frame: pd.DataFrame, annotations: list[Annotation], me: str) -> pd.DataFrame:
+    """The list's review columns: annotated by me, reviewer count, human outcome, disagreement."""
+    latest = current(annotations)
+    by_item: dict[tuple[str, str], dict[str, Outcome]] = {}
+    for (run, task_id, name, _stage), annotation in latest.items():
+        by_item.setdefault((run, task_id), {})[name] = annotation.outcome
+    keys = list(zip(frame["run"].astype(str), frame["task_id"].astype(str), strict=True))
+    votes = [by_item.get(key, {}) for key in keys]
+    human = [majority(v.values()) for v in votes]
+    evaluator = [_evaluator_outcome(status) for status in frame["status"]]
+    return frame.assign(
+        mine=[bool(me) and me in v for v in votes],
+        reviewers=[len(v) for v in votes],
+        human=[h.value if h else None for h in human],
+        disagree=[
+            h is not None and e is not None and h not in (Outcome.UNSURE, e)
+            for h, e in zip(human, evaluator, strict=True)
+        ],
+    )
+
+
+def _evaluator_outcome(status: object) -> Outcome | None:
+    if status == "success":
+        return Outcome.SUCCESS
+    if status in ("failure", "error"):
+        return Outcome.FAILURE
+    return None
+
+
+VERDICT_COLUMNS = ("result", "status", "score", "tags")
+"""Columns of the trajectory list that a blind review hides."""
+
+
+def review_filters(frame: pd.DataFrame) -> pd.DataFrame:
+    """The Trajectories page's review columns and filters (annotated by me, human outcome, disagreement).
+
+    While a blind queue is worked, the verdict columns are dropped.
+    """
+    store = _quiet_store()
+    annotations = all_annotations(store) if store is not None else None
+    if annotations is None:
+        return frame
+    shown = human_columns(frame, annotations, reviewer())
+    left, middle, right = st.columns([1, 2, 1])
+    mine = left.segmented_control(
+        "Annotated by me", ["yes", "no"], key=Key.MINE, bind="query-params", disabled=not reviewer()
+    )
+    human = middle.multiselect(
+        "Human outcome", [o.value for o in Outcome], key=Key.HUMAN_OUTCOMES, bind="query-params"
+    )
+    disagree = right.checkbox("Disagrees with the evaluator", key=Key.HUMAN_DISAGREES, bind="query-params")
+    if mine:
+        shown = shown[shown["mine"] == (mine == "yes")]
+    if human:
+        shown = shown[shown["human"].isin(human)]
+    if disagree:
+        shown = shown[shown["disagree"]]
+    if blind_list():
+        shown = shown.drop(columns=list(VERDICT_COLUMNS)).assign(disagree=None)
+    return shown

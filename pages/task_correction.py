@@ -1,0 +1,89 @@
+"""The Tasks page's "Propose a correction" box: a corrected expected response, or ambiguous/infeasible.
+
+The proposal is checked by the official task model and tried at once on every attempt of the task
+in the loaded runs (scored with the proposed expected answer, nothing written), showing how many
+verdicts would flip; saving stores it in the annotation store for `webeval annotations export`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import current_root, inert, lazy_expander, load_trajectory_cached
+from pages.review_common import review_store, reviewer
+from pages.state import Key
+from webeval_core.reading.tasks import Task, load_catalog
+from webeval_core.review import StoreError
+from webeval_core.review.corrections import CorrectionKind, TaskCorrection, save_correction, try_correction
+
+
+def _proposal(task: Task) -> TaskCorrection | None:
+    """The proposal the form describes; None (with the reason shown) when it is not one yet."""
+    kind = st.radio("Proposal", list(CorrectionKind), key=Key.CORRECTION_KIND, horizontal=True)
+    text = st.text_area(
+        "Corrected expected response (JSON)",
+        value=json.dumps(task.expected.model_dump(mode="json"), indent=2),
+        key=Key.CORRECTION_EXPECTED,
+        height=200,
+        disabled=kind != CorrectionKind.CORRECTED,
+    )
+    reason = st.text_input("Reason", key=Key.CORRECTION_REASON, placeholder="what is wrong with the task")
+    if not reason.strip() or not reviewer():
+        st.caption("A proposal needs a reason and a reviewer (sidebar).")
+        return None
+    expected = None
+    if kind == CorrectionKind.CORRECTED:
+        try:
+            expected = json.loads(text)
+        except json.JSONDecodeError as exc:
+            st.error(f"Not JSON: line {exc.lineno}, column {exc.colno}: {inert(exc.msg)}")
+            return None
+    return TaskCorrection(
+        task_id=task.task_id, kind=kind, expected=expected, reason=reason, reviewer=reviewer()
+    )
+
+
+def correction_box(task: Task, attempts: pd.DataFrame) -> None:
+    """A lazy expander with the proposal form, its effect on the attempts, and a save button."""
+    box = lazy_expander("Propose a correction of this task", key=Key.CORRECTION_BOX)
+    if box is None:
+        return
+    with box:
+        proposal = _proposal(task)
+        if proposal is None:
+            return
+        folders = [
+            (str(run), Path(path)) for run, path in zip(attempts["run"], attempts["path"], strict=True)
+        ]
+        try:
+            flips = try_correction(
+                load_catalog(),
+                proposal,
+                [(run, load_trajectory_cached(str(folder))) for run, folder in folders],
+                config_root=current_root(),
+            )
+        except ValueError as exc:
+            st.error(inert(str(exc)))
+            return
+        changed = sum(1 for f in flips if f.flipped)
+        st.metric("Verdicts that would flip", f"{changed} of {len(flips)}")
+        if flips:
+            st.dataframe(
+                pd.DataFrame([f.model_dump() | {"flipped": f.flipped} for f in flips]),
+                hide_index=True,
+                width="stretch",
+            )
+        if st.button("Save the proposal", key=Key.CORRECTION_SAVE, type="primary"):
+            store = review_store()
+            if store is None:
+                return
+            try:
+                save_correction(store, proposal)
+            except StoreError as exc:
+                st.error(inert(str(exc)))
+                return
+            st.success("Proposal saved; `webeval annotations export ROOT --corrections FILE` writes it.")

@@ -1,0 +1,234 @@
+"""Review in the app: the Annotate tab, blind queues, the Review and Agreement pages, the list columns."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from pages.state import Key, label_key
+from tests.builders import snapshot
+from tests.conftest import Sample
+from tests.postgres_server import PASSWORD, PostgresServer, postgres_binary, remove_server, start_server
+from webeval_core.review import (
+    OFFICIAL,
+    Annotation,
+    Outcome,
+    ReviewQueue,
+    Stage,
+    judge_verdicts,
+    open_store,
+    read_corrections,
+    save_queue,
+)
+from webeval_core.runs.index import build_index
+from webeval_core.runs.metrics import TrajectoryFilter
+
+TRAJECTORY = "pages/trajectory.py"
+OpenPage = Callable[..., AppTest]
+
+
+@pytest.fixture
+def store_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    location = str(tmp_path / "annotations.sqlite")
+    monkeypatch.setenv("WEBEVAL_ANNOTATIONS", location)
+    return location
+
+
+def _scored_items(sample: Sample) -> list[tuple[str, str]]:
+    judged = judge_verdicts(build_index(sample.root))
+    return sorted(item for item, verdicts in judged.items() if OFFICIAL in verdicts)
+
+
+def _texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [i.value for i in at.info]
+    return "\n".join(str(p) for p in parts)
+
+
+def _click_label(at: AppTest, group: Key, value: str) -> None:
+    at.button(key=label_key(group, value)).click().run()
+
+
+def test_annotating_needs_a_reviewer_and_an_outcome_and_keeps_the_reviewer(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    run, task = _scored_items(sample)[0]
+    before = snapshot(sample.root)
+    at = app(TRAJECTORY, run=run, task=task, tab="Annotate")
+    assert "Name yourself in the sidebar" in _texts(at)
+    at = app(TRAJECTORY, run=run, task=task, tab="Annotate", reviewer="ann *bold*")
+    at.button(key=Key.REVIEW_SAVE).click().run()  # nothing preselected: no outcome, no save
+    assert ["Choose an outcome first" in e.value for e in at.error] == [True]
+    assert open_store(store_file).annotations() == []
+    _click_label(at, Key.REVIEW_OUTCOME, "failure")
+    _click_label(at, Key.REVIEW_PROCESS, "unsafe")
+    at.text_area(key=Key.REVIEW_JUSTIFICATION).input("deleted the *wrong* <b>repo</b>")
+    at.button(key=Key.REVIEW_SAVE).click().run()
+    assert not at.exception
+    (saved,) = open_store(store_file).annotations()
+    assert (saved.run, saved.task_id, saved.reviewer, saved.stage) == (
+        run,
+        task,
+        "ann *bold*",
+        Stage.INFORMED,
+    )
+    assert (saved.outcome, saved.process, saved.task) == (Outcome.FAILURE, "unsafe", None)
+    assert saved.justification == "deleted the *wrong* <b>repo</b>"
+    assert saved.verdict_source is not None
+    assert "Name yourself" not in _texts(at)  # a save never clears the reviewer
+    assert Key.REVIEW_OUTCOME not in at.session_state  # the labels were cleared for the next judgement
+    history = next(df.value for df in at.dataframe if "justification" in df.value.columns)
+    assert history["justification"].tolist() == ["deleted the *wrong* <b>repo</b>"]  # as plain text
+    assert snapshot(sample.root) == before  # annotations never touch the runs
+
+
+def _blind_queue(store_file: str, sample: Sample, items: list[tuple[str, str]]) -> ReviewQueue:
+    queue = ReviewQueue(
+        name="blind three",
+        stage=Stage.BLIND,
+        criteria=TrajectoryFilter(runs=frozenset({items[0][0]}), statuses=frozenset({"success", "failure"})),
+    )
+    save_queue(open_store(store_file), queue)
+    return queue
+
+
+def test_a_blind_queue_hides_verdicts_until_saved_then_moves_to_the_next_item(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    items = _scored_items(sample)
+    _blind_queue(store_file, sample, items)
+    at = app("pages/review.py", reviewer="bob")
+    at.selectbox(key=Key.QUEUE).select("blind three").run()
+    assert "0 / " in at.get("progress")[0].proto.text
+    at.button(key=Key.QUEUE_OPEN).click().run()
+    assert not at.exception
+    first = (at.query_params["run"], at.query_params["task"])
+    assert at.query_params["queue"] == "blind three"
+    text = _texts(at)
+    assert "blind review: verdicts hidden" in text
+    assert "webarena-verified" not in text and "score" not in text.lower().replace("scored", "")
+    for tab in ("Network", "Evidence", "Re-score", "Annotate"):
+        at = app(TRAJECTORY, run=first[0], task=first[1], queue="blind three", reviewer="bob", tab=tab)
+        if tab != "Annotate":
+            assert "Blind review: this tab shows verdicts" in _texts(at), tab
+    _click_label(at, Key.REVIEW_OUTCOME, "success")
+    at.button(key=Key.REVIEW_SAVE).click().run()
+    assert not at.exception
+    second = (at.query_params["run"], at.query_params["task"])
+    assert second != first
+    (saved,) = open_store(store_file).annotations()
+    assert (saved.item, saved.stage, saved.reviewer) == (first, Stage.BLIND, "bob")
+
+
+def test_the_list_shows_review_columns_and_filters_on_them(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    items = _scored_items(sample)
+    judged = judge_verdicts(build_index(sample.root))
+    store = open_store(store_file)
+    opposite = {Outcome.SUCCESS: Outcome.FAILURE, Outcome.FAILURE: Outcome.SUCCESS}
+    for reviewer in ("ann", "bob"):
+        store.add(
+            Annotation(
+                run=items[0][0],
+                task_id=items[0][1],
+                reviewer=reviewer,
+                stage=Stage.BLIND,
+                outcome=opposite[judged[items[0]][OFFICIAL]],
+                created=datetime(2026, 1, 1, tzinfo=UTC),
+            )
+        )
+    at = app("pages/trajectories.py", reviewer="ann", human_disagrees="true")
+    table = next(df.value for df in at.dataframe if "human" in df.value.columns)
+    assert table["task_id"].tolist() == [items[0][1]]
+    assert (table["mine"].tolist(), table["reviewers"].tolist()) == ([True], [2])
+
+
+def test_the_agreement_page_shows_pairs_and_judges(app: OpenPage, sample: Sample, store_file: str) -> None:
+    items = _scored_items(sample)[:3]
+    store = open_store(store_file)
+    for reviewer in ("ann", "bob"):
+        for item in items:
+            store.add(
+                Annotation(
+                    run=item[0], task_id=item[1], reviewer=reviewer, stage=Stage.BLIND, outcome="success"
+                )
+            )
+    at = app("pages/agreement.py")
+    assert not at.exception
+    frames = [df.value for df in at.dataframe]
+    pairs = next(f for f in frames if "kappa" in f.columns and "a" in f.columns)
+    assert pairs[["a", "b", "n"]].values.tolist() == [["ann", "bob", 3]]
+    judges = next(f for f in frames if "judge" in f.columns)
+    assert OFFICIAL in judges["judge"].tolist()
+    # A cell of the confusion table lists its trajectories: the evaluator's verdict, humans "success".
+    judged = judge_verdicts(build_index(sample.root))
+    said = judged[items[0]][OFFICIAL].value
+    row = 0 if said == "success" else 1
+    at.session_state[Key.CONFUSION_TABLE] = {
+        "selection": {"rows": [], "columns": [], "cells": [[row, "success"]]}
+    }
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    listed = next(df.value for df in at.dataframe if "task_id" in df.value.columns)
+    expected = sorted(item[1] for item in items if judged[item][OFFICIAL].value == said)
+    assert sorted(listed["task_id"].tolist()) == expected
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    if postgres_binary("initdb") is None:
+        pytest.skip("PostgreSQL is not installed and could not be (python3 dev.py test installs it)")
+    server = start_server()
+    yield server
+    remove_server(server)
+
+
+def test_a_stopped_server_keeps_the_form_and_saving_works_once_it_is_back(
+    app: OpenPage, sample: Sample, postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = postgres.new_database()
+    monkeypatch.setenv("WEBEVAL_ANNOTATIONS", url)
+    run, task = _scored_items(sample)[0]
+    at = app(TRAJECTORY, run=run, task=task, tab="Annotate", reviewer="ann")
+    _click_label(at, Key.REVIEW_OUTCOME, "success")
+    at.text_area(key=Key.REVIEW_JUSTIFICATION).input("kept while the server is down")
+    postgres.stop()
+    try:
+        at.button(key=Key.REVIEW_SAVE).click().run()
+        errors = " ".join(e.value for e in at.error)
+        assert "Not saved, your labels are kept" in errors
+        assert PASSWORD not in errors and "\\*\\*\\*" in errors
+        assert at.text_area(key=Key.REVIEW_JUSTIFICATION).value == "kept while the server is down"
+        assert at.session_state[Key.REVIEW_OUTCOME] == "success"
+    finally:
+        postgres.start()
+    at.button(key=Key.REVIEW_SAVE).click().run()
+    assert [a.justification for a in open_store(url).annotations()] == ["kept while the server is down"]
+
+
+def test_a_task_correction_shows_the_flips_and_is_saved(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    before = snapshot(sample.root)
+    at = app("pages/tasks.py", task="108", reviewer="ann")
+    at.session_state[Key.CORRECTION_BOX] = True
+    at.run()
+    expected = (
+        '{"task_type": "retrieve", "status": "SUCCESS", "retrieved_data": [{"month": "May", "count": 0}]}'
+    )
+    at.text_area(key=Key.CORRECTION_EXPECTED).input(expected)
+    at.text_input(key=Key.CORRECTION_REASON).input("the <b>May</b> count is wrong").run()
+    assert not at.exception, [e.value for e in at.exception]
+    flips = next(m for m in at.metric if m.label == "Verdicts that would flip")
+    changed, total = flips.value.split(" of ")
+    assert int(total) >= 1 and int(changed) >= 1
+    at.button(key=Key.CORRECTION_SAVE).click().run()
+    (saved,) = read_corrections(open_store(store_file))
+    assert (saved.task_id, saved.reviewer, saved.reason) == (108, "ann", "the <b>May</b> count is wrong")
+    at.text_area(key=Key.CORRECTION_EXPECTED).input('{"task_type": "fly"}').run()
+    assert any("official task model refuses it" in e.value for e in at.error)
+    assert snapshot(sample.root) == before

@@ -1,0 +1,118 @@
+"""Two reviewers work one blind queue at once, with the keyboard, in two browser contexts.
+
+Each saves three items with one key for the outcome and Ctrl+Enter to save and open the next;
+before each save the page is checked for any verdict, score or failure tag. Both sets persist.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.streamlit_server import REPO, start_server, stop_server
+from webeval_core.reading.tasks import load_catalog
+from webeval_core.review import ReviewQueue, Stage, judge_verdicts, open_store, queue_items, save_queue
+from webeval_core.runs.index import build_index
+from webeval_core.runs.metrics import TrajectoryFilter, trajectory_frame
+
+if TYPE_CHECKING:
+    from conftest import App
+else:
+    from tests.browser.conftest import App
+
+ARTIFACTS = REPO / "test-artifacts" / "browser"
+QUEUE = "blind pair"
+# Texts only a verdict shows: the official engine's score files and statuses, judges' names.
+VERDICT_TEXTS = ("webarena-verified", "mmrubric", "gpt_eval", "score ", "wrong values", "network request")
+
+
+@pytest.fixture(scope="module")
+def review_server(runs_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """A server of its own with an empty annotation store holding one blind queue: (URL, store)."""
+    folder = tmp_path_factory.mktemp("review")
+    store = str(folder / "annotations.sqlite")
+    index = build_index(runs_copy)
+    run = index.runs[0].key
+    save_queue(
+        open_store(store), ReviewQueue(name=QUEUE, stage=Stage.BLIND, criteria=TrajectoryFilter(runs={run}))
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WEBEVAL_ANNOTATIONS", store)
+        process, base_url = start_server(runs_copy, folder / "cache", ARTIFACTS / "server-review.log")
+    try:
+        yield base_url, store
+    finally:
+        stop_server(process)
+
+
+def _first_item(root: Path) -> tuple[str, str]:
+    index = build_index(root)
+    queue = ReviewQueue(name=QUEUE, stage=Stage.BLIND, criteria=TrajectoryFilter(runs={index.runs[0].key}))
+    return queue_items(trajectory_frame(index, load_catalog()), queue, judge_verdicts(index))[0]
+
+
+def _open(page: Page, base_url: str, reviewer: str, item: tuple[str, str]) -> App:
+    app = App(page, base_url)
+    query = {"run": item[0], "task": item[1], "queue": QUEUE, "reviewer": reviewer, "tab": "Annotate"}
+    app.goto("trajectory", "blind review", **query)
+    return app
+
+
+def _check_blind(app: App) -> None:
+    text = app.main.inner_text()
+    assert "blind review: verdicts hidden until you save" in text
+    shown = [t for t in VERDICT_TEXTS if t in text]
+    assert not shown, f"verdict text visible before saving: {shown}"
+
+
+def _save_with_keys(app: App, key: str) -> float:
+    """Choose the outcome by its key, save with Ctrl+Enter; seconds until the next item is shown."""
+    task = app.page.url
+    app.main.locator("h1").first.click()  # focus the page, not a text box
+    app.page.keyboard.press(key)
+    app.wait()  # the label's rerun (the labels' fragment)
+    expect(
+        app.main.get_by_role("button", name="agent failed" if key == "f" else "agent succeeded")
+    ).to_have_attribute("data-testid", "stBaseButton-primary")
+    started = time.perf_counter()
+    app.page.keyboard.press("Control+Enter")
+    expect(app.page).not_to_have_url(task, timeout=20_000)
+    app.wait("blind review")
+    return time.perf_counter() - started
+
+
+def test_two_reviewers_work_one_blind_queue_with_the_keyboard(
+    browser: Browser, review_server: tuple[str, str], runs_copy: Path
+) -> None:
+    base_url, store = review_server
+    first = _first_item(runs_copy)
+    contexts = [browser.new_context(viewport={"width": 1440, "height": 1000}) for _ in range(2)]
+    try:
+        apps = [
+            _open(c.new_page(), base_url, name, first)
+            for c, name in zip(contexts, ("ann", "bob"), strict=True)
+        ]
+        timings = []
+        for number in range(3):  # interleaved: both sessions are open and saving at the same time
+            for app, key in zip(apps, ("f", "s"), strict=True):
+                _check_blind(app)
+                if number == 0:
+                    app.shot(f"review-blind-{key}")
+                timings.append(_save_with_keys(app, key))
+        apps[0].shot("review-after-three")
+    finally:
+        for context in contexts:
+            context.close()
+    saved = open_store(store).annotations()
+    by_reviewer = {name: [a for a in saved if a.reviewer == name] for name in ("ann", "bob")}
+    assert [len(v) for v in by_reviewer.values()] == [3, 3]
+    assert {a.outcome for a in by_reviewer["ann"]} == {"failure"}
+    assert {a.outcome for a in by_reviewer["bob"]} == {"success"}
+    assert all(a.stage == Stage.BLIND for a in saved)
+    assert len({a.item for a in by_reviewer["ann"]}) == 3  # each save moved on to another item
+    print(f"save-and-next: {', '.join(f'{t:.2f}' for t in timings)} s")

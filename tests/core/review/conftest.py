@@ -1,0 +1,29 @@
+"""Store fixtures: every store test runs against SQLite and against a throwaway PostgreSQL server."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.postgres_server import PostgresServer, postgres_binary, remove_server, start_server
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """One PostgreSQL 15 server for the session, in a temporary folder, on a free port."""
+    if postgres_binary("initdb") is None:
+        pytest.skip("PostgreSQL is not installed and could not be (python3 dev.py test installs it)")
+    server = start_server()
+    yield server
+    remove_server(server)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty store's location: a SQLite file, or a fresh database on the session's server."""
+    if request.param == "sqlite":
+        return str(tmp_path / "store" / "annotations.sqlite")
+    server: PostgresServer = request.getfixturevalue("postgres")
+    return server.new_database()

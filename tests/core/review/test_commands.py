@@ -1,0 +1,244 @@
+"""`webeval annotations export | import | agreement | list` on the scored sample, against both stores."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.builders import snapshot
+from tests.conftest import Sample
+from webeval_core.cli import main
+from webeval_core.review.annotations import Annotation
+from webeval_core.review.judges import OFFICIAL, judge_threshold, judge_verdicts
+from webeval_core.review.legacy import legacy_file, open_annotations
+from webeval_core.review.store import open_store
+from webeval_core.runs.index import build_index
+
+
+def cli(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(list(argv), out), out.getvalue()
+
+
+def _items(sample: Sample) -> list[tuple[str, str]]:
+    judged = judge_verdicts(build_index(sample.root))
+    return sorted(item for item, verdicts in judged.items() if OFFICIAL in verdicts)
+
+
+def _write_rows(path: Path, rows: list[dict[str, object]]) -> Path:
+    if path.suffix == ".csv":
+        with path.open("w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(dict.fromkeys(k for row in rows for k in row)))
+            writer.writeheader()
+            writer.writerows(rows)
+    else:
+        path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def _row(item: tuple[str, str], reviewer: str, outcome: str, **extra: object) -> dict[str, object]:
+    return {
+        "run": item[0],
+        "task_id": item[1],
+        "reviewer": reviewer,
+        "stage": "blind",
+        "outcome": outcome,
+    } | extra
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_import_is_idempotent_and_export_gives_the_columns_back(
+    scored_sample: Sample, location: str, tmp_path: Path, suffix: str
+) -> None:
+    before = snapshot(scored_sample.root)
+    one, two = _items(scored_sample)[:2]
+    rows = [
+        _row(one, "ann", "success", justification="fine, *really*", environment_problem="no"),
+        _row(one, "bob", "failure", process="unsafe", task="ambiguous", created="2026-01-02T03:04:05Z"),
+        _row(two, "ann", "unsure", **{OFFICIAL: "success"}),  # a judge column: ignored
+    ]
+    file = _write_rows(tmp_path / f"in{suffix}", rows)
+    root = str(scored_sample.root)
+    assert cli("annotations", "import", root, str(file), "--annotations", location) == (
+        0,
+        f"Imported 3 new annotation(s) of 3 row(s) from {file}\n",
+    )
+    code, text = cli("annotations", "import", root, str(file), "--annotations", location)
+    assert (code, text.split(" new")[0]) == (0, "Imported 0")
+
+    code, text = cli("annotations", "export", root, "--format", "jsonl", "--annotations", location)
+    assert code == 0
+    exported = [json.loads(line) for line in text.splitlines()]
+    assert list(exported[0])[:10] == [
+        "run",
+        "task_id",
+        "reviewer",
+        "stage",
+        "outcome",
+        "process",
+        "task",
+        "environment_problem",
+        "justification",
+        "created",
+    ]
+    assert OFFICIAL in exported[0]
+    bob = next(r for r in exported if r["reviewer"] == "bob")
+    assert (bob["process"], bob["task"], bob["created"]) == ("unsafe", "ambiguous", "2026-01-02T03:04:05Z")
+    ann = next(r for r in exported if r["reviewer"] == "ann" and r["task_id"] == one[1])
+    assert (ann["justification"], ann["environment_problem"]) == ("fine, *really*", False)
+    assert snapshot(scored_sample.root) == before  # annotations never touch the runs
+
+
+def test_a_malformed_file_is_rejected_by_line_and_nothing_is_imported(
+    scored_sample: Sample, location: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    item = _items(scored_sample)[0]
+    file = tmp_path / "bad.jsonl"
+    lines = [
+        json.dumps(_row(item, "ann", "success")),
+        json.dumps(_row(item, "bob", "maybe")),
+        "{not json",
+        json.dumps(_row(("no-such-run", "1"), "cat", "failure")),
+        json.dumps(_row(item, "dan", "failure", environment_problem="perhaps")),
+    ]
+    file.write_text("\n".join(lines) + "\n")
+    code, _ = cli("annotations", "import", str(scored_sample.root), str(file), "--annotations", location)
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"{file}:2: outcome: Input should be 'success', 'failure' or 'unsure'" in err
+    assert f"{file}:3: not JSON" in err
+    assert f"{file}:4: no trajectory of task '1' in run 'no-such-run' under the root" in err
+    assert f"{file}:5: environment_problem: expected yes or no, not 'perhaps'" in err
+    assert "nothing imported" in err
+    assert open_store(location).annotations() == []
+
+
+def test_agreement_json_has_reviewer_pairs_and_judges(
+    scored_sample: Sample, location: str, tmp_path: Path
+) -> None:
+    judged = judge_verdicts(build_index(scored_sample.root))
+    items = _items(scored_sample)[:4]
+    truth = {item: judged[item][OFFICIAL] for item in items}
+    rows = [_row(item, "ann", truth[item]) for item in items]  # ann agrees with the evaluator
+    rows += [_row(item, "bob", "success") for item in items]
+    file = _write_rows(tmp_path / "two.jsonl", rows)
+    root = str(scored_sample.root)
+    assert cli("annotations", "import", root, str(file), "--annotations", location)[0] == 0
+    code, text = cli("annotations", "agreement", root, "--json", "--annotations", location)
+    assert code == 0
+    report = json.loads(text)
+    (pair,) = report["reviewers"]
+    assert {k: pair[k] for k in ("a", "b", "stage", "n")} == {
+        "a": "ann",
+        "b": "bob",
+        "stage": "blind",
+        "n": 4,
+    }
+    official = next(j for j in report["judges"] if j["judge"] == OFFICIAL)
+    assert set(official) == {"judge", "stage", "n", "kappa", "accuracy", "precision", "recall", "f1"}
+    # A tie (ann failure, bob success) has no majority: only the items ann passed count, and agree.
+    passed = sum(1 for item in items if truth[item] == "success")
+    assert official["n"] == passed
+    if passed:
+        assert official["accuracy"] == 1.0
+    code, text = cli("annotations", "agreement", root, "--annotations", location)
+    assert code == 0 and "ann ~ bob: n=4" in text
+
+
+def test_list_shows_names_as_plain_text(scored_sample: Sample, tmp_path: Path) -> None:
+    location = str(tmp_path / "s.sqlite")
+    item = _items(scored_sample)[0]
+    file = _write_rows(tmp_path / "x.jsonl", [_row(item, "ann\x1b[31m", "success", justification="a\nb")])
+    assert cli("annotations", "import", str(scored_sample.root), str(file), "--annotations", location)[0] == 0
+    code, text = cli("annotations", "list", str(scored_sample.root), "--annotations", location)
+    assert code == 0
+    assert "\x1b" not in text and "ann\\x1b[31m" in text and "a\\nb" in text
+
+
+def test_an_unreachable_store_is_one_line_without_the_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = "postgresql://someone:hunter2-secret@127.0.0.1:9/none"
+    code, _ = cli("annotations", "list", str(tmp_path), "--annotations", url)
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "postgresql://someone:***@127.0.0.1:9/none" in err
+    assert "hunter2" not in err
+
+
+def test_old_json_lines_are_imported_once_and_left_as_they_were(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    root = tmp_path / "runs"
+    root.mkdir()
+    old = legacy_file(root)
+    old.parent.mkdir(parents=True)
+    lines = [
+        {"run_key": "r", "task_id": "7", "label": "agent right, evaluator wrong", "note": "n",
+         "annotator": "ann", "verdict_source": "webarena-verified-1", "verdict_status": "failure",
+         "created": "2026-01-01T00:00:00Z"},
+        {"run_key": "r", "task_id": "8", "label": "task ambiguous", "created": "2026-01-01T00:01:00Z"},
+        {"run_key": "r", "task_id": "9", "label": "verdict correct", "verdict_status": "success",
+         "created": "2026-01-01T00:02:00Z"},
+    ]  # fmt: skip
+    old.write_text("".join(json.dumps(line) + "\n" for line in lines) + "{truncated\n")
+    before = old.read_bytes()
+    location = str(tmp_path / "store.sqlite")
+    store, problems = open_annotations(location, root)
+    assert [(p.line, p.message.split(":")[0]) for p in problems] == [(4, "not imported")]
+    saved = store.annotations()
+    assert [(a.task_id, a.reviewer, a.stage, a.outcome, a.task) for a in saved] == [
+        ("7", "ann", "informed", "success", None),
+        ("8", "anonymous", "informed", "unsure", "ambiguous"),
+        ("9", "anonymous", "informed", "success", None),
+    ]
+    assert open_annotations(location, root)[0].annotations() == saved  # not imported twice
+    assert old.read_bytes() == before
+
+
+def test_judge_thresholds_come_from_the_name() -> None:
+    assert judge_threshold("mmrubric_0.8-5-3") == 0.8
+    assert judge_threshold("gpt_eval") == 1.0
+    assert judge_threshold("WebJudge_Online_Mind2Web_eval-3") == 1.0
+
+
+def test_two_writers_and_a_cli_import_at_once_lose_nothing(
+    scored_sample: Sample, location: str, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+    import threading
+
+    items = _items(scored_sample)[:20]
+    rows = [
+        _row(item, "importer", "failure", created=f"2026-02-01T00:00:{n:02d}Z")
+        for n, item in enumerate(items)
+    ]
+    file = _write_rows(tmp_path / "many.jsonl", rows)
+    open_store(location).close()
+    command = [sys.executable, "-m", "webeval_core.cli", "annotations", "import", str(scored_sample.root)]
+    importer = subprocess.Popen(
+        [*command, str(file), "--annotations", location], cwd=Path(__file__).parents[3]
+    )
+
+    def session(name: str) -> None:  # what an app session's saves do
+        store = open_store(location)
+        for item in items:
+            store.add(
+                Annotation(run=item[0], task_id=item[1], reviewer=name, stage="blind", outcome="success")
+            )
+
+    sessions = [threading.Thread(target=session, args=(name,)) for name in ("ann", "bob")]
+    for thread in sessions:
+        thread.start()
+    for thread in sessions:
+        thread.join()
+    assert importer.wait(timeout=120) == 0
+    saved = open_store(location).annotations()
+    assert sorted(Counter(a.reviewer for a in saved).items()) == [("ann", 20), ("bob", 20), ("importer", 20)]

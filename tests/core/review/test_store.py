@@ -1,0 +1,200 @@
+"""The annotation store, the same tests on SQLite and PostgreSQL: append-only, idempotent, safe."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from tests.postgres_server import PASSWORD, PostgresServer
+from webeval_core.review.annotations import Annotation, Outcome, Stage, current
+from webeval_core.review.store import SCHEMA_VERSION, StoreError, mask, open_store
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def judgement(task: str, reviewer: str = "ann", minute: int = 0, **kw: object) -> Annotation:
+    values: dict[str, object] = {"outcome": Outcome.FAILURE, "stage": Stage.BLIND} | kw
+    return Annotation(
+        run="run-a",
+        task_id=task,
+        reviewer=reviewer,
+        created=datetime(2026, 11, 22, 10, minute, tzinfo=UTC),
+        **values,  # type: ignore[arg-type]
+    )
+
+
+def test_an_annotation_reads_back_as_it_was_saved(location: str) -> None:
+    saved = judgement("7", justification="the *total* is wrong <b>", environment_problem=False)
+    store = open_store(location)
+    assert store.add(saved)
+    assert store.annotations() == [saved]
+
+
+def test_the_same_judgement_is_stored_once_and_a_change_is_a_new_row(location: str) -> None:
+    store = open_store(location)
+    first = judgement("7", minute=1)
+    changed = judgement("7", minute=2, outcome=Outcome.SUCCESS)
+    assert store.add(first)
+    assert not store.add(first)
+    assert store.add_many([first, changed]) == 1
+    history = store.annotations()
+    assert history == [first, changed]  # history kept, oldest first
+    assert current(history)[("run-a", "7", "ann", Stage.BLIND)] == changed
+
+
+def test_reopening_keeps_everything_and_records_the_schema_version(location: str) -> None:
+    open_store(location).add(judgement("1"))
+    store = open_store(location)
+    assert len(store.annotations()) == 1
+    engine = sa.create_engine(_sqlalchemy_url(location))
+    with engine.connect() as connection:
+        assert connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION
+    engine.dispose()
+
+
+def test_a_store_written_by_a_newer_version_is_refused_with_its_name(location: str) -> None:
+    open_store(location).close()
+    engine = sa.create_engine(_sqlalchemy_url(location))
+    with engine.begin() as connection:
+        connection.execute(sa.text("UPDATE webeval_schema SET version = 99"))
+    engine.dispose()
+    with pytest.raises(StoreError, match="schema version 99 is newer"):
+        open_store(location)
+
+
+def test_threads_writing_at_once_lose_nothing(location: str) -> None:
+    open_store(location).close()  # created once; each writer opens its own, like two app sessions
+
+    def write(reviewer: str) -> None:
+        store = open_store(location)
+        for number in range(20):
+            store.add(judgement(str(number), reviewer=reviewer))
+        store.close()
+
+    writers = [threading.Thread(target=write, args=(f"r{n}",)) for n in range(4)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    assert len(open_store(location).annotations()) == 80
+
+
+_WRITER = """
+import sys
+from datetime import UTC, datetime, timedelta
+from webeval_core.review.annotations import Annotation
+from webeval_core.review.store import open_store
+store = open_store(sys.argv[1])
+start = datetime(2026, 1, 1, tzinfo=UTC)
+for n in range(int(sys.argv[3])):
+    store.add(Annotation(run="r", task_id=str(n), reviewer=sys.argv[2], stage="blind", outcome="success",
+                         created=start + timedelta(seconds=n)))
+    if n == 0:
+        print("started", flush=True)
+"""
+
+
+def _writer(location: str, reviewer: str, count: int) -> subprocess.Popen[str]:
+    command = [sys.executable, "-c", _WRITER, location, reviewer, str(count)]
+    return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, text=True)
+
+
+def test_processes_writing_at_once_lose_nothing(location: str) -> None:
+    open_store(location).close()
+    writers = [_writer(location, f"p{n}", 30) for n in range(3)]
+    assert [w.wait(timeout=120) for w in writers] == [0, 0, 0]
+    assert len(open_store(location).annotations()) == 90
+
+
+def test_a_writer_killed_mid_save_leaves_a_readable_sqlite_store(tmp_path: Path) -> None:
+    location = str(tmp_path / "a.sqlite")
+    open_store(location).close()
+    writer = _writer(location, "killed", 100_000)
+    assert writer.stdout is not None and writer.stdout.readline().strip() == "started"
+    time.sleep(0.5)
+    writer.send_signal(signal.SIGKILL)
+    writer.wait()
+    saved = open_store(location).annotations()
+    assert 0 < len(saved) < 100_000
+    assert [a.task_id for a in saved] == [str(n) for n in range(len(saved))]  # a prefix: no gap
+    with sqlite3.connect(location) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_a_stopped_server_is_a_clear_error_without_the_password_and_works_again(
+    postgres: PostgresServer,
+) -> None:
+    store = open_store(postgres.new_database())
+    store.add(judgement("1"))
+    postgres.stop()
+    try:
+        with pytest.raises(StoreError) as failure:
+            store.add(judgement("2"))
+        message = str(failure.value)
+        assert "annotation store postgresql://webeval:***@127.0.0.1" in message
+        assert PASSWORD not in message
+    finally:
+        postgres.start()
+    assert store.add(judgement("2"))
+    assert [a.task_id for a in store.annotations()] == ["1", "2"]
+
+
+def test_a_wrong_password_is_refused_without_showing_it(postgres: PostgresServer) -> None:
+    url = postgres.url().replace(PASSWORD, "wrong-pass-123")
+    with pytest.raises(StoreError) as failure:
+        open_store(url)
+    assert "wrong-pass-123" not in str(failure.value)
+    assert "password authentication failed" in str(failure.value)
+
+
+def test_mask_hides_a_urls_password_and_leaves_a_path() -> None:
+    assert mask("postgresql://u:pw@h:5/db") == "postgresql://u:***@h:5/db"
+    assert mask("/data/annotations.sqlite") == "/data/annotations.sqlite"
+
+
+def _sqlalchemy_url(location: str) -> str:
+    if location.startswith("postgresql://"):
+        return location.replace("postgresql://", "postgresql+psycopg://", 1)
+    return f"sqlite:///{location}"
+
+
+def test_a_version_1_store_is_migrated_and_keeps_its_rows(location: str) -> None:
+    open_store(location).add(judgement("1"))
+    engine = sa.create_engine(_sqlalchemy_url(location))
+    with engine.begin() as connection:  # back to what version 1 made: no lookup indexes
+        connection.execute(sa.text("DROP INDEX ix_annotations_reviewer"))
+        connection.execute(sa.text("DROP INDEX ix_annotations_item"))
+        connection.execute(sa.text("UPDATE webeval_schema SET version = 1"))
+    store = open_store(location)
+    assert [a.task_id for a in store.annotations()] == ["1"]
+    assert store.reviewed("ann", "blind") == {("run-a", "1")}
+    indexes = {index["name"] for index in sa.inspect(engine).get_indexes("annotations")}
+    assert {"ix_annotations_reviewer", "ix_annotations_item"} <= indexes
+    with engine.connect() as connection:
+        assert (
+            connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION == 2
+        )
+    engine.dispose()
+
+
+def test_an_old_json_lines_location_opens_the_sqlite_file_beside_it(tmp_path: Path) -> None:
+    from webeval_core.review.legacy import open_annotations
+
+    old = tmp_path / "notes.jsonl"
+    line = {"run_key": "r", "task_id": "7", "label": "unsure", "created": "2026-01-01T00:00:00Z"}
+    old.write_text(json.dumps(line) + "\n")
+    store, problems = open_annotations(str(old))
+    assert problems == []
+    assert store.location == str(tmp_path / "notes.sqlite")
+    assert [(a.task_id, a.outcome) for a in store.annotations()] == [("7", "unsure")]

@@ -1,0 +1,139 @@
+"""What `webeval annotations list | export | import | agreement` do; cli.py only parses arguments.
+
+Each command opens the store (`--annotations PATH_OR_URL`, else `WEBEVAL_ANNOTATIONS`, else the
+SQLite file), reads the root's index for the trajectories and their judges, and returns an exit
+code. Problems go to `err` as one line naming the file (and line) or the store, password masked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from webeval_core.reading.tasks import load_catalog
+from webeval_core.review.agreement import agreement_report
+from webeval_core.review.corrections import corrections_as_tasks, read_corrections
+from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text, unseen
+from webeval_core.review.judges import judge_verdicts
+from webeval_core.review.legacy import open_annotations
+from webeval_core.review.store import AnnotationStore, StoreError
+from webeval_core.runs.index import build_index
+
+Command = Callable[[AnnotationStore, Path, TextIO], int]
+
+
+def plain(text: str) -> str:
+    """Text from others made safe for a terminal: control characters shown as escapes."""
+    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
+
+
+def command_for(
+    action: str, fmt: str = "csv", output: str | None = None, file: str = "", corrections: str | None = None
+) -> Command:
+    """The command of a `webeval annotations` action and its options."""
+    if action == "export":
+        return export_command(fmt, output, corrections)
+    if action == "import":
+        return import_command(Path(file))
+    if action == "agreement":
+        return agreement_command(as_json=fmt == "json")
+    return list_command
+
+
+def run_command(command: Command, root: Path, location: str | None, out: TextIO, err: TextIO) -> int:
+    """Open the store, run one command on it, report a store or input problem on `err`."""
+    if not root.is_dir():
+        err.write(f"webeval annotations: {root}: not a folder\n")
+        return 1
+    try:
+        store, problems = open_annotations(location, root)
+    except StoreError as exc:
+        err.write(f"webeval annotations: {exc}\n")
+        return 1
+    err.writelines(f"webeval annotations: {plain(str(problem))}\n" for problem in problems)
+    try:
+        return command(store, root, out)
+    except StoreError as exc:
+        err.write(f"webeval annotations: {exc}\n")
+        return 1
+    except ImportRejectedError as exc:
+        err.writelines(f"webeval annotations import: {plain(str(problem))}\n" for problem in exc.problems)
+        err.write("webeval annotations import: nothing imported\n")
+        return 1
+    finally:
+        store.close()
+
+
+def list_command(store: AnnotationStore, root: Path, out: TextIO) -> int:
+    """Every annotation of the root's trajectories, history included, one line each."""
+    known = judge_verdicts(build_index(root))
+    for a in store.annotations():
+        if a.item in known:
+            fields = [a.created.isoformat(), a.run, a.task_id, a.reviewer, a.stage, a.outcome]
+            out.write(plain("\t".join(str(f) for f in fields) + "\t" + a.justification) + "\n")
+    return 0
+
+
+def export_command(fmt: str, output: str | None, corrections: str | None = None) -> Command:
+    """`export`: the current annotations of the root's trajectories, with each judge's verdict.
+
+    With `corrections`, the proposed task corrections go to that file as a JSON list of tasks in
+    the official dataset's shape (revision raised by one).
+    """
+
+    def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
+        text = rows_as_text(export_rows(store.annotations(), judge_verdicts(build_index(root))), fmt)
+        if output:
+            Path(output).write_text(text, encoding="utf-8", newline="")
+        else:
+            out.write(text)
+        if corrections:
+            tasks = corrections_as_tasks(load_catalog(), read_corrections(store))
+            Path(corrections).write_text(json.dumps(tasks, indent=2) + "\n", encoding="utf-8")
+        return 0
+
+    return run
+
+
+def import_command(file: Path) -> Command:
+    """`import`: every row of a file or none; rows already stored are not added again."""
+
+    def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
+        known = set(judge_verdicts(build_index(root)))
+        rows = read_import(file, known)
+        added = store.add_many(unseen(rows, store.annotations()))
+        out.write(f"Imported {added} new annotation(s) of {len(rows)} row(s) from {file}\n")
+        return 0
+
+    return run
+
+
+def agreement_command(as_json: bool) -> Command:
+    """`agreement`: reviewer pairs and judges against the majority, per stage."""
+
+    def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
+        report = agreement_report(store.annotations(), judge_verdicts(build_index(root)))
+        if as_json:
+            content = report.model_dump(mode="json", include={"reviewers", "judges"})
+            out.write(json.dumps(content, indent=2) + "\n")
+            return 0
+        out.write("Reviewer pairs (Cohen's kappa of the outcome)\n")
+        for pair in report.reviewers:
+            line = f"  {pair.stage:9} {pair.a} ~ {pair.b}: n={pair.n} kappa={_figure(pair.kappa)}"
+            out.write(plain(line) + "\n")
+        out.write("Judges against the reviewers' majority (success = positive)\n")
+        for judge in report.judges:
+            figures = " ".join(
+                f"{name}={_figure(getattr(judge, name))}"
+                for name in ("kappa", "accuracy", "precision", "recall", "f1")
+            )
+            out.write(plain(f"  {judge.stage:9} {judge.judge}: n={judge.n} {figures}") + "\n")
+        return 0
+
+    return run
+
+
+def _figure(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"

@@ -1,0 +1,108 @@
+"""The JSON-lines annotations of earlier versions, imported into the store on first use.
+
+Earlier versions appended one JSON object per line to `annotations-<root digest>.jsonl` under the
+user's data folder (or to the file `WEBEVAL_ANNOTATIONS` named), with one overlapping label
+("verdict correct", "agent right, evaluator wrong", ...). Each old line becomes an informed
+annotation (the old form showed the verdict) with the labels it implies; the old file is only
+read, never changed, and importing it again adds nothing (the store keeps one row per content).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from webeval_core.diagnostics import Diagnostic
+from webeval_core.review.annotations import Annotation, Outcome, Stage, TaskLabel
+from webeval_core.review.store import ENV_VARIABLE, AnnotationStore, default_location, open_store
+
+ANONYMOUS = "anonymous"
+
+
+def legacy_file(root: Path) -> Path:
+    """Where an earlier version kept a root's annotations by default."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    digest = hashlib.sha1(str(Path(root).resolve()).encode()).hexdigest()[:16]
+    return Path(base) / "webeval" / f"annotations-{digest}.jsonl"
+
+
+def open_annotations(
+    location: str | None = None, root: Path | None = None
+) -> tuple[AnnotationStore, list[Diagnostic]]:
+    """The store (see `store.open_store`), with old JSON-lines annotations imported into it.
+
+    A location naming a `.jsonl` file (an earlier `WEBEVAL_ANNOTATIONS`) opens the SQLite file
+    beside it, named alike, and imports the old file; the root's old default file is imported too.
+    """
+    chosen = location or os.environ.get(ENV_VARIABLE) or default_location()
+    olds: list[Path] = []
+    if chosen.endswith(".jsonl"):
+        olds.append(Path(chosen))
+        chosen = str(Path(chosen).with_suffix(".sqlite"))
+    if root is not None:
+        olds.append(legacy_file(root))
+    store = open_store(chosen)
+    problems: list[Diagnostic] = []
+    for old in olds:
+        annotations, found = read_legacy(old)
+        store.add_many(annotations)
+        problems += found
+    return store, problems
+
+
+def read_legacy(path: Path) -> tuple[list[Annotation], list[Diagnostic]]:
+    """The annotations of an old JSON-lines file as today's; lines that cannot be read are reported."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return [], []
+    except OSError as exc:
+        return [], [Diagnostic(file=str(path), message=f"cannot be read ({exc.strerror or exc})")]
+    annotations: list[Annotation] = []
+    problems: list[Diagnostic] = []
+    for number, raw in enumerate(data.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            annotations.append(_convert(json.loads(raw)))
+        except (ValueError, TypeError, KeyError, ValidationError) as exc:
+            reason = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
+            problems.append(Diagnostic(file=str(path), line=number, message=f"not imported: {reason}"))
+    return annotations, problems
+
+
+def _convert(old: dict[str, Any]) -> Annotation:
+    """One old line as an annotation: the old label split into outcome, task and environment."""
+    label = old["label"]
+    verdict = old.get("verdict_status")
+    fields: dict[str, Any] = {"outcome": Outcome.UNSURE}
+    if label == "verdict correct" and verdict in ("success", "failure"):
+        fields["outcome"] = Outcome(verdict)
+    elif label == "agent right, evaluator wrong":
+        fields["outcome"] = Outcome.SUCCESS
+    elif label == "agent wrong, evaluator right":
+        fields["outcome"] = Outcome.FAILURE
+    elif label == "task ambiguous":
+        fields["task"] = TaskLabel.AMBIGUOUS
+    elif label == "task expected answer wrong":
+        fields["task"] = TaskLabel.EXPECTED_WRONG
+    elif label == "environment problem":
+        fields["environment_problem"] = True
+    elif label not in ("unsure", "verdict correct"):
+        raise ValueError(f"unknown label {label!r}")
+    return Annotation(
+        run=old["run_key"],
+        task_id=old["task_id"],
+        reviewer=old.get("annotator") or ANONYMOUS,
+        stage=Stage.INFORMED,
+        justification=old.get("note") or "",
+        created=old["created"],
+        verdict_source=old.get("verdict_source"),
+        verdict_status=verdict,
+        **fields,
+    )

@@ -1,0 +1,261 @@
+"""The annotation store: one SQLite file by default, a PostgreSQL database for a team.
+
+Both go through SQLAlchemy Core, one code path; a `postgresql://` URL selects the team store
+(driver psycopg 3). Rows are only ever inserted: a changed judgement is a new row, and the current
+view is derived (`annotations.current`). Each row carries a digest of its content under a unique
+constraint, so importing a file twice adds nothing. The schema has a version and a list of
+migrations. SQLite runs in WAL mode, so a writer killed mid-save leaves the last commit readable.
+The URL's password never leaves this module: every location shown and every error is masked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+from webeval_core.review.annotations import Annotation
+
+ENV_VARIABLE = "WEBEVAL_ANNOTATIONS"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
+
+_metadata = sa.MetaData()
+_version = sa.Table("webeval_schema", _metadata, sa.Column("version", sa.Integer, nullable=False))
+_annotations = sa.Table(
+    "annotations",
+    _metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("digest", sa.String(64), nullable=False, unique=True),
+    sa.Column("run", sa.Text, nullable=False),
+    sa.Column("task_id", sa.Text, nullable=False),
+    sa.Column("reviewer", sa.Text, nullable=False),
+    sa.Column("stage", sa.String(16), nullable=False),
+    sa.Column("outcome", sa.String(16), nullable=False),
+    sa.Column("process", sa.String(32)),
+    sa.Column("task", sa.String(32)),
+    sa.Column("environment_problem", sa.Boolean),
+    sa.Column("justification", sa.Text, nullable=False),
+    sa.Column("created", sa.Text, nullable=False),
+    sa.Column("verdict_source", sa.Text),
+    sa.Column("verdict_status", sa.String(16)),
+)
+_records = sa.Table(
+    "records",
+    _metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("digest", sa.String(64), nullable=False, unique=True),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+)
+
+
+def _create_tables(connection: Connection) -> None:
+    """Version 1: the tables."""
+    _metadata.create_all(connection, tables=[_annotations, _records])
+
+
+def _index_lookups(connection: Connection) -> None:
+    """Version 2: a reviewer's items and an item's annotations are looked up, not scanned."""
+    connection.execute(
+        sa.text("CREATE INDEX IF NOT EXISTS ix_annotations_reviewer ON annotations (reviewer, stage)")
+    )
+    connection.execute(
+        sa.text("CREATE INDEX IF NOT EXISTS ix_annotations_item ON annotations (run, task_id)")
+    )
+
+
+# Migration n brings the schema from version n to n + 1; append, never edit.
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_create_tables, _index_lookups)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(RuntimeError):
+    """The store cannot be reached or refused a write; the message names it, password masked."""
+
+
+def default_location() -> str:
+    """`$WEBEVAL_ANNOTATIONS`, else `annotations.sqlite` under the user's data folder."""
+    chosen = os.environ.get(ENV_VARIABLE)
+    if chosen:
+        return chosen
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return str(Path(base) / "webeval" / "annotations.sqlite")
+
+
+def is_postgres(location: str) -> bool:
+    """Whether a location is a PostgreSQL URL (the team store) rather than a SQLite file."""
+    return location.startswith(POSTGRES_SCHEMES)
+
+
+def mask(location: str) -> str:
+    """The location as it may be shown: a URL's password replaced by ***."""
+    if not is_postgres(location):
+        return location
+    try:
+        return sa.make_url(location).render_as_string(hide_password=True)
+    except (SQLAlchemyError, ValueError):
+        return "postgresql://***"
+
+
+class AnnotationStore:
+    """Annotations and other review records in one database; open with `open_store`."""
+
+    def __init__(self, engine: Engine, location: str) -> None:
+        self._engine = engine
+        self._secret = engine.url.password
+        self.location = mask(location)
+        """Where the store is, as it may be shown (password masked)."""
+
+    def add(self, annotation: Annotation) -> bool:
+        """Store one annotation; False when the same judgement was stored already."""
+        return self.add_many([annotation]) == 1
+
+    def add_many(self, annotations: Iterable[Annotation]) -> int:
+        """Store annotations in one transaction (all or none); how many were new."""
+        rows = [_annotation_row(a) for a in annotations]
+        if not rows:
+            return 0
+        with self._transaction() as connection:
+            return sum(self._insert(connection, _annotations, row) for row in rows)
+
+    def annotations(self) -> list[Annotation]:
+        """Every annotation, oldest first (history included)."""
+        query = sa.select(_annotations).order_by(_annotations.c.created, _annotations.c.id)
+        with self._transaction() as connection:
+            rows = connection.execute(query).mappings().all()
+        return [_annotation_from(row) for row in rows]
+
+    def reviewed(self, reviewer: str, stage: str) -> set[tuple[str, str]]:
+        """The trajectories (run, task id) a reviewer annotated in a stage."""
+        columns = _annotations.c
+        query = sa.select(columns.run, columns.task_id).where(
+            columns.reviewer == reviewer, columns.stage == stage
+        )
+        with self._transaction() as connection:
+            return {(run, task_id) for run, task_id in connection.execute(query.distinct())}
+
+    def annotations_of(self, run: str, task_id: str) -> list[Annotation]:
+        """The annotations of one trajectory, oldest first (history included)."""
+        columns = _annotations.c
+        query = (
+            sa.select(_annotations)
+            .where(columns.run == run, columns.task_id == task_id)
+            .order_by(columns.created, columns.id)
+        )
+        with self._transaction() as connection:
+            rows = connection.execute(query).mappings().all()
+        return [_annotation_from(row) for row in rows]
+
+    def add_record(self, kind: str, body: str) -> bool:
+        """Store one JSON record of a kind (a queue, a task correction); False when already there."""
+        digest = hashlib.sha256(f"{kind}\x1f{body}".encode()).hexdigest()
+        with self._transaction() as connection:
+            return self._insert(connection, _records, {"digest": digest, "kind": kind, "body": body})
+
+    def records(self, kind: str) -> list[str]:
+        """The JSON bodies of one kind of record, oldest first."""
+        query = sa.select(_records.c.body).where(_records.c.kind == kind).order_by(_records.c.id)
+        with self._transaction() as connection:
+            return list(connection.execute(query).scalars())
+
+    def close(self) -> None:
+        """Release the store's connections."""
+        self._engine.dispose()
+
+    def _insert(self, connection: Connection, table: sa.Table, row: dict[str, Any]) -> bool:
+        dialect = postgresql if self._engine.dialect.name == "postgresql" else sqlite
+        statement = dialect.insert(table).values(**row).on_conflict_do_nothing(index_elements=["digest"])
+        # rowcount is -1 on PostgreSQL for an insert with RETURNING; the returned id is not.
+        return connection.execute(statement.returning(table.c.id)).first() is not None
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        try:
+            with self._engine.begin() as connection:
+                yield connection
+        except SQLAlchemyError as exc:
+            raise StoreError(self._explain(exc)) from None
+
+    def _explain(self, exc: SQLAlchemyError) -> str:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        text = reason[0] if reason else type(exc).__name__
+        if self._secret:
+            text = text.replace(self._secret, "***")
+        return f"annotation store {self.location}: {text}"
+
+
+def open_store(location: str | None = None) -> AnnotationStore:
+    """The store at a SQLite path or PostgreSQL URL (default: `default_location()`), migrated."""
+    chosen = location or default_location()
+    engine = _engine(chosen)
+    store = AnnotationStore(engine, chosen)
+    try:
+        try:
+            _migrate(engine)
+        except SQLAlchemyError:
+            # Two SQLite openers raced to create the tables; the loser finds them made.
+            if is_postgres(chosen):
+                raise
+            _migrate(engine)
+    except SQLAlchemyError as exc:
+        engine.dispose()
+        raise StoreError(store._explain(exc)) from None
+    return store
+
+
+def _engine(location: str) -> Engine:
+    if is_postgres(location):
+        url = sa.make_url(location).set(drivername="postgresql+psycopg")
+        return sa.create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 5})
+    path = Path(location).expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(f"sqlite:///{path}", connect_args={"timeout": 30, "check_same_thread": False})
+    sa.event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
+def _sqlite_pragmas(connection: Any, _record: object) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=30000")
+    cursor.close()
+
+
+def _migrate(engine: Engine) -> None:
+    """Bring the schema to SCHEMA_VERSION; concurrent openers wait for each other."""
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(4242001)"))
+        _metadata.create_all(connection, tables=[_version])
+        found = connection.execute(sa.select(_version.c.version)).scalar()
+        version = int(found or 0)
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"schema version {version} is newer than this webeval's {SCHEMA_VERSION}")
+        for migration in MIGRATIONS[version:]:
+            migration(connection)
+        if found is None:
+            connection.execute(sa.insert(_version).values(version=SCHEMA_VERSION))
+        elif version != SCHEMA_VERSION:
+            connection.execute(sa.update(_version).values(version=SCHEMA_VERSION))
+
+
+def _annotation_row(annotation: Annotation) -> dict[str, Any]:
+    row = annotation.model_dump(mode="json")
+    row["digest"] = annotation.digest
+    return row
+
+
+def _annotation_from(row: Any) -> Annotation:
+    values = {key: row[key] for key in Annotation.model_fields}
+    values["created"] = datetime.fromisoformat(values["created"])
+    return Annotation.model_validate(values)
