@@ -208,7 +208,7 @@ class Key(StrEnum):
     """The open-next-item button."""
     AGREEMENT_STAGE = "stage"
     """The stage the Agreement page shows (bound)."""
-    CONFUSION_JUDGE = "judge"
+    CONFUSION_JUDGE = "confusion_judge"
     """The judge of the Agreement page's confusion table (bound)."""
     CONFUSION_TABLE = "_confusion"
     """The confusion table (its selected cell)."""

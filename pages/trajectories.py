@@ -19,6 +19,7 @@ from pages.state import Key
 from pages.submission_view import package_issues
 from webeval_core.reading.tasks import TASK_TYPES
 from webeval_core.runs import metrics
+from webeval_core.safe_output import spreadsheet_cell
 
 require_app_shell()
 
@@ -104,6 +105,7 @@ st.download_button(
     "Download these rows (CSV)",
     (shown.assign(tags=shown["tags"].map("; ".join)) if "tags" in shown else shown)
     .drop(columns=["counted", "value"])
+    .map(spreadsheet_cell)  # a cell from an answer or a folder name never runs as a formula
     .to_csv(index=False),
     file_name="trajectories.csv",
     mime="text/csv",

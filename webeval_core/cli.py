@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import map_in_processes, worker_count
-from webeval_core.presentation.safe_output import spreadsheet_row, strict_json, terminal_text
 from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
+from webeval_core.safe_output import spreadsheet_row, strict_json, terminal_text
 from webeval_core.server import AppServer, app_file, default_root, port_in_use, streamlit_command
 from webeval_core.version import __version__
 

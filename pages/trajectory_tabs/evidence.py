@@ -15,7 +15,6 @@ from pages.state import Key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.verdict import judge_detail
 from webeval_core.presentation.report import standalone_page
-from webeval_core.presentation.safe_output import finite
 from webeval_core.presentation.tables import (
     core_log_table,
     token_usage_table,
@@ -24,6 +23,7 @@ from webeval_core.presentation.tables import (
 )
 from webeval_core.reading.logexcerpt import read_log_excerpt
 from webeval_core.reading.trajectory import Trajectory
+from webeval_core.safe_output import finite
 from webeval_core.scoring import stored_task_result
 
 

@@ -4,8 +4,7 @@ Owns tables for views (tables), the tone of a result (tones), the frames a traje
 (frames), screenshots with the action drawn on them (overlay, Pillow), chart specs (charts, Plotly),
 the task catalog as a filterable table (catalog_table), the network inspector's views
 (network_detail), two runs' statistics (comparison), the standalone HTML page of a trajectory
-(report) and of a run (runreport), output that cannot be turned against its reader (safe_output:
-strict JSON, terminal text, spreadsheet cells), and the names pickers give trajectories (picks).
+(report) and of a run (runreport), and the names pickers give trajectories (picks).
 The app's pages and the CLI draw these.
 
 May import: every lower layer's public names (reading, scoring, runs, review) and diagnostics; never
@@ -35,13 +34,10 @@ __all__ = [
     "request_summary",
     "score_tone",
     "search_requests",
-    "spreadsheet_row",
     "standalone_page",
     "statistics_table",
     "step_marks",
-    "strict_json",
     "task_table",
-    "terminal_text",
     "thumbnails",
     "trajectory_choices",
     "trajectory_html",
@@ -61,7 +57,6 @@ if TYPE_CHECKING:
     from webeval_core.presentation.overlay import frame_image, render_overlay, thumbnails
     from webeval_core.presentation.picks import choice_of, trajectory_choices
     from webeval_core.presentation.report import standalone_page, trajectory_html
-    from webeval_core.presentation.safe_output import spreadsheet_row, strict_json, terminal_text
     from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, Tone, score_tone
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -44,7 +44,7 @@ class JudgeAgreement(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     judge: str
-    """The judge: "webarena-verified" (the official evaluator) or a score file's name."""
+    """The judge: "official" (the official WebArena-Verified evaluator) or a score file's name."""
     stage: Stage
     """The stage of the reviewers' annotations."""
     n: int

@@ -20,13 +20,9 @@ from webeval_core.review.judges import judge_verdicts
 from webeval_core.review.legacy import open_annotations
 from webeval_core.review.store import AnnotationStore, StoreError
 from webeval_core.runs.index import build_index
+from webeval_core.safe_output import strict_json, terminal_text
 
 Command = Callable[[AnnotationStore, Path, TextIO], int]
-
-
-def plain(text: str) -> str:
-    """Text from others made safe for a terminal: control characters shown as escapes."""
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode() for ch in text)
 
 
 def command_for(
@@ -52,14 +48,16 @@ def run_command(command: Command, root: Path, location: str | None, out: TextIO,
     except StoreError as exc:
         err.write(f"webeval annotations: {exc}\n")
         return 1
-    err.writelines(f"webeval annotations: {plain(str(problem))}\n" for problem in problems)
+    err.writelines(f"webeval annotations: {terminal_text(str(problem))}\n" for problem in problems)
     try:
         return command(store, root, out)
     except StoreError as exc:
         err.write(f"webeval annotations: {exc}\n")
         return 1
     except ImportRejectedError as exc:
-        err.writelines(f"webeval annotations import: {plain(str(problem))}\n" for problem in exc.problems)
+        err.writelines(
+            f"webeval annotations import: {terminal_text(str(problem))}\n" for problem in exc.problems
+        )
         err.write("webeval annotations import: nothing imported\n")
         return 1
     finally:
@@ -72,7 +70,7 @@ def list_command(store: AnnotationStore, root: Path, out: TextIO) -> int:
     for a in store.annotations():
         if a.item in known:
             fields = [a.created.isoformat(), a.run, a.task_id, a.reviewer, a.stage, a.outcome]
-            out.write(plain("\t".join(str(f) for f in fields) + "\t" + a.justification) + "\n")
+            out.write(terminal_text("\t".join(str(f) for f in fields) + "\t" + a.justification) + "\n")
     return 0
 
 
@@ -117,19 +115,19 @@ def agreement_command(as_json: bool) -> Command:
         report = agreement_report(store.annotations(), judge_verdicts(build_index(root)))
         if as_json:
             content = report.model_dump(mode="json", include={"reviewers", "judges"})
-            out.write(json.dumps(content, indent=2) + "\n")
+            out.write(strict_json(content, indent=2) + "\n")
             return 0
         out.write("Reviewer pairs (Cohen's kappa of the outcome)\n")
         for pair in report.reviewers:
             line = f"  {pair.stage:9} {pair.a} ~ {pair.b}: n={pair.n} kappa={_figure(pair.kappa)}"
-            out.write(plain(line) + "\n")
+            out.write(terminal_text(line) + "\n")
         out.write("Judges against the reviewers' majority (success = positive)\n")
         for judge in report.judges:
             figures = " ".join(
                 f"{name}={_figure(getattr(judge, name))}"
                 for name in ("kappa", "accuracy", "precision", "recall", "f1")
             )
-            out.write(plain(f"  {judge.stage:9} {judge.judge}: n={judge.n} {figures}") + "\n")
+            out.write(terminal_text(f"  {judge.stage:9} {judge.judge}: n={judge.n} {figures}") + "\n")
         return 0
 
     return run

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.review.annotations import Annotation, Outcome, current
+from webeval_core.safe_output import cell_from_spreadsheet, spreadsheet_row, strict_json
 
 EXPORT_COLUMNS = (
     "run",
@@ -78,12 +79,12 @@ def export_rows(
 def rows_as_text(rows: list[dict[str, Any]], fmt: str) -> str:
     """Rows as CSV (empty cells for None) or JSON lines."""
     if fmt == "jsonl":
-        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+        return "".join(strict_json(row) + "\n" for row in rows)
     buffer = io.StringIO()
     columns = list(rows[0]) if rows else list(EXPORT_COLUMNS)
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows(spreadsheet_row(row) for row in rows)
     return buffer.getvalue()
 
 
@@ -133,7 +134,11 @@ def unseen(rows: Iterable[ImportRow], stored: Iterable[Annotation]) -> list[Anno
 
 def _csv_rows(text: str) -> list[tuple[int, Any]]:
     reader = csv.DictReader(io.StringIO(text))
-    return [(reader.line_num, row) for row in reader]
+    # Our export prefixes formula-like cells with `'`; read them back as they were written.
+    return [
+        (reader.line_num, {k: cell_from_spreadsheet(v) if isinstance(v, str) else v for k, v in row.items()})
+        for row in reader
+    ]
 
 
 def _jsonl_rows(text: str) -> list[tuple[int, Any]]:

@@ -8,6 +8,7 @@ judge at a time; trajectories whose judges disagree on pass or fail can be liste
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -16,10 +17,31 @@ from webeval_core.scoring.results import ENGINE_NAME
 if TYPE_CHECKING:
     from webeval_core.runs.index import RootIndex, TrajectorySummary
 
-__all__ = ["OFFICIAL", "available_judges", "judge_label", "judge_scores", "judges_disagree"]
+__all__ = [
+    "OFFICIAL",
+    "available_judges",
+    "judge_label",
+    "judge_passes",
+    "judge_scores",
+    "judge_threshold",
+    "judges_disagree",
+]
 
 OFFICIAL = "official"
 """The name of the official WebArena-Verified evaluator among judges."""
+# A judge's pass mark written in its file name, as Fara names rubric judges (`mmrubric_0.8-5-3`).
+_THRESHOLD = re.compile(r"_(0\.\d+|1(?:\.0+)?)(?:\b|-|$)")
+
+
+def judge_threshold(name: str) -> float:
+    """The score a judge must give for a pass: the one in its name (`mmrubric_0.8-5-3`: 0.8), else 1."""
+    found = _THRESHOLD.search(name) if name != OFFICIAL else None
+    return float(found.group(1)) if found else 1.0
+
+
+def judge_passes(name: str, score: float) -> bool:
+    """Whether `score` from judge `name` is a pass (the one rule for rates, lists and agreement)."""
+    return score >= judge_threshold(name)
 
 
 def judge_label(name: str) -> str:
@@ -44,8 +66,8 @@ def available_judges(index: RootIndex) -> tuple[str, ...]:
 
 
 def judges_disagree(scores: Mapping[str, float | None]) -> bool:
-    """Whether two judges of one trajectory disagree on pass (score 1) or fail."""
-    return len({score >= 1.0 for score in scores.values() if score is not None}) > 1
+    """Whether two judges of one trajectory disagree on pass or fail (each by its own pass mark)."""
+    return len({judge_passes(name, score) for name, score in scores.items() if score is not None}) > 1
 
 
 def _official_file(name: str, summary: TrajectorySummary) -> bool:

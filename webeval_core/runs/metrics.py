@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.runs.judges import OFFICIAL, judge_scores, judges_disagree
+from webeval_core.runs.judges import OFFICIAL, judge_passes, judge_scores, judges_disagree
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def trajectory_frame(
         verdict = s.verdict if used == OFFICIAL else None
         score = scores.get(used) if used is not None else None
         status = verdict.status if verdict is not None else None
-        result, value = _result(s.unreadable, s.outcome, status, score)
+        result, value = _result(s.unreadable, s.outcome, status, _as_pass(used, score))
         tags = set(verdict.tags if verdict is not None else ())
         if s.outcome == "no_answer":
             tags.add(NO_ANSWER)
@@ -138,6 +138,13 @@ def _default_judge(scores: Mapping[str, float | None]) -> str | None:
         return OFFICIAL
     present = [name for name, v in scores.items() if v is not None]
     return present[0] if len(present) == 1 else None
+
+
+def _as_pass(judge: str | None, score: float | None) -> float | None:
+    """A judge's score as what it adds to a success rate: 1 for a pass by its own mark, else 0."""
+    if judge is None or score is None:
+        return score
+    return 1.0 if judge_passes(judge, score) else 0.0
 
 
 def _result(

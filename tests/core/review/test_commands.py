@@ -14,7 +14,7 @@ from tests.builders import snapshot
 from tests.conftest import Sample
 from webeval_core.cli import main
 from webeval_core.review.annotations import Annotation
-from webeval_core.review.judges import OFFICIAL, judge_threshold, judge_verdicts
+from webeval_core.review.judges import OFFICIAL, judge_verdicts
 from webeval_core.review.legacy import legacy_file, open_annotations
 from webeval_core.review.store import open_store
 from webeval_core.runs.index import build_index
@@ -92,6 +92,34 @@ def test_import_is_idempotent_and_export_gives_the_columns_back(
     ann = next(r for r in exported if r["reviewer"] == "ann" and r["task_id"] == one[1])
     assert (ann["justification"], ann["environment_problem"]) == ("fine, *really*", False)
     assert snapshot(scored_sample.root) == before  # annotations never touch the runs
+
+
+def test_a_csv_export_is_formula_safe_and_imports_back_as_nothing_new(
+    scored_sample: Sample, location: str, tmp_path: Path
+) -> None:
+    (one,) = _items(scored_sample)[:1]
+    rows = [_row(one, "=cmd", "failure", justification='=HYPERLINK("https://example.invalid","x")')]
+    root = str(scored_sample.root)
+    assert (
+        cli(
+            "annotations",
+            "import",
+            root,
+            str(_write_rows(tmp_path / "in.jsonl", rows)),
+            "--annotations",
+            location,
+        )[0]
+        == 0
+    )
+
+    out = tmp_path / "out.csv"
+    assert cli("annotations", "export", root, "-o", str(out), "--annotations", location)[0] == 0
+    cells = [cell for row in csv.reader(out.open(newline="")) for cell in row]
+    assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
+    assert "'=cmd" in cells
+
+    code, text = cli("annotations", "import", root, str(out), "--annotations", location)
+    assert (code, text.split(" new")[0]) == (0, "Imported 0")
 
 
 def test_a_malformed_file_is_rejected_by_line_and_nothing_is_imported(
@@ -200,12 +228,6 @@ def test_old_json_lines_are_imported_once_and_left_as_they_were(
     ]
     assert open_annotations(location, root)[0].annotations() == saved  # not imported twice
     assert old.read_bytes() == before
-
-
-def test_judge_thresholds_come_from_the_name() -> None:
-    assert judge_threshold("mmrubric_0.8-5-3") == 0.8
-    assert judge_threshold("gpt_eval") == 1.0
-    assert judge_threshold("WebJudge_Online_Mind2Web_eval-3") == 1.0
 
 
 def test_two_writers_and_a_cli_import_at_once_lose_nothing(

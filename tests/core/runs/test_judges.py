@@ -10,7 +10,14 @@ import pytest
 
 from tests.builders import fara_folder, write_score
 from webeval_core.runs.index import build_index
-from webeval_core.runs.judges import OFFICIAL, available_judges, judge_label, judge_scores, judges_disagree
+from webeval_core.runs.judges import (
+    OFFICIAL,
+    available_judges,
+    judge_label,
+    judge_scores,
+    judge_threshold,
+    judges_disagree,
+)
 from webeval_core.runs.metrics import filter_frame, headline, trajectory_frame
 
 RUBRIC = "mmrubric_0.8-5-3"
@@ -64,3 +71,9 @@ def test_official_score_files_are_the_official_judge(tmp_path: Path, monkeypatch
     write_score(folder, "gpt_eval", 0, "NOT SUCCESS")
     (summary,) = build_index(tmp_path / "runs").summaries
     assert judge_scores(summary) == {OFFICIAL: 1.0, "gpt_eval": 0.0}
+
+
+def test_judge_thresholds_come_from_the_name() -> None:
+    assert judge_threshold("mmrubric_0.8-5-3") == 0.8
+    assert judge_threshold("gpt_eval") == 1.0
+    assert judge_threshold("WebJudge_Online_Mind2Web_eval-3") == 1.0

@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from webeval_core.presentation.safe_output import (
+from webeval_core.safe_output import (
+    cell_from_spreadsheet,
     finite,
     spreadsheet_cell,
     spreadsheet_row,
@@ -61,3 +62,12 @@ def test_formula_like_strings_are_prefixed(formula: str) -> None:
 def test_numbers_and_plain_strings_are_unchanged() -> None:
     row = spreadsheet_row({"score": -1.0, "steps": -3, "task": "108", "note": "a=b", "none": None})
     assert row == {"score": -1.0, "steps": -3, "task": "108", "note": "a=b", "none": None}
+
+
+@pytest.mark.parametrize(
+    "text", ["=1+1", "+1", "-x", "@SUM(A1)", "'=already", "''+twice", "plain", "'quoted"]
+)
+def test_a_cell_reads_back_as_it_was_written(text: str) -> None:
+    cell = spreadsheet_cell(text)
+    assert not str(cell).startswith(("=", "+", "-", "@"))
+    assert cell_from_spreadsheet(cell) == text

@@ -63,11 +63,18 @@ def strict_json(payload: object, indent: int | None = None) -> str:
 def spreadsheet_cell(value: Any) -> Any:
     """A CSV cell a spreadsheet shows as text: a string starting a formula gets a leading `'`.
 
-    Only strings are changed; numbers stay numbers (a negative score column stays numeric).
+    Only strings are changed; numbers stay numbers (a negative score column stays numeric). A
+    string that already starts with `'` and a formula character is prefixed too, so that
+    `cell_from_spreadsheet` gives back exactly what was written.
     """
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    if isinstance(value, str) and value.lstrip("'").startswith(_FORMULA_START):
         return "'" + value
     return value
+
+
+def cell_from_spreadsheet(cell: str) -> str:
+    """The text `spreadsheet_cell` made a cell from (for reading our own CSV back)."""
+    return cell[1:] if cell.startswith("'") and cell.lstrip("'").startswith(_FORMULA_START) else cell
 
 
 def spreadsheet_row(row: Mapping[str, Any]) -> dict[str, Any]:
