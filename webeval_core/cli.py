@@ -449,6 +449,10 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     command = streamlit_command(script, args.host, args.port)
     env = {**os.environ, "WEBEVAL_ROOT": str(root)}
+    if args.annotations:  # the server's review pages open this store (never printed: it may hold a password)
+        from webeval_core.review.store import ENV_VARIABLE  # SQLAlchemy: only `app --annotations` pays
+
+        env[ENV_VARIABLE] = args.annotations
     _say(out, f"Opening {root} at http://{args.host}:{args.port}")
     out.flush()
     return AppServer(command, env).run()
@@ -607,6 +611,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     app.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     app.add_argument("--port", type=int, default=8501)
+    app.add_argument(
+        "--annotations",
+        metavar="PATH_OR_URL",
+        help="the review store, a SQLite file or postgresql:// URL (default: $WEBEVAL_ANNOTATIONS)",
+    )
     app.set_defaults(handler=cmd_app)
     _add_check_parser(sub)
     _add_annotations_parser(sub)

@@ -155,7 +155,7 @@ def _outward_address() -> str | None:
     return None if address.startswith("127.") else address
 
 
-def _start_app(tmp_path: Path) -> tuple[Path, int, Path, subprocess.Popen[bytes]]:
+def _start_app(tmp_path: Path, *options: str) -> tuple[Path, int, Path, subprocess.Popen[bytes]]:
     """`webeval app` on a one-trajectory root, in a process group of its own: the test can see (and
     at worst kill) every process it started, Streamlit (the child of `webeval app`) included."""
     root = tmp_path / "root"
@@ -163,7 +163,7 @@ def _start_app(tmp_path: Path) -> tuple[Path, int, Path, subprocess.Popen[bytes]
     port = free_port()
     log = tmp_path / "app.log"
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    command = [sys.executable, "-m", "webeval_core.cli", "app", str(root), "--port", str(port)]
+    command = [sys.executable, "-m", "webeval_core.cli", "app", str(root), "--port", str(port), *options]
     with open(log, "wb") as out:
         process = subprocess.Popen(
             command, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
@@ -311,3 +311,20 @@ def test_score_never_reads_a_config_above_the_folder_it_is_given(tmp_path: Path)
     (result,) = json.loads(out)["results"]
     assert code == 0
     assert "config" not in (result["reason"] or ""), result
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the server's environment in /proc")
+def test_app_hands_the_review_store_to_its_server_and_never_prints_it(tmp_path: Path) -> None:
+    store = "postgresql://reviewer:s3cret-pw@127.0.0.1:1/reviews"
+    _, port, log, process = _start_app(tmp_path, "--annotations", store)
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", process, log, timeout_s=60)
+        environments = [
+            Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            for pid in process_group_members(process.pid)
+        ]
+        assert any(f"WEBEVAL_ANNOTATIONS={store}".encode() in env for env in environments)
+        assert "s3cret-pw" not in log.read_text()
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
