@@ -152,3 +152,40 @@ def test_show_html_with_huge_declared_screenshots_stays_small(tmp_path: Path) ->
     html = page.read_text(encoding="utf-8")
     assert "declares 10000 x 17000 pixels" not in html  # the message is drawn in the frame
     assert html.count("data:image/jpeg;base64,") == 5  # one placeholder frame per step
+
+
+def _webeval(*argv: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """The real command in its own process: a FIFO that blocked it would hit the timeout."""
+    command = [sys.executable, "-m", "webeval_core.cli", *argv]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=240, check=False)
+
+
+def test_ls_score_and_show_go_through_the_whole_attack_corpus(tmp_path: Path) -> None:
+    from tests.hostile import hostile_root, snapshot_tree
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_DATA_HOME": str(tmp_path / "data")}
+    with hostile_root(tmp_path / "corpus") as corpus:
+        outside = snapshot_tree(corpus.outside)
+        root = str(corpus.root)
+
+        listed = _webeval("ls", root, "--json", env=env)
+        assert listed.returncode == 0, listed.stderr
+        listing = _strict(listed.stdout)
+        assert isinstance(listing, dict)
+        shown = {t["path"] for run in listing["runs"] for t in run["trajectories"]}
+        shown |= {u["path"] for u in listing["unreadable"]}
+        assert {str(folder) for folder in corpus.folders} <= shown
+
+        scored = _webeval("score", root, "--json", "--jobs", "2", env=env)
+        assert scored.returncode == 0, scored.stderr
+        results = _strict(scored.stdout)
+        assert isinstance(results, dict)
+        by_path = {r["path"]: r for r in results["results"]}
+        assert all(by_path[str(folder)]["status"] != "error" for folder in corpus.normal), by_path
+
+        for case in ("fifo_log", "fifo_screenshot", "fifo_score", "crashed", "nan_numbers"):
+            shown_case = _webeval("show", str(corpus.cases[case]), "--json", env=env)
+            assert shown_case.returncode in (0, 1), shown_case.stderr
+            if shown_case.returncode == 0:
+                _strict(shown_case.stdout)
+        assert snapshot_tree(corpus.outside) == outside
