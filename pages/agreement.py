@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+from pandas.io.formats.style import Styler
 
-from pages.common import current_frame, index_or_stop, trajectory_table
+from pages.common import current_frame, index_or_stop, inert, trajectory_table
 from pages.review_common import all_annotations, judged, review_store
 from pages.shell import require_app_shell
 from pages.state import Key
 from webeval_core.review import LABEL_TEXT, Agreement, Outcome, Stage, agreement_report
 from webeval_core.runs import metrics
+from webeval_core.runs.judges import OFFICIAL, judge_label
 
 require_app_shell()
 
@@ -29,8 +31,13 @@ def _confusion(report: Agreement, stage: Stage, judge: str) -> pd.DataFrame:
     for cell in report.confusion:
         if cell.stage == stage and cell.judge == judge:
             table.loc[cell.judge_outcome.value, cell.human_outcome.value] = len(cell.items)
-    table.index.name = f"{judge} said"
+    table.index.name = f"{judge_label(judge)} said"
     return table
+
+
+def _figures(table: pd.DataFrame) -> Styler:
+    """Three decimals; a figure with nothing behind it (one class only, no positive) is undefined, not 0."""
+    return table.style.format(precision=3, na_rep="– (undefined)")
 
 
 def _page() -> None:
@@ -54,7 +61,11 @@ def _page() -> None:
     st.subheader("Reviewers (Cohen's kappa of the outcome)")
     pairs = [p.model_dump(exclude={"stage"}) for p in report.reviewers if p.stage == stage]
     if pairs:
-        st.dataframe(pd.DataFrame(pairs), hide_index=True, width="stretch")
+        st.dataframe(
+            pd.DataFrame(pairs).style.format(precision=3, na_rep="– (undefined)"),
+            hide_index=True,
+            width="stretch",
+        )
     else:
         st.caption("No two reviewers annotated the same trajectory in this stage yet.")
     st.subheader("Judges against the reviewers' majority (success = positive)")
@@ -62,9 +73,14 @@ def _page() -> None:
     if not figures:
         st.caption("No reviewed trajectory has a judge's verdict in this stage yet.")
         return
-    st.dataframe(pd.DataFrame(figures), hide_index=True, width="stretch")
+    figures.sort(key=lambda f: (f["judge"] != OFFICIAL, f["judge"]))
+    shown = pd.DataFrame(figures).assign(judge=lambda t: t["judge"].map(judge_label))
+    # A figure without items behind it (no positive case, one class only) is undefined, not zero.
+    st.dataframe(_figures(shown), hide_index=True, width="stretch")
     judges = [f["judge"] for f in figures]
-    judge = st.selectbox("Confusion table of", judges, key=Key.CONFUSION_JUDGE, bind="query-params")
+    judge = st.selectbox(
+        "Confusion table of", judges, format_func=judge_label, key=Key.CONFUSION_JUDGE, bind="query-params"
+    )
     table = _confusion(report, stage, str(judge))
     event = st.dataframe(table, key=Key.CONFUSION_TABLE, on_select="rerun", selection_mode="single-cell")
     if event.selection.cells:
@@ -81,7 +97,8 @@ def _page() -> None:
         frame = current_frame()
         keys = pd.Series(list(zip(frame["run"], frame["task_id"], strict=True)), index=frame.index)
         rows = frame[keys.isin(set(items))]
-        st.caption(f"{len(rows)} trajectories where {judge} said {said} and the reviewers {human}")
+        who = inert(judge_label(str(judge)))
+        st.caption(f"{len(rows)} trajectories where the {who} said {said} and the reviewers {human}")
         trajectory_table(rows, metrics.run_labels(index.runs), key=Key.TRAJECTORIES_TABLE)
 
 

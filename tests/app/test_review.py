@@ -25,6 +25,7 @@ from webeval_core.review import (
     save_queue,
 )
 from webeval_core.runs.index import build_index
+from webeval_core.runs.judges import judge_label
 from webeval_core.runs.metrics import TrajectoryFilter
 
 TRAJECTORY = "pages/trajectory.py"
@@ -163,7 +164,7 @@ def test_the_agreement_page_shows_pairs_and_judges(app: OpenPage, sample: Sample
     pairs = next(f for f in frames if "kappa" in f.columns and "a" in f.columns)
     assert pairs[["a", "b", "n"]].values.tolist() == [["ann", "bob", 3]]
     judges = next(f for f in frames if "judge" in f.columns)
-    assert OFFICIAL in judges["judge"].tolist()
+    assert judge_label(OFFICIAL) in judges["judge"].tolist()
     # A cell of the confusion table lists its trajectories: the evaluator's verdict, humans "success".
     judged = judge_verdicts(build_index(sample.root))
     said = judged[items[0]][OFFICIAL].value
