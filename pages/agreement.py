@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
-from pandas.io.formats.style import Styler
 
 from pages.common import current_frame, index_or_stop, inert, trajectory_table
 from pages.review_common import all_annotations, judged, review_store
@@ -35,9 +34,14 @@ def _confusion(report: Agreement, stage: Stage, judge: str) -> pd.DataFrame:
     return table
 
 
-def _figures(table: pd.DataFrame) -> Styler:
-    """Three decimals; a figure with nothing behind it (one class only, no positive) is undefined, not 0."""
-    return table.style.format(precision=3, na_rep="– (undefined)")
+def _figures(table: pd.DataFrame) -> pd.DataFrame:
+    """Three decimals; a figure with nothing behind it (one class only, no positive) is "–", not 0."""
+    figures = [c for c in ("kappa", "accuracy", "precision", "recall", "f1") if c in table]
+    return table.assign(**{c: table[c].map(_figure) for c in figures})
+
+
+def _figure(value: object) -> str:
+    return "–" if value is None or pd.isna(value) else f"{float(value):.3f}"  # type: ignore[arg-type]
 
 
 def _page() -> None:
@@ -77,6 +81,9 @@ def _page() -> None:
     shown = pd.DataFrame(figures).assign(judge=lambda t: t["judge"].map(judge_label))
     # A figure without items behind it (no positive case, one class only) is undefined, not zero.
     st.dataframe(_figures(shown), hide_index=True, width="stretch")
+    st.caption(
+        "– : undefined for these items (e.g. kappa when all are one class; precision with no success)."
+    )
     judges = [f["judge"] for f in figures]
     judge = st.selectbox(
         "Confusion table of", judges, format_func=judge_label, key=Key.CONFUSION_JUDGE, bind="query-params"
