@@ -23,7 +23,6 @@ import threading
 import time
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +33,7 @@ from webeval_core.remote import manifest
 from webeval_core.remote.manifest import RemoteObject
 from webeval_core.remote.stores import (
     RemoteLocation,
+    call_timeout,
     is_remote,
     mask_secrets,
     open_filesystem,
@@ -152,15 +152,26 @@ def _reason(exc: BaseException) -> str:
     return mask_secrets(f"{type(exc).__name__}: {text[:300]}" if text else type(exc).__name__)
 
 
-@cache
 def _filesystem(url: str) -> tuple[Any, str]:
-    return open_filesystem(parse_location(url))
+    return open_filesystem(parse_location(url))  # fsspec keeps one client per store and options
+
+
+def _call(fs: Any, method: str, *args: Any, patience: float = 1.0, **kwargs: Any) -> Any:
+    """`fs.method(...)` given up on after `call_timeout() * patience` seconds (fsspec.FSTimeoutError).
+
+    adlfs applies its own timeouts to uploads only: a store that stops answering would hold a
+    listing or a read for minutes. Async filesystems take a deadline for the whole call.
+    """
+    if getattr(fs, "async_impl", False):
+        kwargs["timeout"] = call_timeout() * patience
+    return getattr(fs, method)(*args, **kwargs)
 
 
 def _list(fs: Any, base: str) -> dict[str, tuple[int, str]]:
     """Every object under `base`: relative path -> (size, version)."""
-    found = fs.find(base, detail=True)
-    if not found and not fs.exists(base):
+    # A large store's listing is many pages: it gets ten times a single read's patience.
+    found = _call(fs, "find", base, detail=True, patience=10)
+    if not found and not _call(fs, "exists", base):
         raise FileNotFoundError("no such folder or bucket")
     prefix = base.rstrip("/") + "/"
     listing: dict[str, tuple[int, str]] = {}
@@ -234,7 +245,11 @@ def _read_heads(fs: Any, base: str, objects: dict[str, RemoteObject], problems: 
     for start in range(0, len(pending), 512):
         batch = pending[start : start + 512]
         paths = [f"{base}/{o.path}" for o in batch]
-        heads = fs.cat_ranges(paths, [0] * len(batch), [_HEAD] * len(batch), on_error="return")
+        try:
+            heads = _call(fs, "cat_ranges", paths, [0] * len(batch), [_HEAD] * len(batch), on_error="return")
+        except Exception as exc:  # the store stopped answering: the frames are listed next refresh
+            problems.append(f"{url}: screenshot headers not read ({_reason(exc)}); listed next refresh")
+            return
         failed = 0
         for item, head in zip(batch, heads, strict=True):
             size = png_header_size(head) if isinstance(head, bytes) else None
@@ -262,7 +277,11 @@ def _fetch_eager(
             wanted.append(item)
     fetched = 0
     for batch in _batches(wanted):
-        contents = fs.cat([f"{base}/{o.path}" for o in batch], on_error="return")
+        try:
+            contents = _call(fs, "cat", [f"{base}/{o.path}" for o in batch], on_error="return")
+        except Exception as exc:  # the whole batch timed out: said once, retried next refresh
+            problems.append(f"{url}: {len(batch)} files (e.g. {batch[0].path}) not fetched ({_reason(exc)})")
+            continue
         for item in batch:
             data = contents.get(f"{base}/{item.path}")
             result = _store(tree, item, data, url)
@@ -394,7 +413,7 @@ def fetch_image(mirror: Path, tree: Path, rel: str) -> None:
         return
     try:
         fs, base = _filesystem(url)
-        data = fs.cat_file(f"{base}/{rel}")
+        data = _call(fs, "cat_file", f"{base}/{rel}")
     except Exception as exc:
         raise RemoteReadError(f"{url}/{rel}: could not be fetched ({_reason(exc)})") from None
     stored = _store(tree, item, data, url)

@@ -18,7 +18,7 @@ REMOTE_SCHEMES = ("az", "abfs", "abfss", "s3", "s3a", "gs", "gcs", "memory")
 """URL schemes read through fsspec; `memory` is fsspec's in-process store (tests and demos)."""
 _SCHEME = re.compile(r"^([a-z][a-z0-9+.-]*)://", re.IGNORECASE)
 # Seconds before a store that stops answering is given up on (WEBEVAL_REMOTE_TIMEOUT overrides).
-_DEFAULT_TIMEOUT = 20
+_DEFAULT_TIMEOUT = 60
 _SECRET_ENV = (
     "AZURE_STORAGE_CONNECTION_STRING",
     "AZURE_STORAGE_ACCOUNT_KEY",
@@ -71,14 +71,23 @@ def parse_location(url: str) -> RemoteLocation:
     return RemoteLocation(url=url.rstrip("/") or url, protocol=match.group(1).lower())
 
 
+def call_timeout() -> float:
+    """Seconds one call to a store may take before it is given up on (`$WEBEVAL_REMOTE_TIMEOUT`, or 60)."""
+    return float(os.environ.get("WEBEVAL_REMOTE_TIMEOUT") or _DEFAULT_TIMEOUT)
+
+
 def storage_options(protocol: str) -> dict[str, Any]:
     """Options that make a store that stops answering fail in seconds rather than retry for minutes.
 
-    Credentials are never passed here: each filesystem finds them in its own environment.
+    Credentials stay in each filesystem's own environment; only Azure's connection string is
+    passed on from it, so that a changed one opens a new client (fsspec caches by options).
     """
-    timeout = int(os.environ.get("WEBEVAL_REMOTE_TIMEOUT") or _DEFAULT_TIMEOUT)
+    timeout = int(call_timeout())
     if protocol in ("az", "abfs", "abfss"):
-        return {"connection_timeout": timeout, "read_timeout": timeout, "timeout": timeout}
+        options: dict[str, Any] = {"connection_timeout": timeout, "read_timeout": timeout, "timeout": timeout}
+        if os.environ.get("AZURE_STORAGE_CONNECTION_STRING"):
+            options["connection_string"] = os.environ["AZURE_STORAGE_CONNECTION_STRING"]
+        return options
     if protocol in ("s3", "s3a"):
         return {
             "config_kwargs": {
