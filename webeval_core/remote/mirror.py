@@ -42,7 +42,7 @@ from webeval_core.remote.stores import (
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif")
 """Files fetched only when a view reads them; every other file is fetched when the root opens."""
-DEFAULT_IMAGE_CACHE_MB = 2048
+DEFAULT_IMAGE_CACHE_BYTES = 2 * 1024**3
 _BATCH_BYTES = 32 * 1024 * 1024  # fetched per concurrent batch: bounds memory, keeps requests in flight
 _BATCH_FILES = 64
 _HEAD = 24  # a PNG's signature and IHDR: enough for width and height
@@ -102,8 +102,8 @@ def remote_cache_dir() -> Path:
 
 
 def image_cache_bytes() -> int:
-    """The bound on a mirror's fetched images: `$WEBEVAL_REMOTE_IMAGE_CACHE_MB` MB, default 2 GB."""
-    return int(os.environ.get("WEBEVAL_REMOTE_IMAGE_CACHE_MB") or DEFAULT_IMAGE_CACHE_MB) * 1024 * 1024
+    """The bound on a mirror's fetched images: `$WEBEVAL_REMOTE_IMAGE_CACHE_BYTES`, default 2 GB."""
+    return int(os.environ.get("WEBEVAL_REMOTE_IMAGE_CACHE_BYTES") or DEFAULT_IMAGE_CACHE_BYTES)
 
 
 def mirror_folder(location: RemoteLocation) -> Path:
@@ -153,7 +153,8 @@ def _reason(exc: BaseException) -> str:
 
 
 def _filesystem(url: str) -> tuple[Any, str]:
-    return open_filesystem(parse_location(url))  # fsspec keeps one client per store and options
+    # The URL was checked when the mirror was made; fsspec keeps one client per store and options.
+    return open_filesystem(RemoteLocation(url=url, protocol=url.split("://", 1)[0].lower()))
 
 
 def _call(fs: Any, method: str, *args: Any, patience: float = 1.0, **kwargs: Any) -> Any:
