@@ -44,7 +44,7 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif")
 """Files fetched only when a view reads them; every other file is fetched when the root opens."""
 DEFAULT_IMAGE_CACHE_BYTES = 2 * 1024**3
 _BATCH_BYTES = 32 * 1024 * 1024  # fetched per concurrent batch: bounds memory, keeps requests in flight
-_BATCH_FILES = 64
+_BATCH_FILES = 256
 _HEAD = 24  # a PNG's signature and IHDR: enough for width and height
 _NEXT_FRAME = re.compile(r"(screenshot_?)(\d+)(\.png)")
 
