@@ -23,6 +23,9 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".webeval-deps"
 CHROMIUM = Path("/usr/bin/chromium")
 POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
+# Microsoft's Azure Storage emulator, for the remote-root tests (tests/azurite.py finds it here).
+AZURITE = "azurite@3.35.0"
+NODE_PREFIX = ROOT / ".node"
 
 
 def _deps_fingerprint() -> str:
@@ -90,6 +93,20 @@ def ensure_postgresql() -> None:
         )
 
 
+def ensure_azurite() -> None:
+    """Remote-root tests read runs from Azurite; install it with npm beside the checkout when missing."""
+    if (NODE_PREFIX / "node_modules" / ".bin" / "azurite-blob").exists() or shutil.which("azurite-blob"):
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        print("npm not found: the remote-root (Azurite) tests will be skipped.", flush=True)
+        return
+    try:
+        _run(npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", NODE_PREFIX, AZURITE)
+    except subprocess.CalledProcessError:
+        print("npm could not install azurite: the remote-root (Azurite) tests will be skipped.", flush=True)
+
+
 def cmd_app(args: list[str]) -> int:
     """`dev.py app [ROOT] [webeval app options]`: the inspector on ROOT (default: sample_runs/)."""
     ensure_venv()
@@ -102,6 +119,7 @@ def cmd_test(args: list[str]) -> int:
     ensure_venv()
     ensure_chromium()
     ensure_postgresql()
+    ensure_azurite()
     steps = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],

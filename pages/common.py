@@ -16,6 +16,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from pages import remoteroot
 from pages.state import KEPT_ACROSS_ROOTS, Key, trajectory_link
 from webeval_core.presentation.picks import choice_of
 from webeval_core.reading.tasks import installed_catalog
@@ -39,39 +40,57 @@ PAGES = {
 
 def current_root() -> Path:
     """The folder the app browses: chosen in the sidebar, else `WEBEVAL_ROOT`, else sample_runs/."""
-    chosen = st.session_state.get(Key.ROOT)
-    return Path(chosen or os.environ.get("WEBEVAL_ROOT") or DEFAULT_ROOT).resolve()
+    chosen = st.session_state.get(Key.ROOT) or os.environ.get("WEBEVAL_ROOT") or DEFAULT_ROOT
+    if remoteroot.is_remote(str(chosen)):  # a URL: its local mirror (pages/remoteroot.py)
+        return remoteroot.remote_folder(str(chosen), inert)
+    return Path(chosen).resolve()
+
+
+def _chosen_url() -> str | None:
+    chosen = str(st.session_state.get(Key.ROOT) or os.environ.get("WEBEVAL_ROOT") or "")
+    return chosen if remoteroot.is_remote(chosen) else None
 
 
 def root_picker() -> None:
     """Sidebar control to browse another root; a bad path is reported, the old root kept."""
     root = current_root()
+    url = _chosen_url()
     with st.sidebar:
+        if url is not None:
+            remoteroot.show_remote_problems(url, inert)
         # Drawn only when opened: a text box costs every page load about 0.2 s of the browser's
         # time (its widget code loads and runs), and the root changes rarely.
         box = lazy_expander(f"Root folder: {inert(root.name or str(root))}", key=Key.ROOT_BOX)
         if box is not None:
             with box:
-                _root_input(root)
+                _root_input(root, url)
         if st.button("Reload from disk", help="Re-read folders changed since the last load."):
             forget_loaded_data()
             st.rerun()
 
 
-def _root_input(root: Path) -> None:
+def _root_input(root: Path, url: str | None) -> None:
     typed = st.text_input(
-        "Root folder", value=str(root), key=Key.ROOT_TYPED, help="Any folder holding trajectory folders."
+        "Root folder",
+        value=url or str(root),
+        key=Key.ROOT_TYPED,
+        help="Any folder holding trajectory folders, or a store URL (az://, s3://, gs://).",
     )
+    if remoteroot.is_remote(typed):
+        if typed != url:
+            remoteroot.remote_folder(typed, inert)  # unreachable: says so and stops, root kept
+            _browse(typed)
+        return
     candidate = Path(typed).expanduser().resolve() if typed else root
     if candidate == root:
         return
     if candidate.is_dir():
-        _browse(candidate)
+        _browse(str(candidate))
     else:
         st.error(f"Not a folder: {inert(typed)}")
 
 
-def _browse(root: Path) -> None:
+def _browse(root: str) -> None:
     """Open the overview of another root with a clean slate.
 
     Runs, tasks and filters chosen in the old root (widget state and the URL's query) name
@@ -80,7 +99,7 @@ def _browse(root: Path) -> None:
     for key in list(st.session_state):
         if key not in KEPT_ACROSS_ROOTS:
             del st.session_state[key]
-    st.session_state[Key.ROOT] = str(root)
+    st.session_state[Key.ROOT] = root
     # An explicit empty query: without one, switch_page calls st.query_params.clear(), which
     # refuses while parameters bound to widgets are in the URL.
     st.switch_page(PAGES["overview"], query_params={})
@@ -90,6 +109,7 @@ def forget_loaded_data() -> None:
     """Drop every cached read so the next render sees the disk (e.g. after writing score files)."""
     st.cache_data.clear()
     load_index.clear()
+    remoteroot.mirrored_root.clear()  # a remote root is listed again
 
 
 # A resource, not data: the index is frozen, and cache_data would deep-copy all of it on every

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import map_in_processes, worker_count
 from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
+from webeval_core.remote.stores import is_remote
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
 from webeval_core.safe_output import spreadsheet_row, strict_json, terminal_text
 from webeval_core.server import AppServer, app_file, default_root, port_in_use, streamlit_command
 from webeval_core.version import __version__
 
 if TYPE_CHECKING:
+    from webeval_core.remote import OpenedRoot
     from webeval_core.runs.discovery import Run
     from webeval_core.scoring import ScoreOutcome, ScoreSummary
 
@@ -61,6 +63,30 @@ class _Progress:
         if done == total:
             self.stream.write("\n")
         self.stream.flush()
+
+
+# --- roots: a folder, or a remote URL read through its local mirror --------------------------
+
+
+def _opened(given: str, command: str) -> OpenedRoot | None:
+    """`given` ready to read: a local path as is, a URL's mirror brought up to date (None: said why)."""
+    from webeval_core.remote import OpenedRoot, RemoteUnavailableError, mask_secrets, open_root
+
+    if not is_remote(given):
+        return OpenedRoot(path=Path(given))
+    try:
+        opened = open_root(given)
+    except (RemoteUnavailableError, ValueError, ImportError) as exc:
+        _say(sys.stderr, f"webeval {command}: {mask_secrets(str(exc))}")
+        return None
+    for problem in opened.problems:  # the cached part is still read: say what is stale
+        _say(sys.stderr, f"webeval {command}: {problem}")
+    return opened
+
+
+def _local_root(given: str, command: str) -> Path | None:
+    opened = _opened(given, command)
+    return None if opened is None else opened.path
 
 
 # --- show -----------------------------------------------------------------------------------
@@ -143,8 +169,11 @@ def _write_html(trajectory: Trajectory, target: Path, force: bool, out: TextIO) 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval show DIR`: one trajectory as text, JSON or a standalone HTML page."""
+    folder = _local_root(args.dir, "show")
+    if folder is None:
+        return 1
     try:
-        trajectory = load_trajectory(Path(args.dir))
+        trajectory = load_trajectory(folder)
     except UnreadableError as exc:
         _complain("show", exc.path, exc.reason)
         return 1
@@ -161,7 +190,9 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _load_index(args: argparse.Namespace, label: str) -> RootIndex | None:
-    root = Path(args.root)
+    root = _local_root(args.root, label)
+    if root is None:
+        return None
     if not root.is_dir():
         _complain(label, root, "not a folder")
         return None
@@ -327,7 +358,10 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     if args.format == "html":
         return _export_run_report(args, out)
     if args.annotations:
-        rows = _annotation_rows(Path(args.root), args.annotations_file)
+        root = _local_root(args.root, "export")
+        if root is None:
+            return 1
+        rows = _annotation_rows(root, args.annotations_file)
     else:
         index = _load_index(args, "export")
         if index is None:
@@ -365,13 +399,11 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     except UnreadableError as exc:
         _complain("score", exc.path, exc.reason)
         return 1
-    batches: list[tuple[Path, list[Path]]] = []
-    for given in args.paths:
-        path = Path(given)
-        if not path.is_dir():
-            _complain("score", path, "not a folder")
-            return 1
-        batches.append((path, list(iter_trajectory_dirs(path))))
+    roots = _score_roots(args.paths)
+    if roots is None:
+        return 1
+    batches = [(opened.path, list(iter_trajectory_dirs(opened.path))) for opened in roots]
+    mirrored = [opened for opened in roots if opened.url]
     outcomes = [
         outcome
         for path, folders in batches
@@ -386,6 +418,8 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         )
     ]
     summary = summarize_scores(outcomes)
+    if mirrored and not _write_back(mirrored, outcomes, args.write_remote):
+        return 1
     if args.json:
         results = [
             {k: getattr(o, k) for k in ("task_id", "status", "score", "eval_hash", "reason")}
@@ -399,6 +433,42 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     _say(out, *_score_report(outcomes, summary))
     return 0
+
+
+def _score_roots(given: Sequence[str]) -> list[OpenedRoot] | None:
+    """The folders `score` was given, a URL's as its mirror; None when one is not a folder (said why)."""
+    roots: list[OpenedRoot] = []
+    for text in given:
+        opened = _opened(text, "score")
+        if opened is None:
+            return None
+        if not opened.path.is_dir():
+            _complain("score", opened.path, "not a folder")
+            return None
+        roots.append(opened)
+    return roots
+
+
+def _write_back(mirrored: list[OpenedRoot], outcomes: Sequence[ScoreOutcome], write_remote: bool) -> bool:
+    """Score files of remote roots: uploaded with --write-remote, else said to stay in the mirror."""
+    from webeval_core.remote import RemoteReadError, upload
+
+    for opened in mirrored:
+        files = [o.score_file for o in outcomes if o.score_file and o.score_file.is_relative_to(opened.path)]
+        if not write_remote:
+            _say(
+                sys.stderr,
+                f"Score files of {opened.url} are in its local mirror {opened.path} (the app reads them"
+                " there); pass --write-remote to write them to the store.",
+            )
+            continue
+        try:
+            written = upload(opened, files)
+        except RemoteReadError as exc:
+            _say(sys.stderr, f"webeval score: {exc}")
+            return False
+        _say(sys.stderr, f"Wrote {len(written)} score files to {opened.url}")
+    return True
 
 
 def _score_report(outcomes: Sequence[ScoreOutcome], summary: ScoreSummary) -> list[str]:
@@ -431,7 +501,11 @@ def _score_report(outcomes: Sequence[ScoreOutcome], summary: ScoreSummary) -> li
 
 def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval app [ROOT]`: serve the Streamlit inspector on ROOT until stopped."""
-    root = Path(args.root).resolve() if args.root else default_root()
+    url = args.root if args.root and is_remote(args.root) else None
+    opened = _opened(args.root, "app") if args.root else None
+    if args.root and opened is None:
+        return 1
+    root = opened.path.resolve() if opened is not None else default_root()
     if not root.is_dir():
         _complain("app", root, "not a folder")
         return 1
@@ -448,12 +522,13 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
         _say(sys.stderr, f"webeval app: {exc}")
         return 1
     command = streamlit_command(script, args.host, args.port)
-    env = {**os.environ, "WEBEVAL_ROOT": str(root)}
+    # The app mirrors a URL itself (its Reload lists the store again); the sync above made it warm.
+    env = {**os.environ, "WEBEVAL_ROOT": url or str(root)}
     if args.annotations:  # the server's review pages open this store (never printed: it may hold a password)
         from webeval_core.review.store import ENV_VARIABLE  # SQLAlchemy: only `app --annotations` pays
 
         env[ENV_VARIABLE] = args.annotations
-    _say(out, f"Opening {root} at http://{args.host}:{args.port}")
+    _say(out, f"Opening {url or root} at http://{args.host}:{args.port}")
     out.flush()
     return AppServer(command, env).run()
 
@@ -601,6 +676,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="re-evaluate even when a score file is up to date"
     )
     score.add_argument("--json", action="store_true", help="print one JSON object")
+    score.add_argument(
+        "--write-remote",
+        action="store_true",
+        help="for a remote root (az://, s3://, gs://): also write the score files to the store"
+        " (default: only into its local mirror)",
+    )
     score.set_defaults(handler=cmd_score)
 
     app = sub.add_parser("app", help="open the Streamlit inspector on a folder")

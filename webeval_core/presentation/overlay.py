@@ -27,6 +27,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import read_file
+from webeval_core.reading.screenshots import ensure_local
 
 MARK_COLOR = (230, 30, 60)
 HALO_COLOR = (255, 255, 255)
@@ -62,6 +63,7 @@ def _open_rgb(path: Path) -> Image.Image:
     above the cap this raises `_TooLargeError` with the message its placeholder shows.
     """
     try:
+        ensure_local(path)
         data = read_file(path, MAX_IMAGE_BYTES + 1)
         if len(data) > MAX_IMAGE_BYTES:
             raise UnreadableError(path, f"screenshot is larger than {MAX_IMAGE_BYTES // 2**20} MB; not read")
@@ -257,6 +259,10 @@ _inflight_lock = threading.Lock()
 
 
 def _identity(path: Path) -> tuple[str, int, int]:
+    try:
+        ensure_local(path)  # a mirrored remote root fetches its screenshots when first shown
+    except OSError as exc:  # the store did not answer: its message names the URL
+        raise UnreadableError(path, str(exc)) from exc
     try:
         stat = path.stat()
     except OSError as exc:

@@ -26,6 +26,7 @@ __all__ = [
     "AgentResponse",
     "CoreLogLine",
     "Har",
+    "ImageSource",
     "LogExcerpt",
     "NetworkEvent",
     "NotReadableFileError",
@@ -42,6 +43,7 @@ __all__ = [
     "TimedStep",
     "Trajectory",
     "default_dataset_path",
+    "ensure_local",
     "infer_resource_type",
     "is_trajectory_folder",
     "load_catalog",
@@ -49,6 +51,7 @@ __all__ = [
     "parse_action_log",
     "parse_agent_response",
     "parse_core_log",
+    "png_header_size",
     "read_file",
     "read_har",
     "read_image_bytes",
@@ -56,6 +59,7 @@ __all__ = [
     "read_playwright_trace",
     "read_score_files",
     "read_submission",
+    "set_image_source",
     "step_for_time",
     "task_text_of",
     "trajectory_json",
@@ -78,7 +82,13 @@ if TYPE_CHECKING:
     from webeval_core.reading.playwrighttrace import PlaywrightTrace, read_playwright_trace
     from webeval_core.reading.response import AgentResponse, parse_agent_response
     from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
-    from webeval_core.reading.screenshots import read_image_bytes
+    from webeval_core.reading.screenshots import (
+        ImageSource,
+        ensure_local,
+        png_header_size,
+        read_image_bytes,
+        set_image_source,
+    )
     from webeval_core.reading.submission import Submission, read_submission
     from webeval_core.reading.taskdata import TaskText, task_text_of
     from webeval_core.reading.tasks import (

@@ -4,6 +4,11 @@ Listed screenshot paths are untrusted (`../`, absolute paths, symlinks): only fi
 folder are used (see `folderfiles`). Only PNG headers are read (never a decoded image), so
 loading stays cheap on runs with thousands of frames.
 
+A folder mirrored from a remote root (`webeval_core.remote`) holds its screenshots only once a
+view needs them: the mirror registers an `ImageSource` (`set_image_source`) that lists the frames
+the store holds, with their PNG sizes, and fetches one when it is read (`ensure_local`). Reading
+never imports the remote layer; without a registered source nothing changes.
+
 Two screenshot namings exist: Fara's `screenshot0.png ... screenshotN.png` (the page before
 action 1, then one after each action, so action k is taken on `screenshot{k-1}`) and the
 solver's `screenshot_1.png ... screenshot_N.png` (action k is taken on `screenshot_k`).
@@ -14,9 +19,9 @@ from __future__ import annotations
 import os
 import re
 import struct
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -76,12 +81,44 @@ class Screenshots(BaseModel):
         return [by_number.get(k - shift) for k in range(1, count + 1)]
 
 
+class ImageSource(Protocol):
+    """Where the screenshots of a mirrored folder come from before they are fetched (the remote layer)."""
+
+    def listed(self, folder: Path) -> Mapping[str, tuple[int, int]]:
+        """Images the store holds directly in `folder` (file name -> PNG width, height); {} if none."""
+        ...
+
+    def ensure_local(self, path: Path) -> None:
+        """Fetch `path` into its folder when the store lists it and the local copy is missing."""
+        ...
+
+
+_image_source: ImageSource | None = None
+
+
+def set_image_source(source: ImageSource | None) -> None:
+    """Register the source of not-yet-fetched screenshots for this process (None: local files only)."""
+    global _image_source  # noqa: PLW0603 -- one per process, set by the remote layer when a mirror opens
+    _image_source = source
+
+
+def ensure_local(path: Path) -> None:
+    """Before an image is read: fetch it when it belongs to a mirror and is not there yet."""
+    if _image_source is not None:
+        _image_source.ensure_local(path)
+
+
 def png_size(path: str | Path) -> tuple[int, int] | None:
     """(width, height) from the PNG header, or None when the file is not a PNG or unreadable."""
     try:
         head = read_file(path, 24)
     except OSError:
         return None
+    return png_header_size(head)
+
+
+def png_header_size(head: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG's first 24 bytes, or None when they are not a PNG header."""
     if len(head) < 24 or not head.startswith(_PNG_SIGNATURE) or head[12:16] != b"IHDR":
         return None
     width, height = struct.unpack(">II", head[16:24])
@@ -98,6 +135,7 @@ def read_image_bytes(path: str | Path, folder: Path | None = None, limit: int = 
             says which).
     """
     path = Path(path)
+    ensure_local(path)
     target = resolve_inside(folder if folder is not None else path.parent, path)
     if target is None:
         raise NotReadableFileError(path, LEADS_OUTSIDE)
@@ -118,11 +156,14 @@ def discover_screenshots(
     PNG, outside the folder) and used as frames only when the folder has no named screenshots.
     """
     root = folder.resolve()
-    named: dict[ScreenshotNaming, dict[int, os.DirEntry[str]]] = {"fara": {}, "solver": {}}
+    named: dict[ScreenshotNaming, dict[int, _Entry]] = {"fara": {}, "solver": {}}
     try:
-        entries = list(os.scandir(folder))
+        entries: list[_Entry] = list(os.scandir(folder))
     except OSError:
         entries = []
+    remote = _image_source.listed(folder) if _image_source is not None else {}
+    present = {entry.name for entry in entries}
+    entries += [_listed(name, size) for name, size in remote.items() if name not in present]
     for entry in entries:
         for scheme, pattern in _NAMINGS:
             match = pattern.fullmatch(entry.name)
@@ -138,15 +179,23 @@ def discover_screenshots(
                 frames.append(frame)
         if naming == "fara" and named["solver"]:
             diagnostics.extend(_other_naming_check(named["fara"], named["solver"]))
-    listed_frames = _check_listed(root, listed, answer_file, {f.name for f in frames}, diagnostics)
+    listed_frames = _check_listed(root, listed, answer_file, {f.name for f in frames}, diagnostics, remote)
     if not frames and listed_frames:
         return Screenshots(naming=None, frames=tuple(listed_frames)), diagnostics
     return Screenshots(naming=naming, frames=tuple(frames)), diagnostics
 
 
-def _frame(
-    root: Path, entry: os.DirEntry[str], number: int, diagnostics: list[Diagnostic]
-) -> Screenshot | None:
+# A file of the folder, or a frame the image source lists and the folder does not hold yet.
+_Entry = os.DirEntry[str] | Screenshot
+
+
+def _listed(name: str, size: tuple[int, int]) -> Screenshot:
+    return Screenshot(name=name, number=None, width=size[0], height=size[1])
+
+
+def _frame(root: Path, entry: _Entry, number: int, diagnostics: list[Diagnostic]) -> Screenshot | None:
+    if isinstance(entry, Screenshot):
+        return entry.model_copy(update={"number": number})
     path = resolve_inside(root, entry.name) if entry.is_symlink() else Path(entry.path)
     if path is None:
         diagnostics.append(Diagnostic(file=entry.name, message=LEADS_OUTSIDE))
@@ -162,12 +211,12 @@ def _frame(
     return Screenshot(name=name, number=number, width=size[0], height=size[1])
 
 
-def _other_naming_check(
-    primary: dict[int, os.DirEntry[str]], other: dict[int, os.DirEntry[str]]
-) -> list[Diagnostic]:
+def _other_naming_check(primary: dict[int, _Entry], other: dict[int, _Entry]) -> list[Diagnostic]:
     """Links between the two namings are normal; distinct files under the other naming are not."""
 
-    def identity(entry: os.DirEntry[str]) -> tuple[int, int] | None:
+    def identity(entry: _Entry) -> tuple[int, int] | None:
+        if isinstance(entry, Screenshot):  # not fetched yet: a store has no links
+            return None
         try:
             st = entry.stat()  # follows symlinks, so a link and its target compare equal
         except OSError:
@@ -193,6 +242,7 @@ def _check_listed(
     answer_file: str | None,
     frame_names: set[str],
     diagnostics: list[Diagnostic],
+    remote: Mapping[str, tuple[int, int]],
 ) -> list[Screenshot]:
     outside: list[str] = []
     missing: list[str] = []
@@ -208,6 +258,9 @@ def _check_listed(
             continue
         name = target.relative_to(root).as_posix()
         if name in frame_names:
+            continue
+        if name in remote and not _is_file(target):
+            usable.append(_listed(name, remote[name]))
             continue
         if not _is_file(target):
             missing.append(entry)

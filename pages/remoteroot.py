@@ -1,0 +1,42 @@
+"""A remote root (az://, s3://, gs://) in the app: its local mirror, synced once and on Reload.
+
+The pages read the mirror as any folder; this only keeps the sync out of every rerun and says
+what the sync could not do (a store that stopped answering, files it could not fetch).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import streamlit as st
+
+from webeval_core.remote import OpenedRoot, RemoteUnavailableError, open_root
+from webeval_core.remote.stores import is_remote
+
+__all__ = ["is_remote", "mirrored_root", "remote_folder", "show_remote_problems"]
+
+
+@st.cache_resource(show_spinner="Listing the remote root…", max_entries=4)
+def mirrored_root(url: str) -> OpenedRoot:
+    """The mirror of `url`, brought up to date once per process (and again after Reload)."""
+    return open_root(url)
+
+
+# `inert` comes from pages.common, which imports this module (passed in to avoid an import cycle).
+def remote_folder(url: str, inert: Callable[[str], str]) -> Path:
+    """The local folder the pages read for `url`; when the store cannot be reached, say so and stop."""
+    try:
+        return mirrored_root(url).path.resolve()
+    except (RemoteUnavailableError, ValueError, ImportError) as exc:
+        st.error(inert(str(exc)))
+        st.stop()
+    raise AssertionError("unreachable")  # st.stop raises
+
+
+def show_remote_problems(url: str, inert: Callable[[str], str]) -> None:
+    """In the sidebar: the remote URL browsed and what its last sync could not do."""
+    opened = mirrored_root(url)
+    st.caption(f"Remote root: {inert(url)}")
+    for problem in opened.problems[:5]:
+        st.warning(inert(problem))

@@ -1,0 +1,481 @@
+"""A remote root as a local mirror: every reader, the index and the app then work on a local path.
+
+`open_root(url)` lists the store (one recursive listing with sizes and versions), fetches the small
+files every reader needs (logs, JSON, core.log, scores, HAR) into
+`~/.cache/webeval/remote/<hash of URL>/<name>/`, and records the listing in the mirror's manifest.
+An object whose version did not change is not fetched again. Screenshots are not fetched then:
+their PNG header (24 bytes, one ranged read) gives their size, the manifest lists them, and the
+registered `ImageSource` lets `reading.screenshots` count them and fetch one when a view reads it
+(and the next frame in the background). Fetched images are bounded by `image_cache_bytes()`, the
+least recently read evicted first.
+
+Nothing here writes to the store except `upload`, which the CLI calls only for `--write-remote`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from webeval_core.reading.screenshots import png_header_size, set_image_source
+from webeval_core.remote import manifest
+from webeval_core.remote.manifest import RemoteObject
+from webeval_core.remote.stores import (
+    RemoteLocation,
+    call_timeout,
+    is_remote,
+    mask_secrets,
+    open_filesystem,
+    parse_location,
+)
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif")
+"""Files fetched only when a view reads them; every other file is fetched when the root opens."""
+DEFAULT_IMAGE_CACHE_BYTES = 2 * 1024**3
+_BATCH_BYTES = 32 * 1024 * 1024  # fetched per concurrent batch: bounds memory, keeps requests in flight
+_BATCH_FILES = 256
+_HEAD = 24  # a PNG's signature and IHDR: enough for width and height
+_NEXT_FRAME = re.compile(r"(screenshot_?)(\d+)(\.png)")
+
+
+class RemoteUnavailableError(Exception):
+    """A remote root that cannot be listed and has no earlier copy to fall back on."""
+
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(f"{url}: {reason}")
+        self.url = url
+        self.reason = reason
+
+
+class RemoteReadError(OSError):
+    """One remote object that could not be fetched (its URL and why, credentials masked)."""
+
+
+class OpenedRoot(BaseModel):
+    """A root ready for the readers: a local folder, mirrored from a store when a URL was given."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    path: Path
+    """The local folder to read: the given folder, or the mirror of the URL."""
+    url: str | None = None
+    """The remote URL it mirrors; None for a local folder."""
+    fetched: int = 0
+    """Files fetched by this sync (new or changed since the last)."""
+    unchanged: int = 0
+    """Files whose local copy was already the listed version (not fetched)."""
+    problems: tuple[str, ...] = ()
+    """What went wrong, one sentence each naming the URL (credentials masked); the rest is usable."""
+
+
+def open_root(root: str | os.PathLike[str]) -> OpenedRoot:
+    """The local folder for `root`: a path as given, or a URL's mirror brought up to date.
+
+    Raises:
+        RemoteUnavailableError: when a URL's store cannot be listed and was never mirrored.
+        ValueError: when `root` looks like a URL of a store this tool does not read.
+    """
+    text = os.fspath(root)
+    if not is_remote(text):
+        return OpenedRoot(path=Path(text).expanduser())
+    return sync(parse_location(text))
+
+
+def remote_cache_dir() -> Path:
+    """Where mirrors live: `$WEBEVAL_REMOTE_CACHE`, else `$XDG_CACHE_HOME/webeval/remote` (~/.cache)."""
+    explicit = os.environ.get("WEBEVAL_REMOTE_CACHE")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "webeval" / "remote"
+
+
+def image_cache_bytes() -> int:
+    """The bound on a mirror's fetched images: `$WEBEVAL_REMOTE_IMAGE_CACHE_BYTES`, default 2 GB."""
+    return int(os.environ.get("WEBEVAL_REMOTE_IMAGE_CACHE_BYTES") or DEFAULT_IMAGE_CACHE_BYTES)
+
+
+def mirror_folder(location: RemoteLocation) -> Path:
+    """The mirror of `location`: its manifest, and the local root named like the remote folder."""
+    return remote_cache_dir() / hashlib.sha256(location.url.encode()).hexdigest()[:16]
+
+
+def sync(location: RemoteLocation) -> OpenedRoot:
+    """Bring the mirror of `location` up to date with one listing; the cached part stays usable.
+
+    Raises:
+        RemoteUnavailableError: when the store cannot be listed and there is no earlier copy.
+    """
+    mirror = mirror_folder(location)
+    tree = mirror / location.name
+    tree.mkdir(parents=True, exist_ok=True)
+    set_image_source(MIRROR_IMAGES)
+    with manifest.connect(mirror) as db:
+        manifest.set_meta(db, "url", location.url)
+        try:
+            fs, base = _filesystem(location.url)
+            listing = _list(fs, base)
+        except Exception as exc:  # any store's failure (network, auth, missing bucket) ends here
+            return _offline(location, tree, db, _reason(exc))
+        problems: list[str] = []
+        objects = _merge(tree, db, listing, problems, location.url)
+        _read_heads(fs, base, objects, problems, location.url)
+        fetched, unchanged = _fetch_eager(fs, base, tree, objects, problems, location.url)
+        manifest.save(db, objects.values())
+        manifest.set_meta(db, "synced", time.strftime("%Y-%m-%d %H:%M:%S"))
+    return OpenedRoot(
+        path=tree, url=location.url, fetched=fetched, unchanged=unchanged, problems=tuple(problems)
+    )
+
+
+def _offline(location: RemoteLocation, tree: Path, db: sqlite3.Connection, reason: str) -> OpenedRoot:
+    synced = manifest.get_meta(db, "synced")
+    if synced is None:
+        raise RemoteUnavailableError(location.url, f"cannot be listed ({reason})")
+    problem = f"{location.url}: cannot be listed ({reason}); showing the copy synced at {synced}"
+    return OpenedRoot(path=tree, url=location.url, problems=(problem,))
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return mask_secrets(f"{type(exc).__name__}: {text[:300]}" if text else type(exc).__name__)
+
+
+def _filesystem(url: str) -> tuple[Any, str]:
+    # The URL was checked when the mirror was made; fsspec keeps one client per store and options.
+    return open_filesystem(RemoteLocation(url=url, protocol=url.split("://", 1)[0].lower()))
+
+
+def _call(fs: Any, method: str, *args: Any, patience: float = 1.0, **kwargs: Any) -> Any:
+    """`fs.method(...)` given up on after `call_timeout() * patience` seconds (fsspec.FSTimeoutError).
+
+    adlfs applies its own timeouts to uploads only: a store that stops answering would hold a
+    listing or a read for minutes. Async filesystems take a deadline for the whole call.
+    """
+    if getattr(fs, "async_impl", False):
+        kwargs["timeout"] = call_timeout() * patience
+    return getattr(fs, method)(*args, **kwargs)
+
+
+def _list(fs: Any, base: str) -> dict[str, tuple[int, str]]:
+    """Every object under `base`: relative path -> (size, version)."""
+    # A large store's listing is many pages: it gets ten times a single read's patience.
+    found = _call(fs, "find", base, detail=True, patience=10)
+    if not found and not _call(fs, "exists", base):
+        raise FileNotFoundError("no such folder or bucket")
+    prefix = base.rstrip("/") + "/"
+    listing: dict[str, tuple[int, str]] = {}
+    for key, info in found.items():
+        if info.get("type", "file") != "file" or not key.startswith(prefix):
+            continue
+        listing[key[len(prefix) :]] = (int(info.get("size") or 0), _version(info))
+    return listing
+
+
+def _version(info: Mapping[str, Any]) -> str:
+    """The store's own version of an object (etag, generation, modification time) and its size."""
+    for key in ("etag", "ETag", "generation", "md5Hash", "mtime", "LastModified", "last_modified", "created"):
+        if info.get(key) is not None:
+            return f"{info[key]}:{info.get('size')}"
+    return f"size:{info.get('size')}"
+
+
+def _safe_relative(rel: str) -> bool:
+    """Object names may hold `..` or empty parts; only plain relative paths are mirrored."""
+    parts = rel.split("/")
+    return all(part not in ("", ".", "..") for part in parts) and "\\" not in rel and "\x00" not in rel
+
+
+def _is_image(rel: str) -> bool:
+    return rel.lower().endswith(IMAGE_SUFFIXES)
+
+
+def _merge(
+    tree: Path,
+    db: sqlite3.Connection,
+    listing: Mapping[str, tuple[int, str]],
+    problems: list[str],
+    url: str,
+) -> dict[str, RemoteObject]:
+    """The new manifest rows: versions from the listing, local copies kept only where still current.
+
+    Files the store no longer holds, or holds in another version, are removed from the mirror
+    (only files that came from the store: local score files written beside them stay).
+    """
+    old = manifest.all_objects(db)
+    gone = [rel for rel in old if rel not in listing]
+    for rel in gone:
+        _remove(tree / rel)
+    manifest.forget(db, gone)
+    objects: dict[str, RemoteObject] = {}
+    unsafe = [rel for rel in listing if not _safe_relative(rel)]
+    if unsafe:
+        problems.append(f"{url}: {len(unsafe)} object names leave the folder (e.g. {unsafe[0]!r}); skipped")
+    for rel, (size, tag) in listing.items():
+        if not _safe_relative(rel):
+            continue
+        before = old.get(rel)
+        if before is not None and before.tag == tag:
+            objects[rel] = before
+            continue
+        if before is not None and before.local_tag is not None:
+            _remove(tree / rel)  # the store holds another version now
+        objects[rel] = RemoteObject(path=rel, size=size, tag=tag)
+    return objects
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
+def _read_heads(fs: Any, base: str, objects: dict[str, RemoteObject], problems: list[str], url: str) -> None:
+    """Width and height of every PNG not measured yet, from its first 24 bytes (ranged reads)."""
+    pending = [o for o in objects.values() if o.path.lower().endswith(".png") and o.width is None]
+    for start in range(0, len(pending), 512):
+        batch = pending[start : start + 512]
+        paths = [f"{base}/{o.path}" for o in batch]
+        try:
+            heads = _call(fs, "cat_ranges", paths, [0] * len(batch), [_HEAD] * len(batch), on_error="return")
+        except Exception as exc:  # the store stopped answering: the frames are listed next refresh
+            problems.append(f"{url}: screenshot headers not read ({_reason(exc)}); listed next refresh")
+            return
+        failed = 0
+        for item, head in zip(batch, heads, strict=True):
+            size = png_header_size(head) if isinstance(head, bytes) else None
+            failed += not isinstance(head, bytes)
+            if size is not None:
+                objects[item.path] = item.model_copy(update={"width": size[0], "height": size[1]})
+        if failed:
+            problems.append(
+                f"{url}: {failed} screenshot headers could not be read; listed again next refresh"
+            )
+
+
+def _fetch_eager(
+    fs: Any, base: str, tree: Path, objects: dict[str, RemoteObject], problems: list[str], url: str
+) -> tuple[int, int]:
+    """Fetch every non-image file whose local copy is missing or of another version."""
+    wanted: list[RemoteObject] = []
+    unchanged = 0
+    for item in objects.values():
+        if _is_image(item.path):
+            continue
+        if item.is_current and (tree / item.path).is_file():
+            unchanged += 1
+        else:
+            wanted.append(item)
+    fetched = 0
+    for batch in _batches(wanted):
+        try:
+            contents = _call(fs, "cat", [f"{base}/{o.path}" for o in batch], on_error="return")
+        except Exception as exc:  # the whole batch timed out: said once, retried next refresh
+            problems.append(f"{url}: {len(batch)} files (e.g. {batch[0].path}) not fetched ({_reason(exc)})")
+            continue
+        for item in batch:
+            data = contents.get(f"{base}/{item.path}")
+            result = _store(tree, item, data, url)
+            if isinstance(result, str):
+                problems.append(result)
+                continue
+            objects[item.path] = result
+            fetched += 1
+    return fetched, unchanged
+
+
+def _batches(items: list[RemoteObject]) -> Iterable[list[RemoteObject]]:
+    batch: list[RemoteObject] = []
+    size = 0
+    for item in items:
+        if batch and (size + item.size > _BATCH_BYTES or len(batch) >= _BATCH_FILES):
+            yield batch
+            batch, size = [], 0
+        batch.append(item)
+        size += item.size
+    if batch:
+        yield batch
+
+
+def _store(tree: Path, item: RemoteObject, data: object, url: str) -> RemoteObject | str:
+    """Write one fetched object into the mirror: its new manifest row, or the problem."""
+    where = f"{url}/{item.path}"
+    if not isinstance(data, bytes):
+        reason = _reason(data) if isinstance(data, BaseException) else "no content returned"
+        return f"{where}: could not be fetched ({reason}); the earlier copy, if any, is kept"
+    try:
+        _write_atomic(tree / item.path, data)
+    except OSError as exc:
+        return f"{where}: could not be written to the mirror ({exc.strerror or exc})"
+    if len(data) != item.size:  # changed between the listing and the read: fetched again next refresh
+        return item.model_copy(update={"local_tag": None})
+    return item.model_copy(update={"local_tag": item.tag})
+
+
+def _write_atomic(target: Path, data: bytes) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.part")
+    try:
+        temp.write_bytes(data)
+        os.replace(temp, target)
+    finally:
+        _remove(temp)
+
+
+# --- screenshots on demand ------------------------------------------------------------------
+
+
+class MirrorImages:
+    """The `reading.screenshots.ImageSource` of every mirror: lists and fetches their screenshots."""
+
+    def __init__(self) -> None:
+        self._ahead = ThreadPoolExecutor(max_workers=2, thread_name_prefix="webeval-prefetch")
+
+    def listed(self, folder: Path) -> dict[str, tuple[int, int]]:
+        """The PNG screenshots the store holds directly in `folder` (a mirror folder), with sizes."""
+        located = _locate(folder)
+        if located is None:
+            return {}
+        mirror, _, rel = located
+        if not (mirror / manifest.MANIFEST_NAME).is_file():
+            return {}
+        with manifest.connect(mirror) as db:
+            rows = manifest.objects_in(db, rel)
+        return {o.name: (o.width, o.height) for o in rows if o.width is not None and o.height is not None}
+
+    def ensure_local(self, path: Path) -> None:
+        """Fetch `path` if a mirror lists it and it is missing; mark it read (for eviction) if present."""
+        located = _locate(path)
+        if located is None:
+            return
+        if os.path.isfile(path):
+            with contextlib.suppress(OSError):
+                os.utime(path, (time.time(), os.stat(path).st_mtime))
+            return
+        fetch_image(*located)
+        following = _next_frame(located[2])
+        if following is not None:
+            self._ahead.submit(_prefetch, located[0], located[1], following)
+
+
+MIRROR_IMAGES = MirrorImages()
+"""The one image source a process registers (`reading.screenshots.set_image_source`)."""
+
+
+def _locate(path: Path) -> tuple[Path, Path, str] | None:
+    """(mirror folder, local root, path relative to the root) of a path inside a mirror, else None."""
+    absolute = os.path.abspath(path)
+    for cache_dir in {remote_cache_dir(), remote_cache_dir().resolve()}:
+        try:
+            parts = Path(absolute).relative_to(cache_dir).parts
+        except ValueError:
+            continue
+        if len(parts) >= 2:
+            mirror = cache_dir / parts[0]
+            return mirror, mirror / parts[1], "/".join(parts[2:])
+    return None
+
+
+def _next_frame(rel: str) -> str | None:
+    folder, _, name = rel.rpartition("/")
+    match = _NEXT_FRAME.fullmatch(name)
+    if match is None:
+        return None
+    following = f"{match.group(1)}{int(match.group(2)) + 1}{match.group(3)}"
+    return f"{folder}/{following}" if folder else following
+
+
+def _prefetch(mirror: Path, tree: Path, rel: str) -> None:
+    if not (tree / rel).is_file():
+        with contextlib.suppress(Exception):  # a prefetch is a guess; the real read reports errors
+            fetch_image(mirror, tree, rel)
+
+
+def fetch_image(mirror: Path, tree: Path, rel: str) -> None:
+    """Fetch one listed object of a mirror into it, then keep the mirror's images within the bound.
+
+    Raises:
+        RemoteReadError: when the store does not answer or no longer holds it (URL named).
+    """
+    with manifest.connect(mirror) as db:
+        item = manifest.object_at(db, rel)
+        url = manifest.get_meta(db, "url")
+    if item is None or url is None:
+        return
+    try:
+        fs, base = _filesystem(url)
+        data = _call(fs, "cat_file", f"{base}/{rel}")
+    except Exception as exc:
+        raise RemoteReadError(f"{url}/{rel}: could not be fetched ({_reason(exc)})") from None
+    stored = _store(tree, item, data, url)
+    if isinstance(stored, str):
+        raise RemoteReadError(stored)
+    with manifest.connect(mirror) as db:
+        manifest.save(db, [stored])
+        _evict(db, tree)
+
+
+def _evict(db: sqlite3.Connection, tree: Path) -> None:
+    """Remove the least recently read images until those fetched fit in `image_cache_bytes()`."""
+    cap = image_cache_bytes()
+    fetched = [o for o in manifest.all_objects(db).values() if o.local_tag is not None and _is_image(o.path)]
+    total = sum(o.size for o in fetched)
+    if total <= cap:
+        return
+    by_last_read = sorted(fetched, key=lambda o: _atime(tree / o.path))
+    dropped: list[RemoteObject] = []
+    for item in by_last_read:
+        if total <= cap * 0.9:  # some room, so the next fetches do not evict one by one
+            break
+        _remove(tree / item.path)
+        dropped.append(item.model_copy(update={"local_tag": None}))
+        total -= item.size
+    manifest.save(db, dropped)
+
+
+def _atime(path: Path) -> float:
+    try:
+        return path.stat().st_atime
+    except OSError:
+        return 0.0
+
+
+# --- writing back (only with --write-remote) ----------------------------------------------
+
+
+def upload(opened: OpenedRoot, files: Iterable[Path]) -> list[str]:
+    """Copy local files of a mirror (score files) to the store; the URLs written.
+
+    Only the CLI's `score --write-remote` calls this: nothing else ever writes to a store.
+
+    Raises:
+        RemoteReadError: when a file cannot be written (its URL named, credentials masked).
+    """
+    if opened.url is None:
+        return []
+    fs, base = _filesystem(opened.url)
+    written: list[str] = []
+    rows: list[RemoteObject] = []
+    for file in files:
+        rel = Path(os.path.abspath(file)).relative_to(os.path.abspath(opened.path)).as_posix()
+        target = f"{base}/{rel}"
+        try:
+            fs.put_file(str(file), target)
+            tag = _version(fs.info(target))
+        except Exception as exc:
+            raise RemoteReadError(f"{opened.url}/{rel}: could not be written ({_reason(exc)})") from None
+        rows.append(RemoteObject(path=rel, size=Path(file).stat().st_size, tag=tag, local_tag=tag))
+        written.append(f"{opened.url}/{rel}")
+    with manifest.connect(mirror_folder(parse_location(opened.url))) as db:
+        manifest.save(db, rows)
+    return written
