@@ -235,9 +235,16 @@ def trajectory_query(run_key: str, task_id: str, path: str | None = None) -> dic
     return trajectory_link(run_key, choice_of(chosen[0], members))
 
 
-def open_trajectory(run_key: str, task_id: str, path: str | None = None) -> None:
-    """Switch to the Trajectory page showing one run's trajectory of a task (its folder: `path`)."""
-    st.switch_page(PAGES["trajectory"], query_params=trajectory_query(run_key, task_id, path))
+def open_trajectory(
+    run_key: str, task_id: str, path: str | None = None, listed: Mapping[str, list[str]] | None = None
+) -> None:
+    """Switch to the Trajectory page showing one run's trajectory of a task (its folder: `path`).
+
+    `listed`: the list it was chosen from, as query parameters (pages/walk.list_params), so the
+    page can walk it.
+    """
+    params: dict[str, str | list[str]] = {**trajectory_query(run_key, task_id, path), **(listed or {})}
+    st.switch_page(PAGES["trajectory"], query_params=params)
 
 
 _TABLE_COLUMNS = {
@@ -262,8 +269,14 @@ _TABLE_COLUMNS = {
 }
 
 
-def trajectory_table(rows: pd.DataFrame, run_labels: Mapping[str, str], key: str) -> None:
-    """Trajectories as a table (agent text shown as plain text); selecting a row opens it."""
+def trajectory_table(
+    rows: pd.DataFrame, run_labels: Mapping[str, str], key: str, listed: Mapping[str, list[str]] | None = None
+) -> None:
+    """Trajectories as a table (agent text shown as plain text); selecting a row opens it.
+
+    `listed`: the query parameters naming this list (pages/walk.list_params): the trajectory opened
+    gets previous / next through it.
+    """
     st.session_state[Key.LAST_TABLE_PATHS] = rows["path"].tolist()
     view = rows.assign(run=rows["run"].map(run_labels))
     if "tags" in view:
@@ -279,4 +292,4 @@ def trajectory_table(rows: pd.DataFrame, run_labels: Mapping[str, str], key: str
     )
     if event.selection.rows:
         chosen = rows.iloc[event.selection.rows[0]]
-        open_trajectory(str(chosen["run"]), str(chosen["task_id"]), str(chosen["path"]))
+        open_trajectory(str(chosen["run"]), str(chosen["task_id"]), str(chosen["path"]), listed)

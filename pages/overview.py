@@ -27,6 +27,7 @@ from pages.common import (
 )
 from pages.shell import require_app_shell
 from pages.state import Key, histogram_key
+from pages.walk import list_params
 from webeval_core.presentation.charts import (
     DETAILED_RUNS,
     MEASURES,
@@ -253,10 +254,18 @@ def _trajectories(data: pd.DataFrame, clicks: Clicks, labels: Mapping[str, str],
             icon=":material/table_rows:",
             query_params=_trajectories_link(clicks, labels, judge),
         )
+        listed = _trajectories_link(clicks, labels, judge)
     else:
         shown = data
         st.caption(f"All {len(shown)} trajectories of the chosen runs; click a bar above to narrow the list.")
-    trajectory_table(shown, labels, key=Key.OVERVIEW_TABLE)
+        listed = _trajectories_link({}, labels, judge) | {Key.RUNS.value: _shown_run_labels(data, labels)}
+    trajectory_table(shown, labels, key=Key.OVERVIEW_TABLE, listed=list_params(listed))
+
+
+def _shown_run_labels(data: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+    """The chosen runs, as the Trajectories page's run filter names them (none: every run)."""
+    chosen = set(data["run"])
+    return [] if chosen == set(labels) else [labels[run] for run in labels if run in chosen]
 
 
 def _page() -> None:

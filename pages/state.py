@@ -81,6 +81,18 @@ class Key(StrEnum):
     TRAJECTORIES_TABLE = "trajectories_table"
     """The Trajectories page's table (its selected row)."""
 
+    # --- walking a list (pages/walk.py): the Trajectory page's list, carried in its URL ---
+    LIST = "list"
+    """Marks a Trajectory page URL that names the list it was opened from (its filters beside it)."""
+    WALK_BAR = "walk_bar"
+    """The Trajectory page's previous / next bar (its key is also its CSS class, for browser tests)."""
+    LIST_PREVIOUS = "_list_prev"
+    """The previous-in-list button."""
+    LIST_NEXT = "_list_next"
+    """The next-in-list button."""
+    LIST_NEXT_FAILURE = "_list_next_failure"
+    """The next-failure-in-list button."""
+
     # --- Trajectory page ---
     TAB = "tab"
     """The open tab (bound)."""
@@ -251,6 +263,15 @@ def candidates_key(position: int) -> str:
 def what_if_text_key(folder: str) -> str:
     """Key of the what-if text area of one trajectory folder (a new folder starts from its answer)."""
     return f"_whatif_text:{folder}"
+
+
+def listed_key(filter_key: Key) -> str:
+    """Query parameter of the Trajectory page holding one Trajectories filter of the list it came from.
+
+    Not the filter's own name: a page switch cannot set a parameter bound to a widget of the page
+    it leaves, and the Trajectories page binds those.
+    """
+    return f"list_{filter_key.value}"
 
 
 # Session state that is not about a root: kept when another root is browsed.

@@ -17,6 +17,7 @@ from pages.review_common import review_filters
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.submission_view import package_issues
+from pages.walk import current_filters, list_params
 from webeval_core.reading.tasks import TASK_TYPES
 from webeval_core.runs import metrics
 from webeval_core.safe_output import spreadsheet_cell
@@ -100,7 +101,7 @@ st.caption(
     f" · {judge_caption(judge)}"
 )
 package_issues(r for r in index.runs if not runs or r.key in runs)
-trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE)
+trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=list_params(current_filters()))
 st.download_button(
     "Download these rows (CSV)",
     (shown.assign(tags=shown["tags"].map("; ".join)) if "tags" in shown else shown)

@@ -179,7 +179,8 @@ def test_official_verdicts_are_committed_and_a_fresh_scoring_reproduces_them_byt
         path.unlink()
     outcomes = score_trajectories(list(iter_trajectory_dirs(copy)), config_root=copy)
     assert sum(o.score_file is not None and not o.reused for o in outcomes) == len(committed)
-    assert [p.relative_to(copy) for p in _official_score_files(copy)] == [p.relative_to(SAMPLE) for p in committed]
+    fresh = [p.relative_to(copy) for p in _official_score_files(copy)]
+    assert fresh == [p.relative_to(SAMPLE) for p in committed]
     different = [p for p in committed if p.read_bytes() != (copy / p.relative_to(SAMPLE)).read_bytes()]
     assert not different, f"fresh verdicts differ from the committed ones: {different[:3]}"
 
@@ -188,8 +189,8 @@ def test_scoring_the_committed_sample_changes_nothing(tmp_path: Path) -> None:
     copy = tmp_path / "sample_runs"
     shutil.copytree(SAMPLE, copy)
     before = {name: path.read_bytes() for name, path in _tree(copy).items()}
-    done = subprocess.run([sys.executable, "-m", "webeval_core.cli", "score", str(copy)], cwd=ROOT, check=False,
-                          capture_output=True, text=True, timeout=300)  # fmt: skip
+    command = [sys.executable, "-m", "webeval_core.cli", "score", str(copy)]
+    done = subprocess.run(command, cwd=ROOT, check=False, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert f"Score files: 0 written, {len(_official_score_files(SAMPLE))} already up to date." in done.stdout
     assert {name: path.read_bytes() for name, path in _tree(copy).items()} == before
