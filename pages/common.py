@@ -23,6 +23,7 @@ from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.judges import available_judges, judge_label
 from webeval_core.runs.metrics import trajectory_frame
+from webeval_core.server import ROOT_ENV, allowed_roots, root_refusal
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ROOT = REPO / "sample_runs"
@@ -38,14 +39,25 @@ PAGES = {
 
 
 def current_root() -> Path:
-    """The folder the app browses: chosen in the sidebar, else `WEBEVAL_ROOT`, else sample_runs/."""
+    """The folder the app browses: chosen in the sidebar or a link, else `WEBEVAL_ROOT`, else sample_runs/."""
     chosen = st.session_state.get(Key.ROOT)
-    return Path(chosen or os.environ.get("WEBEVAL_ROOT") or DEFAULT_ROOT).resolve()
+    return Path(chosen or os.environ.get(ROOT_ENV) or DEFAULT_ROOT).resolve()
+
+
+def refusal(candidate: Path) -> str | None:
+    """Why the app will not open `candidate` (None: it may): see webeval_core.server.root_refusal."""
+    return root_refusal(candidate, allowed_roots(os.environ, DEFAULT_ROOT))
 
 
 def root_picker() -> None:
-    """Sidebar control to browse another root; a bad path is reported, the old root kept."""
+    """The root in the URL and the sidebar: a link's root is opened when allowed, the URL names the root.
+
+    A root the server may not open (webeval_core.server.allowed_roots) is refused with the reason,
+    and the root browsed so far is kept.
+    """
+    _follow_link()
     root = current_root()
+    st.query_params[Key.ROOT_IN_URL] = str(root)  # every page's URL names its root: links share it
     with st.sidebar:
         # Drawn only when opened: a text box costs every page load about 0.2 s of the browser's
         # time (its widget code loads and runs), and the root changes rarely.
@@ -58,6 +70,19 @@ def root_picker() -> None:
             st.rerun()
 
 
+def _follow_link() -> None:
+    """Open the root the URL names (a shared link, the browser's address bar) when it differs."""
+    wanted = st.query_params.get(Key.ROOT_IN_URL)
+    if not wanted or Path(wanted) == current_root():
+        return
+    why = refusal(Path(wanted))
+    if why is not None:
+        st.error(inert(f"The link's root folder was not opened: {why}"))
+        return
+    _forget_root_state()
+    st.session_state[Key.ROOT] = str(Path(wanted).resolve())
+
+
 def _root_input(root: Path) -> None:
     typed = st.text_input(
         "Root folder", value=str(root), key=Key.ROOT_TYPED, help="Any folder holding trajectory folders."
@@ -65,10 +90,19 @@ def _root_input(root: Path) -> None:
     candidate = Path(typed).expanduser().resolve() if typed else root
     if candidate == root:
         return
-    if candidate.is_dir():
-        _browse(candidate)
-    else:
+    if not candidate.is_dir():
         st.error(f"Not a folder: {inert(typed)}")
+    elif (why := refusal(candidate)) is not None:
+        st.error(inert(why))
+    else:
+        _browse(candidate)
+
+
+def _forget_root_state() -> None:
+    """Drop what was chosen in the old root: its runs, tasks and filters name nothing in another."""
+    for key in list(st.session_state):
+        if key not in KEPT_ACROSS_ROOTS:
+            del st.session_state[key]
 
 
 def _browse(root: Path) -> None:
@@ -77,13 +111,11 @@ def _browse(root: Path) -> None:
     Runs, tasks and filters chosen in the old root (widget state and the URL's query) name
     nothing in the new one, and a run picker keeping them would show an empty page.
     """
-    for key in list(st.session_state):
-        if key not in KEPT_ACROSS_ROOTS:
-            del st.session_state[key]
+    _forget_root_state()
     st.session_state[Key.ROOT] = str(root)
-    # An explicit empty query: without one, switch_page calls st.query_params.clear(), which
-    # refuses while parameters bound to widgets are in the URL.
-    st.switch_page(PAGES["overview"], query_params={})
+    # An explicit query naming the new root: without one, switch_page calls
+    # st.query_params.clear(), which refuses while parameters bound to widgets are in the URL.
+    st.switch_page(PAGES["overview"], query_params={Key.ROOT_IN_URL.value: str(root)})
 
 
 def forget_loaded_data() -> None:

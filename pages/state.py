@@ -20,6 +20,8 @@ class Key(StrEnum):
     """The root folder chosen in the sidebar (a path string)."""
     APP_SHELL_CHECKED = "_app_shell_checked"
     """Set once per session when the legacy pages-folder mode was left (see pages/shell.py)."""
+    ROOT_IN_URL = "root"
+    """The browsed root in the URL (written by pages/common.root_picker): a link opens the root it names."""
     ROOT_BOX = "_root_box"
     """Whether the sidebar's root-folder expander is open."""
     ROOT_TYPED = "_root_typed"

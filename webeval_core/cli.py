@@ -18,7 +18,14 @@ from webeval_core.parallel import map_in_processes, worker_count
 from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
 from webeval_core.safe_output import spreadsheet_row, strict_json, terminal_text
-from webeval_core.server import AppServer, app_file, default_root, port_in_use, streamlit_command
+from webeval_core.server import (
+    AppServer,
+    app_file,
+    default_root,
+    port_in_use,
+    root_environment,
+    streamlit_command,
+)
 from webeval_core.version import __version__
 
 if TYPE_CHECKING:
@@ -435,6 +442,11 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
     if not root.is_dir():
         _complain("app", root, "not a folder")
         return 1
+    allowed = [Path(path).resolve() for path in args.allow_root]
+    for path in allowed:
+        if not path.is_dir():
+            _complain("app", path, "not a folder (--allow-root)")
+            return 1
     if port_in_use(args.host, args.port):
         _say(
             sys.stderr,
@@ -448,7 +460,7 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
         _say(sys.stderr, f"webeval app: {exc}")
         return 1
     command = streamlit_command(script, args.host, args.port)
-    env = {**os.environ, "WEBEVAL_ROOT": str(root)}
+    env = {**os.environ, **root_environment(root, allowed)}
     _say(out, f"Opening {root} at http://{args.host}:{args.port}")
     out.flush()
     return AppServer(command, env).run()
@@ -607,6 +619,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     app.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     app.add_argument("--port", type=int, default=8501)
+    app.add_argument(
+        "--allow-root",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="another folder the app may open (from the sidebar or a link's ?root=); repeatable."
+        " By default only ROOT and folders under it",
+    )
     app.set_defaults(handler=cmd_app)
     _add_check_parser(sub)
     _add_annotations_parser(sub)

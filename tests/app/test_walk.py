@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from tests.app.conftest import Sample, expected
-from webeval_core.presentation.walk import FAILURES
 from webeval_core.runs import metrics
 
 LIST_PAGE = "pages/trajectories.py"
@@ -42,15 +41,15 @@ def test_a_row_opened_from_a_filtered_list_walks_that_list_with_k_of_n(app, samp
 
 def test_next_failure_skips_to_the_next_failed_trajectory_of_the_list(app, sample: Sample) -> None:
     _, frame = expected(sample.root)
-    results = list(frame["result"])
-    first = next(i for i, r in enumerate(results) if r not in FAILURES)
-    target = next(i for i, r in enumerate(results) if i > first and r in FAILURES)
+    failed = list(frame["counted"] & (frame["value"] < 1))
+    first = next(i for i, fails in enumerate(failed) if not fails)
+    target = next(i for i, fails in enumerate(failed) if i > first and fails)
     at = app(LIST_PAGE)
     _select_row(at, "trajectories_table", first)
     at.button(key="_list_next_failure").click().run()
     assert at.session_state["run"] == frame.iloc[target]["run"]
     assert f"**{target + 1} of {len(frame)}** in the list" in _markdown(at)
-    assert frame.iloc[target]["result"] in FAILURES
+    assert frame.iloc[target]["result"] in (metrics.FAIL, "no answer")
 
 
 def test_a_trajectory_opened_without_a_list_has_no_walk_bar(app, sample: Sample) -> None:

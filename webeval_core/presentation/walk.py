@@ -9,12 +9,6 @@ from __future__ import annotations
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.runs.metrics import FAIL
-from webeval_core.scoring.verdicts import NO_ANSWER
-
-FAILURES = frozenset({FAIL, NO_ANSWER})
-"""Results `next_failure` stops at: counted in the success rate and not a pass."""
-
 
 class Walk(BaseModel):
     """One trajectory's place in a list, by summary key (the folder relative to the root)."""
@@ -30,17 +24,17 @@ class Walk(BaseModel):
     next: str | None
     """Key of the trajectory after it; None at the end."""
     next_failure: str | None
-    """Key of the first failure (`FAILURES`) after it; None when none follows."""
+    """Key of the first failure after it (counted in the success rate, below full marks); None when none."""
 
 
 def walk_of(listed: pd.DataFrame, key: str) -> Walk | None:
-    """`key`'s place in `listed` (a trajectory frame: `key` and `result` columns); None when absent."""
+    """`key`'s place in `listed` (a trajectory frame: `key`, `counted`, `value`); None when absent."""
     keys = [str(k) for k in listed["key"]]
     if key not in keys:
         return None
     at = keys.index(key)
-    results = [str(r) for r in listed["result"]]
-    following = [k for k, result in zip(keys[at + 1 :], results[at + 1 :], strict=True) if result in FAILURES]
+    failed = (listed["counted"] & (listed["value"] < 1)).tolist()
+    following = [k for k, fails in zip(keys[at + 1 :], failed[at + 1 :], strict=True) if fails]
     return Walk(
         position=at + 1,
         total=len(keys),

@@ -5,12 +5,19 @@ from __future__ import annotations
 import pandas as pd
 
 from webeval_core.presentation.walk import walk_of
-from webeval_core.runs.metrics import FAIL, PASS
-from webeval_core.scoring.verdicts import ABORTED, NO_ANSWER
+
+# Result -> (counted in the success rate, value), as metrics.trajectory_frame writes them.
+PASS, FAIL, NO_ANSWER, ABORTED = (True, 1.0), (True, 0.0), (True, 0.0), (False, None)
 
 
-def _listed(*results: str) -> pd.DataFrame:
-    return pd.DataFrame({"key": [f"t{i}" for i in range(len(results))], "result": list(results)})
+def _listed(*results: tuple[bool, float | None]) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "key": [f"t{i}" for i in range(len(results))],
+            "counted": pd.Series([c for c, _ in results], dtype=bool),
+            "value": pd.Series([v for _, v in results], dtype=float),
+        }
+    )
 
 
 def test_the_middle_of_a_list_has_both_neighbours_and_the_next_failure_after_it() -> None:
