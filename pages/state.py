@@ -110,6 +110,8 @@ class Key(StrEnum):
     """The replay's previous-step button."""
     NEXT = "_next"
     """The replay's next-step button."""
+    ZOOM = "_zoom"
+    """The replay's zoom on the action (fit, 2x, 3x)."""
     SHOW_AFTER = "_show_after"
     """Whether the replay also shows the page after the action."""
     STEP_REQUESTS = "_step_requests"
