@@ -59,7 +59,7 @@ _LINK_FILTERS: Mapping[Breakdown, Key] = {
     Breakdown.SITE: Key.SITES,
     Breakdown.TASK_TYPE: Key.TYPES,
     Breakdown.INTENT_TEMPLATE: Key.TEMPLATES,
-    Breakdown.OUTCOME: Key.OUTCOMES,
+    Breakdown.OUTCOME: Key.RESULTS,
     Breakdown.TAG: Key.TAGS,
 }
 Clicks = dict[Breakdown, list[BarClick]]
@@ -131,25 +131,36 @@ def _headlines(data: pd.DataFrame, labels: Mapping[str, str]) -> None:
 
 
 def _headline_row(label: str, head: metrics.Headline) -> None:
-    # "Passed" holds "passed / counted": room for two four-digit numbers without an ellipsis.
-    cols = st.columns([1.6, 1, 1, 1.6, 1, 1, 1], vertical_alignment="center")
-    cols[0].markdown(f"**{inert(label)}**")
+    """The run's name, then its metrics each as wide as its own text, wrapping rather than cut."""
+    st.markdown(f"**{inert(label)}**")
     if head.unscored or head.unreadable:
-        cols[0].caption(f"{head.unscored} answered but not scored · {head.unreadable} unreadable")
+        st.caption(f"{head.unscored} answered but not scored · {head.unreadable} unreadable")
     rate = "–" if head.success_rate is None else f"{head.success_rate:.1%}"
-    cols[1].metric("Trajectories", head.trajectories)
-    cols[2].metric(
-        "Success rate",
-        rate,
-        help="Mean score over answered and no-answer trajectories; aborted ones and scoring errors"
-        " are left out.",
-    )
-    cols[3].metric("Passed", f"{head.passed} / {head.counted}")
-    cols[4].metric(
-        "No answer", head.no_answer, help="Ran out of budget without answering; counted as failures."
-    )
-    cols[5].metric("Aborted", head.aborted, help="Left out of the success rate (upstream rule).")
-    cols[6].metric("Scoring errors", head.scoring_errors, help="The evaluator returned error; left out.")
+    with st.container(horizontal=True, gap="large"):
+        st.metric("Trajectories", head.trajectories, width="content")
+        st.metric(
+            "Success rate",
+            rate,
+            help="Mean score over answered and no-answer trajectories; aborted ones and scoring errors"
+            " are left out.",
+            width="content",
+        )
+        st.metric("Passed", f"{head.passed} / {head.counted}", width="content")
+        st.metric(
+            "No answer",
+            head.no_answer,
+            help="Ran out of budget without answering; counted as failures.",
+            width="content",
+        )
+        st.metric(
+            "Aborted", head.aborted, help="Left out of the success rate (upstream rule).", width="content"
+        )
+        st.metric(
+            "Scoring errors",
+            head.scoring_errors,
+            help="The evaluator returned error; left out.",
+            width="content",
+        )
 
 
 def _runs_table(index: RootIndex, frame: pd.DataFrame, labels: Mapping[str, str]) -> None:

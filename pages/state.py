@@ -76,6 +76,8 @@ class Key(StrEnum):
     """Intent templates kept."""
     OUTCOMES = "outcomes"
     """Outcome groups kept."""
+    RESULTS = "results"
+    """Results kept (pass, fail, no answer...: as counted in success rates; the Outcomes chart's bars)."""
     STATUSES = "statuses"
     """Verdict statuses kept."""
     TAGS = "tags"

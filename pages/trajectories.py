@@ -52,7 +52,7 @@ text = st.text_input(
     placeholder="task id, intent or answer text",
     icon=":material/search:",
 )
-row1 = st.columns(4)
+row1 = st.columns(5)
 row2 = st.columns([1, 1, 2])
 with row1[0]:
     runs = _multiselect("Run", Key.RUNS, [r.key for r in index.runs], format_func=labels.__getitem__)
@@ -62,6 +62,10 @@ with row1[2]:
     types = _multiselect("Task type", Key.TYPES, _options(frame["task_type"], TASK_TYPES))
 with row1[3]:
     outcomes = _multiselect("Outcome", Key.OUTCOMES, _options(frame["outcome_group"], metrics.OUTCOME_GROUPS))
+with row1[4]:
+    results = _multiselect(
+        "Result", Key.RESULTS, _options(frame["result"], metrics.RESULTS), help="As counted in success rates"
+    )
 with row2[0]:
     statuses = _multiselect(
         "Verdict status",
@@ -87,6 +91,7 @@ shown = metrics.filter_frame(
     task_types=types,
     intent_templates=templates,
     outcome_groups=outcomes,
+    results=results,
     statuses=statuses,
     tags=tags,
     text=text,

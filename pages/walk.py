@@ -26,6 +26,7 @@ _CHOICES: Mapping[Key, str] = {
     Key.TYPES: "task_types",
     Key.TEMPLATES: "intent_templates",
     Key.OUTCOMES: "outcome_groups",
+    Key.RESULTS: "results",
     Key.STATUSES: "statuses",
     Key.TAGS: "tags",
 }
