@@ -136,7 +136,7 @@ def _headline_row(label: str, head: metrics.Headline) -> None:
     if head.unscored or head.unreadable:
         st.caption(f"{head.unscored} answered but not scored · {head.unreadable} unreadable")
     rate = "–" if head.success_rate is None else f"{head.success_rate:.1%}"
-    with st.container(horizontal=True, gap="large"):
+    with st.container(horizontal=True, gap="medium"):
         st.metric("Trajectories", head.trajectories, width="content")
         st.metric(
             "Success rate",

@@ -126,7 +126,8 @@ def _buttons(walk: Walk) -> None:
         help="The trajectory after this one in the list (Shift+→).",
     )
     st.button(
-        "Next failure ⏭",
+        "Next failure",
+        icon=":material/skip_next:",
         key=Key.LIST_NEXT_FAILURE,
         on_click=_open,
         args=(walk.next_failure,),

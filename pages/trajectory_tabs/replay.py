@@ -1,8 +1,8 @@
 """Replay tab: step through the screenshots with the action drawn on them.
 
 The screenshot takes the content's full width (a zoom shows the region around the action
-larger); the page after the action can stand beside it, each half as wide. Below: the agent's
-thought, its arguments, the observation and the requests fired during the step.
+larger); the page after the action stands beside it when both fit at a readable width, else
+below it. Then the agent's thought, its arguments, the observation and the step's requests.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from webeval_core.reading.trajectory import Trajectory
 FILM_SIDE = 4  # thumbnails each side of the current step: 100-step trajectories stay fast
 THUMB_WIDTH = 176
 ZOOMS = {"fit": 1.0, "2×": 2.0, "3×": 3.0}
+READABLE_WIDTH = 640  # px: a 1440 px frame at 0.44 scale, the smallest at which its text still reads
 
 
 def _frame_path(folder: Path, name: str | None) -> Path | None:
@@ -189,7 +190,9 @@ def _screens(context: TabContext, frame: Frame) -> None:
     if not (after and frame.step is not None):
         show_frame(context.folder, frame.screenshot, frame.step, shown, zoom)
         return
-    before_col, after_col = st.columns(2, gap="small")
+    # Side by side where the content has room for both at a readable width, else one above the other.
+    with st.container(horizontal=True, wrap=True, gap="small"):
+        before_col, after_col = st.container(width=READABLE_WIDTH), st.container(width=READABLE_WIDTH)
     with before_col:
         show_frame(context.folder, frame.screenshot, frame.step, f"{shown}: the action", zoom)
     with after_col:
