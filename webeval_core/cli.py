@@ -411,7 +411,13 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
 def _score_report(outcomes: Sequence[ScoreOutcome], summary: ScoreSummary) -> list[str]:
     """`score`'s text: the engine, a tally per site and task type, the files written, the errors."""
     hashes = sorted({o.eval_hash for o in outcomes if o.eval_hash})
-    lines = [f"Scored {len(outcomes)} trajectories with {', '.join(hashes) or 'no evaluator run'}", ""]
+    if hashes:
+        header = f"Scored {len(outcomes)} trajectories with {', '.join(hashes)}"
+    elif outcomes and all(o.status == "excluded" for o in outcomes):
+        header = f"Nothing scored: none of the {len(outcomes)} trajectories has an official evaluator to run"
+    else:
+        header = f"Scored {len(outcomes)} trajectories; the official evaluator ran on none of them"
+    lines = [header, ""]
     lines.append(
         f"{'':<28} {'scored':>7} {'success':>8} {'failure':>8} {'error':>6} {'excluded':>9} {'rate':>7}"
     )

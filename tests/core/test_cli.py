@@ -311,3 +311,12 @@ def test_score_never_reads_a_config_above_the_folder_it_is_given(tmp_path: Path)
     (result,) = json.loads(out)["results"]
     assert code == 0
     assert "config" not in (result["reason"] or ""), result
+
+
+def test_score_says_when_no_trajectory_has_an_official_evaluator(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fara_folder(tmp_path / "WebTailBench_hf" / "traj", "alltrails_find_23")
+    assert main(["score", str(tmp_path)]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header == "Nothing scored: none of the 1 trajectories has an official evaluator to run"
