@@ -24,6 +24,7 @@ from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.judges import available_judges, judge_label
 from webeval_core.runs.metrics import trajectory_frame
+from webeval_core.server import ROOT_ENV, allowed_roots, root_refusal
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ROOT = REPO / "sample_runs"
@@ -39,22 +40,49 @@ PAGES = {
 
 
 def current_root() -> Path:
-    """The folder the app browses: chosen in the sidebar, else `WEBEVAL_ROOT`, else sample_runs/."""
-    chosen = st.session_state.get(Key.ROOT) or os.environ.get("WEBEVAL_ROOT") or DEFAULT_ROOT
-    if remoteroot.is_remote(str(chosen)):  # a URL: its local mirror (pages/remoteroot.py)
-        return remoteroot.remote_folder(str(chosen), inert)
+    """The folder the app browses: chosen in the sidebar or a link, else `WEBEVAL_ROOT`, else sample_runs/.
+
+    A store URL is browsed through its local mirror (pages/remoteroot.py).
+    """
+    chosen = _chosen()
+    if remoteroot.is_remote(chosen):
+        return remoteroot.remote_folder(chosen, inert)
     return Path(chosen).resolve()
 
 
+def _chosen() -> str:
+    """The root as chosen (a folder or a store URL): the session's, else the server's, else the sample."""
+    return str(st.session_state.get(Key.ROOT) or os.environ.get(ROOT_ENV) or DEFAULT_ROOT)
+
+
 def _chosen_url() -> str | None:
-    chosen = str(st.session_state.get(Key.ROOT) or os.environ.get("WEBEVAL_ROOT") or "")
+    chosen = _chosen()
     return chosen if remoteroot.is_remote(chosen) else None
 
 
+def refusal(candidate: str) -> str | None:
+    """Why the app will not open `candidate`, a folder or a store URL (None: it may).
+
+    Folders: webeval_core.server.root_refusal. A store URL only when it is the one the server was
+    started on: a shared link must not make the server fetch from any store its credentials reach.
+    """
+    if remoteroot.is_remote(candidate):
+        if candidate == os.environ.get(ROOT_ENV):
+            return None
+        return f"{candidate} is not the store this server was started on"
+    return root_refusal(Path(candidate), allowed_roots(os.environ, DEFAULT_ROOT))
+
+
 def root_picker() -> None:
-    """Sidebar control to browse another root; a bad path is reported, the old root kept."""
+    """The root in the URL and the sidebar: a link's root is opened when allowed, the URL names the root.
+
+    A root the server may not open (webeval_core.server.allowed_roots) is refused with the reason,
+    and the root browsed so far is kept.
+    """
+    _follow_link()
     root = current_root()
     url = _chosen_url()
+    st.query_params[Key.ROOT_IN_URL] = url or str(root)  # every page's URL names its root: links share it
     with st.sidebar:
         if url is not None:
             remoteroot.show_remote_problems(url, inert)
@@ -69,6 +97,22 @@ def root_picker() -> None:
             st.rerun()
 
 
+def _follow_link() -> None:
+    """Open the root the URL names (a shared link, the browser's address bar) when it differs."""
+    wanted = st.query_params.get(Key.ROOT_IN_URL)
+    if not wanted or wanted == _chosen_url():
+        return
+    local = not remoteroot.is_remote(wanted)
+    if local and Path(wanted).resolve() == current_root():
+        return
+    why = refusal(wanted)
+    if why is not None:
+        st.error(inert(f"The link's root folder was not opened: {why}"))
+        return
+    _forget_root_state()
+    st.session_state[Key.ROOT] = str(Path(wanted).resolve()) if local else wanted
+
+
 def _root_input(root: Path, url: str | None) -> None:
     typed = st.text_input(
         "Root folder",
@@ -78,16 +122,28 @@ def _root_input(root: Path, url: str | None) -> None:
     )
     if remoteroot.is_remote(typed):
         if typed != url:
+            if (why := refusal(typed)) is not None:
+                st.error(inert(why))
+                return
             remoteroot.remote_folder(typed, inert)  # unreachable: says so and stops, root kept
             _browse(typed)
         return
     candidate = Path(typed).expanduser().resolve() if typed else root
     if candidate == root:
         return
-    if candidate.is_dir():
-        _browse(str(candidate))
-    else:
+    if not candidate.is_dir():
         st.error(f"Not a folder: {inert(typed)}")
+    elif (why := refusal(str(candidate))) is not None:
+        st.error(inert(why))
+    else:
+        _browse(str(candidate))
+
+
+def _forget_root_state() -> None:
+    """Drop what was chosen in the old root: its runs, tasks and filters name nothing in another."""
+    for key in list(st.session_state):
+        if key not in KEPT_ACROSS_ROOTS:
+            del st.session_state[key]
 
 
 def _browse(root: str) -> None:
@@ -96,13 +152,11 @@ def _browse(root: str) -> None:
     Runs, tasks and filters chosen in the old root (widget state and the URL's query) name
     nothing in the new one, and a run picker keeping them would show an empty page.
     """
-    for key in list(st.session_state):
-        if key not in KEPT_ACROSS_ROOTS:
-            del st.session_state[key]
+    _forget_root_state()
     st.session_state[Key.ROOT] = root
-    # An explicit empty query: without one, switch_page calls st.query_params.clear(), which
-    # refuses while parameters bound to widgets are in the URL.
-    st.switch_page(PAGES["overview"], query_params={})
+    # An explicit query naming the new root: without one, switch_page calls
+    # st.query_params.clear(), which refuses while parameters bound to widgets are in the URL.
+    st.switch_page(PAGES["overview"], query_params={Key.ROOT_IN_URL.value: root})
 
 
 def forget_loaded_data() -> None:
@@ -255,9 +309,16 @@ def trajectory_query(run_key: str, task_id: str, path: str | None = None) -> dic
     return trajectory_link(run_key, choice_of(chosen[0], members))
 
 
-def open_trajectory(run_key: str, task_id: str, path: str | None = None) -> None:
-    """Switch to the Trajectory page showing one run's trajectory of a task (its folder: `path`)."""
-    st.switch_page(PAGES["trajectory"], query_params=trajectory_query(run_key, task_id, path))
+def open_trajectory(
+    run_key: str, task_id: str, path: str | None = None, listed: Mapping[str, list[str]] | None = None
+) -> None:
+    """Switch to the Trajectory page showing one run's trajectory of a task (its folder: `path`).
+
+    `listed`: the list it was chosen from, as query parameters (pages/walk.list_params), so the
+    page can walk it.
+    """
+    params: dict[str, str | list[str]] = {**trajectory_query(run_key, task_id, path), **(listed or {})}
+    st.switch_page(PAGES["trajectory"], query_params=params)
 
 
 _TABLE_COLUMNS = {
@@ -282,8 +343,14 @@ _TABLE_COLUMNS = {
 }
 
 
-def trajectory_table(rows: pd.DataFrame, run_labels: Mapping[str, str], key: str) -> None:
-    """Trajectories as a table (agent text shown as plain text); selecting a row opens it."""
+def trajectory_table(
+    rows: pd.DataFrame, run_labels: Mapping[str, str], key: str, listed: Mapping[str, list[str]] | None = None
+) -> None:
+    """Trajectories as a table (agent text shown as plain text); selecting a row opens it.
+
+    `listed`: the query parameters naming this list (pages/walk.list_params): the trajectory opened
+    gets previous / next through it.
+    """
     st.session_state[Key.LAST_TABLE_PATHS] = rows["path"].tolist()
     view = rows.assign(run=rows["run"].map(run_labels))
     if "tags" in view:
@@ -299,4 +366,4 @@ def trajectory_table(rows: pd.DataFrame, run_labels: Mapping[str, str], key: str
     )
     if event.selection.rows:
         chosen = rows.iloc[event.selection.rows[0]]
-        open_trajectory(str(chosen["run"]), str(chosen["task_id"]), str(chosen["path"]))
+        open_trajectory(str(chosen["run"]), str(chosen["task_id"]), str(chosen["path"]), listed)

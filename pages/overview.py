@@ -27,6 +27,7 @@ from pages.common import (
 )
 from pages.shell import require_app_shell
 from pages.state import Key, histogram_key
+from pages.walk import list_params
 from webeval_core.presentation.charts import (
     DETAILED_RUNS,
     MEASURES,
@@ -58,7 +59,7 @@ _LINK_FILTERS: Mapping[Breakdown, Key] = {
     Breakdown.SITE: Key.SITES,
     Breakdown.TASK_TYPE: Key.TYPES,
     Breakdown.INTENT_TEMPLATE: Key.TEMPLATES,
-    Breakdown.OUTCOME: Key.OUTCOMES,
+    Breakdown.OUTCOME: Key.RESULTS,
     Breakdown.TAG: Key.TAGS,
 }
 Clicks = dict[Breakdown, list[BarClick]]
@@ -130,25 +131,36 @@ def _headlines(data: pd.DataFrame, labels: Mapping[str, str]) -> None:
 
 
 def _headline_row(label: str, head: metrics.Headline) -> None:
-    # "Passed" holds "passed / counted": room for two four-digit numbers without an ellipsis.
-    cols = st.columns([1.6, 1, 1, 1.6, 1, 1, 1], vertical_alignment="center")
-    cols[0].markdown(f"**{inert(label)}**")
+    """The run's name, then its metrics each as wide as its own text, wrapping rather than cut."""
+    st.markdown(f"**{inert(label)}**")
     if head.unscored or head.unreadable:
-        cols[0].caption(f"{head.unscored} answered but not scored · {head.unreadable} unreadable")
+        st.caption(f"{head.unscored} answered but not scored · {head.unreadable} unreadable")
     rate = "–" if head.success_rate is None else f"{head.success_rate:.1%}"
-    cols[1].metric("Trajectories", head.trajectories)
-    cols[2].metric(
-        "Success rate",
-        rate,
-        help="Mean score over answered and no-answer trajectories; aborted ones and scoring errors"
-        " are left out.",
-    )
-    cols[3].metric("Passed", f"{head.passed} / {head.counted}")
-    cols[4].metric(
-        "No answer", head.no_answer, help="Ran out of budget without answering; counted as failures."
-    )
-    cols[5].metric("Aborted", head.aborted, help="Left out of the success rate (upstream rule).")
-    cols[6].metric("Scoring errors", head.scoring_errors, help="The evaluator returned error; left out.")
+    with st.container(horizontal=True, gap="medium"):
+        st.metric("Trajectories", head.trajectories, width="content")
+        st.metric(
+            "Success rate",
+            rate,
+            help="Mean score over answered and no-answer trajectories; aborted ones and scoring errors"
+            " are left out.",
+            width="content",
+        )
+        st.metric("Passed", f"{head.passed} / {head.counted}", width="content")
+        st.metric(
+            "No answer",
+            head.no_answer,
+            help="Ran out of budget without answering; counted as failures.",
+            width="content",
+        )
+        st.metric(
+            "Aborted", head.aborted, help="Left out of the success rate (upstream rule).", width="content"
+        )
+        st.metric(
+            "Scoring errors",
+            head.scoring_errors,
+            help="The evaluator returned error; left out.",
+            width="content",
+        )
 
 
 def _runs_table(index: RootIndex, frame: pd.DataFrame, labels: Mapping[str, str]) -> None:
@@ -253,10 +265,18 @@ def _trajectories(data: pd.DataFrame, clicks: Clicks, labels: Mapping[str, str],
             icon=":material/table_rows:",
             query_params=_trajectories_link(clicks, labels, judge),
         )
+        listed = _trajectories_link(clicks, labels, judge)
     else:
         shown = data
         st.caption(f"All {len(shown)} trajectories of the chosen runs; click a bar above to narrow the list.")
-    trajectory_table(shown, labels, key=Key.OVERVIEW_TABLE)
+        listed = _trajectories_link({}, labels, judge) | {Key.RUNS.value: _shown_run_labels(data, labels)}
+    trajectory_table(shown, labels, key=Key.OVERVIEW_TABLE, listed=list_params(listed))
+
+
+def _shown_run_labels(data: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+    """The chosen runs, as the Trajectories page's run filter names them (none: every run)."""
+    chosen = set(data["run"])
+    return [] if chosen == set(labels) else [labels[run] for run in labels if run in chosen]
 
 
 def _page() -> None:

@@ -20,6 +20,8 @@ class Key(StrEnum):
     """The root folder chosen in the sidebar (a path string)."""
     APP_SHELL_CHECKED = "_app_shell_checked"
     """Set once per session when the legacy pages-folder mode was left (see pages/shell.py)."""
+    ROOT_IN_URL = "root"
+    """The browsed root in the URL (written by pages/common.root_picker): a link opens the root it names."""
     ROOT_BOX = "_root_box"
     """Whether the sidebar's root-folder expander is open."""
     ROOT_TYPED = "_root_typed"
@@ -74,12 +76,26 @@ class Key(StrEnum):
     """Intent templates kept."""
     OUTCOMES = "outcomes"
     """Outcome groups kept."""
+    RESULTS = "results"
+    """Results kept (pass, fail, no answer...: as counted in success rates; the Outcomes chart's bars)."""
     STATUSES = "statuses"
     """Verdict statuses kept."""
     TAGS = "tags"
     """Failure tags kept (any of them)."""
     TRAJECTORIES_TABLE = "trajectories_table"
     """The Trajectories page's table (its selected row)."""
+
+    # --- walking a list (pages/walk.py): the Trajectory page's list, carried in its URL ---
+    LIST = "list"
+    """Marks a Trajectory page URL that names the list it was opened from (its filters beside it)."""
+    WALK_BAR = "walk_bar"
+    """The Trajectory page's previous / next bar (its key is also its CSS class, for browser tests)."""
+    LIST_PREVIOUS = "_list_prev"
+    """The previous-in-list button."""
+    LIST_NEXT = "_list_next"
+    """The next-in-list button."""
+    LIST_NEXT_FAILURE = "_list_next_failure"
+    """The next-failure-in-list button."""
 
     # --- Trajectory page ---
     TAB = "tab"
@@ -96,6 +112,8 @@ class Key(StrEnum):
     """The replay's previous-step button."""
     NEXT = "_next"
     """The replay's next-step button."""
+    ZOOM = "_zoom"
+    """The replay's zoom on the action (fit, 2x, 3x)."""
     SHOW_AFTER = "_show_after"
     """Whether the replay also shows the page after the action."""
     STEP_REQUESTS = "_step_requests"
@@ -251,6 +269,15 @@ def candidates_key(position: int) -> str:
 def what_if_text_key(folder: str) -> str:
     """Key of the what-if text area of one trajectory folder (a new folder starts from its answer)."""
     return f"_whatif_text:{folder}"
+
+
+def listed_key(filter_key: Key) -> str:
+    """Query parameter of the Trajectory page holding one Trajectories filter of the list it came from.
+
+    Not the filter's own name: a page switch cannot set a parameter bound to a widget of the page
+    it leaves, and the Trajectories page binds those.
+    """
+    return f"list_{filter_key.value}"
 
 
 # Session state that is not about a root: kept when another root is browsed.

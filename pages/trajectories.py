@@ -17,6 +17,7 @@ from pages.review_common import review_filters
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.submission_view import package_issues
+from pages.walk import current_filters, list_params
 from webeval_core.reading.tasks import TASK_TYPES
 from webeval_core.runs import metrics
 from webeval_core.safe_output import spreadsheet_cell
@@ -51,7 +52,7 @@ text = st.text_input(
     placeholder="task id, intent or answer text",
     icon=":material/search:",
 )
-row1 = st.columns(4)
+row1 = st.columns(5)
 row2 = st.columns([1, 1, 2])
 with row1[0]:
     runs = _multiselect("Run", Key.RUNS, [r.key for r in index.runs], format_func=labels.__getitem__)
@@ -61,6 +62,10 @@ with row1[2]:
     types = _multiselect("Task type", Key.TYPES, _options(frame["task_type"], TASK_TYPES))
 with row1[3]:
     outcomes = _multiselect("Outcome", Key.OUTCOMES, _options(frame["outcome_group"], metrics.OUTCOME_GROUPS))
+with row1[4]:
+    results = _multiselect(
+        "Result", Key.RESULTS, _options(frame["result"], metrics.RESULTS), help="As counted in success rates"
+    )
 with row2[0]:
     statuses = _multiselect(
         "Verdict status",
@@ -86,6 +91,7 @@ shown = metrics.filter_frame(
     task_types=types,
     intent_templates=templates,
     outcome_groups=outcomes,
+    results=results,
     statuses=statuses,
     tags=tags,
     text=text,
@@ -100,7 +106,7 @@ st.caption(
     f" · {judge_caption(judge)}"
 )
 package_issues(r for r in index.runs if not runs or r.key in runs)
-trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE)
+trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=list_params(current_filters()))
 st.download_button(
     "Download these rows (CSV)",
     (shown.assign(tags=shown["tags"].map("; ".join)) if "tags" in shown else shown)

@@ -30,6 +30,7 @@ from pages.trajectory_tabs import annotate, evidence, expected, network, replay,
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
 from pages.trajectory_tabs.verdict import score_color, tone_color
+from pages.walk import walk_bar
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.picks import trajectory_choices
 from webeval_core.presentation.tones import OUTCOME_TONES
@@ -130,6 +131,7 @@ def _context() -> TabContext:
     if summary is None:
         st.info("Choose a run and a task, or open a trajectory from the Trajectories or Tasks page.")
         st.stop()
+    walk_bar(summary.key)
     if summary.unreadable:
         st.error(inert(f"This folder cannot be read: {summary.unreadable}"))
         st.stop()

@@ -11,6 +11,7 @@ import itertools
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -120,7 +121,7 @@ def test_both_models_run_the_same_real_tasks_over_all_sites_and_types() -> None:
     assert types == {"retrieve", "navigate", "mutate"}
     cli = sorted((SAMPLE / "webarena-verified-cli").iterdir())
     assert len(cli) == 5
-    assert all({f.name for f in p.iterdir()} == {"agent_response.json", "network.har"} for p in cli)
+    assert all({f.name for f in p.iterdir()} == {"agent_response.json", "network.har", "scores"} for p in cli)
 
 
 def test_intended_verdicts_cover_every_trajectory_and_the_claimed_mix() -> None:
@@ -157,6 +158,42 @@ def test_raw_answers_get_the_recorded_official_verdicts() -> None:
         har = folder / "network.har"
         result = wa.evaluate_task(task_id=v["task_id"], agent_response=text, network_trace=har)
         assert result.model_dump(mode="json")["status"] == v["raw_text_status"], rel
+
+
+def _official_score_files(root: Path) -> list[Path]:
+    return sorted(root.rglob("scores/webarena-verified-*.json"))
+
+
+def test_official_verdicts_are_committed_and_a_fresh_scoring_reproduces_them_byte_for_byte(
+    tmp_path: Path,
+) -> None:
+    from webeval_core.runs.discovery import iter_trajectory_dirs
+    from webeval_core.scoring import score_trajectories
+
+    committed = _official_score_files(SAMPLE)
+    answered = [rel for rel, v in _verdicts().items() if v["expected_status"] is not None]
+    assert len(committed) == len(answered)  # every answered trajectory; aborted ones are left out
+    copy = tmp_path / "sample_runs"
+    shutil.copytree(SAMPLE, copy)
+    for path in _official_score_files(copy):
+        path.unlink()
+    outcomes = score_trajectories(list(iter_trajectory_dirs(copy)), config_root=copy)
+    assert sum(o.score_file is not None and not o.reused for o in outcomes) == len(committed)
+    fresh = [p.relative_to(copy) for p in _official_score_files(copy)]
+    assert fresh == [p.relative_to(SAMPLE) for p in committed]
+    different = [p for p in committed if p.read_bytes() != (copy / p.relative_to(SAMPLE)).read_bytes()]
+    assert not different, f"fresh verdicts differ from the committed ones: {different[:3]}"
+
+
+def test_scoring_the_committed_sample_changes_nothing(tmp_path: Path) -> None:
+    copy = tmp_path / "sample_runs"
+    shutil.copytree(SAMPLE, copy)
+    before = {name: path.read_bytes() for name, path in _tree(copy).items()}
+    command = [sys.executable, "-m", "webeval_core.cli", "score", str(copy)]
+    done = subprocess.run(command, cwd=ROOT, check=False, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert f"Score files: 0 written, {len(_official_score_files(SAMPLE))} already up to date." in done.stdout
+    assert {name: path.read_bytes() for name, path in _tree(copy).items()} == before
 
 
 def test_trajectory_folders_have_the_fara_files() -> None:

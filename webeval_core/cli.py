@@ -19,7 +19,14 @@ from webeval_core.reading.trajectory import Trajectory, load_trajectory, traject
 from webeval_core.remote.stores import is_remote
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
 from webeval_core.safe_output import spreadsheet_row, strict_json, terminal_text
-from webeval_core.server import AppServer, app_file, default_root, port_in_use, streamlit_command
+from webeval_core.server import (
+    AppServer,
+    app_file,
+    default_root,
+    port_in_use,
+    root_environment,
+    streamlit_command,
+)
 from webeval_core.version import __version__
 
 if TYPE_CHECKING:
@@ -474,7 +481,13 @@ def _write_back(mirrored: list[OpenedRoot], outcomes: Sequence[ScoreOutcome], wr
 def _score_report(outcomes: Sequence[ScoreOutcome], summary: ScoreSummary) -> list[str]:
     """`score`'s text: the engine, a tally per site and task type, the files written, the errors."""
     hashes = sorted({o.eval_hash for o in outcomes if o.eval_hash})
-    lines = [f"Scored {len(outcomes)} trajectories with {', '.join(hashes) or 'no evaluator run'}", ""]
+    if hashes:
+        header = f"Scored {len(outcomes)} trajectories with {', '.join(hashes)}"
+    elif outcomes and all(o.status == "excluded" for o in outcomes):
+        header = f"Nothing scored: none of the {len(outcomes)} trajectories has an official evaluator to run"
+    else:
+        header = f"Scored {len(outcomes)} trajectories; the official evaluator ran on none of them"
+    lines = [header, ""]
     lines.append(
         f"{'':<28} {'scored':>7} {'success':>8} {'failure':>8} {'error':>6} {'excluded':>9} {'rate':>7}"
     )
@@ -509,6 +522,11 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
     if not root.is_dir():
         _complain("app", root, "not a folder")
         return 1
+    allowed = [Path(path).resolve() for path in args.allow_root]
+    for path in allowed:
+        if not path.is_dir():
+            _complain("app", path, "not a folder (--allow-root)")
+            return 1
     if port_in_use(args.host, args.port):
         _say(
             sys.stderr,
@@ -522,8 +540,8 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
         _say(sys.stderr, f"webeval app: {exc}")
         return 1
     command = streamlit_command(script, args.host, args.port)
-    # The app mirrors a URL itself (its Reload lists the store again); the sync above made it warm.
-    env = {**os.environ, "WEBEVAL_ROOT": url or str(root)}
+    # A URL root: the app mirrors it itself (its Reload lists the store again); the sync above made it warm.
+    env = {**os.environ, **root_environment(url or str(root), allowed)}
     if args.annotations:  # the server's review pages open this store (never printed: it may hold a password)
         from webeval_core.review.store import ENV_VARIABLE  # SQLAlchemy: only `app --annotations` pays
 
@@ -696,6 +714,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--annotations",
         metavar="PATH_OR_URL",
         help="the review store, a SQLite file or postgresql:// URL (default: $WEBEVAL_ANNOTATIONS)",
+    )
+    app.add_argument(
+        "--allow-root",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="another folder the app may open (from the sidebar or a link's ?root=); repeatable."
+        " By default only ROOT and folders under it",
     )
     app.set_defaults(handler=cmd_app)
     _add_check_parser(sub)

@@ -1,6 +1,9 @@
-"""The Streamlit server behind `webeval app`: where the app is, and a child that signals stop.
+"""The Streamlit server behind `webeval app`: where the app is, which roots it may open, and a child
+that signals stop.
 
-`webeval app` runs Streamlit as a child process. SIGINT and SIGTERM are forwarded to it and it is
+The app opens the root given on the command line, folders under it, and the folders named by
+`--allow-root` (and folders under those); nothing else, whoever asks (a link carrying `?root=`, the
+sidebar). `webeval app` runs Streamlit as a child process. SIGINT and SIGTERM are forwarded to it and it is
 killed if it has not exited after a grace period, so the command never returns leaving a server
 holding the port; a busy port is named before anything starts.
 """
@@ -8,13 +11,20 @@ holding the port; a busy port is named before anything starts.
 from __future__ import annotations
 
 import errno
+import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import FrameType
+
+ROOT_ENV = "WEBEVAL_ROOT"
+"""The environment variable naming the root `webeval app` was started on."""
+ALLOWED_ROOTS_ENV = "WEBEVAL_ALLOWED_ROOTS"
+"""The environment variable naming the `--allow-root` folders (joined by os.pathsep)."""
 
 # How long a stopped server gets to close its sessions before it is killed.
 _STOP_GRACE_S = 4.0
@@ -39,6 +49,40 @@ def default_root() -> Path:
     """The checkout's sample runs when there are some, else the current folder."""
     sample = Path(__file__).resolve().parent.parent / "sample_runs"
     return sample if sample.is_dir() else Path.cwd()
+
+
+def allowed_roots(environ: Mapping[str, str], default: Path) -> tuple[Path, ...]:
+    """The folders the app may open (each with the folders under it): its root, then `--allow-root`'s.
+
+    Args:
+        environ: The environment the app runs in (`ROOT_ENV`, `ALLOWED_ROOTS_ENV`).
+        default: The root when `ROOT_ENV` is unset (the app started without `webeval app`).
+    """
+    given = [environ.get(ROOT_ENV) or str(default)]
+    given += [part for part in environ.get(ALLOWED_ROOTS_ENV, "").split(os.pathsep) if part]
+    return tuple(dict.fromkeys(Path(path).expanduser().resolve() for path in given))
+
+
+def root_refusal(candidate: Path, allowed: Sequence[Path]) -> str | None:
+    """Why the app refuses to open `candidate` (None: it may): outside every allowed root, or no folder."""
+    resolved = candidate.expanduser().resolve()
+    if not any(resolved == root or root in resolved.parents for root in allowed):
+        return (
+            f"{resolved} is not a folder this server may open: only {', '.join(map(str, allowed))}"
+            f" and folders under {'it' if len(allowed) == 1 else 'them'}"
+            f" (start it with `webeval app --allow-root {resolved}` to open it)."
+        )
+    if not resolved.is_dir():
+        return f"{resolved} is not a folder."
+    return None
+
+
+def root_environment(root: str, allowed: Sequence[Path]) -> dict[str, str]:
+    """The environment variables telling the app its root (a folder or a store URL) and the
+    `--allow-root` folders.
+    """
+    # Always both: a value inherited from the caller's environment must not widen what is allowed.
+    return {ROOT_ENV: root, ALLOWED_ROOTS_ENV: os.pathsep.join(str(path) for path in allowed)}
 
 
 def port_in_use(host: str, port: int) -> bool:

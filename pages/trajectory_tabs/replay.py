@@ -1,7 +1,8 @@
 """Replay tab: step through the screenshots with the action drawn on them.
 
-Beside each: the agent's thought, its arguments, the observation and the requests fired during
-the step.
+The screenshot takes the content's full width (a zoom shows the region around the action
+larger); the page after the action stands beside it when both fit at a readable width, else
+below it. Then the agent's thought, its arguments, the observation and the step's requests.
 """
 
 from __future__ import annotations
@@ -24,12 +25,15 @@ from webeval_core.presentation.overlay import (
     prefetch_frame,
     prefetch_thumbnail,
     thumbnails,
+    zoom_view,
 )
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.trajectory import Trajectory
 
 FILM_SIDE = 4  # thumbnails each side of the current step: 100-step trajectories stay fast
 THUMB_WIDTH = 176
+ZOOMS = {"fit": 1.0, "2×": 2.0, "3×": 3.0}
+READABLE_WIDTH = 640  # px: a 1440 px frame at 0.44 scale, the smallest at which its text still reads
 
 
 def _frame_path(folder: Path, name: str | None) -> Path | None:
@@ -59,8 +63,13 @@ def _prefetch(folder: Path, frames: list[Frame], position: int) -> None:
         prefetch_thumbnail(path, THUMB_WIDTH, step_point(entering.step))
 
 
-def show_frame(folder: Path, name: str | None, step: Step | None, caption: str) -> None:
-    """Screenshot `name` of `folder` with the step's action drawn on it, or why it cannot be shown."""
+def show_frame(
+    folder: Path, name: str | None, step: Step | None, caption: str, zoom: float = 1.0, marked: bool = True
+) -> None:
+    """Screenshot `name` of `folder` with the step's action drawn on it, or why it cannot be shown.
+
+    `zoom` above 1: the region around the action, enlarged; `marked=False`: the action not drawn.
+    """
     path = _frame_path(folder, name)
     if path is None:
         st.info(
@@ -69,8 +78,12 @@ def show_frame(folder: Path, name: str | None, step: Step | None, caption: str) 
             else f"Screenshot {inert(name)} is not inside the root."
         )
         return
+    marks = step_marks(step)
     try:
-        image = frame_image(path, **step_marks(step))
+        if zoom > 1:
+            image = zoom_view(path, **marks, zoom=zoom, marked=marked)
+        else:
+            image = frame_image(path, **(marks if marked else {}))
     except UnreadableError as exc:
         st.warning(inert(f"{name}: {exc.reason}"))
         return
@@ -159,6 +172,35 @@ def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
             )
 
 
+def _screens(context: TabContext, frame: Frame) -> None:
+    """The step's screenshot at the content's width, or before and after side by side; zoomable."""
+    controls = st.columns([3, 2], vertical_alignment="center")
+    after = controls[0].toggle("Also show the page after this action", key=Key.SHOW_AFTER)
+    zoom_name = controls[1].segmented_control(
+        "Zoom on the action",
+        list(ZOOMS),
+        default="fit",
+        key=Key.ZOOM,
+        help="Enlarge the region around where the action aimed (the full frame: the image's own"
+        " fullscreen button).",
+    )
+    zoom = ZOOMS.get(zoom_name or "fit", 1.0)
+    name = frame.screenshot or "no screenshot"
+    shown = f"{name} ({zoom_name} around the action)" if zoom > 1 else name
+    if not (after and frame.step is not None):
+        show_frame(context.folder, frame.screenshot, frame.step, shown, zoom)
+        return
+    # Side by side where the content has room for both at a readable width, else one above the other.
+    with st.container(horizontal=True, wrap=True, gap="small"):
+        before_col, after_col = st.container(width=READABLE_WIDTH), st.container(width=READABLE_WIDTH)
+    with before_col:
+        show_frame(context.folder, frame.screenshot, frame.step, f"{shown}: the action", zoom)
+    with after_col:
+        following = _after_frame(context.trajectory, frame.screenshot)
+        caption = f"{following or 'no later screenshot'}: after it"
+        show_frame(context.folder, following, frame.step, caption, zoom, marked=False)
+
+
 @st.fragment
 @contained("The replay")  # inside the fragment: its own reruns are contained too
 def render(context: TabContext) -> None:
@@ -203,21 +245,11 @@ def render(context: TabContext) -> None:
             st.select_slider(
                 "Step", indices, key=Key.STEP_SLIDER, on_change=_slid, label_visibility="collapsed"
             )
-    after = st.toggle("Also show the page after this action", key=Key.SHOW_AFTER) and frame.step is not None
-    image_col, detail_col = st.columns([3, 2])
-    with image_col:
-        name = frame.screenshot or "no screenshot"
-        if after:
-            before_col, after_col = st.columns(2)
-            with before_col:
-                show_frame(folder, frame.screenshot, frame.step, f"{name}: the action")
-            with after_col:
-                following = _after_frame(trajectory, frame.screenshot)
-                show_frame(folder, following, None, f"{following or 'no later screenshot'}: after it")
-        else:
-            show_frame(folder, frame.screenshot, frame.step, name)
+    _screens(context, frame)
+    detail_col, requests_col = st.columns([3, 2])
     with detail_col:
         _step_details(trajectory, frame, len(frames))
+    with requests_col:
         _step_requests(context, frame.number)
     _filmstrip(folder, frames, position)
     _prefetch(folder, frames, position)  # last: this step's elements are already on their way

@@ -87,8 +87,24 @@ def generate(out: Path, jobs: int = 1) -> dict[str, Any]:
             "note": f"Official CLI layout, copied from {traj.rel}. {traj.scenario.note}",
         }
     write_json(out / "intended_verdicts.json", verdicts)
+    score_officially(out)
     (out / "README.md").write_text(readme(trajectories, tasks, verdicts), encoding="utf-8")
     return verdicts
+
+
+def score_officially(out: Path) -> None:
+    """Write the official verdicts where `webeval score` puts them, so the first overview is full.
+
+    The same call `webeval score sample_runs` makes: scoring the committed tree again finds every
+    score file up to date and changes nothing (tests/test_sample_runs.py checks it).
+    """
+    from webeval_core.runs.discovery import iter_trajectory_dirs
+    from webeval_core.scoring import score_trajectories
+
+    outcomes = score_trajectories(list(iter_trajectory_dirs(out)), config_root=out)
+    written = sum(1 for o in outcomes if o.score_file is not None)
+    if not written:
+        raise SystemExit("the official evaluator wrote no score file into the sample")
 
 
 def readme(
@@ -109,8 +125,10 @@ def readme(
         "  `raw_text_status`:",
         "  of the raw final_answer text; null = aborted, not scored). Both were computed with the installed",
         "  official evaluator while generating.",
-        "- Score files under `scores/` are illustrative outputs of other (LLM) judges, not official",
-        "  verdicts.",
+        "- `scores/webarena-verified-<version>-<hash>.json`: the official verdict, written by the same",
+        "  scoring `webeval score sample_runs` does (re-scoring finds them up to date and changes nothing).",
+        "  The other score files (`gpt_eval.json`, `mmrubric_*.json`, `WebJudge_*.json`) are illustrative",
+        "  outputs of other (LLM and rubric) judges, kept apart from the official verdict.",
         "- Web pages in screenshots are drawn, not captured; times are in UTC-08:00 local time in logs.",
         "",
         "| model | log generation | screenshots | trajectories | success | failure | error | not scored |",

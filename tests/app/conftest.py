@@ -8,7 +8,7 @@ repository. The summary index cache goes to a temporary XDG_CACHE_HOME for the s
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 import pandas as pd
@@ -48,12 +48,19 @@ def _isolated(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monk
 def app(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Callable[..., AppTest]:
     """Factory: the app on the scored sample copy (or `root`), on `page`, with query parameters."""
 
-    def make(page: str | None = None, root: Path | None = None, **query: str | list[str]) -> AppTest:
+    def make(
+        page: str | None = None,
+        root: Path | None = None,
+        url: Mapping[str, str | list[str]] | None = None,
+        **query: str | list[str],
+    ) -> AppTest:
+        # `root`: the folder the server was started on; `url`: query parameters whose names are not
+        # Python identifiers free here (the URL's own `root`).
         if root is None:
             root = request.getfixturevalue("sample").root
         monkeypatch.setenv("WEBEVAL_ROOT", str(root))
         at = AppTest.from_file(str(APP), default_timeout=60)
-        for key, value in query.items():
+        for key, value in {**query, **(url or {})}.items():
             at.query_params[key] = value
         # The default page needs no switch. Before a first run AppTest resolves a page by its file
         # name, and "overview" is the URL of app.py's redirect to the default page.

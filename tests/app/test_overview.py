@@ -155,8 +155,9 @@ def test_failures_tab_shows_outcomes_and_taxonomy(app, sample: Sample) -> None:
     outcomes = figure(at, "chart_outcome")
     counted = {(p[0], p[1]): p[3] for trace in outcomes["data"] for p in trace["customdata"]}
     assert counted == {
-        (r.run, r.outcome_group): r.trajectories for r in metrics.outcome_breakdown(frame).itertuples()
+        (r.run, r.result): r.trajectories for r in metrics.result_breakdown(frame).itertuples()
     }
+    assert {metrics.PASS, metrics.FAIL} <= {p[1] for trace in outcomes["data"] for p in trace["customdata"]}
 
 
 def test_templates_and_distributions_tabs(app, sample: Sample) -> None:

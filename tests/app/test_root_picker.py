@@ -4,9 +4,11 @@ from disk" shows folders added since the root was read."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages.common import inert
@@ -43,8 +45,16 @@ def test_the_sidebar_names_the_root_and_draws_the_text_box_only_when_opened(app,
     assert at.text_input(key="_root_typed").value == str(sample.root)
 
 
-def test_a_folder_typed_in_the_sidebar_is_browsed(app, sample: Sample, tmp_path: Path) -> None:
+def _allow(monkeypatch: pytest.MonkeyPatch, *folders: Path) -> None:
+    """As `webeval app --allow-root FOLDER` does."""
+    monkeypatch.setenv("WEBEVAL_ALLOWED_ROOTS", os.pathsep.join(map(str, folders)))
+
+
+def test_a_folder_typed_in_the_sidebar_is_browsed(
+    app, sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     other = _small_root(sample, tmp_path / "other", 2)
+    _allow(monkeypatch, tmp_path)
     at = _open_box(app())
     assert _trajectories_shown(at) == len(list(iter_trajectory_dirs(sample.root)))
     at.text_input(key="_root_typed").input(str(other)).run()
@@ -79,10 +89,13 @@ def test_reload_from_disk_shows_folders_added_since_the_root_was_read(
     assert _trajectories_shown(at) == 2
 
 
-def test_a_new_root_forgets_what_was_chosen_in_the_old_one(app, sample: Sample, tmp_path: Path) -> None:
+def test_a_new_root_forgets_what_was_chosen_in_the_old_one(
+    app, sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Run keys, task ids and filters of the old root, in the URL and in widget state, name nothing
     # in the new root; kept, they would leave its pages empty.
     other = _small_root(sample, tmp_path / "other", 1)
+    _allow(monkeypatch, other)
     run = next(r for r in discover_runs(sample.root) if r.trajectory_dirs)
     at = _open_box(app(run=run.key, task=run.trajectory_dirs[0].name, view="Distributions"))
     assert at.session_state["shown_runs"]
@@ -92,3 +105,49 @@ def test_a_new_root_forgets_what_was_chosen_in_the_old_one(app, sample: Sample, 
     (only_run,) = discover_runs(other)
     assert at.session_state["shown_runs"] == [only_run.key]
     assert at.sidebar.expander[0].label == "Root folder: other"
+    assert at.query_params["root"] in (str(other), [str(other)])  # the new root is in the URL
+
+
+def test_the_url_names_the_root(app, sample: Sample) -> None:
+    at = app("pages/trajectories.py")
+    assert at.query_params["root"] in (str(sample.root), [str(sample.root)])
+
+
+def test_a_link_opens_the_root_it_names_under_the_servers_root(app, sample: Sample) -> None:
+    # A folder under the root the server was started on: one run of the sample.
+    run = next(r for r in discover_runs(sample.root) if r.trajectory_dirs)
+    folder = run.trajectory_dirs[0].parent
+    at = app(root=sample.root, url={"root": str(folder)})
+    assert at.sidebar.expander[0].label == f"Root folder: {inert(folder.name)}"
+    assert _trajectories_shown(at) == len(run.trajectory_dirs)
+    assert not at.error
+
+
+def test_a_link_to_a_root_the_server_may_not_open_is_refused_with_the_reason(
+    app, sample: Sample, tmp_path: Path
+) -> None:
+    outside = _small_root(sample, tmp_path / "elsewhere", 1)
+    at = app(root=sample.root, url={"root": str(outside)})
+    (error,) = at.error
+    assert "was not opened" in error.value and "allow" in error.value and inert(str(outside)) in error.value
+    assert at.sidebar.expander[0].label == f"Root folder: {inert(sample.root.name)}"  # the old root kept
+    assert at.query_params["root"] in (str(sample.root), [str(sample.root)])
+
+
+def test_allow_root_lets_a_link_open_another_folder(
+    app, sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outside = _small_root(sample, tmp_path / "elsewhere", 1)
+    _allow(monkeypatch, tmp_path)
+    at = app(root=sample.root, url={"root": str(outside)})
+    assert not at.error
+    assert _trajectories_shown(at) == 1
+
+
+def test_a_folder_typed_outside_the_allowed_roots_is_refused(app, sample: Sample, tmp_path: Path) -> None:
+    outside = _small_root(sample, tmp_path / "elsewhere", 1)
+    at = _open_box(app())
+    at.text_input(key="_root_typed").input(str(outside)).run()
+    (error,) = at.sidebar.error
+    assert "not a folder this server may open" in error.value
+    assert at.sidebar.expander[0].label == f"Root folder: {inert(sample.root.name)}"

@@ -82,7 +82,10 @@ def runs_copy(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
 def streamlit_server(runs_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app on a free loopback port, browsing the copy; yields its base URL."""
     cache_home = tmp_path_factory.mktemp("xdg-cache")
-    process, base_url = start_server(runs_copy, cache_home, ARTIFACTS / "server.log")
+    # Tests type or link other roots in their own temporary folders: all of them are allowed, as
+    # `webeval app --allow-root <pytest's temporary folder>` would.
+    allowed = [tmp_path_factory.getbasetemp()]
+    process, base_url = start_server(runs_copy, cache_home, ARTIFACTS / "server.log", allowed=allowed)
     try:
         yield base_url
     finally:

@@ -10,10 +10,10 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from webeval_core.server import streamlit_command
+from webeval_core.server import root_environment, streamlit_command
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -83,17 +83,21 @@ def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, tim
 
 
 def start_server(
-    root: Path, cache_home: Path, log: Path, script: Path = REPO / "app.py"
+    root: Path,
+    cache_home: Path,
+    log: Path,
+    script: Path = REPO / "app.py",
+    allowed: Sequence[Path] = (),
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `streamlit run app.py` (or another script) on a free loopback port browsing `root`;
-    return it and its URL."""
+    """Start `streamlit run app.py` (or another script) on a free loopback port browsing `root`
+    (and allowed to open `allowed`, as `webeval app --allow-root` says); return it and its URL."""
     port = free_port()
     # The command `webeval app` runs, so tests serve the app as users get it; no file watcher,
     # which would only cost the tests time.
     command = [*streamlit_command(script, "127.0.0.1", port), "--server.fileWatcherType=none"]
     env = {
         **os.environ,
-        "WEBEVAL_ROOT": str(root),
+        **root_environment(str(root), allowed),
         "XDG_CACHE_HOME": str(cache_home),
         "XDG_DATA_HOME": str(cache_home / "data"),  # the annotation store (WEBEVAL_ANNOTATIONS wins)
     }

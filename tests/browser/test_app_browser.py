@@ -174,7 +174,9 @@ def test_another_root_typed_in_the_sidebar_opens_its_overview(
     box.fill(str(other))
     box.press("Enter")
     app.wait(f"1 run under {other}", "Success by site")
-    assert urlparse(app.page.url).path == "/" and not urlparse(app.page.url).query
+    # The overview of the new root, and only its root in the URL: nothing of the old root follows.
+    assert urlparse(app.page.url).path == "/"
+    assert parse_qs(urlparse(app.page.url).query) == {"root": [str(other)]}
     trajectories = app.main.locator("[data-testid='stMetric']").filter(has_text="Trajectories")
     expect(trajectories.first).to_contain_text("2")
     expect(sidebar.get_by_text("Root folder: other root")).to_be_visible()

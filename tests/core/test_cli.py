@@ -328,3 +328,12 @@ def test_app_hands_the_review_store_to_its_server_and_never_prints_it(tmp_path: 
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=20)
+
+
+def test_score_says_when_no_trajectory_has_an_official_evaluator(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fara_folder(tmp_path / "WebTailBench_hf" / "traj", "alltrails_find_23")
+    assert main(["score", str(tmp_path)]) == 0
+    header = capsys.readouterr().out.splitlines()[0]
+    assert header == "Nothing scored: none of the 1 trajectories has an official evaluator to run"

@@ -4,7 +4,8 @@ Owns tables for views (tables), the tone of a result (tones), the frames a traje
 (frames), screenshots with the action drawn on them (overlay, Pillow), chart specs (charts, Plotly),
 the task catalog as a filterable table (catalog_table), the network inspector's views
 (network_detail), two runs' statistics (comparison), the standalone HTML page of a trajectory
-(report) and of a run (runreport), and the names pickers give trajectories (picks).
+(report) and of a run (runreport), the names pickers give trajectories (picks), and one
+trajectory's place in a list it is walked through (walk).
 The app's pages and the CLI draw these.
 
 May import: every lower layer's public names (reading, scoring, runs, review) and diagnostics; never
@@ -23,6 +24,7 @@ __all__ = [
     "OverviewFigures",
     "TaskFilter",
     "Tone",
+    "Walk",
     "choice_of",
     "evaluator_limits",
     "filter_tasks",
@@ -41,6 +43,7 @@ __all__ = [
     "thumbnails",
     "trajectory_choices",
     "trajectory_html",
+    "walk_of",
 ]
 
 if TYPE_CHECKING:
@@ -58,5 +61,6 @@ if TYPE_CHECKING:
     from webeval_core.presentation.picks import choice_of, trajectory_choices
     from webeval_core.presentation.report import standalone_page, trajectory_html
     from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, Tone, score_tone
+    from webeval_core.presentation.walk import Walk, walk_of
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

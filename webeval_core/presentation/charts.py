@@ -33,6 +33,12 @@ LABEL_WIDTH = 70
 """Longest category label drawn; longer ones end with an ellipsis."""
 MEASURES: Mapping[str, str] = {"steps": "steps", "duration_s": "duration (s)", "tokens": "tokens"}
 """Columns with a histogram, and their axis titles."""
+RUN_COLOURS = (
+    "#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+    "#b07aa1", "#edc948", "#ff9da7", "#9c755f", "#bab0ac",
+)  # fmt: skip
+"""One colour per run (Tableau 10), by the run's place among the root's runs: the same run has the
+same colour in every chart, and no two of the first ten runs share one."""
 
 # customdata: run, raw value (for filtering), escaped label, then the numbers shown on hover
 _RATE_HOVER = "%{customdata[2]}<br>%{customdata[3]} of %{customdata[4]} passed<extra>%{fullData.name}</extra>"
@@ -45,7 +51,8 @@ class Breakdown(StrEnum):
     SITE = "site"
     TASK_TYPE = "task_type"
     INTENT_TEMPLATE = "intent_template"
-    OUTCOME = "outcome_group"
+    OUTCOME = "result"
+    """The Outcomes chart: pass and fail apart, then no answer, aborted, scoring error, unscored."""
     TAG = "tag"
 
 
@@ -54,7 +61,7 @@ _FILTER_ARGUMENT: Mapping[Breakdown, str] = {
     Breakdown.SITE: "sites",
     Breakdown.TASK_TYPE: "task_types",
     Breakdown.INTENT_TEMPLATE: "intent_templates",
-    Breakdown.OUTCOME: "outcome_groups",
+    Breakdown.OUTCOME: "results",
     Breakdown.TAG: "tags",
 }
 
@@ -98,11 +105,17 @@ def overview_figures(data: pd.DataFrame, labels: Mapping[str, str]) -> OverviewF
                 labels,
                 order=shown,
             ),
-            Breakdown.OUTCOME: count_bars(metrics.outcome_breakdown(data), Breakdown.OUTCOME, labels),
+            Breakdown.OUTCOME: count_bars(metrics.result_breakdown(data), Breakdown.OUTCOME, labels),
             Breakdown.TAG: count_bars(metrics.taxonomy(data), Breakdown.TAG, labels),
         },
         histograms={column: histogram(data, column, labels) for column in MEASURES},
     )
+
+
+def run_colour(run: str, labels: Mapping[str, str]) -> str:
+    """The colour of `run` in every chart: by its place in `labels` (the root's runs, in order)."""
+    order = list(labels)
+    return RUN_COLOURS[(order.index(run) if run in order else len(order)) % len(RUN_COLOURS)]
 
 
 def plain(text: str) -> str:
@@ -149,6 +162,7 @@ def _rate_trace(
     trace: FigureSpec = {
         "type": "bar",
         "name": plain(labels[run]),
+        "marker": {"color": run_colour(run, labels)},
         "x": rates if horizontal else names,
         "y": names if horizontal else rates,
         "orientation": "h" if horizontal else "v",
@@ -175,6 +189,7 @@ def count_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> Figur
             {
                 "type": "bar",
                 "name": plain(labels[str(run)]),
+                "marker": {"color": run_colour(str(run), labels)},
                 "x": counts,
                 "y": names,
                 "orientation": "h",
@@ -202,6 +217,7 @@ def histogram(frame: pd.DataFrame, column: str, labels: Mapping[str, str]) -> Fi
         {
             "type": "histogram",
             "name": plain(labels[str(run)]),
+            "marker": {"color": run_colour(str(run), labels)},
             "x": part[column].dropna().tolist(),
             "opacity": 0.6,
         }

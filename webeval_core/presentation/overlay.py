@@ -182,20 +182,59 @@ def render_overlay(
         image = _open_rgb(Path(path))
     except _TooLargeError as exc:
         return _encode(placeholder(str(exc)), fmt)
+    _mark(image, point, label, scroll)
+    return _encode(image, fmt)
+
+
+def zoom_view(
+    path: Path,
+    point: PixelXY | None = None,
+    label: str | None = None,
+    scroll: str | None = None,
+    zoom: float = 2.0,
+    marked: bool = True,
+) -> bytes:
+    """The marked screenshot's region around the action, `zoom` times larger, as JPEG bytes.
+
+    The region is the frame's size divided by `zoom`, centred on where the action aimed (the
+    frame's centre when it aimed nowhere) and kept inside the frame; it is enlarged back to the
+    frame's size, so small text reads at any width the page gives it. `marked=False` leaves the
+    action undrawn (the page after it, zoomed on the same place).
+    """
+    try:
+        image = _open_rgb(Path(path))
+    except _TooLargeError as exc:
+        return _encode(placeholder(str(exc)), "JPEG")
+    w, h = image.size
+    anchor = _mark(image, point, label, scroll) if marked else _clamped(point, w, h)
+    crop_w, crop_h = max(1, round(w / zoom)), max(1, round(h / zoom))
+    cx, cy = anchor or (w / 2, h / 2)
+    left = int(min(max(0, cx - crop_w / 2), w - crop_w))
+    top = int(min(max(0, cy - crop_h / 2), h - crop_h))
+    region = image.crop((left, top, left + crop_w, top + crop_h))
+    return _encode(region.resize((w, h), Image.Resampling.LANCZOS), "JPEG")
+
+
+def _clamped(point: PixelXY | None, w: int, h: int) -> PixelXY | None:
+    return None if point is None else (min(max(point[0], 0), w - 1), min(max(point[1], 0), h - 1))
+
+
+def _mark(image: Image.Image, point: PixelXY | None, label: str | None, scroll: str | None) -> PixelXY | None:
+    """Draw the action on `image` (see render_overlay); returns where it aimed, clamped to the image."""
     draw = ImageDraw.Draw(image)
     w, h = image.size
     radius = max(8, min(w, h) // 45)
-    anchor: PixelXY | None = None
-    if point is not None:
-        anchor = (min(max(point[0], 0), w - 1), min(max(point[1], 0), h - 1))
+    anchor = _clamped(point, w, h)
+    if anchor is not None:
         _draw_mark(draw, *anchor, radius)
+    aimed = anchor
     if scroll:
         origin = anchor or (w / 2, h / 2)
         _draw_scroll_arrow(draw, *origin, scroll, radius)
         anchor = origin
     if label:
         _draw_label(draw, label, anchor, (w, h))
-    return _encode(image, fmt)
+    return aimed
 
 
 def thumbnail(path: Path, width: int = 192, point: PixelXY | None = None) -> bytes:

@@ -171,3 +171,28 @@ def test_filter_by_clicks_ands_charts_and_ors_bars(frame: pd.DataFrame) -> None:
     assert charts.filter_by_clicks(frame, both)["path"].tolist() == ["/run-b/3"]
     tags = {Breakdown.TAG: [BarClick("run-b", "wrong values"), BarClick("run-b", "no answer")]}
     assert charts.filter_by_clicks(frame, tags)["path"].tolist() == ["/run-b/1"]  # one row, not two
+
+
+def test_each_run_keeps_one_distinct_colour_in_every_chart(frame: pd.DataFrame) -> None:
+    figures = charts.overview_figures(frame, LABELS)
+    colours: dict[str, set[str]] = {}
+    for spec in [*figures.bars.values(), *figures.histograms.values()]:
+        for trace in spec["data"]:
+            colours.setdefault(trace["name"], set()).add(trace["marker"]["color"])
+    assert all(len(found) == 1 for found in colours.values()), colours
+    assert len({next(iter(found)) for found in colours.values()}) == len(LABELS)
+    # Only run B has an aborted trajectory: its colour does not depend on which runs a chart holds.
+    only_b = frame[frame["run"] == "run-b"]
+    (trace,) = charts.overview_figures(only_b, LABELS).bars[Breakdown.SITE]["data"]
+    assert (
+        trace["marker"]["color"] == charts.run_colour("run-b", LABELS) != charts.run_colour("run-a", LABELS)
+    )
+
+
+def test_the_outcomes_chart_separates_pass_and_fail(frame: pd.DataFrame) -> None:
+    spec = charts.overview_figures(frame, LABELS).bars[Breakdown.OUTCOME]
+    bars = {(p[0], p[1]): p[3] for trace in spec["data"] for p in trace["customdata"]}
+    assert bars[("run-a", metrics.PASS)] == 2 and bars[("run-a", metrics.FAIL)] == 1
+    assert bars[("run-b", metrics.FAIL)] == 2  # the hand-built aborted row carries result "fail"
+    clicked = charts.filter_by_clicks(frame, {Breakdown.OUTCOME: [BarClick("run-a", metrics.PASS)]})
+    assert set(clicked["task_id"]) == {"1", "3"}

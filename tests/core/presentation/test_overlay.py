@@ -207,3 +207,35 @@ def test_the_cap_counts_declared_pixels(tmp_path: Path, monkeypatch: pytest.Monk
 
     assert _decode(render_overlay(under)).size == (30, 30)
     assert _decode(render_overlay(over)).size == PLACEHOLDER_SIZE
+
+
+def _jpeg(data: bytes) -> Image.Image:
+    assert data.startswith(b"\xff\xd8")
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _near_mark(pixel: object) -> bool:  # JPEG blurs colours a little
+    return isinstance(pixel, tuple) and pixel[0] > 180 and pixel[1] < 90 and pixel[2] < 110
+
+
+def test_zoom_view_enlarges_the_region_around_the_action(tmp_path: Path) -> None:
+    path = tmp_path / "halves.png"
+    image = Image.new("RGB", (1440, 900), GREY)
+    image.paste((255, 255, 255), (0, 0, 720, 900))  # left half white, right half grey
+    image.save(path)
+    zoomed = _jpeg(overlay.zoom_view(path, point=(1000, 450), zoom=2))
+    assert zoomed.size == (1440, 900)  # the region is drawn at the frame's size
+    # A 720x450 region centred on (1000, 450): x 640..1360, so the white edge (x=720) sits at 160.
+    assert zoomed.getpixel((100, 600))[0] > 240 and abs(zoomed.getpixel((300, 600))[0] - 128) < 10
+    assert _near_mark(zoomed.getpixel((720, 450)))  # the action is in the middle
+
+
+def test_zoom_view_near_an_edge_stays_inside_the_frame(screenshot: Path) -> None:
+    zoomed = _jpeg(overlay.zoom_view(screenshot, point=(5, 5), zoom=3))
+    assert zoomed.size == (1440, 900)
+    assert _near_mark(zoomed.getpixel((15, 15)))  # the region starts at the corner: the mark is at 3x
+
+
+def test_zoom_view_unmarked_centres_on_the_point_without_drawing(screenshot: Path) -> None:
+    zoomed = _jpeg(overlay.zoom_view(screenshot, point=(1000, 450), zoom=2, marked=False))
+    assert all(abs(channel - 128) < 6 for channel in zoomed.getpixel((720, 450)))

@@ -1,0 +1,137 @@
+"""Walk the list: previous / next through the trajectories of the list the user came from.
+
+The list travels in the URL: a table that opens a trajectory adds its filters (the Trajectories
+page's query parameters, each renamed by `state.listed_key`, and the `list` marker), so the
+Trajectory page rebuilds the same list, says "k of n", steps through it (buttons and keys) and
+links back to it; a shared link walks it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import PAGES, current_frame, current_index
+from pages.state import Key, listed_key
+from webeval_core.presentation.picks import choice_of
+from webeval_core.presentation.walk import Walk, walk_of
+from webeval_core.runs.judges import available_judges, judge_label
+from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, run_labels
+
+# The Trajectories page's multiselect filters and the TrajectoryFilter field each one sets.
+_CHOICES: Mapping[Key, str] = {
+    Key.SITES: "sites",
+    Key.TYPES: "task_types",
+    Key.TEMPLATES: "intent_templates",
+    Key.OUTCOMES: "outcome_groups",
+    Key.RESULTS: "results",
+    Key.STATUSES: "statuses",
+    Key.TAGS: "tags",
+}
+# The Trajectories page's parameters that describe its list (the judge and the filters).
+FILTERS = (Key.JUDGE, Key.SEARCH, Key.RUNS, Key.DISAGREE, *_CHOICES)
+_SHOWN = "shown"  # the marker's value: the URL names a list
+
+
+def list_params(filters: Mapping[str, list[str]]) -> dict[str, list[str]]:
+    """The Trajectory page's parameters naming a list: `filters` renamed, and the marker.
+
+    `filters`: the Trajectories page's parameters (`runs`, `sites`... as its URL holds them); an
+    empty dict names every trajectory of the root.
+    """
+    kept = {listed_key(key): list(filters[key]) for key in FILTERS if filters.get(key)}
+    return {**kept, Key.LIST.value: [_SHOWN]}
+
+
+def current_filters() -> dict[str, list[str]]:
+    """The Trajectories page's filters in this page's URL."""
+    return {key.value: st.query_params.get_all(key) for key in FILTERS if st.query_params.get_all(key)}
+
+
+def _listed(key: Key) -> list[str]:
+    return st.query_params.get_all(listed_key(key))
+
+
+def _by_key_or_label(values: list[str], labels: Mapping[str, str]) -> list[str]:
+    """The keys `values` name: a bound picker writes its label into the URL, a link may write the key."""
+    keys = {label: key for key, label in labels.items()}
+    return [keys.get(value, value) for value in values]
+
+
+def _judge() -> str | None:
+    judges = available_judges(current_index())
+    wanted = _by_key_or_label(_listed(Key.JUDGE), {j: judge_label(j) for j in judges})
+    chosen = [j for j in wanted if j in judges]
+    return chosen[0] if chosen else (judges[0] if judges else None)
+
+
+def listed_frame() -> pd.DataFrame:
+    """The rows of the list the URL names, in the order its table showed them."""
+    labels = run_labels(current_index().runs)
+    criteria = TrajectoryFilter(
+        runs=frozenset(_by_key_or_label(_listed(Key.RUNS), labels)),
+        text=(_listed(Key.SEARCH) or [""])[0],
+        judges_disagree=(_listed(Key.DISAGREE) or [""])[0].lower() == "true",
+        **{field: frozenset(_listed(key)) for key, field in _CHOICES.items()},
+    )
+    return filter_frame(current_frame(_judge()), criteria)
+
+
+def _open(key: str) -> None:
+    """Callback: show the trajectory of summary `key` (run and task pickers), from its first step."""
+    index = current_index()
+    summary = next(s for s in index.summaries if s.key == key)
+    st.session_state[Key.RUN] = summary.run_key
+    members = [s for s in index.summaries if s.run_key == summary.run_key]
+    st.session_state[Key.TASK] = choice_of(summary, members)
+    st.query_params.pop(Key.STEP, None)
+
+
+def walk_bar(key: str) -> None:
+    """Previous / next / next failure through the URL's list, with "k of n"; nothing without a list."""
+    if st.query_params.get(Key.LIST) != _SHOWN:
+        return
+    walk = walk_of(listed_frame(), key)
+    with st.container(horizontal=True, vertical_alignment="center", key=Key.WALK_BAR):
+        if walk is None:
+            st.caption("This trajectory is not in the list it was opened from (the list changed).")
+        else:
+            _buttons(walk)
+        back = {key.value: _listed(key) for key in FILTERS if _listed(key)}
+        st.page_link(
+            PAGES["trajectories"], label="Back to the list", icon=":material/list:", query_params=back
+        )
+
+
+def _buttons(walk: Walk) -> None:
+    st.button(
+        "◀ Previous in list",
+        key=Key.LIST_PREVIOUS,
+        on_click=_open,
+        args=(walk.previous,),
+        disabled=walk.previous is None,
+        shortcut="Shift+Left",
+        help="The trajectory before this one in the list (Shift+←).",
+    )
+    st.markdown(f"**{walk.position} of {walk.total}** in the list")
+    st.button(
+        "Next in list ▶",
+        key=Key.LIST_NEXT,
+        on_click=_open,
+        args=(walk.next,),
+        disabled=walk.next is None,
+        shortcut="Shift+Right",
+        help="The trajectory after this one in the list (Shift+→).",
+    )
+    st.button(
+        "Next failure",
+        icon=":material/skip_next:",
+        key=Key.LIST_NEXT_FAILURE,
+        on_click=_open,
+        args=(walk.next_failure,),
+        disabled=walk.next_failure is None,
+        shortcut="F",
+        help="The next trajectory in the list that failed or gave no answer (F).",
+    )

@@ -1,0 +1,60 @@
+"""Walk the list: the Trajectory page opened from a filtered table steps through that table's rows."""
+
+from __future__ import annotations
+
+from tests.app.conftest import Sample, expected
+from webeval_core.runs import metrics
+
+LIST_PAGE = "pages/trajectories.py"
+
+
+def _select_row(at, key: str, row: int) -> None:
+    """Select a table row: the app switches to the Trajectory page, where the test stays."""
+    at.session_state[key] = {"selection": {"rows": [row], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.switch_page("pages/trajectory.py")  # AppTest reruns its own page unless told
+
+
+def _markdown(at) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def test_a_row_opened_from_a_filtered_list_walks_that_list_with_k_of_n(app, sample: Sample) -> None:
+    _, frame = expected(sample.root)
+    wanted = metrics.filter_frame(frame, sites=["gitlab"])
+    at = app(LIST_PAGE, sites="gitlab")
+    _select_row(at, "trajectories_table", 1)
+    # The filter travels in the Trajectory page's URL, with the marker naming a list.
+    assert at.query_params["list_sites"] in ("gitlab", ["gitlab"])
+    assert at.query_params["list"] in ("shown", ["shown"])
+    assert at.session_state["task"] == str(wanted.iloc[1]["task_id"])
+    assert f"**2 of {len(wanted)}** in the list" in _markdown(at)
+    at.button(key="_list_next").click().run()
+    assert at.session_state["task"] == str(wanted.iloc[2]["task_id"])
+    assert f"**3 of {len(wanted)}** in the list" in _markdown(at)
+    at.button(key="_list_prev").click().run()
+    at.button(key="_list_prev").click().run()
+    assert f"**1 of {len(wanted)}** in the list" in _markdown(at)
+    assert at.button(key="_list_prev").disabled
+
+
+def test_next_failure_skips_to_the_next_failed_trajectory_of_the_list(app, sample: Sample) -> None:
+    _, frame = expected(sample.root)
+    failed = list(frame["counted"] & (frame["value"] < 1))
+    first = next(i for i, fails in enumerate(failed) if not fails)
+    target = next(i for i, fails in enumerate(failed) if i > first and fails)
+    at = app(LIST_PAGE)
+    _select_row(at, "trajectories_table", first)
+    at.button(key="_list_next_failure").click().run()
+    assert at.session_state["run"] == frame.iloc[target]["run"]
+    assert f"**{target + 1} of {len(frame)}** in the list" in _markdown(at)
+    assert frame.iloc[target]["result"] in (metrics.FAIL, "no answer")
+
+
+def test_a_trajectory_opened_without_a_list_has_no_walk_bar(app, sample: Sample) -> None:
+    _, frame = expected(sample.root)
+    row = frame.iloc[0]
+    at = app("pages/trajectory.py", run=str(row["run"]), task=str(row["task_id"]))
+    assert "in the list" not in _markdown(at)
+    assert not [b for b in at.button if b.key == "_list_next"]

@@ -1,0 +1,44 @@
+"""Walking a list of trajectories: where one stands in it, and which comes before, after, or fails next.
+
+The list is a filtered trajectory frame (`runs.metrics.filter_frame`) in its shown order; the
+trajectory page steps through it without going back to the table.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict
+
+
+class Walk(BaseModel):
+    """One trajectory's place in a list, by summary key (the folder relative to the root)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+
+    position: int
+    """Its place in the list, from 1."""
+    total: int
+    """How many trajectories the list holds."""
+    previous: str | None
+    """Key of the trajectory before it; None at the start."""
+    next: str | None
+    """Key of the trajectory after it; None at the end."""
+    next_failure: str | None
+    """Key of the first failure after it (counted in the success rate, below full marks); None when none."""
+
+
+def walk_of(listed: pd.DataFrame, key: str) -> Walk | None:
+    """`key`'s place in `listed` (a trajectory frame: `key`, `counted`, `value`); None when absent."""
+    keys = [str(k) for k in listed["key"]]
+    if key not in keys:
+        return None
+    at = keys.index(key)
+    failed = (listed["counted"] & (listed["value"] < 1)).tolist()
+    following = [k for k, fails in zip(keys[at + 1 :], failed[at + 1 :], strict=True) if fails]
+    return Walk(
+        position=at + 1,
+        total=len(keys),
+        previous=keys[at - 1] if at > 0 else None,
+        next=keys[at + 1] if at + 1 < len(keys) else None,
+        next_failure=following[0] if following else None,
+    )
