@@ -77,10 +77,10 @@ class _Progress:
 
 def _opened(given: str, command: str) -> OpenedRoot | None:
     """`given` ready to read: a local path as is, a URL's mirror brought up to date (None: said why)."""
-    from webeval_core.remote import OpenedRoot, RemoteUnavailableError, mask_secrets, open_root
+    from webeval_core.remote import RemoteUnavailableError, mask_secrets, open_root
 
     if not is_remote(given):
-        return OpenedRoot(path=Path(given))
+        return _local_package(Path(given), command)
     try:
         opened = open_root(given)
     except (RemoteUnavailableError, ValueError, ImportError) as exc:
@@ -89,6 +89,20 @@ def _opened(given: str, command: str) -> OpenedRoot | None:
     for problem in opened.problems:  # the cached part is still read: say what is stale
         _say(sys.stderr, f"webeval {command}: {problem}")
     return opened
+
+
+def _local_package(path: Path, command: str) -> OpenedRoot | None:
+    """A folder as is; a submission package tar unpacked into the cache (never read in place)."""
+    from webeval_core.remote import OpenedRoot
+    from webeval_core.runs.packages import is_package_file, unpacked_package
+
+    if not is_package_file(path):
+        return OpenedRoot(path=path)
+    try:
+        return OpenedRoot(path=unpacked_package(path))
+    except UnreadableError as exc:
+        _complain(command, exc.path, exc.reason)
+        return None
 
 
 def _local_root(given: str, command: str) -> Path | None:
