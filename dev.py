@@ -57,40 +57,31 @@ def ensure_venv() -> None:
     STAMP.write_text(fingerprint)
 
 
+def _apt_install(package: str, what_is_missing: str, skipped: str) -> None:
+    """Install a Debian package when we may (root + apt-get); else say which tests will be skipped."""
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        _run("apt-get", "update", "-qq", env=env)
+        _run("apt-get", "install", "-y", "-qq", package, env=env)
+    else:
+        print(f"{what_is_missing} and cannot be installed (need root + apt-get); {skipped}.", flush=True)
+
+
 def ensure_chromium() -> None:
     """Browser tests drive Debian's Chromium; Playwright cannot download its own browser here."""
     if CHROMIUM.exists() or os.environ.get("WEBEVAL_SKIP_BROWSER"):
         return
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        _run("apt-get", "update", "-qq", env=env)
-        _run("apt-get", "install", "-y", "-qq", "chromium", env=env)
-    else:
-        print(
-            "Chromium not found at /usr/bin/chromium and cannot be installed (need root + apt-get);"
-            " browser tests will be skipped.",
-            flush=True,
-        )
+    _apt_install("chromium", "Chromium not found at /usr/bin/chromium", "browser tests will be skipped")
 
 
 def ensure_postgresql() -> None:
     """The annotation store's tests also run against a throwaway PostgreSQL 15 server (Debian's)."""
-    if (
-        (POSTGRES_BIN / "initdb").exists()
-        or shutil.which("initdb")
-        or os.environ.get("WEBEVAL_SKIP_POSTGRES")
-    ):
+    installed = (POSTGRES_BIN / "initdb").exists() or shutil.which("initdb")
+    if installed or os.environ.get("WEBEVAL_SKIP_POSTGRES"):
         return
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        _run("apt-get", "update", "-qq", env=env)
-        _run("apt-get", "install", "-y", "-qq", "postgresql", env=env)
-    else:
-        print(
-            "PostgreSQL's initdb not found and cannot be installed (need root + apt-get);"
-            " the PostgreSQL store's tests will be skipped.",
-            flush=True,
-        )
+    _apt_install(
+        "postgresql", "PostgreSQL's initdb not found", "the PostgreSQL store's tests will be skipped"
+    )
 
 
 def ensure_azurite() -> None:
