@@ -43,7 +43,8 @@ def test_webeval_ls_opens_a_package_tar(
     assert main(["ls", str(package), "--json"], out=out) == 0
 
     listing = json.loads(out.getvalue())
-    assert sorted(t["task_id"] for run in listing["runs"] for t in run["trajectories"]) == ["132", "135", "136"]
+    listed = sorted(t["task_id"] for run in listing["runs"] for t in run["trajectories"])
+    assert listed == ["132", "135", "136"]
 
 
 def test_a_file_that_is_not_a_tar_is_named(
