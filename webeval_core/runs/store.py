@@ -25,7 +25,7 @@ from webeval_core.runs.index import TrajectorySummary, default_cache_dir
 from webeval_core.runs.judges import judge_scores
 from webeval_core.version import __version__
 
-__all__ = ["IndexStore", "StoredFolder", "store_path"]
+__all__ = ["IndexCounts", "IndexStore", "StoredFolder", "store_path"]
 
 # Bumped whenever a table or TrajectorySummary changes shape: older files are rebuilt, not trusted.
 SCHEMA_VERSION = f"{__version__}+store-1"
@@ -64,6 +64,17 @@ class StoredFolder(NamedTuple):
     """The mtime of its `scores/` (a score file written), -1 when it has none."""
     files_print: str | None
     """`index.fingerprint` of a folder still being written (files edited in place); None for others."""
+
+
+class IndexCounts(NamedTuple):
+    """How much an index holds."""
+
+    trajectories: int
+    """Trajectory folders (readable or not)."""
+    runs: int
+    """Runs with at least one trajectory."""
+    unreadable: int
+    """Folders that could not be loaded at all."""
 
 
 def store_path(cache_dir: Path, root: Path) -> Path:
@@ -149,10 +160,12 @@ class IndexStore:
             row = db.execute("SELECT value FROM meta WHERE name='generation'").fetchone()
         return int(row[0]) if row else 0
 
-    def count(self) -> int:
-        """How many trajectories the index holds."""
+    def counts(self) -> IndexCounts:
+        """How many trajectories, runs and unreadable folders the index holds (one query)."""
+        query = "SELECT COUNT(*), COUNT(DISTINCT run_key), COUNT(unreadable) FROM trajectories"
         with contextlib.closing(self.connect()) as db:
-            return int(db.execute("SELECT COUNT(*) FROM trajectories").fetchone()[0])
+            trajectories, runs, unreadable = db.execute(query).fetchone()
+        return IndexCounts(trajectories, runs, unreadable)
 
     def runs(self) -> tuple[Run, ...]:
         """The runs with their trajectory folders (natural order), ordered by key; empty runs left out."""
