@@ -27,14 +27,17 @@ from webeval_core.runs.discovery import Run
 from webeval_core.scoring.verdicts import Verdict, read_verdict
 
 # Files whose in-place edits do not change the folder's own mtime, so they are stat'ed too.
-_WATCHED_FILES = (
-    "web_surfer.log",
-    "times.json",
-    "core.log",
-    "agent_response.json",
-    "eval_result.json",
-    "network.har",
-    "task_data.json",
+_WATCHED_FILES = frozenset(
+    {
+        "scores",
+        "web_surfer.log",
+        "times.json",
+        "core.log",
+        "agent_response.json",
+        "eval_result.json",
+        "network.har",
+        "task_data.json",
+    }
 )
 _ANSWER_PREVIEW = 400
 _EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Timeout|Interrupt|Exit))\b")
@@ -181,25 +184,22 @@ def _error_type(message: str) -> str:
     return head.split(":", 1)[0].strip()[:60] or "error"
 
 
-def fingerprint(trajectory_dir: Path) -> str:
+def fingerprint(trajectory_dir: Path | str) -> str:
     """Changes whenever a file the summary depends on is added, removed, renamed or rewritten."""
     parts: list[str] = []
-    for path in (trajectory_dir, trajectory_dir / "scores", *(trajectory_dir / n for n in _WATCHED_FILES)):
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        parts.append(f"{path.name}:{st.st_mtime_ns}:{st.st_size}")
     try:
-        answers = sorted(p for p in os.listdir(trajectory_dir) if p.endswith("_answer.json"))
+        st = os.stat(trajectory_dir)
+        parts.append(f".:{st.st_mtime_ns}:{st.st_size}")
+        with os.scandir(trajectory_dir) as entries:
+            watched = [e for e in entries if e.name in _WATCHED_FILES or e.name.endswith("_answer.json")]
     except OSError:
-        answers = []
-    for name in answers:
+        watched = []
+    for entry in sorted(watched, key=lambda e: e.name):
         try:
-            st = (trajectory_dir / name).stat()
+            st = entry.stat()
         except OSError:
             continue
-        parts.append(f"{name}:{st.st_mtime_ns}:{st.st_size}")
+        parts.append(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}")
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 

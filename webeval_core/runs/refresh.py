@@ -4,8 +4,9 @@ The walk goes down from the root as discovery does (hidden folders, `scores/` an
 a folder that cannot be listed kept as an unreadable trajectory), but a folder the index knows with
 the same mtime is not listed again: its sub-folders come from the index. A trajectory folder whose
 mtime and `scores/` mtime are unchanged keeps its summary without any of its files being looked
-at. Files edited in place change neither, so folders still being written (no final answer yet, or
-changed in the last ten minutes) also keep a fingerprint of their watched files, checked each time.
+at. Files edited in place change neither, so folders that may still be written (changed in the
+last minute, or in the last half hour when there is no final answer yet) also keep a fingerprint
+of their watched files, checked each time until they settle.
 
 Summaries are read in worker processes (all cores) and written in batches, each one transaction:
 two processes refreshing at once upsert the same rows by key, and a reader sees whole batches.
@@ -27,12 +28,14 @@ from webeval_core.parallel import ProgressCallback, map_in_processes
 from webeval_core.reading.trajectory import is_trajectory_folder
 from webeval_core.runs.discovery import is_walked, natural_key, run_of, trajectory_key
 from webeval_core.runs.index import TrajectorySummary, fingerprint, summarize_trajectory
-from webeval_core.runs.store import IndexStore, StoredFolder
+from webeval_core.runs.store import IndexStore, StoredFolder, StoredRow
 
-__all__ = ["LIVE_WINDOW_S", "RefreshReport", "refresh_index"]
+__all__ = ["LIVE_WINDOW_S", "UNANSWERED_WINDOW_S", "RefreshReport", "refresh_index"]
 
-LIVE_WINDOW_S = 600
-"""A folder changed this recently (seconds) may still be written: its files are fingerprinted."""
+LIVE_WINDOW_S = 60
+"""A folder with an answer changed this recently (seconds) may still be written: its files are watched."""
+UNANSWERED_WINDOW_S = 1800
+"""The same for a folder without a final answer yet (a task still running, or one that crashed)."""
 _BATCH = 2000  # summaries per transaction: a reader sees rows arrive while a cold index builds
 _PARALLEL_FROM = 64  # folders; reading one summary is cheaper than a worker start
 _ANSWERED = ("answered", "no_answer")
@@ -57,7 +60,7 @@ class RefreshReport(BaseModel):
 class _Walk:
     """What the walk found: trajectory folders with their mtime, and walked folders."""
 
-    found: dict[str, tuple[Path, int]] = field(default_factory=dict)
+    found: dict[str, tuple[str, int]] = field(default_factory=dict)
     """Trajectory folders by relative path: (folder, mtime; -1 when it could not be stat'ed)."""
     listed: list[tuple[str, int, list[str]]] = field(default_factory=list)
     """Folders listed again (changed or new): relative path, mtime, sub-folder names."""
@@ -69,9 +72,10 @@ def _child(rel: str, name: str) -> str:
     return name if rel == "." else f"{rel}/{name}"
 
 
-def _walk(root: Path, known_dirs: dict[str, tuple[int, list[str]]], known: dict[str, StoredFolder]) -> _Walk:
+def _walk(root: Path, known_dirs: dict[str, tuple[int, list[str]]], known: dict[str, StoredRow]) -> _Walk:
+    # Plain strings, not Paths: a warm refresh of 50,000 folders is mostly this loop.
     walk = _Walk()
-    stack: list[tuple[Path, str]] = [(root, ".")]
+    stack: list[tuple[str, str]] = [(str(root), ".")]
     while stack:
         folder, rel = stack.pop()
         try:
@@ -82,23 +86,23 @@ def _walk(root: Path, known_dirs: dict[str, tuple[int, list[str]]], known: dict[
             walk.found[rel] = (folder, -1)
             continue
         stored = known.get(rel)
-        if stored is not None and stored.dir_mtime_ns == mtime:
+        if stored is not None and stored[1] == mtime:
             walk.found[rel] = (folder, mtime)
             continue
         children = _children(folder, rel, mtime, known_dirs.get(rel), walk)
         if children is not None:
             walk.seen.add(rel)
-            stack.extend((folder / name, _child(rel, name)) for name in reversed(children))
+            stack.extend((f"{folder}{os.sep}{name}", _child(rel, name)) for name in reversed(children))
     return walk
 
 
 def _children(
-    folder: Path, rel: str, mtime: int, listed: tuple[int, list[str]] | None, walk: _Walk
+    folder: str, rel: str, mtime: int, listed: tuple[int, list[str]] | None, walk: _Walk
 ) -> list[str] | None:
     """The sub-folders to walk, or None when `folder` is a trajectory (recorded) or gone."""
     if listed is not None and listed[0] == mtime:
         return listed[1]
-    if is_trajectory_folder(folder):
+    if is_trajectory_folder(Path(folder)):
         walk.found[rel] = (folder, mtime)
         return None
     try:
@@ -113,17 +117,33 @@ def _children(
     return names
 
 
-def _scores_mtime(folder: Path) -> int:
+def _scores_mtime(folder: str) -> int:
     try:
-        return os.stat(folder / "scores", follow_symlinks=False).st_mtime_ns
+        return os.stat(f"{folder}{os.sep}scores", follow_symlinks=False).st_mtime_ns
     except OSError:
         return -1
 
 
-def _unchanged(folder: Path, seen: StoredFolder, stored: StoredFolder | None) -> bool:
-    if stored is None or stored[:2] != seen[:2] or seen.dir_mtime_ns < 0:
-        return False
-    return stored.files_print is None or stored.files_print == fingerprint(folder)
+def _recent(mtime_ns: int, window_s: float = LIVE_WINDOW_S) -> bool:
+    return time.time() - mtime_ns / 1e9 < window_s
+
+
+_READ, _KEEP, _SETTLE = "read", "keep", "settle"
+
+
+def _verdict(folder: str, seen: StoredFolder, row: StoredRow | None) -> str:
+    """Read the folder again, keep its summary, or keep it and stop watching its files (settled)."""
+    if row is None or row[1] != seen.dir_mtime_ns or row[2] != seen.scores_mtime_ns or seen.dir_mtime_ns < 0:
+        return _READ
+    stored = StoredFolder(row[1], row[2], row[3], bool(row[4]))
+    if stored.files_print is None:
+        return _KEEP
+    if stored.files_print != fingerprint(folder):
+        return _READ
+    # Quiet for a while (longer without an answer: an agent may think for minutes between
+    # screenshots): its files are no longer edited, so no longer watched.
+    window = LIVE_WINDOW_S if stored.answered else UNANSWERED_WINDOW_S
+    return _KEEP if _recent(seen.dir_mtime_ns, window) else _SETTLE
 
 
 @dataclass(frozen=True)
@@ -144,8 +164,8 @@ class _Job:
 
 def _read(job: _Job) -> tuple[_Job, TrajectorySummary, str | None]:
     summary = summarize_trajectory(job.run_key, job.folder, job.key)
-    recent = time.time() - job.seen.dir_mtime_ns / 1e9 < LIVE_WINDOW_S
-    live = summary.outcome not in _ANSWERED or recent
+    window = LIVE_WINDOW_S if summary.outcome in _ANSWERED else UNANSWERED_WINDOW_S
+    live = _recent(job.seen.dir_mtime_ns, window)
     return job, summary, fingerprint(job.folder) if live else None
 
 
@@ -167,27 +187,36 @@ def refresh_index(
         known = store.known_folders(db)
     walk = _walk(root, known_dirs, known)
     jobs: list[_Job] = []
+    settled: list[tuple[str, StoredFolder]] = []
     for rel, (folder, mtime) in walk.found.items():
         seen = StoredFolder(mtime, _scores_mtime(folder), None)
-        if not _unchanged(folder, seen, known.get(rel)):
-            run = run_of(root, folder)
-            jobs.append(_Job(run.key, folder, trajectory_key(root, folder), rel, seen))
+        verdict = _verdict(folder, seen, known.get(rel))
+        if verdict == _READ:
+            path = Path(folder)
+            jobs.append(_Job(run_of(root, path).key, path, trajectory_key(root, path), rel, seen))
+        elif verdict == _SETTLE:
+            settled.append((rel, seen))
     gone = [rel for rel in known if rel not in walk.found and not is_trajectory_folder(store.path_of(rel))]
-    _write_structure(store, walk, known_dirs, gone)
+    _write_structure(store, walk, known_dirs, gone, settled)
     _read_in_batches(store, jobs, workers or os.cpu_count() or 1, on_progress, on_batch)
     return RefreshReport(trajectories=len(walk.found), read=len(jobs), removed=len(gone), notice=store.notice)
 
 
 def _write_structure(
-    store: IndexStore, walk: _Walk, known_dirs: dict[str, tuple[int, list[str]]], gone: list[str]
+    store: IndexStore,
+    walk: _Walk,
+    known_dirs: dict[str, tuple[int, list[str]]],
+    gone: list[str],
+    settled: list[tuple[str, StoredFolder]],
 ) -> None:
     stale_dirs = [rel for rel in known_dirs if rel not in walk.seen]
-    if not (walk.listed or stale_dirs or gone):
+    if not (walk.listed or stale_dirs or gone or settled):
         return
     with store.transaction() as db:
         store.put_dirs(db, walk.listed)
         store.drop_dirs(db, stale_dirs)
         store.drop_trajectories(db, gone)
+        store.touch(db, settled)
 
 
 def _read_in_batches(

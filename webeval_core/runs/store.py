@@ -18,14 +18,14 @@ import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from webeval_core.runs.discovery import Run, natural_key
 from webeval_core.runs.index import TrajectorySummary, default_cache_dir
 from webeval_core.runs.judges import judge_scores
 from webeval_core.version import __version__
 
-__all__ = ["IndexCounts", "IndexStore", "StoredFolder", "store_path"]
+__all__ = ["IndexCounts", "IndexStore", "StoredFolder", "StoredRow", "store_path"]
 
 # Bumped whenever a table or TrajectorySummary changes shape: older files are rebuilt, not trusted.
 SCHEMA_VERSION = f"{__version__}+store-1"
@@ -64,6 +64,8 @@ class StoredFolder(NamedTuple):
     """The mtime of its `scores/` (a score file written), -1 when it has none."""
     files_print: str | None
     """`index.fingerprint` of a folder still being written (files edited in place); None for others."""
+    answered: bool = False
+    """Its summary has a final answer (not left out of the watch for an answer yet to come)."""
 
 
 class IndexCounts(NamedTuple):
@@ -75,6 +77,10 @@ class IndexCounts(NamedTuple):
     """Runs with at least one trajectory."""
     unreadable: int
     """Folders that could not be loaded at all."""
+
+
+StoredRow = tuple[str, int, int, str | None, int]
+"""A trajectory folder as `IndexStore.known_folders` reads it: relative path, then `StoredFolder`'s fields."""
 
 
 def store_path(cache_dir: Path, root: Path) -> Path:
@@ -219,7 +225,7 @@ class IndexStore:
         with contextlib.closing(self.connect()) as db:
             return dict(db.execute("SELECT run_key, COUNT(*) FROM trajectories GROUP BY run_key").fetchall())
 
-    def frame_rows(self) -> tuple[list[tuple[object, ...]], dict[str, dict[str, float | None]]]:
+    def frame_rows(self) -> tuple[list[tuple[Any, ...]], dict[str, dict[str, float | None]]]:
         """The columns `metrics.stored_frame` needs, a row per trajectory, and each one's judges' scores."""
         query = (
             "SELECT run_key, key, rel, task_id, outcome, steps, duration_s,"
@@ -249,10 +255,14 @@ class IndexStore:
             rel: (mtime, json.loads(children)) for rel, mtime, children in db.execute("SELECT * FROM dirs")
         }
 
-    def known_folders(self, db: sqlite3.Connection) -> dict[str, StoredFolder]:
-        """Trajectory folders by relative path: what the index saw of each."""
-        query = "SELECT rel, dir_mtime_ns, scores_mtime_ns, files_print FROM trajectories"
-        return {rel: StoredFolder(d, s, f) for rel, d, s, f in db.execute(query)}
+    def known_folders(self, db: sqlite3.Connection) -> dict[str, StoredRow]:
+        """Trajectory folders by relative path: what the index saw of each (`StoredRow`)."""
+        query = (
+            "SELECT rel, dir_mtime_ns, scores_mtime_ns, files_print, outcome IN ('answered', 'no_answer')"
+            " FROM trajectories"
+        )
+        # The rows as SQLite gives them: a named tuple per folder costs a warm refresh a third.
+        return {row[0]: row for row in db.execute(query)}
 
     # --- writing (the refresh's; each call is one transaction) --------------------------------
 
@@ -312,7 +322,7 @@ class IndexStore:
         """Record a new look at folders whose summary did not change (e.g. a files print now kept)."""
         db.executemany(
             "UPDATE trajectories SET dir_mtime_ns = ?, scores_mtime_ns = ?, files_print = ? WHERE rel = ?",
-            [(*seen, rel) for rel, seen in rows],
+            [(seen.dir_mtime_ns, seen.scores_mtime_ns, seen.files_print, rel) for rel, seen in rows],
         )
 
     @staticmethod
@@ -337,7 +347,9 @@ def _row(rel: str, seen: StoredFolder, s: TrajectorySummary) -> tuple[object, ..
         rel,
         s.run_key,
         sort_key(rel),
-        *seen,
+        seen.dir_mtime_ns,
+        seen.scores_mtime_ns,
+        seen.files_print,
         s.task_id,
         s.layout,
         s.outcome,
