@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from webeval_core.runs.discovery import Run, natural_key
-from webeval_core.runs.index import TrajectorySummary, default_cache_dir
+from webeval_core.runs.index import RootIndex, TrajectorySummary, default_cache_dir
 from webeval_core.runs.judges import judge_scores
 from webeval_core.version import __version__
 
-__all__ = ["IndexCounts", "IndexStore", "StoredFolder", "StoredRow", "store_path"]
+__all__ = ["IndexCounts", "IndexStore", "IndexView", "StoredFolder", "StoredRow", "store_path"]
 
 # Bumped whenever a table or TrajectorySummary changes shape: older files are rebuilt, not trusted.
 SCHEMA_VERSION = f"{__version__}+store-1"
@@ -367,3 +367,50 @@ def _row(rel: str, seen: StoredFolder, s: TrajectorySummary) -> tuple[object, ..
         s.unreadable,
         s.model_dump_json(exclude={"path"}),
     )
+
+
+class IndexView:
+    """What pages read of a root's index at one generation: runs at once, summaries a run at a time.
+
+    It answers as `index.RootIndex` does (`root`, `runs`, `run()`, `summaries`), but never holds
+    every summary unless `summaries` is asked for: a large root's lists and charts read columns
+    (`metrics.stored_frame`), and a trajectory page only its run's summaries.
+    """
+
+    def __init__(self, store: IndexStore) -> None:
+        self.store = store
+        """The index file read."""
+        self.generation = store.generation()
+        """The index's generation when this view was made (read before the rows: never newer)."""
+        self.root = store.root
+        """The root the index is of."""
+        self.runs = store.runs()
+        """Every run with its trajectory folders, ordered by key."""
+        self.counts = store.counts()
+        """How many trajectories, runs and unreadable folders the index holds."""
+        self._by_run: dict[str, tuple[TrajectorySummary, ...]] = {}
+        self._runs_by_key = {run.key: run for run in self.runs}
+
+    def run(self, key: str) -> Run | None:
+        """The run with this key, or None when the root has none."""
+        return self._runs_by_key.get(key)
+
+    def summaries_of(self, run_key: str | None) -> tuple[TrajectorySummary, ...]:
+        """One run's summaries in folder order (read once per view); none for an unknown run."""
+        if run_key is None or run_key not in self._runs_by_key:
+            return ()
+        if run_key not in self._by_run:
+            self._by_run[run_key] = self.store.summaries(run_key)
+        return self._by_run[run_key]
+
+    @property
+    def summaries(self) -> tuple[TrajectorySummary, ...]:
+        """Every summary, run by run (read from the file: costly for a large root)."""
+        return tuple(s for run in self.runs for s in self.summaries_of(run.key))
+
+    def root_index(self, run_keys: Iterable[str]) -> RootIndex:
+        """A `RootIndex` of some runs (a run's report, two runs compared)."""
+        runs = tuple(run for key in run_keys if (run := self.run(key)) is not None)
+        return RootIndex(
+            root=self.root, runs=runs, summaries=tuple(s for r in runs for s in self.summaries_of(r.key))
+        )
