@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -129,7 +130,11 @@ def _child(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", type=Path)
     args = parser.parse_args(argv)
 
+    parent = os.getppid()
+
     def progress(done: int, total: int) -> None:
+        if os.getppid() != parent:  # the viewer is gone: nobody waits for this refresh any more
+            raise SystemExit(1)
         if done % _PROGRESS_EVERY == 0 or done == total:
             print(json.dumps({"done": done, "total": total}), flush=True)
 
