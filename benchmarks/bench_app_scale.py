@@ -3,8 +3,8 @@
     .venv/bin/python benchmarks/bench_app_scale.py [--sizes 10000,50000] [--repeats 3] [--roots DIR]
 
 For each size a root of runs of 812 catalog tasks is built (`synthetic_roots.build_runs`, hard
-links; reused from --roots DIR/root-N when it is there) and indexed once with `webeval index`, as
-after a first opening. Then, on a just-started server each time:
+links; reused from --roots DIR/root-N when it is there, with its index in DIR/cache-N) and indexed
+with `webeval index`, as after a first opening. Then, on a just-started server each time:
 
 - first overview: the first page load of the server, until the headline metric and both charts of
   the open tab are drawn; "again": later loads in the same browser (medians of --repeats);
@@ -168,7 +168,7 @@ def measure(browser: Browser, sample: Path, work: Path, roots: Path, size: int, 
     root = roots / f"root-{size}"
     if not root.is_dir():
         build_runs(sample, root, size)
-    cache = work / f"cache-{size}"
+    cache = roots / f"cache-{size}"  # kept beside a kept root: its index is then warm
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     started = time.perf_counter()
     subprocess.run(
