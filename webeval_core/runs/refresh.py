@@ -5,7 +5,8 @@ a folder that cannot be listed kept as an unreadable trajectory), but a folder t
 the same mtime is not listed again: its sub-folders come from the index. A trajectory folder whose
 mtime and `scores/` mtime are unchanged keeps its summary without any of its files being looked
 at. Files edited in place change neither, so folders that may still be written (changed in the
-last minute, or in the last half hour when there is no final answer yet) also keep a fingerprint
+last ten seconds, or in the last five minutes when there is no final answer yet: a running task
+writes a screenshot, a new file, at every step) also keep a fingerprint
 of their watched files, checked each time until they settle.
 
 Summaries are read in worker processes (all cores) and written in batches, each one transaction:
@@ -32,9 +33,11 @@ from webeval_core.runs.store import IndexStore, StoredFolder, StoredRow
 
 __all__ = ["LIVE_WINDOW_S", "UNANSWERED_WINDOW_S", "RefreshReport", "refresh_index"]
 
-LIVE_WINDOW_S = 60
-"""A folder with an answer changed this recently (seconds) may still be written: its files are watched."""
-UNANSWERED_WINDOW_S = 1800
+LIVE_WINDOW_S = 10
+"""A folder with an answer changed this recently (seconds) may still be written: its files are watched.
+
+A harness writes what follows the answer (times.json, core.log's last lines) within seconds."""
+UNANSWERED_WINDOW_S = 300
 """The same for a folder without a final answer yet (a task still running, or one that crashed)."""
 _BATCH = 2000  # summaries per transaction: a reader sees rows arrive while a cold index builds
 _PARALLEL_FROM = 64  # folders; reading one summary is cheaper than a worker start
@@ -140,8 +143,8 @@ def _verdict(folder: str, seen: StoredFolder, row: StoredRow | None) -> str:
         return _KEEP
     if stored.files_print != fingerprint(folder):
         return _READ
-    # Quiet for a while (longer without an answer: an agent may think for minutes between
-    # screenshots): its files are no longer edited, so no longer watched.
+    # Quiet for a while (longer without an answer: a step may take minutes): its files are no
+    # longer edited, so no longer watched.
     window = LIVE_WINDOW_S if stored.answered else UNANSWERED_WINDOW_S
     return _KEEP if _recent(seen.dir_mtime_ns, window) else _SETTLE
 
