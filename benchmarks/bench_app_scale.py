@@ -39,8 +39,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from benchmarks.bench_app import (  # noqa: E402
+    _IDLE_JS,
     _OVERVIEW_SHOWN_JS,
     _STEP_SHOWN_JS,
+    POLL_MS,
     Target,
     Visit,
     _context,
@@ -110,10 +112,10 @@ class Pages:
         """The Trajectories page until its caption and table are drawn."""
         return _visit(context, f"{base}/trajectories", _LIST_SHOWN_JS, _LIST_TEXT, "list")
 
-    def trajectory(self, context: BrowserContext, base: str, task: str | None = None) -> Visit:
-        """A trajectory page (the long one, or `task` of the same run) until its step image shows."""
-        query = urlencode({"run": self.target.run, "task": task or self.target.task})
-        heading = [_first_heading(self.target), None] if task is None else ["Step ", None]
+    def trajectory(self, context: BrowserContext, base: str) -> Visit:
+        """The long trajectory's page until its first step's image shows."""
+        query = urlencode({"run": self.target.run, "task": self.target.task})
+        heading = [_first_heading(self.target), None]
         return _visit(context, f"{base}/trajectory?{query}", _STEP_SHOWN_JS, heading, "trajectory")
 
 
@@ -155,8 +157,12 @@ def _rss_after_trajectories(browser: Browser, root: Path, cache: Path, log: Path
         context = _context(browser)
         try:
             pages.overview(context, base)
-            for task in pages.others[:10]:
-                pages.trajectory(context, base, task)
+            for task in pages.others[:10]:  # some have no screenshot: each until the page is idle
+                page = context.new_page()
+                query = urlencode({"run": pages.target.run, "task": task})
+                page.goto(f"{base}/trajectory?{query}")
+                page.wait_for_function(_IDLE_JS, polling=POLL_MS, timeout=120_000)
+                page.close()
         finally:
             context.close()
         return _rss_mb(process.pid)

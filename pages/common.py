@@ -98,6 +98,7 @@ def forget_loaded_data() -> None:
 _REFRESHERS: dict[str, BackgroundRefresh] = {}
 _FIRST_WAIT_S = 15.0  # an index never filled: how long a page waits for its first rows
 _POLL_BUSY_S, _POLL_IDLE_S = 1.0, 30.0
+_FIRST_REFRESH_DELAY_S = 5.0
 
 
 @st.cache_resource(show_spinner="Reading changed folders…", max_entries=4)
@@ -111,7 +112,9 @@ def load_index(root: str) -> IndexStore:
     if root in _REFRESHERS:
         refresh_index(store, workers=1)  # in-process: forking a server's threads is unsafe
     else:
-        _REFRESHERS[root] = BackgroundRefresh(Path(root), min_interval_s=_POLL_IDLE_S)
+        # An index with rows is shown first and refreshed a moment later, off the first paint's CPU.
+        delay = _FIRST_REFRESH_DELAY_S if store.counts().trajectories else 0.0
+        _REFRESHERS[root] = BackgroundRefresh(Path(root), min_interval_s=_POLL_IDLE_S, first_delay_s=delay)
     _REFRESHERS[root].request()
     return store
 
@@ -153,7 +156,7 @@ def index_or_stop() -> IndexView:
     with st.sidebar:
         index_status(root, index.generation, bool(index.runs))
     if not index.runs:
-        if refresher(root).status().running:
+        if not refresher(root).status().finished:  # the first refresh has not finished yet
             st.info(f"Reading the trajectory folders under {inert(str(index.root))} for the first time…")
         else:
             st.info(

@@ -57,11 +57,7 @@ def test_a_page_shows_what_the_index_holds_without_waiting(app, tmp_path: Path) 
     at = app(root=root)
     elapsed = time.perf_counter() - started
 
-    shown = _trajectories(at)
-    assert shown in {"1", "39"}  # what the index held, or all if the refresh won the race
-    if shown == "1":  # the sidebar says a refresh is under way
-        status = [c.value for c in at.sidebar.caption] + [p.value for p in at.sidebar.get("progress")]
-        assert any("changed folders" in str(text) for text in status), status
+    assert _trajectories(at) == "1"  # what the index held: its refresh waits for the first paint
     assert elapsed < 10
     _wait_finished(root, 1)
     at.run()

@@ -50,17 +50,26 @@ class RefreshStatus(BaseModel):
 class BackgroundRefresh:
     """One root's refresh thread: `request()` starts a refresh unless one ran a moment ago."""
 
-    def __init__(self, root: Path, cache_dir: Path | None = None, min_interval_s: float = 10.0) -> None:
+    def __init__(
+        self,
+        root: Path,
+        cache_dir: Path | None = None,
+        min_interval_s: float = 10.0,
+        first_delay_s: float = 0.0,
+    ) -> None:
         self.root = Path(root)
         """The root refreshed."""
         self.cache_dir = cache_dir
         """Where its index file lives (None: the default cache folder)."""
         self.min_interval_s = min_interval_s
         """A request this soon after the last refresh finished is ignored (unless forced)."""
+        self.first_delay_s = first_delay_s
+        """How long the first refresh waits: a viewer's first page is drawn before it competes."""
         self._status = RefreshStatus()
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._finished_at = 0.0
+        self._pending = False
         self._thread = threading.Thread(
             target=self._loop, name=f"webeval-index {self.root.name}", daemon=True
         )
@@ -72,9 +81,9 @@ class BackgroundRefresh:
             return self._status
 
     def request(self, *, force: bool = False) -> None:
-        """Ask for a refresh; ignored while one runs, or soon after one finished unless `force`."""
+        """Ask for a refresh; ignored while one waits or runs, or soon after one finished unless `force`."""
         with self._lock:
-            if self._status.running:
+            if self._pending or self._status.running:
                 return
             if (
                 not force
@@ -82,13 +91,17 @@ class BackgroundRefresh:
                 and self._status.finished
             ):
                 return
-            self._status = self._status.model_copy(update={"running": True, "done": 0, "total": 0})
+            self._pending = True
         self._wake.set()
 
     def _loop(self) -> None:
+        time.sleep(self.first_delay_s)
         while True:
             self._wake.wait()
             self._wake.clear()
+            with self._lock:
+                self._pending = False
+                self._status = self._status.model_copy(update={"running": True, "done": 0, "total": 0})
             try:
                 report, error = self._run_child(), None
             except Exception as exc:  # the viewer shows it; the next request tries again
