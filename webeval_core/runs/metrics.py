@@ -141,7 +141,7 @@ def stored_frame(
     rows, scores = store.frame_rows()
     frame_rows = []
     for run, key, rel, task_id, outcome, steps, duration, tokens, answer, error, status, tags, bad in rows:
-        path = str(store.path_of(rel))
+        path = store.path_text(rel)
         tagged = tuple(tags.split("\n")) if tags else ()
         stored = _Stored(
             run, key, path, task_id, outcome, steps, duration, tokens, answer, error, status, tagged, bad

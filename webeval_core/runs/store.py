@@ -103,6 +103,7 @@ class IndexStore:
         """The folder indexed, as given (paths read back are under it)."""
         self.path = store_path(cache_dir or default_cache_dir(), self.root)
         """The index file."""
+        self._root_text = str(self.root)
         self.notice: str | None = None
         """Why the file was rebuilt when it was opened (older version, unreadable); None otherwise."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -185,10 +186,11 @@ class IndexStore:
         return tuple(self._run(meta.get(key), key, dirs) for key, dirs in sorted(members.items()))
 
     def _run(self, row: tuple[str, ...] | None, key: str, dirs: list[Path]) -> Run:
+        # Rows this module wrote: built without validating 50,000 paths again.
         if row is None:  # written between the two reads; its metadata comes with the next refresh
-            return Run(key=key, path=dirs[0].parent, trajectory_dirs=tuple(dirs))
+            return Run.model_construct(key=key, path=dirs[0].parent, trajectory_dirs=tuple(dirs))
         _, rel, system, model, user, benchmark, run_id = row
-        return Run(
+        return Run.model_construct(
             key=key,
             path=self._path(rel),
             system=system,
@@ -243,6 +245,10 @@ class IndexStore:
     def path_of(self, rel: str) -> Path:
         """The folder of a stored relative path."""
         return self._path(rel)
+
+    def path_text(self, rel: str) -> str:
+        """`str(path_of(rel))` without making a Path (a frame of 50,000 rows makes 50,000)."""
+        return self._root_text if rel == "." else f"{self._root_text}{os.sep}{rel}"
 
     def _path(self, rel: str) -> Path:
         return self.root if rel == "." else self.root / rel
