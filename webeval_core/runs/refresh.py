@@ -192,8 +192,11 @@ def refresh_index(
     jobs: list[_Job] = []
     settled: list[tuple[str, StoredFolder]] = []
     for rel, (folder, mtime) in walk.found.items():
-        seen = StoredFolder(mtime, _scores_mtime(folder), None)
-        verdict = _verdict(folder, seen, known.get(rel))
+        row = known.get(rel)
+        # No scores/ last time and the folder unchanged: still none (making one changes the folder).
+        unscored = row is not None and row[1] == mtime and row[2] == -1
+        seen = StoredFolder(mtime, -1 if unscored else _scores_mtime(folder), None)
+        verdict = _verdict(folder, seen, row)
         if verdict == _READ:
             path = Path(folder)
             jobs.append(_Job(run_of(root, path).key, path, trajectory_key(root, path), rel, seen))
