@@ -182,8 +182,24 @@ def refresh_index(
     """Bring the index of `store.root` up to date with the disk, reading only what changed.
 
     `on_progress(done, total)` follows the folders read; `on_batch()` runs after each batch is
-    committed (readers may look again).
+    committed (readers may look again). An index file another process keeps locked past the
+    wait is left as it is, and the report's notice says so.
     """
+    try:
+        return _refresh(store, workers, on_progress, on_batch)
+    except sqlite3.OperationalError as exc:
+        if "locked" not in str(exc):
+            raise
+        notice = f"The index file {store.path} is locked by another process ({exc}); it was not refreshed."
+        return RefreshReport(trajectories=store.counts().trajectories, read=0, removed=0, notice=notice)
+
+
+def _refresh(
+    store: IndexStore,
+    workers: int | None,
+    on_progress: ProgressCallback | None,
+    on_batch: Callable[[], None] | None,
+) -> RefreshReport:
     root = store.root
     with contextlib.closing(store.connect()) as db:
         known_dirs = store.known_dirs(db)

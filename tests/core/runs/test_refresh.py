@@ -200,6 +200,24 @@ def test_a_locked_index_file_is_reported_not_raised(tmp_path: Path, monkeypatch:
     assert locked.notice is not None and "locked" in locked.notice
 
 
+def test_a_refresh_of_a_locked_index_file_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _root(tmp_path, runs=1, tasks=1)
+    store = IndexStore(root, tmp_path / "cache")
+    refresh_index(store)
+    fara_folder(root / TRAJ.format(run=0), "new")
+    monkeypatch.setattr("webeval_core.runs.store._BUSY_TIMEOUT_S", 0.1)
+    holder = sqlite3.connect(store.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another writer: readers go on, writers wait
+    try:
+        report = refresh_index(store)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert report.notice is not None and "locked by another process" in report.notice
+    assert (report.trajectories, report.read) == (1, 0)
+    assert refresh_index(store).read == 1  # the next refresh, the lock gone, reads it
+
+
 def test_two_processes_refreshing_at_once_neither_lose_nor_duplicate_rows(tmp_path: Path) -> None:
     root = _root(tmp_path, runs=4, tasks=40)
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
