@@ -152,7 +152,7 @@ def stored_frame(
 
 def _frame_row(
     s: _Stored, scores: dict[str, float | None], catalog: TaskCatalog | None, judge: str | None
-) -> dict[str, Any]:
+) -> tuple[Any, ...]:
     task = catalog.get(s.task_id) if catalog is not None else None
     used = judge if judge is not None else _default_judge(scores)
     official = used == OFFICIAL and OFFICIAL in scores
@@ -167,35 +167,36 @@ def _frame_row(
     tagged = [t for t in TAGS if t in tags]
     if s.core_error:
         tagged.append(CORE_LOG_PREFIX + s.core_error)
-    return {
-        "run": s.run,
-        "task_id": s.task_id,
-        "site": task.site_key if task else None,
-        "task_type": task.task_type if task else None,
-        "intent": task.intent if task else None,
-        "intent_template": task.intent_template if task else None,
-        "outcome": s.outcome,
-        "outcome_group": _outcome_group(result, s.outcome),
-        "status": status,
-        "score": score,
-        "result": result,
-        "counted": value is not None,
-        "value": value,
-        "steps": s.steps,
-        "duration_s": s.duration_s,
-        "tokens": s.tokens,
-        "core_error": s.core_error,
-        "answer": s.answer,
-        "tags": tuple(tagged),
-        "path": s.path,
-        "key": s.key,  # unique under the root, unlike task_id (a run may hold an id twice)
-        "judge": used if used in scores else None,
-        "judges_disagree": judges_disagree(scores),
-    }
+    # In COLUMNS order: a frame is made from rows of tuples several times faster than of dicts.
+    return (
+        s.run,
+        s.task_id,
+        task.site_key if task else None,
+        task.task_type if task else None,
+        task.intent if task else None,
+        task.intent_template if task else None,
+        s.outcome,
+        _outcome_group(result, s.outcome),
+        status,
+        score,
+        result,
+        value is not None,
+        value,
+        s.steps,
+        s.duration_s,
+        s.tokens,
+        s.core_error,
+        s.answer,
+        tuple(tagged),
+        s.path,
+        s.key,  # unique under the root, unlike task_id (a run may hold an id twice)
+        used if used in scores else None,
+        judges_disagree(scores),
+    )
 
 
-def _typed_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+def _typed_frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
     return frame.astype(
         {
             "score": "float64",
