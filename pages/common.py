@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import os
 import re
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import ParamSpec
@@ -17,13 +18,15 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from pages import remoteroot
-from pages.state import KEPT_ACROSS_ROOTS, Key, trajectory_link
+from pages.state import KEPT_ACROSS_ROOTS, Key, table_page_key, trajectory_link
 from webeval_core.presentation.picks import choice_of
 from webeval_core.reading.tasks import installed_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
-from webeval_core.runs.index import RootIndex, build_index
-from webeval_core.runs.judges import available_judges, judge_label
-from webeval_core.runs.metrics import trajectory_frame
+from webeval_core.runs.background import BackgroundRefresh
+from webeval_core.runs.judges import judge_label, order_judges
+from webeval_core.runs.metrics import stored_frame
+from webeval_core.runs.refresh import refresh_index
+from webeval_core.runs.store import IndexStore, IndexView
 from webeval_core.server import ROOT_ENV, allowed_roots, root_refusal
 
 REPO = Path(__file__).resolve().parent.parent
@@ -164,35 +167,108 @@ def forget_loaded_data() -> None:
     st.cache_data.clear()
     load_index.clear()
     remoteroot.mirrored_root.clear()  # a remote root is listed again
+    load_frame.clear()
 
 
-# A resource, not data: the index is frozen, and cache_data would deep-copy all of it on every
-# rerun of every page (0.1-0.3 s for 1,000 trajectories).
-@st.cache_resource(show_spinner="Reading trajectories…", max_entries=4)
-def load_index(root: str) -> RootIndex:
-    """The summary index of a root, read once and shared by every session."""
-    return build_index(Path(root))
+# One background refresh per root for the server's life (a thread, the refresh in a child process).
+_REFRESHERS: dict[str, BackgroundRefresh] = {}
+_FIRST_WAIT_S = 15.0  # an index never filled: how long a page waits for its first rows
+_POLL_BUSY_S, _POLL_IDLE_S = 1.0, 30.0
+_FIRST_REFRESH_DELAY_S = 5.0
 
 
-def current_index() -> RootIndex:
-    """The index of the root the app browses."""
-    return load_index(str(current_root()))
+@st.cache_resource(show_spinner="Reading changed folders…", max_entries=4)
+def load_index(root: str) -> IndexStore:
+    """The index file of a root, opened once per server process, refreshed in the background.
+
+    Made again after `.clear()` (score files written, "Reload from disk"): then the folders that
+    changed are read here first, so the page that wrote them shows them.
+    """
+    store = IndexStore(Path(root))
+    if root in _REFRESHERS:
+        refresh_index(store, workers=1)  # in-process: forking a server's threads is unsafe
+    else:
+        # An index with rows is shown first and refreshed a moment later, off the first paint's CPU.
+        delay = _FIRST_REFRESH_DELAY_S if store.counts().trajectories else 0.0
+        _REFRESHERS[root] = BackgroundRefresh(Path(root), min_interval_s=_POLL_IDLE_S, first_delay_s=delay)
+    _REFRESHERS[root].request()
+    return store
 
 
-def index_or_stop() -> RootIndex:
+def refresher(root: str) -> BackgroundRefresh:
+    """The background refresh of a root's index."""
+    load_index(root)
+    return _REFRESHERS[root]
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _view(root: str, generation: int) -> IndexView:
+    """What the index holds at one generation (runs; summaries read a run at a time)."""
+    return IndexView(load_index(root))
+
+
+def current_index() -> IndexView:
+    """The index of the root the app browses, as it is now: a refresh is never waited for, but an
+    index never filled is, for a while, until its first rows are in (a small root's whole index).
+    """
+    root = str(current_root())
+    view = _view(root, load_index(root).generation())
+    service = refresher(root)
+    deadline = time.monotonic() + _FIRST_WAIT_S
+    while not view.runs and not service.status().finished and time.monotonic() < deadline:
+        time.sleep(0.1)
+        view = _view(root, load_index(root).generation())
+    return view
+
+
+def index_or_stop() -> IndexView:
     """The current index; when the root holds no trajectories (or cannot be read), say so and stop."""
+    root = str(current_root())
     try:
         index = current_index()
     except Exception as exc:  # the page says what broke instead of dying with a traceback
         st.error(inert(f"The root folder cannot be read: {type(exc).__name__}: {exc}"))
         st.stop()
-    if not index.summaries:
-        st.info(
-            f"No trajectory folders found under {inert(str(index.root))}."
-            " Choose another root folder in the sidebar."
-        )
+    with st.sidebar:
+        index_status(root, index.generation, bool(index.runs))
+    if not index.runs:
+        if not refresher(root).status().finished:  # the first refresh has not finished yet
+            st.info(f"Reading the trajectory folders under {inert(str(index.root))} for the first time…")
+        else:
+            st.info(
+                f"No trajectory folders found under {inert(str(index.root))}."
+                " Choose another root folder in the sidebar."
+            )
         st.stop()
     return index
+
+
+def index_status(root: str, shown_generation: int, showing_rows: bool) -> None:
+    """The background refresh's progress; the page is drawn again once it brought something new."""
+    busy = refresher(root).status().running
+    st.fragment(run_every=_POLL_BUSY_S if busy else _POLL_IDLE_S)(_index_status)(
+        root, shown_generation, showing_rows
+    )
+
+
+def _index_status(root: str, shown_generation: int, showing_rows: bool) -> None:
+    service = refresher(root)
+    service.request()  # at most one refresh per _POLL_IDLE_S: new folders appear without a restart
+    status = service.status()
+    if status.running and status.total:
+        st.progress(
+            status.done / status.total, text=f"Reading {status.done} of {status.total} changed folders…"
+        )
+    elif status.running:
+        st.caption("Looking for changed folders…")
+    elif status.error:
+        st.caption(f"The index could not be refreshed: {inert(status.error)}")
+    elif notice := (status.last.notice if status.last is not None else None) or load_index(root).notice:
+        st.caption(inert(notice))  # the index file was rebuilt (another version, unreadable)
+    changed = load_index(root).generation() != shown_generation
+    # While a large root is read, the page is drawn again for its first rows and when it is done.
+    if changed and (not status.running or not showing_rows):
+        st.rerun(scope="app")
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -262,23 +338,25 @@ def contained(what: str) -> Callable[[Callable[P, None]], Callable[P, None]]:
     return wrap
 
 
-@st.cache_data(show_spinner=False, max_entries=4)
-def load_frame(root: str, judge: str | None = None) -> pd.DataFrame:
-    """metrics.trajectory_frame of a root, by one judge: one row per trajectory, for lists and charts."""
-    return trajectory_frame(load_index(root), installed_catalog(), judge)
+# A resource: the frame is shared read-only by every session; cache_data would copy it per rerun.
+@st.cache_resource(show_spinner=False, max_entries=3)
+def load_frame(root: str, judge: str | None = None, generation: int = 0) -> pd.DataFrame:
+    """metrics.stored_frame of a root, by one judge, at one index generation: a row per trajectory."""
+    return stored_frame(load_index(root), installed_catalog(), judge)
 
 
 def current_frame(judge: str | None = None) -> pd.DataFrame:
     """The metrics frame of the root the app browses, by `judge` (None: the official verdict)."""
-    return load_frame(str(current_root()), judge)
+    index = current_index()
+    return load_frame(str(index.root), judge, index.generation)
 
 
-def judge_picker(index: RootIndex) -> str | None:
+def judge_picker(index: IndexView) -> str | None:
     """The judge whose verdicts a page's rates use; a choice only when the root has several.
 
     Rates never mix judges: every row of the frame takes this one judge's score.
     """
-    judges = available_judges(index)
+    judges = order_judges(index.store.judges())
     if len(judges) <= 1:
         return judges[0] if judges else None
     return st.selectbox(
@@ -301,8 +379,7 @@ def trajectory_query(run_key: str, task_id: str, path: str | None = None) -> dic
 
     `path` names the folder, for a task held by several folders of the run (else the first).
     """
-    index = current_index()
-    members = [s for s in index.summaries if s.run_key == run_key]
+    members = current_index().summaries_of(run_key)
     chosen = [s for s in members if s.task_id == task_id and (path is None or str(s.path) == path)]
     if not chosen:
         return trajectory_link(run_key, task_id)
@@ -343,15 +420,35 @@ _TABLE_COLUMNS = {
 }
 
 
+TABLE_PAGE_ROWS = 500
+"""Rows a trajectory table sends at once: 50,000 rows would cost the browser seconds to draw."""
+
+
+def _table_page(rows: pd.DataFrame, key: str) -> pd.DataFrame:
+    """The rows of the table's page chosen under it (all of them when they fit one page)."""
+    if len(rows) <= TABLE_PAGE_ROWS:
+        return rows
+    pages = -(-len(rows) // TABLE_PAGE_ROWS)
+    page_key = table_page_key(key)
+    if st.session_state.get(page_key, 1) > pages:  # fewer rows since (another filter): the last page
+        st.session_state[page_key] = pages
+    left, right = st.columns([1, 4], vertical_alignment="bottom")
+    number = left.number_input("Page", min_value=1, max_value=pages, step=1, key=page_key)
+    start = (int(number) - 1) * TABLE_PAGE_ROWS
+    right.caption(f"Rows {start + 1}–{min(start + TABLE_PAGE_ROWS, len(rows))} of {len(rows)}.")
+    return rows.iloc[start : start + TABLE_PAGE_ROWS]
+
+
 def trajectory_table(
     rows: pd.DataFrame, run_labels: Mapping[str, str], key: str, listed: Mapping[str, list[str]] | None = None
 ) -> None:
     """Trajectories as a table (agent text shown as plain text); selecting a row opens it.
 
     `listed`: the query parameters naming this list (pages/walk.list_params): the trajectory opened
-    gets previous / next through it.
+    gets previous / next through it. Long lists are paged (`TABLE_PAGE_ROWS`).
     """
     st.session_state[Key.LAST_TABLE_PATHS] = rows["path"].tolist()
+    rows = _table_page(rows, key)
     view = rows.assign(run=rows["run"].map(run_labels))
     if "tags" in view:
         view = view.assign(tags=view["tags"].map(", ".join))

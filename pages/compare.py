@@ -157,7 +157,7 @@ pair_task = st.selectbox(
 
 @contained("The side-by-side view")
 def _side_by_side(row: pd.Series, task: str) -> None:
-    summaries = {(s.run_key, s.task_id): s for s in index.summaries}
+    summaries = {(s.run_key, s.task_id): s for run in (run_a, run_b) for s in index.summaries_of(run)}
     compare_pair.render(
         [
             (f"A: {labels[run_a]}", str(row["result_a"]), summaries[(run_a, task)]),

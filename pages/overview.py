@@ -15,14 +15,13 @@ import streamlit as st
 from pages.common import (
     PAGES,
     current_frame,
-    current_root,
+    current_index,
     index_or_stop,
     inert,
     judge_caption,
     judge_picker,
     lazy_expander,
     load_frame,
-    load_index,
     trajectory_table,
 )
 from pages.shell import require_app_shell
@@ -42,8 +41,8 @@ from webeval_core.presentation.charts import (
 from webeval_core.presentation.runreport import report_file_stem, report_zip
 from webeval_core.reading.tasks import installed_catalog
 from webeval_core.runs import metrics
-from webeval_core.runs.index import RootIndex
 from webeval_core.runs.judges import OFFICIAL, judge_label
+from webeval_core.runs.store import IndexView
 
 require_app_shell()
 
@@ -66,10 +65,10 @@ Clicks = dict[Breakdown, list[BarClick]]
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _figures(root: str, runs: tuple[str, ...], judge: str | None) -> OverviewFigures:
-    """Every figure of the page for one root, choice of runs and judge."""
-    frame = load_frame(root, judge)
-    return overview_figures(frame[frame["run"].isin(runs)], metrics.run_labels(load_index(root).runs))
+def _figures(root: str, runs: tuple[str, ...], judge: str | None, generation: int) -> OverviewFigures:
+    """Every figure of the page for one root, choice of runs and judge, at one index generation."""
+    frame = load_frame(root, judge, generation)
+    return overview_figures(frame[frame["run"].isin(runs)], metrics.run_labels(current_index().runs))
 
 
 def _trajectories_link(clicks: Clicks, labels: Mapping[str, str], judge: str | None) -> dict[str, list[str]]:
@@ -163,7 +162,7 @@ def _headline_row(label: str, head: metrics.Headline) -> None:
         )
 
 
-def _runs_table(index: RootIndex, frame: pd.DataFrame, labels: Mapping[str, str]) -> None:
+def _runs_table(index: IndexView, frame: pd.DataFrame, labels: Mapping[str, str]) -> None:
     """The runs under the root with their metadata, drawn only while its expander is open."""
     runs_label = f"{len(index.runs)} run{'s' if len(index.runs) != 1 else ''}"
     runs_box = lazy_expander(f"{runs_label} under {inert(str(index.root))}", key=Key.RUNS_BOX)
@@ -184,7 +183,7 @@ def _runs_table(index: RootIndex, frame: pd.DataFrame, labels: Mapping[str, str]
         _report_download(index, labels)
 
 
-def _report_download(index: RootIndex, labels: Mapping[str, str]) -> None:
+def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
     """A run's report (index.html and a page per trajectory) as a zip, drawn only when clicked."""
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     run_key = left.selectbox(
@@ -194,7 +193,7 @@ def _report_download(index: RootIndex, labels: Mapping[str, str]) -> None:
         return
     right.download_button(
         "Download (HTML, zip)",
-        data=lambda: report_zip(index, run_key, installed_catalog()),
+        data=lambda: report_zip(index.root_index([run_key]), run_key, installed_catalog()),
         file_name=f"{report_file_stem(run_key)}-report.zip",
         mime="application/zip",
         on_click="ignore",
@@ -300,7 +299,7 @@ def _page() -> None:
         st.stop()
     st.caption(judge_caption(judge))
     _headlines(data, labels)
-    clicks = _chart_tabs(data, _figures(str(current_root()), tuple(chosen), judge), labels)
+    clicks = _chart_tabs(data, _figures(str(index.root), tuple(chosen), judge, index.generation), labels)
     _trajectories(data, clicks, labels, judge)
 
 

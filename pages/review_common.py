@@ -32,7 +32,7 @@ from webeval_core.review import (
     read_queues,
 )
 from webeval_core.review.store import default_location
-from webeval_core.runs.index import RootIndex
+from webeval_core.runs.store import IndexView
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -99,8 +99,8 @@ def reviewer() -> str:
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _judged(_index: RootIndex, index_id: int) -> dict[tuple[str, str], dict[str, Outcome]]:
-    return judge_verdicts(_index)
+def _judged(_index: IndexView, index_id: int) -> dict[tuple[str, str], dict[str, Outcome]]:
+    return judge_verdicts(_index.root_index(run.key for run in _index.runs))
 
 
 def judged() -> dict[tuple[str, str], dict[str, Outcome]]:

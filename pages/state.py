@@ -251,6 +251,11 @@ class Key(StrEnum):
 # Keys of repeated widgets: one per item, from a fixed prefix.
 
 
+def table_page_key(table: str) -> str:
+    """Key of the page number of a long trajectory table (a page's own, never in the URL)."""
+    return f"_{table}_page"
+
+
 def histogram_key(column: str) -> str:
     """Key of the overview's histogram of one measure column."""
     return f"hist_{column}"

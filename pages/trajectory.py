@@ -68,7 +68,7 @@ def _choose() -> TrajectorySummary | None:
         placeholder="choose a run",
     )
     # Keyed by a name unique in the run: two folders holding one task id can both be opened.
-    choices = trajectory_choices([s for s in index.summaries if s.run_key == run_key])
+    choices = trajectory_choices(index.summaries_of(run_key))
     chosen = right.selectbox(
         "Task",
         list(choices),

@@ -17,7 +17,7 @@ from pages.common import PAGES, current_frame, current_index
 from pages.state import Key, listed_key
 from webeval_core.presentation.picks import choice_of
 from webeval_core.presentation.walk import Walk, walk_of
-from webeval_core.runs.judges import available_judges, judge_label
+from webeval_core.runs.judges import judge_label, order_judges
 from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, run_labels
 
 # The Trajectories page's multiselect filters and the TrajectoryFilter field each one sets.
@@ -61,7 +61,7 @@ def _by_key_or_label(values: list[str], labels: Mapping[str, str]) -> list[str]:
 
 
 def _judge() -> str | None:
-    judges = available_judges(current_index())
+    judges = order_judges(current_index().store.judges())
     wanted = _by_key_or_label(_listed(Key.JUDGE), {j: judge_label(j) for j in judges})
     chosen = [j for j in wanted if j in judges]
     return chosen[0] if chosen else (judges[0] if judges else None)

@@ -5,10 +5,12 @@ annotations).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -18,6 +20,8 @@ from webeval_core.parallel import map_in_processes, worker_count
 from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
 from webeval_core.remote.stores import is_remote
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
+from webeval_core.runs.refresh import refresh_index
+from webeval_core.runs.store import IndexStore
 from webeval_core.safe_output import spreadsheet_row, strict_json, terminal_text
 from webeval_core.server import (
     AppServer,
@@ -260,14 +264,24 @@ def _run_lines(run: Run, members: list[TrajectorySummary]) -> list[str]:
 
 
 def cmd_index(args: argparse.Namespace, out: TextIO) -> int:
-    """`webeval index ROOT`: refresh the cached summary index of ROOT and report its counts."""
-    index = _load_index(args, "index")
-    if index is None:
+    """`webeval index ROOT`: refresh the summary index of ROOT (only what changed) and report its counts."""
+    root = Path(args.root)
+    if not root.is_dir():
+        _complain("index", root, "not a folder")
         return 1
+    with contextlib.ExitStack() as stack:
+        cache_dir = None
+        if getattr(args, "no_cache", False):
+            cache_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="webeval-index-")))
+        store = IndexStore(root, cache_dir)
+        report = refresh_index(store, on_progress=_Progress("Reading"))
+        counts = store.counts()
+    if report.notice:
+        _say(out, report.notice)
     _say(
         out,
-        f"Indexed {len(index.summaries)} trajectories in {len(index.runs)} runs under {index.root}"
-        f" ({len(index.unreadable)} unreadable).",
+        f"Indexed {counts.trajectories} trajectories in {counts.runs} runs under {root}"
+        f" ({counts.unreadable} unreadable; {report.read} read again, {report.removed} removed).",
     )
     return 0
 

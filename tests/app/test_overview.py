@@ -14,7 +14,8 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from pages.common import inert
+from pages.common import TABLE_PAGE_ROWS, inert
+from pages.state import Key, table_page_key
 from tests.app.conftest import Sample, expected
 from tests.builders import wav_folder
 from webeval_core.runs import metrics
@@ -254,5 +255,11 @@ def test_overview_stays_fast_with_1000_trajectories(app, big_root: Path, warm: b
     elapsed = time.perf_counter() - started
     assert not at.exception
     assert [m.value for m in at.metric][:2] == ["500", "55.6%"]
-    assert len(table(at)) == 1000
+    assert len(table(at)) == TABLE_PAGE_ROWS  # the first page of the 1,000 rows
+    assert at.number_input(key=table_page_key(Key.OVERVIEW_TABLE)).max == 1000 // TABLE_PAGE_ROWS
     assert elapsed < (2.0 if not warm else 1.0), f"overview took {elapsed:.2f} s"
+    first_page = table(at)
+    at.number_input(key=table_page_key(Key.OVERVIEW_TABLE)).set_value(2).run()
+    second_page = table(at)
+    assert len(second_page) == 1000 - TABLE_PAGE_ROWS
+    assert set(second_page["run"]).isdisjoint(first_page["run"])  # two runs of 500: one a page

@@ -1,7 +1,8 @@
 """Runs: trajectory folders found under a root, grouped into runs, indexed and aggregated.
 
-Owns discovery (which folders are trajectories, which run each belongs to), the cached index of one
-summary per folder (fast lists of large roots) and metrics (success rates, breakdowns, the failure
+Owns discovery (which folders are trajectories, which run each belongs to), the index of one
+summary per folder (fast lists of large roots): a SQLite file (store), refreshed incrementally
+(refresh), in the background for the app (background), and metrics (success rates, breakdowns, the failure
 taxonomy, run comparison), computed with pandas, and paired statistics of two runs (statistics:
 McNemar's exact test, a paired bootstrap interval); judges keeps each judge's scores apart.
 
@@ -15,7 +16,12 @@ from webeval_core.exports import lazy_getattr
 
 __all__ = [
     "OFFICIAL",
+    "BackgroundRefresh",
+    "IndexStore",
+    "IndexView",
     "PairedStatistics",
+    "RefreshReport",
+    "RefreshStatus",
     "RootIndex",
     "Run",
     "TrajectoryFilter",
@@ -29,16 +35,21 @@ __all__ = [
     "iter_trajectory_dirs",
     "judge_label",
     "paired_statistics",
+    "refresh_index",
     "run_of",
+    "stored_frame",
     "trajectory_frame",
     "trajectory_key",
 ]
 
 if TYPE_CHECKING:
+    from webeval_core.runs.background import BackgroundRefresh, RefreshStatus
     from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of, trajectory_key
     from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, fingerprint, index_as_json
     from webeval_core.runs.judges import OFFICIAL, available_judges, judge_label
-    from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, trajectory_frame
+    from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, stored_frame, trajectory_frame
+    from webeval_core.runs.refresh import RefreshReport, refresh_index
     from webeval_core.runs.statistics import PairedStatistics, paired_statistics
+    from webeval_core.runs.store import IndexStore, IndexView
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

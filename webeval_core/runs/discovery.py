@@ -88,10 +88,11 @@ def iter_trajectory_dirs(root: Path) -> Iterator[Path]:
         except OSError:
             yield folder
             continue
-        stack.extend(reversed([Path(e.path) for e in entries if _is_walked(e)]))
+        stack.extend(reversed([Path(e.path) for e in entries if is_walked(e)]))
 
 
-def _is_walked(entry: os.DirEntry[str]) -> bool:
+def is_walked(entry: os.DirEntry[str]) -> bool:
+    """Whether discovery goes into this entry: a real folder (no link), not hidden, not `scores/`."""
     if entry.name.startswith(".") or entry.name in _SKIP_DIRS:
         return False
     try:

@@ -1,9 +1,10 @@
-"""A per-trajectory summary of a whole root, cached so large runs open fast.
+"""A per-trajectory summary of a whole root, so large runs open fast.
 
 Loading a trajectory parses its whole log; an overview of 1,000 of them must not. The index
-keeps one small `TrajectorySummary` per folder, keyed by a cheap fingerprint (stat of the
-folder, its `scores/` and its main files), and reloads only folders whose fingerprint changed.
-The cache lives outside the input tree (input folders are read-only to us).
+keeps one small `TrajectorySummary` per folder in a SQLite file outside the input tree
+(`store`), refreshed by reading again only the folders that changed (`refresh`). This module
+holds the summary itself, how one folder is summarised, and `build_index`, which returns all of
+a root's summaries at once (small roots, the CLI, tests).
 """
 
 from __future__ import annotations
@@ -17,31 +18,30 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.parallel import ProgressCallback, map_in_processes
+from webeval_core.parallel import ProgressCallback
 from webeval_core.reading.trajectory import Outcome, load_trajectory
-from webeval_core.runs.discovery import Run, discover_runs, trajectory_key
+from webeval_core.runs.discovery import Run
 from webeval_core.scoring.verdicts import Verdict, read_verdict
-from webeval_core.version import __version__
 
 # Files whose in-place edits do not change the folder's own mtime, so they are stat'ed too.
-_WATCHED_FILES = (
-    "web_surfer.log",
-    "times.json",
-    "core.log",
-    "agent_response.json",
-    "eval_result.json",
-    "network.har",
-    "task_data.json",
+_WATCHED_FILES = frozenset(
+    {
+        "scores",
+        "web_surfer.log",
+        "times.json",
+        "core.log",
+        "agent_response.json",
+        "eval_result.json",
+        "network.har",
+        "task_data.json",
+    }
 )
-_INDEX_IN_PARALLEL_FROM = 64  # folders; reading one summary is cheaper than a worker start
 _ANSWER_PREVIEW = 400
 _EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Timeout|Interrupt|Exit))\b")
 _ERROR_PREFIX = re.compile(r"^(\[(?:Execution|Evaluation)[^\]]*\]\s*)?(Error running task|Error)?\s*:?\s*")
-# Bumped whenever TrajectorySummary changes shape, so older cache files are re-read, not trusted.
-_CACHE_VERSION = f"{__version__}+summary-3"
 _REASON_CHARS = 300
 
 
@@ -120,28 +120,6 @@ class RootIndex(BaseModel):
         return next((r for r in self.runs if r.key == key), None)
 
 
-class _CacheEntry(BaseModel):
-    """One folder's summary in the cache file, valid while the folder's fingerprint is unchanged."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
-
-    fingerprint: str
-    """`fingerprint(folder)` when the summary was made."""
-    summary: TrajectorySummary
-    """The folder's summary."""
-
-
-class _CacheFile(BaseModel):
-    """The index cache file of one root."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
-
-    version: str
-    """The package and summary-shape version that wrote it; other versions are re-read, not trusted."""
-    entries: dict[str, _CacheEntry]
-    """Cached summaries by trajectory folder path."""
-
-
 def summarize_trajectory(run_key: str, trajectory_dir: Path, key: str | None = None) -> TrajectorySummary:
     """Load one folder and keep what the overview needs; unreadable folders keep their reason.
 
@@ -206,25 +184,22 @@ def _error_type(message: str) -> str:
     return head.split(":", 1)[0].strip()[:60] or "error"
 
 
-def fingerprint(trajectory_dir: Path) -> str:
+def fingerprint(trajectory_dir: Path | str) -> str:
     """Changes whenever a file the summary depends on is added, removed, renamed or rewritten."""
     parts: list[str] = []
-    for path in (trajectory_dir, trajectory_dir / "scores", *(trajectory_dir / n for n in _WATCHED_FILES)):
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        parts.append(f"{path.name}:{st.st_mtime_ns}:{st.st_size}")
     try:
-        answers = sorted(p for p in os.listdir(trajectory_dir) if p.endswith("_answer.json"))
+        st = os.stat(trajectory_dir)
+        parts.append(f".:{st.st_mtime_ns}:{st.st_size}")
+        with os.scandir(trajectory_dir) as entries:
+            watched = [e for e in entries if e.name in _WATCHED_FILES or e.name.endswith("_answer.json")]
     except OSError:
-        answers = []
-    for name in answers:
+        watched = []
+    for entry in sorted(watched, key=lambda e: e.name):
         try:
-            st = (trajectory_dir / name).stat()
+            st = entry.stat()
         except OSError:
             continue
-        parts.append(f"{name}:{st.st_mtime_ns}:{st.st_size}")
+        parts.append(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}")
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 
@@ -232,31 +207,6 @@ def default_cache_dir() -> Path:
     """Where index caches live: `$XDG_CACHE_HOME/webeval`, else `~/.cache/webeval`."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "webeval"
-
-
-def _cache_path(cache_dir: Path, root: Path) -> Path:
-    digest = hashlib.sha1(str(root.resolve()).encode()).hexdigest()[:16]
-    return cache_dir / f"index-{digest}.json"
-
-
-def _read_cache(path: Path) -> dict[str, _CacheEntry]:
-    try:
-        cache = _CacheFile.model_validate_json(path.read_bytes())
-    except (OSError, ValidationError, ValueError):
-        return {}
-    return cache.entries if cache.version == _CACHE_VERSION else {}
-
-
-def _write_cache(path: Path, entries: dict[str, _CacheEntry]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    payload = _CacheFile(version=_CACHE_VERSION, entries=entries).model_dump_json()
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp") as handle:
-        handle.write(payload)
-    os.replace(handle.name, path)
-
-
-def _summarize_job(job: tuple[str, Path, str]) -> TrajectorySummary:
-    return summarize_trajectory(*job)
 
 
 def build_index(
@@ -267,44 +217,21 @@ def build_index(
     workers: int | None = None,
     on_progress: ProgressCallback | None = None,
 ) -> RootIndex:
-    """Discover runs under `root` and summarise every trajectory, reusing cached summaries."""
+    """Bring the root's index file up to date (`refresh.refresh_index`) and read all of it back.
+
+    `use_cache=False` reads every folder again into a throw-away index. For large roots, read the
+    store's rows instead (`store.IndexStore`): this holds every summary in memory.
+    """
+    from webeval_core.runs.refresh import refresh_index  # refresh and store build on this module
+    from webeval_core.runs.store import IndexStore
+
     root = Path(root)
-    runs = discover_runs(root)
-    cache_file = _cache_path(cache_dir or default_cache_dir(), root)
-    cached = _read_cache(cache_file) if use_cache else {}
-
-    entries: dict[str, _CacheEntry] = {}
-    pending: list[tuple[str, Path, str]] = []
-    pending_prints: dict[str, str] = {}
-    for run in runs:
-        for trajectory_dir in run.trajectory_dirs:
-            key = str(trajectory_dir)
-            print_ = fingerprint(trajectory_dir)
-            hit = cached.get(key)
-            if hit is not None and hit.fingerprint == print_ and hit.summary.run_key == run.key:
-                entries[key] = hit
-            else:
-                pending.append((run.key, trajectory_dir, trajectory_key(root, trajectory_dir)))
-                pending_prints[key] = print_
-
-    fresh = map_in_processes(
-        _summarize_job,
-        pending,
-        workers=workers or min(2, os.cpu_count() or 1),
-        parallel_from=_INDEX_IN_PARALLEL_FROM,
-        on_progress=on_progress,
-    )
-    for summary in fresh:
-        entries[str(summary.path)] = _CacheEntry(
-            fingerprint=pending_prints[str(summary.path)], summary=summary
-        )
-
-    if use_cache and (pending or set(cached) != set(entries)):
-        # A read-only home must not stop the viewer; the next start just re-reads.
-        with contextlib.suppress(OSError):
-            _write_cache(cache_file, entries)
-    ordered = tuple(entries[str(d)].summary for run in runs for d in run.trajectory_dirs)
-    return RootIndex(root=root, runs=runs, summaries=ordered)
+    with contextlib.ExitStack() as stack:
+        if not use_cache:
+            cache_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="webeval-index-")))
+        store = IndexStore(root, cache_dir)
+        refresh_index(store, workers=workers, on_progress=on_progress)
+        return RootIndex(root=root, runs=store.runs(), summaries=store.summaries())
 
 
 def index_as_json(index: RootIndex) -> dict[str, object]:

@@ -9,7 +9,7 @@ judge at a time; trajectories whose judges disagree on pass or fail can be liste
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from webeval_core.scoring.results import ENGINE_NAME
@@ -25,6 +25,7 @@ __all__ = [
     "judge_scores",
     "judge_threshold",
     "judges_disagree",
+    "order_judges",
 ]
 
 OFFICIAL = "official"
@@ -61,8 +62,12 @@ def judge_scores(summary: TrajectorySummary) -> dict[str, float | None]:
 
 def available_judges(index: RootIndex) -> tuple[str, ...]:
     """The judges found under a root: the official evaluator first (when any verdict exists)."""
-    found = {name for s in index.summaries for name in judge_scores(s)}
-    return tuple(sorted(found, key=lambda name: (name != OFFICIAL, name)))
+    return order_judges(name for s in index.summaries for name in judge_scores(s))
+
+
+def order_judges(names: Iterable[str]) -> tuple[str, ...]:
+    """Judge names once each, the official evaluator first, then by name (what pickers list)."""
+    return tuple(sorted(set(names), key=lambda name: (name != OFFICIAL, name)))
 
 
 def judges_disagree(scores: Mapping[str, float | None]) -> bool:

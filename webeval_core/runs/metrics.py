@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from webeval_core.reading.tasks import TaskCatalog
     from webeval_core.runs.discovery import Run
     from webeval_core.runs.index import RootIndex
+    from webeval_core.runs.store import IndexStore
 
 # Per-trajectory result labels: the cells of the tasks x runs matrix.
 PASS, FAIL = "pass", "fail"
@@ -68,6 +69,37 @@ COLUMNS = (
 # --- the tidy frame -------------------------------------------------------------------------
 
 
+class _Stored(NamedTuple):
+    """What a frame row is made of: a summary's columns as the index stores them."""
+
+    run: str
+    """The run key."""
+    key: str
+    """The folder's key under the root."""
+    path: str
+    """The folder."""
+    task_id: str
+    """The task id."""
+    outcome: str | None
+    """Answered, no answer, aborted; None when unreadable."""
+    steps: int
+    """Actions taken."""
+    duration_s: float | None
+    """Solver time in seconds."""
+    tokens: int
+    """Prompt and completion tokens."""
+    answer: str | None
+    """The start of the final answer."""
+    core_error: str | None
+    """core.log's last error type."""
+    status: str | None
+    """The official verdict's status."""
+    verdict_tags: tuple[str, ...]
+    """The official verdict's failure tags."""
+    unreadable: str | None
+    """Why the folder could not be loaded."""
+
+
 def trajectory_frame(
     index: RootIndex, catalog: TaskCatalog | None = None, judge: str | None = None
 ) -> pd.DataFrame:
@@ -76,51 +108,95 @@ def trajectory_frame(
     `judge` (see `judges`): whose score every row takes, so rates never mix judges; a trajectory
     that judge did not score is unscored. None: the official verdict, else the only score file.
     """
-    rows = []
-    for s in index.summaries:
-        task = catalog.get(s.task_id) if catalog is not None else None
-        scores = judge_scores(s)
-        used = judge if judge is not None else _default_judge(scores)
-        verdict = s.verdict if used == OFFICIAL else None
-        score = scores.get(used) if used is not None else None
-        status = verdict.status if verdict is not None else None
-        result, value = _result(s.unreadable, s.outcome, status, _as_pass(used, score))
-        tags = set(verdict.tags if verdict is not None else ())
-        if s.outcome == "no_answer":
-            tags.add(NO_ANSWER)
-        elif s.outcome == "aborted":
-            tags.add(ABORTED)
-        tagged = [t for t in TAGS if t in tags]
-        if s.core_error:
-            tagged.append(CORE_LOG_PREFIX + s.core_error)
-        rows.append(
-            {
-                "run": s.run_key,
-                "task_id": s.task_id,
-                "site": task.site_key if task else None,
-                "task_type": task.task_type if task else None,
-                "intent": task.intent if task else None,
-                "intent_template": task.intent_template if task else None,
-                "outcome": s.outcome,
-                "outcome_group": _outcome_group(result, s.outcome),
-                "status": status,
-                "score": score,
-                "result": result,
-                "counted": value is not None,
-                "value": value,
-                "steps": s.steps,
-                "duration_s": s.duration_s,
-                "tokens": s.prompt_tokens + s.completion_tokens,
-                "core_error": s.core_error,
-                "answer": s.final_answer,
-                "tags": tuple(tagged),
-                "path": str(s.path),
-                "key": s.key,  # unique under the root, unlike task_id (a run may hold an id twice)
-                "judge": used if used in scores else None,
-                "judges_disagree": judges_disagree(scores),
-            }
+    rows = [
+        _frame_row(
+            _Stored(
+                s.run_key,
+                s.key,
+                str(s.path),
+                s.task_id,
+                s.outcome,
+                s.steps,
+                s.duration_s,
+                s.prompt_tokens + s.completion_tokens,
+                s.final_answer,
+                s.core_error,
+                s.verdict.status if s.verdict is not None else None,
+                s.verdict.tags if s.verdict is not None else (),
+                s.unreadable,
+            ),
+            judge_scores(s),
+            catalog,
+            judge,
         )
-    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+        for s in index.summaries
+    ]
+    return _typed_frame(rows)
+
+
+def stored_frame(
+    store: IndexStore, catalog: TaskCatalog | None = None, judge: str | None = None
+) -> pd.DataFrame:
+    """`trajectory_frame` of what a root's index file holds, read as columns (no summary is parsed)."""
+    rows, scores = store.frame_rows()
+    frame_rows = []
+    for run, key, rel, task_id, outcome, steps, duration, tokens, answer, error, status, tags, bad in rows:
+        path = store.path_text(rel)
+        tagged = tuple(tags.split("\n")) if tags else ()
+        stored = _Stored(
+            run, key, path, task_id, outcome, steps, duration, tokens, answer, error, status, tagged, bad
+        )
+        frame_rows.append(_frame_row(stored, scores.get(key, {}), catalog, judge))
+    return _typed_frame(frame_rows)
+
+
+def _frame_row(
+    s: _Stored, scores: dict[str, float | None], catalog: TaskCatalog | None, judge: str | None
+) -> tuple[Any, ...]:
+    task = catalog.get(s.task_id) if catalog is not None else None
+    used = judge if judge is not None else _default_judge(scores)
+    official = used == OFFICIAL and OFFICIAL in scores
+    score = scores.get(used) if used is not None else None
+    status = s.status if official else None
+    result, value = _result(s.unreadable, s.outcome, status, _as_pass(used, score))
+    tags = set(s.verdict_tags if official else ())
+    if s.outcome == "no_answer":
+        tags.add(NO_ANSWER)
+    elif s.outcome == "aborted":
+        tags.add(ABORTED)
+    tagged = [t for t in TAGS if t in tags]
+    if s.core_error:
+        tagged.append(CORE_LOG_PREFIX + s.core_error)
+    # In COLUMNS order: a frame is made from rows of tuples several times faster than of dicts.
+    return (
+        s.run,
+        s.task_id,
+        task.site_key if task else None,
+        task.task_type if task else None,
+        task.intent if task else None,
+        task.intent_template if task else None,
+        s.outcome,
+        _outcome_group(result, s.outcome),
+        status,
+        score,
+        result,
+        value is not None,
+        value,
+        s.steps,
+        s.duration_s,
+        s.tokens,
+        s.core_error,
+        s.answer,
+        tuple(tagged),
+        s.path,
+        s.key,  # unique under the root, unlike task_id (a run may hold an id twice)
+        used if used in scores else None,
+        judges_disagree(scores),
+    )
+
+
+def _typed_frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
+    frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
     return frame.astype(
         {
             "score": "float64",

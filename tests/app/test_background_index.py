@@ -1,0 +1,64 @@
+"""The app never waits on the index: it shows what the index holds, refreshes it in the background
+and shows new folders without a restart."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from pages.common import refresher
+from tests.builders import fara_folder
+from webeval_core.runs.refresh import refresh_index
+from webeval_core.runs.store import IndexStore
+
+TRAJ = "runs/sys/fara-7b/me/bench/0/traj"
+
+
+def _wait_finished(root: Path, count: int) -> None:
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        status = refresher(str(root.resolve())).status()
+        if status.finished >= count and not status.running:
+            assert status.error is None, status.error
+            return
+        time.sleep(0.05)
+    raise AssertionError("the background refresh did not finish")
+
+
+def _trajectories(at) -> str:  # type: ignore[no-untyped-def]
+    return next(m.value for m in at.metric if m.label == "Trajectories")
+
+
+def test_new_folders_appear_without_a_restart(app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "root"
+    for task in ("1", "2"):
+        fara_folder(root / TRAJ, task)
+    at = app(root=root)  # an index never filled: the page waits for its first rows
+    assert _trajectories(at) == "2"
+    _wait_finished(root, 1)
+
+    fara_folder(root / TRAJ, "3")
+    refresher(str(root.resolve())).request(force=True)  # what the sidebar's poll does every half minute
+    _wait_finished(root, 2)
+    at.run()
+
+    assert not at.exception
+    assert _trajectories(at) == "3"
+
+
+def test_a_page_shows_what_the_index_holds_without_waiting(app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "root"
+    fara_folder(root / TRAJ, "1")
+    refresh_index(IndexStore(root.resolve()))  # the index file holds the one folder
+    for task in range(2, 40):
+        fara_folder(root / TRAJ, str(task))  # the background refresh has 38 more to read
+
+    started = time.perf_counter()
+    at = app(root=root)
+    elapsed = time.perf_counter() - started
+
+    assert _trajectories(at) == "1"  # what the index held: its refresh waits for the first paint
+    assert elapsed < 10
+    _wait_finished(root, 1)
+    at.run()
+    assert _trajectories(at) == "39"

@@ -1,0 +1,235 @@
+"""Refreshing the SQLite index: what is read again, what is not, and faults that must not crash it."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.builders import fara_folder, write_score
+from webeval_core.runs import refresh as refresh_module
+from webeval_core.runs.index import build_index
+from webeval_core.runs.refresh import refresh_index
+from webeval_core.runs.store import IndexStore
+
+REPO = Path(__file__).resolve().parents[3]
+TRAJ = "runs/sys/fara-7b/me/bench/{run}/traj"
+LONG_AGO = 1_600_000_000  # 2020: folders that settled long before the refresh
+
+
+def _root(tmp_path: Path, runs: int = 2, tasks: int = 3) -> Path:
+    root = tmp_path / "root"
+    for run in range(runs):
+        for task in range(tasks):
+            fara_folder(root / TRAJ.format(run=run), str(task))
+    return root
+
+
+def _age(root: Path) -> None:
+    """Every file and folder under `root` last changed in 2020 (a finished run)."""
+    for top, dirs, files in os.walk(root):
+        for name in [*files, *dirs]:
+            os.utime(Path(top) / name, (LONG_AGO, LONG_AGO))
+    os.utime(root, (LONG_AGO, LONG_AGO))
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The keys of the folders summarised (read again) from now on."""
+    read: list[str] = []
+    real = refresh_module.summarize_trajectory
+
+    def counting(run_key: str, folder: Path, key: str | None = None) -> object:
+        read.append(str(key))
+        return real(run_key, folder, key)
+
+    monkeypatch.setattr(refresh_module, "summarize_trajectory", counting)
+    return read
+
+
+def test_a_warm_refresh_reads_and_lists_nothing(
+    tmp_path: Path, reads: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _root(tmp_path)
+    _age(root)
+    store = IndexStore(root, tmp_path / "cache")
+    first = refresh_index(store)
+    assert (first.trajectories, first.read) == (6, 6)
+    reads.clear()
+    listed: list[str] = []
+    real_scandir = os.scandir
+    monkeypatch.setattr(refresh_module.os, "scandir", lambda p: listed.append(str(p)) or real_scandir(p))
+
+    again = refresh_index(store)
+
+    assert (again.trajectories, again.read, again.removed) == (6, 0, 0)
+    assert reads == []
+    assert listed == []  # no folder listed again, not even to fingerprint (all settled)
+
+
+def test_new_changed_and_removed_folders(tmp_path: Path, reads: list[str]) -> None:
+    root = _root(tmp_path)
+    _age(root)
+    store = IndexStore(root, tmp_path / "cache")
+    refresh_index(store)
+    reads.clear()
+    run0 = root / TRAJ.format(run=0)
+    fara_folder(run0, "new")
+    write_score(run0 / "1", "gpt_eval", 0.0, "NOT SUCCESS")  # scores/ created: the folder changed
+    write_score(run0 / "1", "mmrubric", 1.0, "SUCCESS")  # scores/ changed only
+    import shutil
+
+    shutil.rmtree(root / TRAJ.format(run=1) / "2")
+
+    report = refresh_index(store)
+
+    assert sorted(reads) == sorted([f"{TRAJ.format(run=0)}/new", f"{TRAJ.format(run=0)}/1"])
+    assert (report.trajectories, report.removed) == (6, 1)
+    summaries = {s.key: s for s in store.summaries()}
+    assert f"{TRAJ.format(run=1)}/2" not in summaries
+    assert summaries[f"{TRAJ.format(run=0)}/1"].scores == {"gpt_eval": 0.0, "mmrubric": 1.0}
+
+
+def test_a_score_file_rewritten_in_scores_is_seen(tmp_path: Path, reads: list[str]) -> None:
+    root = _root(tmp_path, runs=1, tasks=1)
+    folder = root / TRAJ.format(run=0) / "0"
+    write_score(folder, "gpt_eval", 0.0, "NOT SUCCESS")
+    _age(root)
+    store = IndexStore(root, tmp_path / "cache")
+    refresh_index(store)
+    write_score(folder, "gpt_eval", 1.0, "SUCCESS")  # replaced: scores/ mtime changes
+    os.utime(folder / "scores", (LONG_AGO + 5, LONG_AGO + 5))
+
+    refresh_index(store)
+
+    assert store.summaries()[0].scores == {"gpt_eval": 1.0}
+
+
+def test_a_log_edited_in_place_is_seen_while_the_task_has_no_answer(tmp_path: Path, reads: list[str]) -> None:
+    root = tmp_path / "root"
+    running = fara_folder(root / TRAJ.format(run=0), "running", final_answer=None)
+    store = IndexStore(root, tmp_path / "cache")
+    refresh_index(store)
+    steps_before = store.summaries()[0].steps
+    reads.clear()
+    mtime = running.stat().st_mtime_ns
+    log = running / "web_surfer.log"
+    with log.open("r+b") as handle:  # in place: the folder's mtime does not move
+        handle.truncate(log.stat().st_size // 2)
+    os.utime(running, ns=(mtime, mtime))
+
+    refresh_index(store)
+
+    assert reads == [f"{TRAJ.format(run=0)}/running"]
+    assert store.summaries()[0].steps < steps_before
+
+
+def test_a_settled_folder_is_not_fingerprinted(tmp_path: Path, reads: list[str]) -> None:
+    root = _root(tmp_path, runs=1, tasks=1)
+    store = IndexStore(root, tmp_path / "cache")
+    refresh_index(store)  # just written: watched
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT files_print IS NOT NULL FROM trajectories").fetchone() == (1,)
+    _age(root)
+    refresh_index(store)  # read again (its mtime moved), now old: no longer watched
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT files_print FROM trajectories").fetchone() == (None,)
+
+
+def test_a_folder_deleted_while_it_is_read_is_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _root(tmp_path, runs=1, tasks=2)
+    doomed = root / TRAJ.format(run=0) / "1"
+    real = refresh_module.summarize_trajectory
+
+    def deleting(run_key: str, folder: Path, key: str | None = None) -> object:
+        if folder == doomed:
+            import shutil
+
+            shutil.rmtree(folder)
+        return real(run_key, folder, key)
+
+    monkeypatch.setattr(refresh_module, "summarize_trajectory", deleting)
+    store = IndexStore(root, tmp_path / "cache")
+    refresh_index(store)
+    assert {s.key.rsplit("/", 1)[-1]: bool(s.unreadable) for s in store.summaries()} == {
+        "0": False,
+        "1": True,
+    }
+    refresh_index(store)
+    assert [s.task_id for s in store.summaries()] == ["0"]
+
+
+def test_an_older_or_corrupt_index_file_is_rebuilt_with_a_notice(tmp_path: Path) -> None:
+    root = _root(tmp_path, runs=1, tasks=2)
+    cache = tmp_path / "cache"
+    store = IndexStore(root, cache)
+    refresh_index(store)
+    with sqlite3.connect(store.path) as db:
+        db.execute("UPDATE meta SET value = 'webeval 0.0+store-0' WHERE name = 'schema'")
+    older = IndexStore(root, cache)
+    assert older.notice is not None and "another version (webeval 0.0+store-0)" in older.notice
+    assert older.counts().trajectories == 0
+    assert refresh_index(older).read == 2
+
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{store.path}{suffix}").write_bytes(b"not a database at all" * 100)
+    corrupt = IndexStore(root, cache)
+    assert corrupt.notice is not None and "could not be read" in corrupt.notice
+    assert refresh_index(corrupt).trajectories == 2
+    assert corrupt.counts().trajectories == 2
+
+
+def test_a_locked_index_file_is_reported_not_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _root(tmp_path, runs=1, tasks=1)
+    cache = tmp_path / "cache"
+    store = IndexStore(root, cache)
+    monkeypatch.setattr("webeval_core.runs.store._BUSY_TIMEOUT_S", 0.1)
+    holder = sqlite3.connect(store.path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        locked = IndexStore(root, cache)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert locked.notice is not None and "locked" in locked.notice
+
+
+def test_a_refresh_of_a_locked_index_file_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _root(tmp_path, runs=1, tasks=1)
+    store = IndexStore(root, tmp_path / "cache")
+    refresh_index(store)
+    fara_folder(root / TRAJ.format(run=0), "new")
+    monkeypatch.setattr("webeval_core.runs.store._BUSY_TIMEOUT_S", 0.1)
+    holder = sqlite3.connect(store.path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another writer: readers go on, writers wait
+    try:
+        report = refresh_index(store)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert report.notice is not None and "locked by another process" in report.notice
+    assert (report.trajectories, report.read) == (1, 0)
+    assert refresh_index(store).read == 1  # the next refresh, the lock gone, reads it
+
+
+def test_two_processes_refreshing_at_once_neither_lose_nor_duplicate_rows(tmp_path: Path) -> None:
+    root = _root(tmp_path, runs=4, tasks=40)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-m", "webeval_core.cli", "index", str(root)]
+    children = [
+        subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(2)
+    ]
+    outputs = [child.communicate(timeout=300) for child in children]
+
+    assert [child.returncode for child in children] == [0, 0], outputs
+    store = IndexStore(root, tmp_path / "cache" / "webeval")  # the CLI's: $XDG_CACHE_HOME/webeval
+    assert store.counts() == (160, 4, 0)
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT COUNT(DISTINCT rel), COUNT(*) FROM trajectories").fetchone() == (160, 160)
+    assert store.summaries() == build_index(root, use_cache=False).summaries

@@ -1,0 +1,85 @@
+"""The index file: rows read back as summaries, frames and runs, the same as the summaries written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.builders import fara_folder, write_score
+from tests.core.runs.test_metrics import A, B, summary, verdict
+from webeval_core.reading.tasks import load_catalog
+from webeval_core.runs import metrics as m
+from webeval_core.runs.discovery import Run
+from webeval_core.runs.index import RootIndex, build_index
+from webeval_core.runs.judges import OFFICIAL, available_judges, order_judges
+from webeval_core.runs.refresh import refresh_index
+from webeval_core.runs.store import IndexStore, IndexView, StoredFolder, sort_key
+from webeval_core.scoring import verdicts as vd
+
+SUMMARIES = (
+    summary(A, "0", v=verdict("success", 1.0), steps=10, duration_s=100.0, scores={"gpt_eval": 0.0}),
+    summary(A, "1", v=verdict("failure", 0.0, vd.WRONG_VALUES), steps=20, prompt_tokens=10),
+    summary(A, "7", outcome="no_answer", v=verdict("failure", 0.0), core_error="TimeoutError"),
+    summary(A, "27", outcome="aborted", steps=4),
+    summary(A, "44", v=verdict("error", 0.0, vd.SCORING_ERROR), scores={"gpt_eval": 1.0}),
+    summary(B, "0", v=verdict("failure", 0.0, vd.WRONG_TASK_TYPE, vd.SCHEMA_VIOLATIONS), steps=5),
+    summary(B, "7", scores={"gpt_eval": 1.0, "mmrubric_0.8": 0.0}, final_answer="12 open"),
+    summary(B, "999999", outcome=None, unreadable="no answer file"),
+)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> IndexStore:
+    """An index file of root /r holding SUMMARIES (each row at its key under the root)."""
+    stored = IndexStore(Path("/r"), tmp_path / "cache")
+    with stored.transaction() as db:
+        stored.put_runs(db, [(Run(key=key, path=Path("/r") / key), key) for key in (A, B)])
+        stored.put_summaries(db, [(s.key, StoredFolder(1, -1, None, True), s) for s in SUMMARIES])
+    return stored
+
+
+@pytest.mark.parametrize("judge", [None, OFFICIAL, "gpt_eval", "mmrubric_0.8"])
+def test_the_stored_frame_is_the_trajectory_frame(store: IndexStore, judge: str | None) -> None:
+    catalog = load_catalog()
+    # The index orders rows run by run in natural folder order, as discovery does.
+    ordered = tuple(sorted(SUMMARIES, key=lambda s: (s.run_key, sort_key(s.key))))
+    expected = m.trajectory_frame(
+        RootIndex(root=Path("/r"), runs=store.runs(), summaries=ordered), catalog, judge
+    )
+    pd.testing.assert_frame_equal(m.stored_frame(store, catalog, judge), expected)
+
+
+def test_summaries_runs_and_judges_read_back(store: IndexStore) -> None:
+    assert sorted(store.summaries(), key=lambda s: s.key) == sorted(SUMMARIES, key=lambda s: s.key)
+    assert [s.task_id for s in store.summaries(A)] == ["0", "1", "7", "27", "44"]  # 7 before 27
+    assert [r.key for r in store.runs()] == [A, B]
+    assert order_judges(store.judges()) == available_judges(
+        RootIndex(root=Path("/r"), runs=(), summaries=SUMMARIES)
+    )
+    assert store.counts() == (8, 2, 1)
+    assert store.run_counts() == {A: 5, B: 3}
+
+
+def test_a_view_reads_one_run_at_a_time(store: IndexStore) -> None:
+    view = IndexView(store)
+    assert view.summaries_of(B) == store.summaries(B)
+    assert view.summaries_of("no such run") == ()
+    assert view.run(A) is not None and view.run(A).trajectory_dirs[1] == Path("/r") / A / "1"  # type: ignore[union-attr]
+    report = view.root_index([B])
+    assert [r.key for r in report.runs] == [B] and report.summaries == store.summaries(B)
+
+
+def test_the_index_of_a_real_root_matches_a_fresh_read(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    traj = root / "runs/sys/fara-7b/me/bench/0/traj"
+    for task in ("10", "9", "crashed"):
+        fara_folder(traj, task, final_answer=None if task == "crashed" else "ok")
+    write_score(traj / "9", "gpt_eval", 1.0, "SUCCESS")
+    store = IndexStore(root, tmp_path / "cache")
+    refresh_index(store)
+    fresh = build_index(root, use_cache=False)
+    assert store.summaries() == fresh.summaries
+    assert store.runs() == fresh.runs
+    assert [s.task_id for s in fresh.summaries] == ["9", "10", "crashed"]

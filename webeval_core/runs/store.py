@@ -1,0 +1,422 @@
+"""The index of a root as one SQLite file: a row per trajectory, read by lists, filters and counts.
+
+SQLite rather than DuckDB: the index takes many small incremental upserts (a few changed folders
+per refresh), several processes (the CLI, the app's refresh thread, a second app) may write it at
+once, which SQLite's transactions and WAL journal handle, and it ships with Python. Lists and
+counts read real columns; the whole summary is kept as JSON beside them for what needs all of it.
+
+A file from another schema version, or one SQLite cannot read, is replaced by an empty index (the
+`notice` says so) and rebuilt by the next refresh; nothing here raises for a bad cache file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from webeval_core.runs.discovery import Run, natural_key
+from webeval_core.runs.index import RootIndex, TrajectorySummary, default_cache_dir
+from webeval_core.runs.judges import judge_scores
+from webeval_core.version import __version__
+
+__all__ = ["IndexCounts", "IndexStore", "IndexView", "StoredFolder", "StoredRow", "store_path"]
+
+# Bumped whenever a table or TrajectorySummary changes shape: older files are rebuilt, not trusted.
+SCHEMA_VERSION = f"{__version__}+store-1"
+_BUSY_TIMEOUT_S = 30.0
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    key TEXT PRIMARY KEY, rel TEXT NOT NULL, system TEXT, model TEXT, user TEXT,
+    benchmark TEXT, run_id TEXT);
+CREATE TABLE IF NOT EXISTS dirs (rel TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, children TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS trajectories (
+    key TEXT PRIMARY KEY, rel TEXT NOT NULL UNIQUE, run_key TEXT NOT NULL, sort_key TEXT NOT NULL,
+    dir_mtime_ns INTEGER NOT NULL, scores_mtime_ns INTEGER NOT NULL, files_print TEXT,
+    task_id TEXT NOT NULL, layout TEXT, outcome TEXT, steps INTEGER, screenshots INTEGER,
+    duration_s REAL, prompt_tokens INTEGER, completion_tokens INTEGER, final_answer TEXT,
+    core_error TEXT, crash_reason TEXT, verdict_status TEXT, verdict_tags TEXT,
+    warnings INTEGER, unreadable TEXT, summary TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS trajectories_by_run ON trajectories (run_key, sort_key);
+CREATE TABLE IF NOT EXISTS scores (
+    key TEXT NOT NULL, judge TEXT NOT NULL, score REAL, PRIMARY KEY (key, judge));
+"""
+_TABLES = ("meta", "runs", "dirs", "trajectories", "scores")
+_TRAJECTORY_COLUMNS = (
+    "key, rel, run_key, sort_key, dir_mtime_ns, scores_mtime_ns, files_print, task_id, layout, outcome,"
+    " steps, screenshots, duration_s, prompt_tokens, completion_tokens, final_answer, core_error,"
+    " crash_reason, verdict_status, verdict_tags, warnings, unreadable, summary"
+)
+
+
+class StoredFolder(NamedTuple):
+    """What the index last saw of a trajectory folder; unchanged, its summary is not read again."""
+
+    dir_mtime_ns: int
+    """The folder's mtime (a file added, removed or replaced by rename changes it)."""
+    scores_mtime_ns: int
+    """The mtime of its `scores/` (a score file written), -1 when it has none."""
+    files_print: str | None
+    """`index.fingerprint` of a folder still being written (files edited in place); None for others."""
+    answered: bool = False
+    """Its summary has a final answer (not left out of the watch for an answer yet to come)."""
+
+
+class IndexCounts(NamedTuple):
+    """How much an index holds."""
+
+    trajectories: int
+    """Trajectory folders (readable or not)."""
+    runs: int
+    """Runs with at least one trajectory."""
+    unreadable: int
+    """Folders that could not be loaded at all."""
+
+
+StoredRow = tuple[str, int, int, str | None, int]
+"""A trajectory folder as `IndexStore.known_folders` reads it: relative path, then `StoredFolder`'s fields."""
+
+
+def store_path(cache_dir: Path, root: Path) -> Path:
+    """The index file of `root` in `cache_dir` (one file per resolved root)."""
+    digest = hashlib.sha1(str(Path(root).resolve()).encode()).hexdigest()[:16]
+    return cache_dir / f"index-{digest}.sqlite"
+
+
+def sort_key(rel: str) -> str:
+    """A text that sorts as `discovery.natural_key` of the folder's name does (task 9 before 10)."""
+    parts = natural_key(rel.rsplit("/", 1)[-1])
+    return "\x00".join(f"0{len(str(v)):03d}{v}" if kind == 0 else f"1{v}" for kind, v in parts)
+
+
+class IndexStore:
+    """The SQLite index file of one root: opened (or rebuilt) once, read and written by transactions."""
+
+    def __init__(self, root: Path, cache_dir: Path | None = None) -> None:
+        self.root = Path(root)
+        """The folder indexed, as given (paths read back are under it)."""
+        self.path = store_path(cache_dir or default_cache_dir(), self.root)
+        """The index file."""
+        self._root_text = str(self.root)
+        self.notice: str | None = None
+        """Why the file was rebuilt when it was opened (older version, unreadable); None otherwise."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._open()
+
+    # --- opening -----------------------------------------------------------------------------
+
+    def connect(self) -> sqlite3.Connection:
+        """A new connection (one per thread); writers wait for each other up to half a minute."""
+        connection = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+        return connection
+
+    def _open(self) -> None:
+        try:
+            with contextlib.closing(self.connect()) as db:
+                self._ensure_schema(db)
+        except sqlite3.DatabaseError as exc:
+            if "locked" in str(exc):
+                self.notice = f"The index file {self.path} is locked by another process; it was left as is."
+                return
+            self.notice = f"The index file {self.path} could not be read ({exc}); it was rebuilt."
+            self._remove_files()
+            with contextlib.closing(self.connect()) as db:
+                self._ensure_schema(db)
+
+    def _ensure_schema(self, db: sqlite3.Connection) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            found = None
+            if "meta" in tables:
+                found = db.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
+            if tables and (found is None or found[0] != SCHEMA_VERSION):
+                self.notice = (
+                    f"The index file {self.path} was written by another version"
+                    f" ({found[0] if found else 'unknown'}); it is rebuilt."
+                )
+                for table in tables:
+                    db.execute(f'DROP TABLE IF EXISTS "{table}"')
+            for statement in _SCHEMA.split(";"):  # executescript would commit the transaction
+                db.execute(statement)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('generation', '0')")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+    def _remove_files(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{self.path}{suffix}")
+
+    # --- reading ------------------------------------------------------------------------------
+
+    def generation(self) -> int:
+        """A number that grows with every write: cached reads are keyed by it."""
+        with contextlib.closing(self.connect()) as db:
+            row = db.execute("SELECT value FROM meta WHERE name='generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def counts(self) -> IndexCounts:
+        """How many trajectories, runs and unreadable folders the index holds (one query)."""
+        query = "SELECT COUNT(*), COUNT(DISTINCT run_key), COUNT(unreadable) FROM trajectories"
+        with contextlib.closing(self.connect()) as db:
+            trajectories, runs, unreadable = db.execute(query).fetchone()
+        return IndexCounts(trajectories, runs, unreadable)
+
+    def runs(self) -> tuple[Run, ...]:
+        """The runs with their trajectory folders (natural order), ordered by key; empty runs left out."""
+        with contextlib.closing(self.connect()) as db:
+            meta = {row[0]: row for row in db.execute("SELECT * FROM runs")}
+            members: dict[str, list[Path]] = {}
+            for run_key, rel in db.execute(
+                "SELECT run_key, rel FROM trajectories ORDER BY run_key, sort_key"
+            ):
+                members.setdefault(run_key, []).append(self._path(rel))
+        return tuple(self._run(meta.get(key), key, dirs) for key, dirs in sorted(members.items()))
+
+    def _run(self, row: tuple[str, ...] | None, key: str, dirs: list[Path]) -> Run:
+        # Rows this module wrote: built without validating 50,000 paths again.
+        if row is None:  # written between the two reads; its metadata comes with the next refresh
+            return Run.model_construct(key=key, path=dirs[0].parent, trajectory_dirs=tuple(dirs))
+        _, rel, system, model, user, benchmark, run_id = row
+        return Run.model_construct(
+            key=key,
+            path=self._path(rel),
+            system=system,
+            model=model,
+            user=user,
+            benchmark=benchmark,
+            run_id=run_id,
+            trajectory_dirs=tuple(dirs),
+        )
+
+    def summaries(self, run_key: str | None = None) -> tuple[TrajectorySummary, ...]:
+        """The stored summaries (of one run, or all), run by run in natural folder order."""
+        query = "SELECT rel, summary FROM trajectories"
+        args: tuple[str, ...] = ()
+        if run_key is not None:
+            query += " WHERE run_key = ?"
+            args = (run_key,)
+        with contextlib.closing(self.connect()) as db:
+            rows = db.execute(query + " ORDER BY run_key, sort_key", args).fetchall()
+        return tuple(self._summary(rel, text) for rel, text in rows)
+
+    def _summary(self, rel: str, text: str) -> TrajectorySummary:
+        data = json.loads(text)
+        data["path"] = self._path(rel)  # the root as given now, which may be spelled another way
+        return TrajectorySummary.model_validate(data)
+
+    def judges(self) -> tuple[str, ...]:
+        """Every judge with a score in the index (unordered names; `judges.available_judges` orders)."""
+        with contextlib.closing(self.connect()) as db:
+            return tuple(row[0] for row in db.execute("SELECT DISTINCT judge FROM scores"))
+
+    def run_counts(self) -> dict[str, int]:
+        """Trajectories per run key."""
+        with contextlib.closing(self.connect()) as db:
+            return dict(db.execute("SELECT run_key, COUNT(*) FROM trajectories GROUP BY run_key").fetchall())
+
+    def frame_rows(self) -> tuple[list[tuple[Any, ...]], dict[str, dict[str, float | None]]]:
+        """The columns `metrics.stored_frame` needs, a row per trajectory, and each one's judges' scores."""
+        query = (
+            "SELECT run_key, key, rel, task_id, outcome, steps, duration_s,"
+            " prompt_tokens + completion_tokens, final_answer, core_error, verdict_status, verdict_tags,"
+            " unreadable"
+            " FROM trajectories ORDER BY run_key, sort_key"
+        )
+        scores: dict[str, dict[str, float | None]] = {}
+        with contextlib.closing(self.connect()) as db:
+            rows = db.execute(query).fetchall()
+            for key, judge, score in db.execute("SELECT key, judge, score FROM scores ORDER BY key, judge"):
+                scores.setdefault(key, {})[judge] = score
+        return rows, scores
+
+    def path_of(self, rel: str) -> Path:
+        """The folder of a stored relative path."""
+        return self._path(rel)
+
+    def path_text(self, rel: str) -> str:
+        """`str(path_of(rel))` without making a Path (a frame of 50,000 rows makes 50,000)."""
+        return self._root_text if rel == "." else f"{self._root_text}{os.sep}{rel}"
+
+    def _path(self, rel: str) -> Path:
+        return self.root if rel == "." else self.root / rel
+
+    # --- what a refresh compares against ------------------------------------------------------
+
+    def known_dirs(self, db: sqlite3.Connection) -> dict[str, tuple[int, list[str]]]:
+        """Walked folders that are not trajectories: mtime and the sub-folders listed at that time."""
+        return {
+            rel: (mtime, json.loads(children)) for rel, mtime, children in db.execute("SELECT * FROM dirs")
+        }
+
+    def known_folders(self, db: sqlite3.Connection) -> dict[str, StoredRow]:
+        """Trajectory folders by relative path: what the index saw of each (`StoredRow`)."""
+        query = (
+            "SELECT rel, dir_mtime_ns, scores_mtime_ns, files_print, outcome IN ('answered', 'no_answer')"
+            " FROM trajectories"
+        )
+        # The rows as SQLite gives them: a named tuple per folder costs a warm refresh a third.
+        return {row[0]: row for row in db.execute(query)}
+
+    # --- writing (the refresh's; each call is one transaction) --------------------------------
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction that bumps the generation; rolled back when the block raises."""
+        with contextlib.closing(self.connect()) as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+                db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE name='generation'")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+
+    @staticmethod
+    def put_dirs(db: sqlite3.Connection, dirs: Iterable[tuple[str, int, list[str]]]) -> None:
+        """Record walked folders (relative path, mtime, sub-folder names)."""
+        db.executemany(
+            "INSERT OR REPLACE INTO dirs VALUES (?, ?, ?)",
+            [(rel, mtime, json.dumps(children)) for rel, mtime, children in dirs],
+        )
+
+    @staticmethod
+    def drop_dirs(db: sqlite3.Connection, rels: Iterable[str]) -> None:
+        """Forget walked folders that are gone or became trajectories."""
+        db.executemany("DELETE FROM dirs WHERE rel = ?", [(rel,) for rel in rels])
+
+    @staticmethod
+    def put_runs(db: sqlite3.Connection, runs: Iterable[tuple[Run, str]]) -> None:
+        """Record runs (the run, its folder relative to the root)."""
+        db.executemany(
+            "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(r.key, rel, r.system, r.model, r.user, r.benchmark, r.run_id) for r, rel in runs],
+        )
+
+    @staticmethod
+    def put_summaries(
+        db: sqlite3.Connection, rows: Iterable[tuple[str, StoredFolder, TrajectorySummary]]
+    ) -> None:
+        """Insert or replace trajectories (relative path, what was seen of the folder, its summary)."""
+        for rel, seen, summary in rows:
+            db.execute("DELETE FROM scores WHERE key = ?", (summary.key,))
+            db.execute("DELETE FROM trajectories WHERE rel = ? OR key = ?", (rel, summary.key))
+            db.execute(
+                f"INSERT INTO trajectories ({_TRAJECTORY_COLUMNS}) VALUES ({', '.join('?' * 23)})",
+                _row(rel, seen, summary),
+            )
+            db.executemany(
+                "INSERT OR REPLACE INTO scores VALUES (?, ?, ?)",
+                [(summary.key, judge, score) for judge, score in judge_scores(summary).items()],
+            )
+
+    @staticmethod
+    def touch(db: sqlite3.Connection, rows: Iterable[tuple[str, StoredFolder]]) -> None:
+        """Record a new look at folders whose summary did not change (e.g. a files print now kept)."""
+        db.executemany(
+            "UPDATE trajectories SET dir_mtime_ns = ?, scores_mtime_ns = ?, files_print = ? WHERE rel = ?",
+            [(seen.dir_mtime_ns, seen.scores_mtime_ns, seen.files_print, rel) for rel, seen in rows],
+        )
+
+    @staticmethod
+    def drop_trajectories(db: sqlite3.Connection, rels: Iterable[str]) -> int:
+        """Remove trajectory folders that are gone; returns how many rows went."""
+        removed = 0
+        for rel in rels:
+            key = db.execute("SELECT key FROM trajectories WHERE rel = ?", (rel,)).fetchone()
+            if key is None:
+                continue
+            db.execute("DELETE FROM scores WHERE key = ?", key)
+            db.execute("DELETE FROM trajectories WHERE rel = ?", (rel,))
+            removed += 1
+        db.execute("DELETE FROM runs WHERE key NOT IN (SELECT DISTINCT run_key FROM trajectories)")
+        return removed
+
+
+def _row(rel: str, seen: StoredFolder, s: TrajectorySummary) -> tuple[object, ...]:
+    verdict = s.verdict
+    return (
+        s.key,
+        rel,
+        s.run_key,
+        sort_key(rel),
+        seen.dir_mtime_ns,
+        seen.scores_mtime_ns,
+        seen.files_print,
+        s.task_id,
+        s.layout,
+        s.outcome,
+        s.steps,
+        s.screenshots,
+        s.duration_s,
+        s.prompt_tokens,
+        s.completion_tokens,
+        s.final_answer,
+        s.core_error,
+        s.crash_reason,
+        verdict.status if verdict is not None else None,
+        "\n".join(verdict.tags) if verdict is not None else None,
+        s.warnings,
+        s.unreadable,
+        s.model_dump_json(exclude={"path"}),
+    )
+
+
+class IndexView:
+    """What pages read of a root's index at one generation: runs at once, summaries a run at a time.
+
+    It answers as `index.RootIndex` does (`root`, `runs`, `run()`, `summaries`), but never holds
+    every summary unless `summaries` is asked for: a large root's lists and charts read columns
+    (`metrics.stored_frame`), and a trajectory page only its run's summaries.
+    """
+
+    def __init__(self, store: IndexStore) -> None:
+        self.store = store
+        """The index file read."""
+        self.generation = store.generation()
+        """The index's generation when this view was made (read before the rows: never newer)."""
+        self.root = store.root
+        """The root the index is of."""
+        self.runs = store.runs()
+        """Every run with its trajectory folders, ordered by key."""
+        self.counts = store.counts()
+        """How many trajectories, runs and unreadable folders the index holds."""
+        self._by_run: dict[str, tuple[TrajectorySummary, ...]] = {}
+        self._runs_by_key = {run.key: run for run in self.runs}
+
+    def run(self, key: str) -> Run | None:
+        """The run with this key, or None when the root has none."""
+        return self._runs_by_key.get(key)
+
+    def summaries_of(self, run_key: str | None) -> tuple[TrajectorySummary, ...]:
+        """One run's summaries in folder order (read once per view); none for an unknown run."""
+        if run_key is None or run_key not in self._runs_by_key:
+            return ()
+        if run_key not in self._by_run:
+            self._by_run[run_key] = self.store.summaries(run_key)
+        return self._by_run[run_key]
+
+    @property
+    def summaries(self) -> tuple[TrajectorySummary, ...]:
+        """Every summary, run by run (read from the file: costly for a large root)."""
+        return tuple(s for run in self.runs for s in self.summaries_of(run.key))
+
+    def root_index(self, run_keys: Iterable[str]) -> RootIndex:
+        """A `RootIndex` of some runs (a run's report, two runs compared)."""
+        runs = tuple(run for key in run_keys if (run := self.run(key)) is not None)
+        return RootIndex(
+            root=self.root, runs=runs, summaries=tuple(s for r in runs for s in self.summaries_of(r.key))
+        )
