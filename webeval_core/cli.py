@@ -265,7 +265,9 @@ def _run_lines(run: Run, members: list[TrajectorySummary]) -> list[str]:
 
 def cmd_index(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval index ROOT`: refresh the summary index of ROOT (only what changed) and report its counts."""
-    root = Path(args.root)
+    root = _local_root(args.root, "index")  # a store URL: its local mirror, brought up to date
+    if root is None:
+        return 1
     if not root.is_dir():
         _complain("index", root, "not a folder")
         return 1
