@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import struct
 import zlib
 from collections.abc import Iterator
@@ -274,6 +275,23 @@ def hostile_root(base: Path) -> Iterator[HostileRoot]:
         yield corpus
     finally:
         remove_tree(corpus.root / "deep")
+
+
+@contextlib.contextmanager
+def hostile_root_within(base: Path, seconds: int) -> Iterator[HostileRoot]:
+    """`hostile_root`, failing with TimeoutError when anything blocks (a FIFO opened) for `seconds`."""
+
+    def hung(signum: int, frame: object) -> None:
+        raise TimeoutError("a read blocked: a FIFO was opened")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        with hostile_root(base) as corpus:
+            yield corpus
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def remove_tree(folder: Path) -> None:

@@ -7,12 +7,14 @@ the tests see a URL with a password in it, as a team's store would have.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import subprocess
 import tempfile
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -98,3 +100,17 @@ def remove_server(server: PostgresServer) -> None:
     """Stop a server and delete its folder."""
     server.stop()
     shutil.rmtree(server.folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def running_postgres() -> Iterator[PostgresServer]:
+    """A throwaway server for a block of tests, or the test skipped when PostgreSQL is missing."""
+    import pytest
+
+    if postgres_binary("initdb") is None:
+        pytest.skip("PostgreSQL is not installed and could not be (python3 dev.py test installs it)")
+    server = start_server()
+    try:
+        yield server
+    finally:
+        remove_server(server)

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from pages.state import Key, label_key
 from tests.builders import snapshot
 from tests.conftest import Sample
-from tests.postgres_server import PASSWORD, PostgresServer, postgres_binary, remove_server, start_server
+from tests.postgres_server import PASSWORD, PostgresServer, running_postgres
 from webeval_core.review import (
     OFFICIAL,
     Annotation,
@@ -181,11 +181,8 @@ def test_the_agreement_page_shows_pairs_and_judges(app: OpenPage, sample: Sample
 
 @pytest.fixture(scope="module")
 def postgres() -> Iterator[PostgresServer]:
-    if postgres_binary("initdb") is None:
-        pytest.skip("PostgreSQL is not installed and could not be (python3 dev.py test installs it)")
-    server = start_server()
-    yield server
-    remove_server(server)
+    with running_postgres() as server:
+        yield server
 
 
 def test_a_stopped_server_keeps_the_form_and_saving_works_once_it_is_back(

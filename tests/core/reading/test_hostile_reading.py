@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.builders import fara_folder
-from tests.hostile import HostileRoot, hostile_root, snapshot_tree
+from tests.hostile import HostileRoot, hostile_root_within, snapshot_tree
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading import folderfiles
 from webeval_core.reading.screenshots import read_image_bytes
@@ -30,15 +29,8 @@ from webeval_core.reading.trajectory import (
 
 @pytest.fixture
 def hostile(tmp_path: Path) -> Iterator[HostileRoot]:
-    def hung(signum: int, frame: object) -> None:
-        raise TimeoutError("a read blocked: a FIFO was opened")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(60)
-    with hostile_root(tmp_path) as corpus:
+    with hostile_root_within(tmp_path, 60) as corpus:
         yield corpus
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
 
 
 def warnings(t: Trajectory) -> list[str]:

@@ -7,17 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.postgres_server import PostgresServer, postgres_binary, remove_server, start_server
+from tests.postgres_server import PostgresServer, running_postgres
 
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[PostgresServer]:
     """One PostgreSQL 15 server for the session, in a temporary folder, on a free port."""
-    if postgres_binary("initdb") is None:
-        pytest.skip("PostgreSQL is not installed and could not be (python3 dev.py test installs it)")
-    server = start_server()
-    yield server
-    remove_server(server)
+    with running_postgres() as server:
+        yield server
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder
-from tests.hostile import BIG_RESPONSE_CHARS, NORMAL_ANSWER, HostileRoot, hostile_root, snapshot_tree
+from tests.hostile import BIG_RESPONSE_CHARS, NORMAL_ANSWER, HostileRoot, hostile_root_within, snapshot_tree
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring import official, score_trajectories, score_trajectory
@@ -27,15 +26,8 @@ REPO = Path(__file__).resolve().parents[3]
 
 @pytest.fixture
 def hostile(tmp_path: Path) -> Iterator[HostileRoot]:
-    def hung(signum: int, frame: object) -> None:
-        raise TimeoutError("a read blocked: a FIFO was opened")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(120)
-    with hostile_root(tmp_path) as corpus:
+    with hostile_root_within(tmp_path, 120) as corpus:
         yield corpus
-    signal.alarm(0)
-    signal.signal(signal.SIGALRM, previous)
 
 
 def test_every_folder_gets_its_own_outcome_and_nothing_outside_changes(hostile: HostileRoot) -> None:
