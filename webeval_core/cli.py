@@ -15,27 +15,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from webeval_core.diagnostics import UnreadableError
-from webeval_core.parallel import map_in_processes, worker_count
-from webeval_core.reading.trajectory import Trajectory, load_trajectory, trajectory_json
-from webeval_core.remote.stores import is_remote
-from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
-from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore
 from webeval_core.safe_output import spreadsheet_row, strict_json, terminal_text
-from webeval_core.server import (
-    AppServer,
-    app_file,
-    default_root,
-    port_in_use,
-    root_environment,
-    streamlit_command,
-)
 from webeval_core.version import __version__
 
+# Each subcommand imports what it uses when it runs: `webeval index` on an unchanged root is
+# mostly interpreter start and imports, so it must not pay for pydantic models, the readers,
+# the remote layer or the server it does not use.
+
 if TYPE_CHECKING:
+    from webeval_core.reading.trajectory import Trajectory
     from webeval_core.remote import OpenedRoot
     from webeval_core.runs.discovery import Run
+    from webeval_core.runs.index import RootIndex, TrajectorySummary
     from webeval_core.scoring import ScoreOutcome, ScoreSummary
 
 
@@ -78,10 +69,12 @@ class _Progress:
 
 # --- roots: a folder, or a remote URL read through its local mirror --------------------------
 
+_PACKAGE_SUFFIXES = (".tar.gz", ".tgz")  # `packages.is_package_file`'s, checked before importing it
+
 
 def _opened(given: str, command: str) -> OpenedRoot | None:
     """`given` ready to read: a local path as is, a URL's mirror brought up to date (None: said why)."""
-    from webeval_core.remote import RemoteUnavailableError, mask_secrets, open_root
+    from webeval_core.remote import RemoteUnavailableError, is_remote, mask_secrets, open_root
 
     if not is_remote(given):
         return _local_package(Path(given), command)
@@ -97,6 +90,7 @@ def _opened(given: str, command: str) -> OpenedRoot | None:
 
 def _local_package(path: Path, command: str) -> OpenedRoot | None:
     """A folder as is; a submission package tar unpacked into the cache (never read in place)."""
+    from webeval_core.diagnostics import UnreadableError
     from webeval_core.remote import OpenedRoot
     from webeval_core.runs.packages import is_package_file, unpacked_package
 
@@ -110,6 +104,8 @@ def _local_package(path: Path, command: str) -> OpenedRoot | None:
 
 
 def _local_root(given: str, command: str) -> Path | None:
+    if "://" not in given and not given.endswith(_PACKAGE_SUFFIXES):
+        return Path(given)  # a plain folder, the usual case: no remote layer, no package reader
     opened = _opened(given, command)
     return None if opened is None else opened.path
 
@@ -194,6 +190,9 @@ def _write_html(trajectory: Trajectory, target: Path, force: bool, out: TextIO) 
 
 def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval show DIR`: one trajectory as text, JSON or a standalone HTML page."""
+    from webeval_core.diagnostics import UnreadableError
+    from webeval_core.reading.trajectory import load_trajectory, trajectory_json
+
     folder = _local_root(args.dir, "show")
     if folder is None:
         return 1
@@ -215,6 +214,8 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _load_index(args: argparse.Namespace, label: str) -> RootIndex | None:
+    from webeval_core.runs.index import build_index
+
     root = _local_root(args.root, label)
     if root is None:
         return None
@@ -233,6 +234,8 @@ def _score_cell(summary: TrajectorySummary) -> str:
 
 def cmd_ls(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval ls ROOT`: the runs and trajectories under ROOT, and the unreadable folders."""
+    from webeval_core.runs.index import index_as_json
+
     index = _load_index(args, "ls")
     if index is None:
         return 1
@@ -265,6 +268,9 @@ def _run_lines(run: Run, members: list[TrajectorySummary]) -> list[str]:
 
 def cmd_index(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval index ROOT`: refresh the summary index of ROOT (only what changed) and report its counts."""
+    from webeval_core.runs.refresh import refresh_index
+    from webeval_core.runs.store import IndexStore
+
     root = _local_root(args.root, "index")  # a store URL: its local mirror, brought up to date
     if root is None:
         return 1
@@ -323,6 +329,7 @@ def _annotation_rows(root: Path, location: str | None) -> list[dict[str, Any]]:
     from webeval_core.review.exchange import export_rows
     from webeval_core.review.judges import judge_verdicts
     from webeval_core.review.legacy import open_annotations
+    from webeval_core.runs.index import build_index
 
     store, problems = open_annotations(location, root)
     for problem in problems:
@@ -359,6 +366,7 @@ def _write_report_page(job: tuple[Path, int, TrajectorySummary]) -> int:
 
 def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval export ROOT --run KEY --format html -o FOLDER`: a run's report and its trajectory pages."""
+    from webeval_core.parallel import map_in_processes, worker_count
     from webeval_core.presentation.runreport import PAGES_FOLDER, run_members, run_report_html
     from webeval_core.reading.tasks import installed_catalog
 
@@ -427,6 +435,7 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     """Score trajectory folders with the official evaluator and write their score files."""
+    from webeval_core.diagnostics import UnreadableError
     from webeval_core.reading.tasks import load_catalog
     from webeval_core.runs.discovery import iter_trajectory_dirs
     from webeval_core.scoring import score_trajectories, summarize_scores
@@ -544,6 +553,16 @@ def _score_report(outcomes: Sequence[ScoreOutcome], summary: ScoreSummary) -> li
 
 def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval app [ROOT]`: serve the Streamlit inspector on ROOT until stopped."""
+    from webeval_core.remote import is_remote
+    from webeval_core.server import (
+        AppServer,
+        app_file,
+        default_root,
+        port_in_use,
+        root_environment,
+        streamlit_command,
+    )
+
     url = args.root if args.root and is_remote(args.root) else None
     opened = _opened(args.root, "app") if args.root else None
     if args.root and opened is None:
@@ -586,6 +605,7 @@ def cmd_app(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_check(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval check FOLDER`: what `create-submission-pkg` would leave out; exit 1 when anything."""
+    from webeval_core.diagnostics import UnreadableError
     from webeval_core.scoring.packaging import check_submission
 
     try:

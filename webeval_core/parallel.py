@@ -11,7 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -22,6 +22,7 @@ ProgressCallback = Callable[[int, int], None]
 """Called with (done, total) as items finish."""
 
 _worker_function: Callable[[Any], Any] | None = None
+_MAX_CHUNK = 64
 
 
 def worker_count(jobs: int, total: int) -> int:
@@ -38,36 +39,55 @@ def map_in_processes(
     on_progress: ProgressCallback | None = None,
     before_fork: Callable[[], None] | None = None,
 ) -> list[Result]:
-    """`function` applied to every item, results in input order.
+    """`function` applied to every item, results in input order (`iter_in_processes`, collected)."""
+    results: list[Result] = []
+    total = len(items)
+    for result in iter_in_processes(
+        function, items, workers=workers, parallel_from=parallel_from, before_fork=before_fork
+    ):
+        results.append(result)
+        if on_progress:
+            on_progress(len(results), total)
+    return results
+
+
+def iter_in_processes(
+    function: Callable[[Item], Result],
+    items: Sequence[Item],
+    *,
+    workers: int,
+    parallel_from: int,
+    before_fork: Callable[[], None] | None = None,
+) -> Iterator[Result]:
+    """`function` applied to every item, yielded in input order as they finish.
 
     With fewer than `parallel_from` items or a single worker, everything runs here; otherwise in
-    `workers` forked processes, in chunks. `before_fork` runs first in that case, to load what
-    workers should inherit. Ctrl-C is the parent's: it cancels what has not started, waits for
-    the items in progress (so none is left half-done) and is raised again.
+    `workers` forked processes (one pool for all items), in chunks. `before_fork` runs first in
+    that case, to load what workers should inherit. Ctrl-C is the parent's: it cancels what has
+    not started, waits for the items in progress (so none is left half-done) and is raised again.
     """
     total = len(items)
-    results: list[Result] = []
     if workers <= 1 or total < parallel_from:
-        for item in items:
-            results.append(function(item))
-            if on_progress:
-                on_progress(len(results), total)
-        return results
+        yield from map(function, items)
+        return
     if before_fork is not None:
         before_fork()
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=_fork_context(), initializer=_init_worker, initargs=(function,)
     )
     try:
-        for result in pool.map(_run, items, chunksize=max(1, min(16, total // (workers * 8)))):
-            results.append(result)
-            if on_progress:
-                on_progress(len(results), total)
+        yield from pool.map(_run, items, chunksize=chunk_size(total, workers))
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
         raise
     pool.shutdown()
-    return results
+
+
+def chunk_size(total: int, workers: int) -> int:
+    """Items per message to a worker: large enough that pickling and pipes cost little per item,
+    small enough that every worker gets several chunks (and the last one does not finish alone).
+    """
+    return max(1, min(_MAX_CHUNK, total // (workers * 8)))
 
 
 def _fork_context() -> Any:

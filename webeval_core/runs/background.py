@@ -127,7 +127,7 @@ class BackgroundRefresh:
         for line in child.stdout:
             message = json.loads(line)
             if "report" in message:
-                report = RefreshReport.model_validate(message["report"])
+                report = RefreshReport(**message["report"])
             else:
                 with self._lock:
                     self._status = self._status.model_copy(update=message)
@@ -152,7 +152,7 @@ def _child(argv: list[str] | None = None) -> int:
             print(json.dumps({"done": done, "total": total}), flush=True)
 
     report = refresh_index(IndexStore(args.root, args.cache_dir), on_progress=progress)
-    print(json.dumps({"report": report.model_dump()}), flush=True)
+    print(json.dumps({"report": report._asdict()}), flush=True)
     return 0
 
 

@@ -9,8 +9,11 @@ last ten seconds, or in the last five minutes when there is no final answer yet:
 writes a screenshot, a new file, at every step) also keep a fingerprint
 of their watched files, checked each time until they settle.
 
-Summaries are read in worker processes (all cores) and written in batches, each one transaction:
-two processes refreshing at once upsert the same rows by key, and a reader sees whole batches.
+A warm refresh is two `stat` calls per trajectory folder (the folder, its `scores/`), made
+relative to the open parent folder, and nothing else: no model, no reader is imported unless a
+folder must be read. Summaries are read in worker processes (all cores, one pool) that send back
+plain rows, written in batches, each one transaction: two processes refreshing at once upsert the
+same rows by key, and a reader sees whole batches.
 """
 
 from __future__ import annotations
@@ -22,14 +25,13 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
-from pydantic import BaseModel, ConfigDict
+from webeval_core.runs.store import IndexStore, StoredFolder, StoredRow, TrajectoryRow
 
-from webeval_core.parallel import ProgressCallback, map_in_processes
-from webeval_core.reading.trajectory import is_trajectory_folder
-from webeval_core.runs.discovery import is_walked, natural_key, run_of, trajectory_key
-from webeval_core.runs.index import TrajectorySummary, fingerprint, summarize_trajectory
-from webeval_core.runs.store import IndexStore, StoredFolder, StoredRow
+if TYPE_CHECKING:
+    from webeval_core.parallel import ProgressCallback
+    from webeval_core.runs.discovery import Run
 
 __all__ = ["LIVE_WINDOW_S", "UNANSWERED_WINDOW_S", "RefreshReport", "refresh_index"]
 
@@ -42,12 +44,11 @@ UNANSWERED_WINDOW_S = 300
 _BATCH = 2000  # summaries per transaction: a reader sees rows arrive while a cold index builds
 _PARALLEL_FROM = 64  # folders; reading one summary is cheaper than a worker start
 _ANSWERED = ("answered", "no_answer")
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
 
 
-class RefreshReport(BaseModel):
-    """What one refresh found and did."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+class RefreshReport(NamedTuple):
+    """What one refresh found and did (a tuple: a warm refresh imports no model library)."""
 
     trajectories: int
     """Trajectory folders under the root after the refresh."""
@@ -59,12 +60,27 @@ class RefreshReport(BaseModel):
     """Why the index file was rebuilt, when it was (older version, unreadable file)."""
 
 
+class _Look(NamedTuple):
+    """A trajectory folder the walk could not settle by its mtimes alone."""
+
+    rel: str
+    """Its path relative to the root."""
+    folder: str
+    """The folder."""
+    mtime: int
+    """Its mtime (-1 when it could not be stat'ed)."""
+    scores_mtime: int | None
+    """Its `scores/` mtime, -1 without one; None when not looked at yet."""
+
+
 @dataclass
 class _Walk:
-    """What the walk found: trajectory folders with their mtime, and walked folders."""
+    """What the walk found: trajectory folders (and those to look at again), and walked folders."""
 
-    found: dict[str, tuple[str, int]] = field(default_factory=dict)
-    """Trajectory folders by relative path: (folder, mtime; -1 when it could not be stat'ed)."""
+    found: set[str] = field(default_factory=set)
+    """Every trajectory folder, by relative path."""
+    looks: list[_Look] = field(default_factory=list)
+    """Those whose mtimes changed, or whose files are still watched."""
     listed: list[tuple[str, int, list[str]]] = field(default_factory=list)
     """Folders listed again (changed or new): relative path, mtime, sub-folder names."""
     seen: set[str] = field(default_factory=set)
@@ -86,17 +102,56 @@ def _walk(root: Path, known_dirs: dict[str, tuple[int, list[str]]], known: dict[
         except (FileNotFoundError, NotADirectoryError):
             continue  # gone since its parent was listed
         except OSError:
-            walk.found[rel] = (folder, -1)
+            walk.found.add(rel)
+            walk.looks.append(_Look(rel, folder, -1, None))
             continue
         stored = known.get(rel)
         if stored is not None and stored[1] == mtime:
-            walk.found[rel] = (folder, mtime)
+            walk.found.add(rel)
+            walk.looks.append(_Look(rel, folder, mtime, None))
             continue
         children = _children(folder, rel, mtime, known_dirs.get(rel), walk)
         if children is not None:
             walk.seen.add(rel)
-            stack.extend((f"{folder}{os.sep}{name}", _child(rel, name)) for name in reversed(children))
+            unknown = _check_known(folder, rel, children, known, walk)
+            stack.extend((f"{folder}{os.sep}{name}", _child(rel, name)) for name in reversed(unknown))
     return walk
+
+
+def _check_known(
+    folder: str, rel: str, children: list[str], known: dict[str, StoredRow], walk: _Walk
+) -> list[str]:
+    """Settle the known trajectory folders among `children` by their mtimes; the others, to walk."""
+    try:
+        fd = os.open(folder, _DIR_FLAGS)
+    except OSError:
+        return children  # each is walked (and stat'ed) on its own
+    try:
+        return [name for name in children if not _settled(fd, folder, _child(rel, name), name, known, walk)]
+    finally:
+        os.close(fd)
+
+
+def _settled(fd: int, folder: str, rel: str, name: str, known: dict[str, StoredRow], walk: _Walk) -> bool:
+    """Whether `name` (a child of the open folder `fd`) is a known trajectory now dealt with."""
+    row = known.get(rel)
+    if row is None:
+        return False
+    try:  # relative to the open parent: the kernel does not resolve the whole path again
+        mtime = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mtime_ns
+    except (FileNotFoundError, NotADirectoryError):
+        return True  # gone
+    except OSError:
+        return False  # walked on its own, which says why
+    if mtime != row[1]:
+        return False  # changed: walked on its own (it may be a trajectory no longer)
+    walk.found.add(rel)
+    # No scores/ last time and the folder unchanged: still none (making one changes the folder).
+    scores = -1 if row[2] == -1 else _scores_mtime(name, fd)
+    if row[3] is None and scores == row[2]:
+        return True
+    walk.looks.append(_Look(rel, f"{folder}{os.sep}{name}", mtime, scores))
+    return True
 
 
 def _children(
@@ -105,8 +160,12 @@ def _children(
     """The sub-folders to walk, or None when `folder` is a trajectory (recorded) or gone."""
     if listed is not None and listed[0] == mtime:
         return listed[1]
+    from webeval_core.reading.trajectory import is_trajectory_folder
+    from webeval_core.runs.discovery import is_walked, natural_key
+
     if is_trajectory_folder(Path(folder)):
-        walk.found[rel] = (folder, mtime)
+        walk.found.add(rel)
+        walk.looks.append(_Look(rel, folder, mtime, None))
         return None
     try:
         with os.scandir(folder) as entries:
@@ -114,15 +173,16 @@ def _children(
     except (NotADirectoryError, FileNotFoundError):
         return None
     except OSError:  # kept, so the index lists it as unreadable with the system's reason
-        walk.found[rel] = (folder, mtime)
+        walk.found.add(rel)
+        walk.looks.append(_Look(rel, folder, mtime, None))
         return None
     walk.listed.append((rel, mtime, names))
     return names
 
 
-def _scores_mtime(folder: str) -> int:
+def _scores_mtime(folder: str, dir_fd: int | None = None) -> int:
     try:
-        return os.stat(f"{folder}{os.sep}scores", follow_symlinks=False).st_mtime_ns
+        return os.stat(f"{folder}{os.sep}scores", dir_fd=dir_fd, follow_symlinks=False).st_mtime_ns
     except OSError:
         return -1
 
@@ -141,6 +201,8 @@ def _verdict(folder: str, seen: StoredFolder, row: StoredRow | None) -> str:
     stored = StoredFolder(row[1], row[2], row[3], bool(row[4]))
     if stored.files_print is None:
         return _KEEP
+    from webeval_core.runs.index import fingerprint
+
     if stored.files_print != fingerprint(folder):
         return _READ
     # Quiet for a while (longer without an answer: a step may take minutes): its files are no
@@ -149,13 +211,12 @@ def _verdict(folder: str, seen: StoredFolder, row: StoredRow | None) -> str:
     return _KEEP if _recent(seen.dir_mtime_ns, window) else _SETTLE
 
 
-@dataclass(frozen=True)
-class _Job:
-    """One folder to read: what a worker needs, and what the walk saw of it."""
+class _Job(NamedTuple):
+    """One folder to read: what a worker needs, and what the walk saw of it (plain values: pickled)."""
 
     run_key: str
     """The run it belongs to."""
-    folder: Path
+    folder: str
     """The trajectory folder."""
     key: str
     """Its key under the root."""
@@ -165,11 +226,16 @@ class _Job:
     """The mtimes the walk saw (before reading: a change while reading is seen next time)."""
 
 
-def _read(job: _Job) -> tuple[_Job, TrajectorySummary, str | None]:
-    summary = summarize_trajectory(job.run_key, job.folder, job.key)
+def _read(job: _Job) -> TrajectoryRow:
+    """A worker's part: the folder's summary, as the index's row (validated once, here)."""
+    from webeval_core.runs import index
+    from webeval_core.runs.store import trajectory_row
+
+    folder = Path(job.folder)
+    summary = index.summarize_trajectory(job.run_key, folder, job.key)
     window = LIVE_WINDOW_S if summary.outcome in _ANSWERED else UNANSWERED_WINDOW_S
-    live = _recent(job.seen.dir_mtime_ns, window)
-    return job, summary, fingerprint(job.folder) if live else None
+    print_ = index.fingerprint(folder) if _recent(job.seen.dir_mtime_ns, window) else None
+    return trajectory_row(job.rel, job.seen._replace(files_print=print_), summary)
 
 
 def refresh_index(
@@ -200,28 +266,76 @@ def _refresh(
     on_progress: ProgressCallback | None,
     on_batch: Callable[[], None] | None,
 ) -> RefreshReport:
-    root = store.root
     with contextlib.closing(store.connect()) as db:
         known_dirs = store.known_dirs(db)
         known = store.known_folders(db)
-    walk = _walk(root, known_dirs, known)
-    jobs: list[_Job] = []
-    settled: list[tuple[str, StoredFolder]] = []
-    for rel, (folder, mtime) in walk.found.items():
-        row = known.get(rel)
-        # No scores/ last time and the folder unchanged: still none (making one changes the folder).
-        unscored = row is not None and row[1] == mtime and row[2] == -1
-        seen = StoredFolder(mtime, -1 if unscored else _scores_mtime(folder), None)
-        verdict = _verdict(folder, seen, row)
-        if verdict == _READ:
-            path = Path(folder)
-            jobs.append(_Job(run_of(root, path).key, path, trajectory_key(root, path), rel, seen))
-        elif verdict == _SETTLE:
-            settled.append((rel, seen))
-    gone = [rel for rel in known if rel not in walk.found and not is_trajectory_folder(store.path_of(rel))]
+    walk = _walk(store.root, known_dirs, known)
+    jobs, settled = _sort_looks(store, walk.looks, known)
+    gone = _gone(store, known, walk.found)
     _write_structure(store, walk, known_dirs, gone, settled)
     _read_in_batches(store, jobs, workers or os.cpu_count() or 1, on_progress, on_batch)
     return RefreshReport(trajectories=len(walk.found), read=len(jobs), removed=len(gone), notice=store.notice)
+
+
+def _sort_looks(
+    store: IndexStore, looks: list[_Look], known: dict[str, StoredRow]
+) -> tuple[list[_Job], list[tuple[str, StoredFolder]]]:
+    """The folders to read again, and those whose files no longer need watching."""
+    jobs: list[_Job] = []
+    settled: list[tuple[str, StoredFolder]] = []
+    runs = _RunsOf(store.root)
+    for rel, folder, mtime, looked in looks:
+        row = known.get(rel)
+        scores = looked
+        if scores is None:
+            unscored = row is not None and row[1] == mtime and row[2] == -1
+            scores = -1 if unscored else _scores_mtime(folder)
+        seen = StoredFolder(mtime, scores, None)
+        verdict = _verdict(folder, seen, row)
+        if verdict == _READ:
+            jobs.append(_Job(runs.key_of(folder), folder, runs.key(rel), rel, seen))
+        elif verdict == _SETTLE:
+            settled.append((rel, seen))
+    return jobs, settled
+
+
+def _gone(store: IndexStore, known: dict[str, StoredRow], found: set[str]) -> list[str]:
+    if len(found) >= len(known) and known.keys() <= found:
+        return []
+    from webeval_core.reading.trajectory import is_trajectory_folder
+
+    return [rel for rel in known if rel not in found and not is_trajectory_folder(store.path_of(rel))]
+
+
+class _RunsOf:
+    """The run of each trajectory folder, made once per run folder (not once per trajectory)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.by_parent: dict[str, tuple[Run, str]] = {}
+        """Each trajectory folder's parent: its run, and the run folder relative to the root."""
+
+    def of(self, folder: str) -> tuple[Run, str]:
+        parent = os.path.dirname(folder)
+        made = self.by_parent.get(parent)
+        if made is None:
+            from webeval_core.runs.discovery import run_of, trajectory_key
+
+            run = run_of(self.root, Path(folder))
+            rel = trajectory_key(self.root, run.path) if run.path != self.root else "."
+            made = self.by_parent[parent] = (run, rel)
+        return made
+
+    def key_of(self, folder: str) -> str:
+        return self.of(folder)[0].key
+
+    def key(self, rel: str) -> str:
+        """A trajectory's key: its relative path, except the root's own (named as discovery names it)."""
+        if rel != ".":
+            return rel
+        from webeval_core.runs.discovery import trajectory_key
+
+        return trajectory_key(self.root, self.root)
 
 
 def _write_structure(
@@ -248,32 +362,29 @@ def _read_in_batches(
     on_progress: ProgressCallback | None,
     on_batch: Callable[[], None] | None,
 ) -> None:
-    total = len(jobs)
-    for start in range(0, total, _BATCH):
-        batch = jobs[start : start + _BATCH]
+    if not jobs:
+        return
+    from webeval_core.parallel import iter_in_processes
 
-        def progress(done: int, _: int, offset: int = start) -> None:
-            if on_progress is not None:
-                on_progress(offset + done, total)
+    runs = _RunsOf(store.root)
+    results = iter_in_processes(_read, jobs, workers=workers, parallel_from=_PARALLEL_FROM)
+    batch: list[tuple[_Job, TrajectoryRow]] = []
+    for done, pair in enumerate(zip(jobs, results, strict=True), start=1):
+        batch.append(pair)
+        if len(batch) == _BATCH or done == len(jobs):
+            _write_batch(store, runs, batch)
+            batch = []
+            if on_batch is not None:
+                on_batch()
+        if on_progress is not None:
+            on_progress(done, len(jobs))
 
-        results = map_in_processes(
-            _read, batch, workers=workers, parallel_from=_PARALLEL_FROM, on_progress=progress
-        )
-        _write_batch(store, results)
-        if on_batch is not None:
-            on_batch()
 
-
-def _write_batch(store: IndexStore, results: list[tuple[_Job, TrajectorySummary, str | None]]) -> None:
-    runs = {}
-    for job, _, _ in results:
-        run = run_of(store.root, job.folder)
-        runs[run.key] = (run, trajectory_key(store.root, run.path) if run.path != store.root else ".")
+def _write_batch(store: IndexStore, runs: _RunsOf, batch: list[tuple[_Job, TrajectoryRow]]) -> None:
+    run_rows = {made[0].key: made for made in (runs.of(job.folder) for job, _ in batch)}
     try:
         with store.transaction() as db:
-            store.put_runs(db, runs.values())
-            store.put_summaries(
-                db, ((job.rel, job.seen._replace(files_print=print_), s) for job, s, print_ in results)
-            )
+            store.put_runs(db, run_rows.values())
+            store.put_rows(db, [row for _, row in batch])
     except sqlite3.IntegrityError:  # another process wrote the same folders meanwhile: theirs stand
         return

@@ -16,16 +16,29 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from webeval_core.runs.discovery import Run, natural_key
-from webeval_core.runs.index import RootIndex, TrajectorySummary, default_cache_dir
-from webeval_core.runs.judges import judge_scores
 from webeval_core.version import __version__
 
-__all__ = ["IndexCounts", "IndexStore", "IndexView", "StoredFolder", "StoredRow", "store_path"]
+if TYPE_CHECKING:
+    from webeval_core.runs.discovery import Run
+    from webeval_core.runs.index import RootIndex, TrajectorySummary
+
+# A warm refresh (nothing changed) needs only this module and sqlite3: the summary models,
+# discovery and the judges (pydantic and the readers, a third of a second) are imported where used.
+
+__all__ = [
+    "IndexCounts",
+    "IndexStore",
+    "IndexView",
+    "StoredFolder",
+    "StoredRow",
+    "TrajectoryRow",
+    "store_path",
+    "trajectory_row",
+]
 
 # Bumped whenever a table or TrajectorySummary changes shape: older files are rebuilt, not trusted.
 SCHEMA_VERSION = f"{__version__}+store-1"
@@ -53,6 +66,7 @@ _TRAJECTORY_COLUMNS = (
     " steps, screenshots, duration_s, prompt_tokens, completion_tokens, final_answer, core_error,"
     " crash_reason, verdict_status, verdict_tags, warnings, unreadable, summary"
 )
+_INSERT_TRAJECTORY = f"INSERT INTO trajectories ({_TRAJECTORY_COLUMNS}) VALUES ({', '.join('?' * 23)})"
 
 
 class StoredFolder(NamedTuple):
@@ -83,6 +97,12 @@ StoredRow = tuple[str, int, int, str | None, int]
 """A trajectory folder as `IndexStore.known_folders` reads it: relative path, then `StoredFolder`'s fields."""
 
 
+def _default_cache_dir() -> Path:
+    # `index.default_cache_dir`, without importing the summary reader (tests check they agree).
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "webeval"
+
+
 def store_path(cache_dir: Path, root: Path) -> Path:
     """The index file of `root` in `cache_dir` (one file per resolved root)."""
     digest = hashlib.sha1(str(Path(root).resolve()).encode()).hexdigest()[:16]
@@ -91,6 +111,8 @@ def store_path(cache_dir: Path, root: Path) -> Path:
 
 def sort_key(rel: str) -> str:
     """A text that sorts as `discovery.natural_key` of the folder's name does (task 9 before 10)."""
+    from webeval_core.runs.discovery import natural_key
+
     parts = natural_key(rel.rsplit("/", 1)[-1])
     return "\x00".join(f"0{len(str(v)):03d}{v}" if kind == 0 else f"1{v}" for kind, v in parts)
 
@@ -101,7 +123,7 @@ class IndexStore:
     def __init__(self, root: Path, cache_dir: Path | None = None) -> None:
         self.root = Path(root)
         """The folder indexed, as given (paths read back are under it)."""
-        self.path = store_path(cache_dir or default_cache_dir(), self.root)
+        self.path = store_path(cache_dir or _default_cache_dir(), self.root)
         """The index file."""
         self._root_text = str(self.root)
         self.notice: str | None = None
@@ -121,7 +143,8 @@ class IndexStore:
     def _open(self) -> None:
         try:
             with contextlib.closing(self.connect()) as db:
-                self._ensure_schema(db)
+                if not self._current(db):
+                    self._ensure_schema(db)
         except sqlite3.DatabaseError as exc:
             if "locked" in str(exc):
                 self.notice = f"The index file {self.path} is locked by another process; it was left as is."
@@ -130,6 +153,15 @@ class IndexStore:
             self._remove_files()
             with contextlib.closing(self.connect()) as db:
                 self._ensure_schema(db)
+
+    @staticmethod
+    def _current(db: sqlite3.Connection) -> bool:
+        """Whether the file already holds this version's tables (then opening it writes nothing)."""
+        try:
+            found = db.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
+        except sqlite3.OperationalError:  # no meta table: a new file, or not ours
+            return False
+        return found is not None and found[0] == SCHEMA_VERSION
 
     def _ensure_schema(self, db: sqlite3.Connection) -> None:
         db.execute("BEGIN IMMEDIATE")
@@ -186,6 +218,8 @@ class IndexStore:
         return tuple(self._run(meta.get(key), key, dirs) for key, dirs in sorted(members.items()))
 
     def _run(self, row: tuple[str, ...] | None, key: str, dirs: list[Path]) -> Run:
+        from webeval_core.runs.discovery import Run
+
         # Rows this module wrote: built without validating 50,000 paths again.
         if row is None:  # written between the two reads; its metadata comes with the next refresh
             return Run.model_construct(key=key, path=dirs[0].parent, trajectory_dirs=tuple(dirs))
@@ -213,6 +247,8 @@ class IndexStore:
         return tuple(self._summary(rel, text) for rel, text in rows)
 
     def _summary(self, rel: str, text: str) -> TrajectorySummary:
+        from webeval_core.runs.index import TrajectorySummary
+
         data = json.loads(text)
         data["path"] = self._path(rel)  # the root as given now, which may be spelled another way
         return TrajectorySummary.model_validate(data)
@@ -311,17 +347,24 @@ class IndexStore:
         db: sqlite3.Connection, rows: Iterable[tuple[str, StoredFolder, TrajectorySummary]]
     ) -> None:
         """Insert or replace trajectories (relative path, what was seen of the folder, its summary)."""
-        for rel, seen, summary in rows:
-            db.execute("DELETE FROM scores WHERE key = ?", (summary.key,))
-            db.execute("DELETE FROM trajectories WHERE rel = ? OR key = ?", (rel, summary.key))
-            db.execute(
-                f"INSERT INTO trajectories ({_TRAJECTORY_COLUMNS}) VALUES ({', '.join('?' * 23)})",
-                _row(rel, seen, summary),
-            )
-            db.executemany(
-                "INSERT OR REPLACE INTO scores VALUES (?, ?, ?)",
-                [(summary.key, judge, score) for judge, score in judge_scores(summary).items()],
-            )
+        IndexStore.put_rows(db, [trajectory_row(rel, seen, summary) for rel, seen, summary in rows])
+
+    @staticmethod
+    def put_rows(db: sqlite3.Connection, rows: Sequence[TrajectoryRow]) -> None:
+        """Insert or replace trajectories as `trajectory_row` made them (in a worker, for a refresh)."""
+        keys = [(row.values[0],) for row in rows]
+        # Whatever held the folder or the key before goes, with its scores: one statement each.
+        db.executemany(
+            "DELETE FROM scores WHERE key IN (SELECT key FROM trajectories WHERE rel = ?)",
+            [(row.values[1],) for row in rows],
+        )
+        db.executemany("DELETE FROM scores WHERE key = ?", keys)
+        db.executemany("DELETE FROM trajectories WHERE rel = ?", [(row.values[1],) for row in rows])
+        db.executemany("DELETE FROM trajectories WHERE key = ?", keys)
+        db.executemany(_INSERT_TRAJECTORY, [row.values for row in rows])
+        db.executemany(
+            "INSERT OR REPLACE INTO scores VALUES (?, ?, ?)", [score for row in rows for score in row.scores]
+        )
 
     @staticmethod
     def touch(db: sqlite3.Connection, rows: Iterable[tuple[str, StoredFolder]]) -> None:
@@ -334,16 +377,30 @@ class IndexStore:
     @staticmethod
     def drop_trajectories(db: sqlite3.Connection, rels: Iterable[str]) -> int:
         """Remove trajectory folders that are gone; returns how many rows went."""
-        removed = 0
-        for rel in rels:
-            key = db.execute("SELECT key FROM trajectories WHERE rel = ?", (rel,)).fetchone()
-            if key is None:
-                continue
-            db.execute("DELETE FROM scores WHERE key = ?", key)
-            db.execute("DELETE FROM trajectories WHERE rel = ?", (rel,))
-            removed += 1
+        gone = [(rel,) for rel in rels]
+        db.executemany("DELETE FROM scores WHERE key IN (SELECT key FROM trajectories WHERE rel = ?)", gone)
+        before = db.total_changes
+        db.executemany("DELETE FROM trajectories WHERE rel = ?", gone)
+        removed = db.total_changes - before
         db.execute("DELETE FROM runs WHERE key NOT IN (SELECT DISTINCT run_key FROM trajectories)")
         return removed
+
+
+class TrajectoryRow(NamedTuple):
+    """One trajectory as the index stores it: plain values, cheap to send back from a worker."""
+
+    values: tuple[object, ...]
+    """The `trajectories` table's columns, in order."""
+    scores: tuple[tuple[str, str, float | None], ...]
+    """Its rows of the `scores` table: (key, judge, score)."""
+
+
+def trajectory_row(rel: str, seen: StoredFolder, summary: TrajectorySummary) -> TrajectoryRow:
+    """The index's row of one summary (relative path, what was seen of the folder)."""
+    from webeval_core.runs.judges import judge_scores
+
+    scores = tuple((summary.key, judge, score) for judge, score in judge_scores(summary).items())
+    return TrajectoryRow(_row(rel, seen, summary), scores)
 
 
 def _row(rel: str, seen: StoredFolder, s: TrajectorySummary) -> tuple[object, ...]:
@@ -416,6 +473,8 @@ class IndexView:
 
     def root_index(self, run_keys: Iterable[str]) -> RootIndex:
         """A `RootIndex` of some runs (a run's report, two runs compared)."""
+        from webeval_core.runs.index import RootIndex
+
         runs = tuple(run for key in run_keys if (run := self.run(key)) is not None)
         return RootIndex(
             root=self.root, runs=runs, summaries=tuple(s for r in runs for s in self.summaries_of(r.key))

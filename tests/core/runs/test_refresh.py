@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder, write_score
+from webeval_core.runs import index as index_module
 from webeval_core.runs import refresh as refresh_module
 from webeval_core.runs.index import build_index
 from webeval_core.runs.refresh import refresh_index
@@ -41,13 +42,13 @@ def _age(root: Path) -> None:
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The keys of the folders summarised (read again) from now on."""
     read: list[str] = []
-    real = refresh_module.summarize_trajectory
+    real = index_module.summarize_trajectory
 
     def counting(run_key: str, folder: Path, key: str | None = None) -> object:
         read.append(str(key))
         return real(run_key, folder, key)
 
-    monkeypatch.setattr(refresh_module, "summarize_trajectory", counting)
+    monkeypatch.setattr(index_module, "summarize_trajectory", counting)
     return read
 
 
@@ -145,7 +146,7 @@ def test_a_folder_deleted_while_it_is_read_is_not_a_crash(
 ) -> None:
     root = _root(tmp_path, runs=1, tasks=2)
     doomed = root / TRAJ.format(run=0) / "1"
-    real = refresh_module.summarize_trajectory
+    real = index_module.summarize_trajectory
 
     def deleting(run_key: str, folder: Path, key: str | None = None) -> object:
         if folder == doomed:
@@ -154,7 +155,7 @@ def test_a_folder_deleted_while_it_is_read_is_not_a_crash(
             shutil.rmtree(folder)
         return real(run_key, folder, key)
 
-    monkeypatch.setattr(refresh_module, "summarize_trajectory", deleting)
+    monkeypatch.setattr(index_module, "summarize_trajectory", deleting)
     store = IndexStore(root, tmp_path / "cache")
     refresh_index(store)
     assert {s.key.rsplit("/", 1)[-1]: bool(s.unreadable) for s in store.summaries()} == {
@@ -189,15 +190,22 @@ def test_a_locked_index_file_is_reported_not_raised(tmp_path: Path, monkeypatch:
     root = _root(tmp_path, runs=1, tasks=1)
     cache = tmp_path / "cache"
     store = IndexStore(root, cache)
+    refresh_index(store)
     monkeypatch.setattr("webeval_core.runs.store._BUSY_TIMEOUT_S", 0.1)
     holder = sqlite3.connect(store.path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        locked = IndexStore(root, cache)
+        # This version's file opens without writing: another writer does not hold it up.
+        current = IndexStore(root, cache)
+        holder.execute("UPDATE meta SET value = 'an older version' WHERE name = 'schema'")
+        holder.execute("COMMIT")
+        holder.execute("BEGIN EXCLUSIVE")
+        older = IndexStore(root, cache)  # to be rebuilt, but another process holds the lock
     finally:
         holder.execute("ROLLBACK")
         holder.close()
-    assert locked.notice is not None and "locked" in locked.notice
+    assert current.notice is None and current.counts().trajectories == 1
+    assert older.notice is not None and "locked" in older.notice
 
 
 def test_a_refresh_of_a_locked_index_file_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
