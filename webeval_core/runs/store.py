@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -59,7 +60,14 @@ CREATE TABLE IF NOT EXISTS trajectories (
 CREATE INDEX IF NOT EXISTS trajectories_by_run ON trajectories (run_key, sort_key);
 CREATE TABLE IF NOT EXISTS scores (
     key TEXT NOT NULL, judge TEXT NOT NULL, score REAL, PRIMARY KEY (key, judge));
+CREATE INDEX IF NOT EXISTS trajectories_seen
+    ON trajectories (rel, dir_mtime_ns, scores_mtime_ns, files_print, outcome);
+CREATE INDEX IF NOT EXISTS trajectories_unreadable ON trajectories (unreadable) WHERE unreadable IS NOT NULL;
 """
+# trajectories_seen: a refresh reads what it compares from this index, not from rows holding
+# whole summaries; trajectories_unreadable: counts without a scan. A table or index added above
+# is created in existing files of this version when they are next opened (`_current`).
+_SCHEMA_NAMES = frozenset(re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", _SCHEMA))
 _TABLES = ("meta", "runs", "dirs", "trajectories", "scores")
 _TRAJECTORY_COLUMNS = (
     "key, rel, run_key, sort_key, dir_mtime_ns, scores_mtime_ns, files_print, task_id, layout, outcome,"
@@ -156,12 +164,13 @@ class IndexStore:
 
     @staticmethod
     def _current(db: sqlite3.Connection) -> bool:
-        """Whether the file already holds this version's tables (then opening it writes nothing)."""
+        """Whether the file holds this version's tables and indexes (then opening it writes nothing)."""
         try:
             found = db.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
         except sqlite3.OperationalError:  # no meta table: a new file, or not ours
             return False
-        return found is not None and found[0] == SCHEMA_VERSION
+        names = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        return found is not None and found[0] == SCHEMA_VERSION and names >= _SCHEMA_NAMES
 
     def _ensure_schema(self, db: sqlite3.Connection) -> None:
         db.execute("BEGIN IMMEDIATE")
@@ -201,9 +210,13 @@ class IndexStore:
 
     def counts(self) -> IndexCounts:
         """How many trajectories, runs and unreadable folders the index holds (one query)."""
-        query = "SELECT COUNT(*), COUNT(DISTINCT run_key), COUNT(unreadable) FROM trajectories"
+        query = "SELECT COUNT(*), COUNT(DISTINCT run_key) FROM trajectories"
         with contextlib.closing(self.connect()) as db:
-            trajectories, runs, unreadable = db.execute(query).fetchone()
+            trajectories, runs = db.execute(query).fetchone()
+            # The partial index answers this without reading a row.
+            unreadable = db.execute(
+                "SELECT COUNT(*) FROM trajectories WHERE unreadable IS NOT NULL"
+            ).fetchone()[0]
         return IndexCounts(trajectories, runs, unreadable)
 
     def runs(self) -> tuple[Run, ...]:
