@@ -8,6 +8,7 @@ workers costs more than it saves.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import signal
@@ -99,6 +100,7 @@ def _fork_context() -> Any:
 def _init_worker(function: Callable[[Any], Any]) -> None:
     # Ctrl-C is the parent's to handle (see map_in_processes); a worker finishes its item.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.enable()  # the parent may have paused collection while it holds large tables; workers make garbage
     global _worker_function  # noqa: PLW0603 - the pool's only way to hand a worker its unpicklable function
     _worker_function = function
 

@@ -19,6 +19,7 @@ same rows by key, and a reader sees whole batches.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sqlite3
 import time
@@ -44,6 +45,7 @@ UNANSWERED_WINDOW_S = 300
 _BATCH = 2000  # summaries per transaction: a reader sees rows arrive while a cold index builds
 _PARALLEL_FROM = 64  # folders; reading one summary is cheaper than a worker start
 _ANSWERED = ("answered", "no_answer")
+_UNSEEN = -2  # a `scores/` mtime not looked at yet (-1 is "none")
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
 
 
@@ -160,10 +162,9 @@ def _children(
     """The sub-folders to walk, or None when `folder` is a trajectory (recorded) or gone."""
     if listed is not None and listed[0] == mtime:
         return listed[1]
-    from webeval_core.reading.trajectory import is_trajectory_folder
     from webeval_core.runs.discovery import is_walked, natural_key
 
-    if is_trajectory_folder(Path(folder)):
+    if _is_trajectory(folder):
         walk.found.add(rel)
         walk.looks.append(_Look(rel, folder, mtime, None))
         return None
@@ -178,6 +179,17 @@ def _children(
         return None
     walk.listed.append((rel, mtime, names))
     return names
+
+
+def _is_trajectory(folder: str) -> bool:
+    """`trajectory.is_trajectory_folder`, answered by one lookup for most folders instead of a listing."""
+    from webeval_core.reading.actionlog import LOG_NAME
+    from webeval_core.reading.trajectory import AGENT_RESPONSE, is_trajectory_folder
+
+    # Either name alone makes a trajectory there; a lookup by name costs a fifth of a listing.
+    if os.path.isfile(f"{folder}{os.sep}{LOG_NAME}") or os.path.isfile(f"{folder}{os.sep}{AGENT_RESPONSE}"):
+        return True
+    return is_trajectory_folder(Path(folder))
 
 
 def _scores_mtime(folder: str, dir_fd: int | None = None) -> int:
@@ -223,7 +235,8 @@ class _Job(NamedTuple):
     rel: str
     """Its path relative to the root ("." for the root itself)."""
     seen: StoredFolder
-    """The mtimes the walk saw (before reading: a change while reading is seen next time)."""
+    """The mtimes the walk saw (before reading: a change while reading is seen next time); a new
+    folder's `scores/` is looked at by the worker (`_UNSEEN`), which spares the walk a stat each."""
 
 
 def _read(job: _Job) -> TrajectoryRow:
@@ -231,11 +244,14 @@ def _read(job: _Job) -> TrajectoryRow:
     from webeval_core.runs import index
     from webeval_core.runs.store import trajectory_row
 
+    seen = job.seen
+    if seen.scores_mtime_ns == _UNSEEN:  # before reading: a score written meanwhile is seen next time
+        seen = seen._replace(scores_mtime_ns=_scores_mtime(job.folder))
     folder = Path(job.folder)
     summary = index.summarize_trajectory(job.run_key, folder, job.key)
     window = LIVE_WINDOW_S if summary.outcome in _ANSWERED else UNANSWERED_WINDOW_S
-    print_ = index.fingerprint(folder) if _recent(job.seen.dir_mtime_ns, window) else None
-    return trajectory_row(job.rel, job.seen._replace(files_print=print_), summary)
+    print_ = index.fingerprint(folder) if _recent(seen.dir_mtime_ns, window) else None
+    return trajectory_row(job.rel, seen._replace(files_print=print_), summary)
 
 
 def refresh_index(
@@ -266,14 +282,20 @@ def _refresh(
     on_progress: ProgressCallback | None,
     on_batch: Callable[[], None] | None,
 ) -> RefreshReport:
-    with contextlib.closing(store.connect()) as db:
-        known_dirs = store.known_dirs(db)
-        known = store.known_folders(db)
-    walk = _walk(store.root, known_dirs, known)
-    jobs, settled = _sort_looks(store, walk.looks, known)
-    gone = _gone(store, known, walk.found)
-    _write_structure(store, walk, known_dirs, gone, settled)
-    _read_in_batches(store, jobs, workers or os.cpu_count() or 1, on_progress, on_batch)
+    collecting = gc.isenabled()
+    gc.disable()  # tens of thousands of tuples, no cycles: collections would rescan them all, often
+    try:
+        with contextlib.closing(store.connect()) as db:
+            known_dirs = store.known_dirs(db)
+            known = store.known_folders(db)
+            walk = _walk(store.root, known_dirs, known)
+            jobs, settled = _sort_looks(store, walk.looks, known)
+            gone = _gone(store, known, walk.found)
+            _write_structure(store, db, walk, known_dirs, gone, settled)
+            _read_in_batches(store, db, jobs, workers or os.cpu_count() or 1, on_progress, on_batch)
+    finally:
+        if collecting:
+            gc.enable()
     return RefreshReport(trajectories=len(walk.found), read=len(jobs), removed=len(gone), notice=store.notice)
 
 
@@ -286,6 +308,11 @@ def _sort_looks(
     runs = _RunsOf(store.root)
     for rel, folder, mtime, looked in looks:
         row = known.get(rel)
+        if row is None:  # new: read whatever its scores/ says; the worker looks at it first
+            jobs.append(
+                _Job(runs.key_of(folder), folder, runs.key(rel), rel, StoredFolder(mtime, _UNSEEN, None))
+            )
+            continue
         scores = looked
         if scores is None:
             unscored = row is not None and row[1] == mtime and row[2] == -1
@@ -316,7 +343,7 @@ class _RunsOf:
         """Each trajectory folder's parent: its run, and the run folder relative to the root."""
 
     def of(self, folder: str) -> tuple[Run, str]:
-        parent = os.path.dirname(folder)
+        parent = folder.rpartition(os.sep)[0]
         made = self.by_parent.get(parent)
         if made is None:
             from webeval_core.runs.discovery import run_of, trajectory_key
@@ -340,6 +367,7 @@ class _RunsOf:
 
 def _write_structure(
     store: IndexStore,
+    db: sqlite3.Connection,
     walk: _Walk,
     known_dirs: dict[str, tuple[int, list[str]]],
     gone: list[str],
@@ -348,7 +376,7 @@ def _write_structure(
     stale_dirs = [rel for rel in known_dirs if rel not in walk.seen]
     if not (walk.listed or stale_dirs or gone or settled):
         return
-    with store.transaction() as db:
+    with store.transaction(db):
         store.put_dirs(db, walk.listed)
         store.drop_dirs(db, stale_dirs)
         store.drop_trajectories(db, gone)
@@ -357,6 +385,7 @@ def _write_structure(
 
 def _read_in_batches(
     store: IndexStore,
+    db: sqlite3.Connection,
     jobs: Sequence[_Job],
     workers: int,
     on_progress: ProgressCallback | None,
@@ -372,7 +401,7 @@ def _read_in_batches(
     for done, pair in enumerate(zip(jobs, results, strict=True), start=1):
         batch.append(pair)
         if len(batch) == _BATCH or done == len(jobs):
-            _write_batch(store, runs, batch)
+            _write_batch(store, db, runs, batch)
             batch = []
             if on_batch is not None:
                 on_batch()
@@ -380,10 +409,12 @@ def _read_in_batches(
             on_progress(done, len(jobs))
 
 
-def _write_batch(store: IndexStore, runs: _RunsOf, batch: list[tuple[_Job, TrajectoryRow]]) -> None:
+def _write_batch(
+    store: IndexStore, db: sqlite3.Connection, runs: _RunsOf, batch: list[tuple[_Job, TrajectoryRow]]
+) -> None:
     run_rows = {made[0].key: made for made in (runs.of(job.folder) for job, _ in batch)}
     try:
-        with store.transaction() as db:
+        with store.transaction(db):
             store.put_runs(db, run_rows.values())
             store.put_rows(db, [row for _, row in batch])
     except sqlite3.IntegrityError:  # another process wrote the same folders meanwhile: theirs stand

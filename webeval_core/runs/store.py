@@ -74,7 +74,9 @@ _TRAJECTORY_COLUMNS = (
     " steps, screenshots, duration_s, prompt_tokens, completion_tokens, final_answer, core_error,"
     " crash_reason, verdict_status, verdict_tags, warnings, unreadable, summary"
 )
-_INSERT_TRAJECTORY = f"INSERT INTO trajectories ({_TRAJECTORY_COLUMNS}) VALUES ({', '.join('?' * 23)})"
+_INSERT_TRAJECTORY = (
+    f"INSERT OR REPLACE INTO trajectories ({_TRAJECTORY_COLUMNS}) VALUES ({', '.join('?' * 23)})"
+)
 
 
 class StoredFolder(NamedTuple):
@@ -322,9 +324,15 @@ class IndexStore:
     # --- writing (the refresh's; each call is one transaction) --------------------------------
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction that bumps the generation; rolled back when the block raises."""
-        with contextlib.closing(self.connect()) as db:
+    def transaction(self, db: sqlite3.Connection | None = None) -> Iterator[sqlite3.Connection]:
+        """One write transaction that bumps the generation; rolled back when the block raises.
+
+        On `db` when given (a refresh keeps one connection: SQLite folds the journal back into the
+        file when the last connection closes, which per batch would cost more than the batch).
+        """
+        with contextlib.ExitStack() as stack:
+            if db is None:
+                db = stack.enter_context(contextlib.closing(self.connect()))
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
@@ -365,15 +373,8 @@ class IndexStore:
     @staticmethod
     def put_rows(db: sqlite3.Connection, rows: Sequence[TrajectoryRow]) -> None:
         """Insert or replace trajectories as `trajectory_row` made them (in a worker, for a refresh)."""
-        keys = [(row.values[0],) for row in rows]
-        # Whatever held the folder or the key before goes, with its scores: one statement each.
-        db.executemany(
-            "DELETE FROM scores WHERE key IN (SELECT key FROM trajectories WHERE rel = ?)",
-            [(row.values[1],) for row in rows],
-        )
-        db.executemany("DELETE FROM scores WHERE key = ?", keys)
-        db.executemany("DELETE FROM trajectories WHERE rel = ?", [(row.values[1],) for row in rows])
-        db.executemany("DELETE FROM trajectories WHERE key = ?", keys)
+        # A row holding the same key or folder is replaced (both are unique), its scores with it.
+        db.executemany("DELETE FROM scores WHERE key = ?", [(row.values[0],) for row in rows])
         db.executemany(_INSERT_TRAJECTORY, [row.values for row in rows])
         db.executemany(
             "INSERT OR REPLACE INTO scores VALUES (?, ?, ?)", [score for row in rows for score in row.scores]
