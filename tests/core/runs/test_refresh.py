@@ -241,3 +241,47 @@ def test_two_processes_refreshing_at_once_neither_lose_nor_duplicate_rows(tmp_pa
     with sqlite3.connect(store.path) as db:
         assert db.execute("SELECT COUNT(DISTINCT rel), COUNT(*) FROM trajectories").fetchone() == (160, 160)
     assert store.summaries() == build_index(root, use_cache=False).summaries
+
+
+def test_folders_read_by_workers_keep_their_scores_mtime(tmp_path: Path) -> None:
+    # Enough folders for worker processes, each with scores/: the workers look at scores/ before
+    # reading, and what they saw is stored, so the next refresh reads nothing again.
+    root = _root(tmp_path, runs=2, tasks=40)
+    for folder in (root / "runs").glob("*/*/*/*/*/traj/*"):
+        write_score(folder, "gpt_eval", 1.0, "SUCCESS")
+    _age(root)
+    store = IndexStore(root, tmp_path / "cache")
+
+    first = refresh_index(store, workers=2)
+    again = refresh_index(store, workers=2)
+
+    assert (first.read, again.read) == (80, 0)
+    with sqlite3.connect(store.path) as db:
+        stored = dict(db.execute("SELECT rel, scores_mtime_ns FROM trajectories"))
+    assert stored == {
+        rel: (root / rel / "scores").stat().st_mtime_ns for rel in stored
+    }  # what the disk says, not a placeholder
+    folder = root / TRAJ.format(run=1) / "3"
+    write_score(folder, "mmrubric", 0.0, "NOT SUCCESS")  # a new file in scores/ only
+    os.utime(folder / "scores", (LONG_AGO + 5, LONG_AGO + 5))
+    assert refresh_index(store, workers=2).read == 1
+    assert next(s for s in store.summaries() if s.path == folder).scores == {"gpt_eval": 1.0, "mmrubric": 0.0}
+
+
+def test_a_warm_index_command_imports_no_model_library(tmp_path: Path) -> None:
+    # Interpreter start and imports are most of a warm `webeval index`: pydantic and the readers
+    # are imported only when a folder must be read.
+    root = _root(tmp_path, runs=1, tasks=2)
+    _age(root)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
+    probe = (
+        "import sys; from webeval_core.cli import main; code = main(sys.argv[1:]);"
+        " print(sorted(m for m in ('pydantic', 'webeval_core.reading.trajectory') if m in sys.modules))"
+    )
+    command = [sys.executable, "-c", probe, "index", str(root)]
+    cold = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    warm = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+
+    assert "2 read again" in cold.stdout and "'pydantic'" in cold.stdout
+    assert "0 read again" in warm.stdout
+    assert warm.stdout.strip().endswith("[]"), warm.stdout

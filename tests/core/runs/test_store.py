@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pandas as pd
@@ -12,7 +13,7 @@ from tests.core.runs.test_metrics import A, B, summary, verdict
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs import metrics as m
 from webeval_core.runs.discovery import Run
-from webeval_core.runs.index import RootIndex, build_index
+from webeval_core.runs.index import RootIndex, build_index, default_cache_dir
 from webeval_core.runs.judges import OFFICIAL, available_judges, order_judges
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.store import IndexStore, IndexView, StoredFolder, sort_key
@@ -83,3 +84,38 @@ def test_the_index_of_a_real_root_matches_a_fresh_read(tmp_path: Path) -> None:
     assert store.summaries() == fresh.summaries
     assert store.runs() == fresh.runs
     assert [s.task_id for s in fresh.summaries] == ["9", "10", "crashed"]
+
+
+def test_a_file_missing_an_index_gets_it_on_open_and_keeps_its_rows(store: IndexStore) -> None:
+    with sqlite3.connect(store.path) as db:
+        db.execute("DROP INDEX trajectories_seen")
+    reopened = IndexStore(store.root, store.path.parent)
+    assert reopened.notice is None
+    assert reopened.counts().trajectories == len(SUMMARIES)
+    with sqlite3.connect(store.path) as db:
+        names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert "trajectories_seen" in names
+
+
+def test_a_row_written_again_replaces_the_old_one_and_its_scores(store: IndexStore) -> None:
+    first = SUMMARIES[6]  # scored by two judges
+    again = first.model_copy(update={"scores": {"gpt_eval": 0.0}})
+    with store.transaction() as db:
+        store.put_summaries(db, [(first.key, StoredFolder(2, -1, None, True), again)])
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT COUNT(*) FROM trajectories WHERE key = ?", (first.key,)).fetchone() == (1,)
+        scores = db.execute("SELECT judge, score FROM scores WHERE key = ?", (first.key,)).fetchall()
+    assert scores == [("gpt_eval", 0.0)]
+    assert store.counts().trajectories == len(SUMMARIES)
+
+
+def test_the_store_finds_the_default_cache_folder_as_the_index_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert IndexStore(tmp_path / "root").path.parent == default_cache_dir()
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert (
+        IndexStore(tmp_path / "root").path.parent == default_cache_dir() == tmp_path / "home/.cache/webeval"
+    )
