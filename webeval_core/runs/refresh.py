@@ -162,7 +162,7 @@ def _children(
     """The sub-folders to walk, or None when `folder` is a trajectory (recorded) or gone."""
     if listed is not None and listed[0] == mtime:
         return listed[1]
-    from webeval_core.runs.discovery import is_walked, natural_key
+    from webeval_core.runs.discovery import is_walked
 
     if _is_trajectory(folder):
         walk.found.add(rel)
@@ -170,7 +170,8 @@ def _children(
         return None
     try:
         with os.scandir(folder) as entries:
-            names = sorted((e.name for e in entries if is_walked(e)), key=natural_key)
+            # Plain order (rows carry their own natural sort key): a run's 800 names sort in C.
+            names = sorted(e.name for e in entries if is_walked(e))
     except (NotADirectoryError, FileNotFoundError):
         return None
     except OSError:  # kept, so the index lists it as unreadable with the system's reason
