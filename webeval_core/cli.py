@@ -10,7 +10,6 @@ import csv
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -280,6 +279,8 @@ def cmd_index(args: argparse.Namespace, out: TextIO) -> int:
     with contextlib.ExitStack() as stack:
         cache_dir = None
         if getattr(args, "no_cache", False):
+            import tempfile
+
             cache_dir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="webeval-index-")))
         store = IndexStore(root, cache_dir)
         report = refresh_index(store, on_progress=_Progress("Reading"))

@@ -24,7 +24,6 @@ import os
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -75,18 +74,21 @@ class _Look(NamedTuple):
     """Its `scores/` mtime, -1 without one; None when not looked at yet."""
 
 
-@dataclass
 class _Walk:
-    """What the walk found: trajectory folders (and those to look at again), and walked folders."""
+    """What the walk found: trajectory folders (and those to look at again), and walked folders.
 
-    found: set[str] = field(default_factory=set)
-    """Every trajectory folder, by relative path."""
-    looks: list[_Look] = field(default_factory=list)
-    """Those whose mtimes changed, or whose files are still watched."""
-    listed: list[tuple[str, int, list[str]]] = field(default_factory=list)
-    """Folders listed again (changed or new): relative path, mtime, sub-folder names."""
-    seen: set[str] = field(default_factory=set)
-    """Every walked (non-trajectory) folder."""
+    A plain class, not a dataclass: `dataclasses` imports `inspect`, a cost a warm refresh need not pay.
+    """
+
+    def __init__(self) -> None:
+        self.found: set[str] = set()
+        """Every trajectory folder, by relative path."""
+        self.looks: list[_Look] = []
+        """Those whose mtimes changed, or whose files are still watched."""
+        self.listed: list[tuple[str, int, list[str]]] = []
+        """Folders listed again (changed or new): relative path, mtime, sub-folder names."""
+        self.seen: set[str] = set()
+        """Every walked (non-trajectory) folder."""
 
 
 def _child(rel: str, name: str) -> str:
