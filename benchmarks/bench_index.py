@@ -3,12 +3,15 @@
     .venv/bin/python benchmarks/bench_index.py [--sizes 10000,50000,100000] [--out FILE]
 
 Each root is built by `synthetic_roots.build_runs` (runs of 812 catalog tasks, hard-linked sample
-folders) in a temporary folder. Every figure is `webeval index ROOT` run as its own process (what a
-user or the app's first load pays: imports, discovery, fingerprints, summaries, the cache file),
-with its wall time and peak RSS. Beside it, the floor measured in the same run on the same root:
-a bare walk that lists every trajectory folder and stats each once, the least any index that
-looks at the file system must do (issue 12 asks the warm refresh to beat it by not stat-ing
-unchanged runs' folders at all).
+folders) in a temporary folder, then aged: its folders dated an hour back, as finished runs are
+(`--fresh` keeps them as built, every folder just written and so watched by the refresh). Every
+figure is `webeval index ROOT` run as its own process (what a user or the app's first load pays:
+imports, discovery, fingerprints, summaries, the cache file), with its wall time, its CPU time
+with its workers' (the steadier figure on a shared machine) and peak RSS. Beside it, the floor
+measured in the same run on the same root: a bare walk that lists every trajectory folder and
+stats each once. A warm refresh that sees a new score file must stat each trajectory folder and
+its `scores/` (a file added there changes neither the folder nor the run), so twice the floor's
+stats are its least; what it saves is listing folders, reading files and loading models.
 
 "1% changed" replaces `web_surfer.log` and adds a score file in 1% of the folders (spread over
 all runs); "1% removed" deletes another 1%. Both replace files, never edit linked ones in place.
