@@ -45,6 +45,7 @@ _BATCH = 2000  # summaries per transaction: a reader sees rows arrive while a co
 _PARALLEL_FROM = 64  # folders; reading one summary is cheaper than a worker start
 _ANSWERED = ("answered", "no_answer")
 _UNSEEN = -2  # a `scores/` mtime not looked at yet (-1 is "none")
+_SCORES = f"{os.sep}scores"
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
 
 
@@ -130,17 +131,22 @@ def _check_known(
         fd = os.open(folder, _DIR_FLAGS)
     except OSError:
         return children  # each is walked (and stat'ed) on its own
+    prefix = "" if rel == "." else f"{rel}/"
+    unknown: list[str] = []
     try:
-        return [name for name in children if not _settled(fd, folder, _child(rel, name), name, known, walk)]
+        # The loop of a warm refresh, once per trajectory folder: kept to a lookup, a stat or two.
+        for name in children:
+            child = prefix + name
+            row = known.get(child)
+            if row is None or not _settled(fd, folder, child, name, row, walk):
+                unknown.append(name)
     finally:
         os.close(fd)
+    return unknown
 
 
-def _settled(fd: int, folder: str, rel: str, name: str, known: dict[str, StoredRow], walk: _Walk) -> bool:
-    """Whether `name` (a child of the open folder `fd`) is a known trajectory now dealt with."""
-    row = known.get(rel)
-    if row is None:
-        return False
+def _settled(fd: int, folder: str, rel: str, name: str, row: StoredRow, walk: _Walk) -> bool:
+    """Whether `name`, a known trajectory in the open folder `fd` (`row`), is now dealt with."""
     try:  # relative to the open parent: the kernel does not resolve the whole path again
         mtime = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mtime_ns
     except (FileNotFoundError, NotADirectoryError):
@@ -197,7 +203,7 @@ def _is_trajectory(folder: str) -> bool:
 
 def _scores_mtime(folder: str, dir_fd: int | None = None) -> int:
     try:
-        return os.stat(f"{folder}{os.sep}scores", dir_fd=dir_fd, follow_symlinks=False).st_mtime_ns
+        return os.stat(folder + _SCORES, dir_fd=dir_fd, follow_symlinks=False).st_mtime_ns
     except OSError:
         return -1
 
