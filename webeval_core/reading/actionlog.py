@@ -16,8 +16,10 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from json.scanner import make_scanner
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
@@ -44,6 +46,8 @@ _SCROLL_DOWN = {"scroll_down", "page_down"}
 _TYPE_ACTIONS = {"type", "input_text"}
 _NUMBERS = (int, float)
 _DECODER = finite_decoder()  # NaN / Infinity arguments become null, with a warning
+# No number hooks, and no Python wrapper: faster where no value is kept.
+_SCAN: Callable[[str, int], tuple[Any, int]] = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 _LITERAL_TRIES = 20  # closing braces tried, from the last, when arguments are not plain JSON
 
 
@@ -129,6 +133,64 @@ def parse_action_log(data: bytes, file: str = LOG_NAME) -> ActionLog:
     return ActionLog(
         steps=steps, generation=generation, first_time=first_time, diagnostics=tuple(diagnostics)
     )
+
+
+def count_steps(data: bytes) -> int:
+    """How many steps `parse_action_log(data)` gives, without building them (for the index).
+
+    The same lines become records and text and structured lines pair the same way; nothing the
+    count does not depend on is read (arguments, times, thoughts, summaries, NaN fields).
+    """
+    records: list[_Record] = []
+    for i, raw in enumerate(data.decode("utf-8", errors="replace").split("\n")):
+        stripped = raw.strip()
+        if not stripped or stripped[0] not in "{[":
+            continue
+        try:
+            obj = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
+        except (StopIteration, ValueError, RecursionError):
+            continue
+        if isinstance(obj, dict):
+            records.append(_Record(i + 1, obj, None, _structured_action(obj)))
+    counter = _StepCounter(_generation(records))
+    for record in records:
+        counter.add(record)
+    return counter.steps + (counter.pending is not None)
+
+
+@dataclass
+class _StepCounter:
+    """`_StepBuilder`'s pairing of lines into steps, counting the steps instead of building them."""
+
+    generation: Generation | None
+    """The log's writer, as for `_StepBuilder`."""
+    steps: int = 0
+    """Steps so far."""
+    pending: tuple[int, str] | None = None
+    """The number and tool of a text action waiting for its structured line."""
+
+    def add(self, record: _Record) -> None:
+        if record.action is not None:
+            arguments = record.data.get("arguments")
+            inner = arguments.get("action") if isinstance(arguments, dict) else None
+            action = inner if record.action == "computer_use" and isinstance(inner, str) else record.action
+            recovered = self.pending is not None and self.pending[1] != action
+            self.steps += 1 + recovered
+            self.pending = None
+            return
+        message = _message(record)
+        if record.data.get("source") == _SUMMARY_SOURCE:
+            return
+        if "executing tool" in message and (match := _find_text_action(message)):
+            if self.generation == "text":
+                self.steps += 1
+                return
+            self.steps += self.pending is not None
+            self.pending = (int(match.group(1)), match.group(2))
+        elif "Observation" in message and (obs := _OBSERVATION.match(message)):
+            if self.pending is not None and self.pending[0] == int(obs.group(1)):
+                self.steps += 1
+                self.pending = None
 
 
 class _Record(NamedTuple):

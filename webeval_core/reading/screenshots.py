@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -183,6 +183,26 @@ def discover_screenshots(
     if not frames and listed_frames:
         return Screenshots(naming=None, frames=tuple(listed_frames)), diagnostics
     return Screenshots(naming=naming, frames=tuple(frames)), diagnostics
+
+
+def count_screenshots(folder: Path, names: Iterable[str], listed: Sequence[object] = ()) -> int:
+    """How many screenshots `discover_screenshots` would find, counted by file name alone: the
+    numbers of the naming it chooses, among the folder's `names` and the frames a registered image
+    source lists; else the `listed` entries that name a file of the folder. No file is opened or
+    fetched, so a file of the right name that is not a PNG still counts.
+    """
+    present = set(names)
+    if _image_source is not None:
+        present.update(_image_source.listed(folder))
+    numbers: dict[ScreenshotNaming, set[int]] = {"fara": set(), "solver": set()}
+    for name in present:
+        if name.startswith("screenshot"):
+            for scheme, pattern in _NAMINGS:
+                match = pattern.fullmatch(name)
+                if match:
+                    numbers[scheme].add(int(match.group(1)))
+    named = len(numbers["fara"]) or len(numbers["solver"])
+    return named or len({str(item) for item in listed} & present)
 
 
 # A file of the folder, or a frame the image source lists and the folder does not hold yet.
