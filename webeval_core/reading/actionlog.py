@@ -187,10 +187,15 @@ class _StepCounter:
                 return
             self.steps += self.pending is not None
             self.pending = (int(match.group(1)), match.group(2))
-        elif "Observation" in message and (obs := _OBSERVATION.match(message)):
-            if self.pending is not None and self.pending[0] == int(obs.group(1)):
-                self.steps += 1
-                self.pending = None
+        elif self.pending is not None and self.pending[0] == _observation_number(message):
+            self.steps += 1
+            self.pending = None
+
+
+def _observation_number(message: str) -> int | None:
+    """The N of an "Observation#N" message (as `_StepBuilder.add` reads it); None for other lines."""
+    obs = _OBSERVATION.match(message) if "Observation" in message else None
+    return int(obs.group(1)) if obs else None
 
 
 class _Record(NamedTuple):
