@@ -38,6 +38,7 @@ LOG_NAME = "web_surfer.log"
 Generation = Literal["text", "fara-structured", "solver"]
 
 _SUMMARY_SOURCE = "WebSurfer-SummarizedAction"
+_OPENERS = ("{", "[")  # how a JSON record line starts
 _TEXT_ACTION = re.compile(r"Action #(\d{1,9}): executing tool '([^']*)' with arguments\s*")
 _OBSERVATION = re.compile(r"\s*Observation ?#(\d{1,9}):\s?(.*)", re.DOTALL)
 _SUMMARY = re.compile(r"Action \d+: URL=(\S*), (\w+)\((.*)\)\s*", re.DOTALL)
@@ -142,16 +143,16 @@ def count_steps(data: bytes) -> int:
     count does not depend on is read (arguments, times, thoughts, summaries, NaN fields).
     """
     records: list[_Record] = []
-    for i, raw in enumerate(data.decode("utf-8", errors="replace").split("\n")):
+    for i, raw in enumerate(data.decode("utf-8", errors="replace").split("\n"), start=1):
         stripped = raw.strip()
-        if not stripped or stripped[0] not in "{[":
+        if stripped[:1] not in _OPENERS:
             continue
         try:
             obj = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
         except (StopIteration, ValueError, RecursionError):
             continue
-        if isinstance(obj, dict):
-            records.append(_Record(i + 1, obj, None, _structured_action(obj)))
+        if type(obj) is dict:  # a JSON decoder makes plain dicts
+            records.append(_Record(i, obj, None, _structured_action(obj)))
     counter = _StepCounter(_generation(records))
     for record in records:
         counter.add(record)

@@ -68,7 +68,8 @@ def read_score_files(
     diagnostics: list[Diagnostic] = []
     for entry in entries:
         file = f"{SCORES_DIR}/{entry.name}"
-        path = resolve_inside(folder, file) if entry.is_symlink() else Path(entry.path)
+        here = Path(entry.path)
+        path = resolve_inside(folder, file) if entry.is_symlink() else here
         if path is None:
             diagnostics.append(Diagnostic(file=file, message=LEADS_OUTSIDE))
             continue
@@ -82,7 +83,7 @@ def read_score_files(
         stem = entry.name.removesuffix(".json")
         scores[stem] = ScoreFile(
             name=stem,
-            path=Path(entry.path),
+            path=here,
             score=_score(content, file, diagnostics),
             **_response(content, decode=responses == "all"),
         )

@@ -269,14 +269,15 @@ def read_guarded(folder: Path, read: Callable[[FolderReader], _T]) -> _T:
 
 def _open_folder(folder: Path) -> FolderReader:
     try:
-        names = set(os.listdir(folder))
+        with os.scandir(folder) as entries:  # the listing says which names are links: no lstat each
+            links = {entry.name: entry.is_symlink() for entry in entries}
     except FileNotFoundError:
         raise UnreadableError(folder, "the folder does not exist") from None
     except NotADirectoryError:
         raise UnreadableError(folder, "this is a file, not a trajectory folder") from None
     except OSError as exc:
         raise UnreadableError(folder, f"the folder cannot be listed ({exc.strerror})") from None
-    return FolderReader(folder, names)
+    return FolderReader(folder, set(links), {name for name, link in links.items() if link})
 
 
 def folder_kind(reader: FolderReader) -> FolderKind:
@@ -338,9 +339,10 @@ class FolderReader:
     the problems met as warnings (the full reader's and `glance`'s shared file access).
     """
 
-    def __init__(self, folder: Path, names: set[str]) -> None:
+    def __init__(self, folder: Path, names: set[str], links: set[str] | None = None) -> None:
         self.folder = folder
         self.names = names
+        self.links = links  # the names that are symlinks; None: ask the file system for each
         self.warnings: list[Diagnostic] = []
 
     def answer_files(self) -> list[str]:
@@ -358,7 +360,7 @@ class FolderReader:
         if name not in self.names:
             return None
         path = self.folder / name
-        if path.is_symlink():
+        if name in self.links if self.links is not None else path.is_symlink():
             target = resolve_inside(self.folder, name)
             if target is None:
                 self.warn(name, LEADS_OUTSIDE)
