@@ -154,7 +154,7 @@ def decode_text(data: bytes, file: str) -> tuple[str, list[Diagnostic]]:
     return data.decode("utf-8", errors="replace"), [Diagnostic(file=file, line=bad_lines[0], message=message)]
 
 
-def read_json_file(path: Path, file: str) -> tuple[Any, list[Diagnostic]]:
+def read_json_file(path: str | Path, file: str) -> tuple[Any, list[Diagnostic]]:
     """The parsed content of a small JSON file, or None with the reason it could not be used.
 
     NaN, Infinity and numbers out of float range are read as null, each reported with its field.

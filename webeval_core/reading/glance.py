@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.actionlog import count_steps
 from webeval_core.reading.corelog import CORE_LOG_NAME, last_error_message
-from webeval_core.reading.scorefiles import ScoreFile, read_score_files
+from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
 from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.trajectory import (
     EVAL_RESULT_NAME,
@@ -84,7 +84,7 @@ def glance_trajectory(path: Path) -> Glance:
     """Glance at a trajectory folder of either layout; raises UnreadableError exactly when
     `load_trajectory` does (with the same reason), so the index keeps the same unreadable folders.
     """
-    return read_guarded(Path(path), _glance)
+    return read_guarded(path if isinstance(path, Path) else Path(path), _glance)
 
 
 def _glance(reader: FolderReader) -> Glance:
@@ -105,8 +105,10 @@ def _glance(reader: FolderReader) -> Glance:
     last_error = _last_error(reader)
     if kind == "crashed":
         found["crash_reason"] = crash_reason(last_error)
-    scores, problems = read_score_files(reader.folder, responses="engine")
-    reader.extend(problems)
+    scores: dict[str, ScoreFile] = {}
+    if SCORES_DIR in reader.names:  # else listing it fails, which the full reader ignores
+        scores, problems = read_score_files(reader.folder, responses="engine")
+        reader.extend(problems)
     return Glance(
         **found,
         scores=scores,

@@ -57,8 +57,8 @@ def read_score_files(
     `responses="engine"` decodes a judge's JSON text only when it may hold an `engine` key (the
     stored evaluations `scoring.verdicts` reads); every other file keeps `response` None.
     """
-    directory = folder / SCORES_DIR
-    if directory.is_symlink() and resolve_inside(folder, SCORES_DIR) is None:
+    directory = os.path.join(folder, SCORES_DIR)
+    if os.path.islink(directory) and resolve_inside(folder, SCORES_DIR) is None:
         return {}, [Diagnostic(file=SCORES_DIR, message=LEADS_OUTSIDE)]
     try:
         entries = sorted((e for e in os.scandir(directory) if e.name.endswith(".json")), key=lambda e: e.name)
@@ -68,8 +68,7 @@ def read_score_files(
     diagnostics: list[Diagnostic] = []
     for entry in entries:
         file = f"{SCORES_DIR}/{entry.name}"
-        here = Path(entry.path)
-        path = resolve_inside(folder, file) if entry.is_symlink() else here
+        path = resolve_inside(folder, file) if entry.is_symlink() else entry.path
         if path is None:
             diagnostics.append(Diagnostic(file=file, message=LEADS_OUTSIDE))
             continue
@@ -83,7 +82,7 @@ def read_score_files(
         stem = entry.name.removesuffix(".json")
         scores[stem] = ScoreFile(
             name=stem,
-            path=here,
+            path=Path(entry.path),
             score=_score(content, file, diagnostics),
             **_response(content, decode=responses == "all"),
         )

@@ -357,14 +357,19 @@ class FolderReader:
 
     def path(self, name: str) -> Path | None:
         """The file `name` of the folder, a symlink replaced by its target when that stays inside."""
+        location = self.location(name)
+        return Path(location) if location is not None else None
+
+    def location(self, name: str) -> str | None:
+        """`path` as a string: what reading needs, without building a Path for every file."""
         if name not in self.names:
             return None
-        path = self.folder / name
-        if name in self.links if self.links is not None else path.is_symlink():
+        path = os.path.join(self.folder, name)
+        if name in self.links if self.links is not None else os.path.islink(path):
             target = resolve_inside(self.folder, name)
             if target is None:
                 self.warn(name, LEADS_OUTSIDE)
-            return target
+            return str(target) if target is not None else None
         return path
 
     def trace_path(self) -> Path | None:
@@ -374,7 +379,7 @@ class FolderReader:
 
     def read_bytes(self, name: str, head: int | None = None) -> bytes | None:
         """The file's bytes (only its first `head` bytes, with a warning, when it is larger)."""
-        path = self.path(name)
+        path = self.location(name)
         if path is None:
             return None
         try:
@@ -389,7 +394,7 @@ class FolderReader:
         return data
 
     def read_object(self, name: str) -> dict[str, Any] | None:
-        path = self.path(name)
+        path = self.location(name)
         if path is None:
             return None
         content, problems = read_json_file(path, name)
