@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import math
+import uuid
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import fsspec
 import pytest
 
 from tests.builders import (
@@ -26,7 +28,9 @@ from tests.builders import (
 from tests.hostile import HostileRoot, hostile_root
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.glance import Glance, glance_trajectory
+from webeval_core.reading.screenshots import set_image_source
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
+from webeval_core.remote import open_root
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring.verdicts import read_verdict
 
@@ -227,3 +231,32 @@ def test_unreadable_folders_give_the_full_readers_reason(tmp_path: Path) -> None
     (tmp_path / "a_file").write_text("x")
     for folder in (tmp_path / "empty", tmp_path / "a_file", tmp_path / "missing"):
         assert assert_parity(folder) is None
+
+
+def test_a_remote_roots_mirror_glances_the_same_and_fetches_no_screenshot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # fsspec's in-process memory store takes the same code path as az://, s3:// and gs://.
+    monkeypatch.setenv("WEBEVAL_REMOTE_CACHE", str(tmp_path / "remote-cache"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    fs = fsspec.filesystem("memory")
+    base = f"/glance{uuid.uuid4().hex[:12]}/runs"
+    for path in SAMPLE.rglob("*"):
+        if path.is_file():
+            fs.pipe_file(f"{base}/{path.relative_to(SAMPLE).as_posix()}", path.read_bytes())
+    try:
+        opened = open_root(f"memory://{base}")
+        local = {p.relative_to(SAMPLE): glance_trajectory(p) for p in iter_trajectory_dirs(SAMPLE)}
+        mirrored = {
+            p.relative_to(opened.path): glance_trajectory(p) for p in iter_trajectory_dirs(opened.path)
+        }
+        assert mirrored.keys() == local.keys()
+        for key, glance in local.items():
+            other = mirrored[key]
+            assert glance_fields(other) | {"screenshots": other.screenshots} == glance_fields(glance) | {
+                "screenshots": glance.screenshots
+            }, key
+        assert sum(g.screenshots for g in mirrored.values()) > 0
+        assert not list(opened.path.rglob("*.png"))  # counted from the store's listing, none fetched
+    finally:
+        set_image_source(None)
