@@ -142,55 +142,73 @@ def count_steps(data: bytes) -> int:
     The same lines become records and text and structured lines pair the same way; nothing the
     count does not depend on is read (arguments, times, thoughts, summaries, NaN fields).
     """
-    records: list[_Record] = []
-    for i, raw in enumerate(data.decode("utf-8", errors="replace").split("\n"), start=1):
+    events: list[tuple[Any, ...]] = []
+    solver = structured = text = False
+    for raw in data.decode("utf-8", errors="replace").split("\n"):
         stripped = raw.strip()
         if stripped[:1] not in _OPENERS:
             continue
         try:
-            obj = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
+            record = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
         except (StopIteration, ValueError, RecursionError):
             continue
-        if type(obj) is dict:  # a JSON decoder makes plain dicts
-            records.append(_Record(i, obj, None, _structured_action(obj)))
-    counter = _StepCounter(_generation(records))
-    for record in records:
-        counter.add(record)
-    return counter.steps + (counter.pending is not None)
+        if type(record) is not dict:  # a JSON decoder makes plain dicts
+            continue
+        event = _count_event(record)
+        if event is None:
+            continue
+        if event[0] == _STRUCTURED:
+            structured = True
+            solver = solver or record.get("source") == "WebSurfer"
+        elif event[0] == _TEXT_ANNOUNCED:
+            text = True
+            continue  # a summary line saying "Action #N": it names the writer, it is no step
+        else:
+            text = text or event[0] == _TEXT
+        events.append(event)
+    return _count(events, _writer(solver=solver, structured=structured, text=text))
 
 
-@dataclass
-class _StepCounter:
-    """`_StepBuilder`'s pairing of lines into steps, counting the steps instead of building them."""
+_STRUCTURED, _TEXT, _TEXT_ANNOUNCED, _OBSERVED = range(4)  # what a line is to the step count
 
-    generation: Generation | None
-    """The log's writer, as for `_StepBuilder`."""
-    steps: int = 0
-    """Steps so far."""
-    pending: tuple[int, str] | None = None
-    """The number and tool of a text action waiting for its structured line."""
 
-    def add(self, record: _Record) -> None:
-        if record.action is not None:
-            arguments = record.data.get("arguments")
-            inner = arguments.get("action") if isinstance(arguments, dict) else None
-            action = inner if record.action == "computer_use" and isinstance(inner, str) else record.action
-            recovered = self.pending is not None and self.pending[1] != action
-            self.steps += 1 + recovered
-            self.pending = None
-            return
-        message = _message(record)
-        if record.data.get("source") == _SUMMARY_SOURCE:
-            return
-        if "executing tool" in message and (match := _find_text_action(message)):
-            if self.generation == "text":
-                self.steps += 1
-                return
-            self.steps += self.pending is not None
-            self.pending = (int(match.group(1)), match.group(2))
-        elif self.pending is not None and self.pending[0] == _observation_number(message):
-            self.steps += 1
-            self.pending = None
+def _count_event(record: dict[str, Any]) -> tuple[Any, ...] | None:
+    """What one record is to `_StepBuilder.add`, reduced to what the count needs; None: nothing."""
+    top = _structured_action(record)
+    if top is not None:
+        arguments = record.get("arguments")
+        inner = arguments.get("action") if isinstance(arguments, dict) else None
+        return (_STRUCTURED, inner if top == "computer_use" and isinstance(inner, str) else top)
+    message = record.get("message")
+    if not isinstance(message, str):
+        return None
+    match = _find_text_action(message) if "executing tool" in message else None
+    if record.get("source") == _SUMMARY_SOURCE:
+        return (_TEXT_ANNOUNCED,) if match else None
+    if match:
+        return (_TEXT, int(match.group(1)), match.group(2))
+    number = _observation_number(message)
+    return (_OBSERVED, number) if number is not None else None
+
+
+def _count(events: list[tuple[Any, ...]], generation: Generation | None) -> int:
+    """`_StepBuilder`'s pairing of text and structured lines, counting the steps it would build."""
+    steps = 0
+    pending: tuple[Any, ...] | None = None  # a text action (kind, number, tool) awaiting its structured line
+    for event in events:
+        if event[0] == _STRUCTURED:
+            steps += 1 + (pending is not None and pending[2] != event[1])
+            pending = None
+        elif event[0] == _TEXT:
+            if generation == "text":
+                steps += 1
+            else:
+                steps += pending is not None
+                pending = event
+        elif pending is not None and pending[1] == event[1]:
+            steps += 1
+            pending = None
+    return steps + (pending is not None)
 
 
 def _observation_number(message: str) -> int | None:
@@ -313,13 +331,23 @@ def _message(record: _Record) -> str:
 
 def _generation(records: list[_Record]) -> Generation | None:
     structured = [r for r in records if r.action is not None]
-    if any(r.data.get("source") == "WebSurfer" for r in structured):
+    return _writer(
+        solver=any(r.data.get("source") == "WebSurfer" for r in structured),
+        structured=bool(structured),
+        text=not structured
+        and any(_find_text_action(_message(r)) for r in records if "executing tool" in _message(r)),
+    )
+
+
+def _writer(*, solver: bool, structured: bool, text: bool) -> Generation | None:
+    """The generation of a log that has a "WebSurfer" structured line, else any structured line,
+    else any text action line.
+    """
+    if solver:
         return "solver"
     if structured:
         return "fara-structured"
-    if any(_find_text_action(_message(r)) for r in records if "executing tool" in _message(r)):
-        return "text"
-    return None
+    return "text" if text else None
 
 
 @dataclass
