@@ -201,6 +201,7 @@ def count_screenshots(folder: Path, names: Iterable[str], listed: Sequence[objec
                 match = pattern.fullmatch(name)
                 if match:
                     numbers[scheme].add(int(match.group(1)))
+                    break  # the namings exclude each other
     named = len(numbers["fara"]) or len(numbers["solver"])
     return named or len({str(item) for item in listed} & present)
 
