@@ -21,11 +21,12 @@ from tests.builders import (
     SOLVER_ACTIONS,
     fara_folder,
     png_bytes,
+    record_opens,
     wav_folder,
     write_core_log,
     write_score,
 )
-from tests.hostile import HostileRoot, hostile_root
+from tests.hostile import HostileRoot, hostile_root, snapshot_tree
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.glance import Glance, glance_trajectory
 from webeval_core.reading.screenshots import set_image_source
@@ -126,6 +127,23 @@ def test_parity_on_the_hostile_corpus(hostile: HostileRoot) -> None:
         if glance is not None and glance.screenshots != len(load_trajectory(folder).screenshots):
             differ.append(name)
     assert sorted(differ) == sorted(COUNTED_BY_NAME)
+
+
+def test_the_hostile_corpus_is_glanced_through_open_input_inside_the_root(
+    hostile: HostileRoot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = snapshot_tree(hostile.outside)
+    opened = record_opens(monkeypatch)
+    for folder in hostile.folders:
+        try:
+            glance_trajectory(folder)
+        except UnreadableError:
+            continue
+    root = hostile.root.resolve()
+    assert opened, "every read goes through open_input"
+    assert all(path.is_relative_to(root) for path in opened)
+    assert not [path for path in opened if path.suffix == ".png"]  # screenshots are counted, not read
+    assert snapshot_tree(hostile.outside) == before
 
 
 @pytest.mark.parametrize("generation", ["text", "fara-structured", "solver"])
