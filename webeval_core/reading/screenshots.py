@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 import struct
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -83,6 +83,10 @@ class Screenshots(BaseModel):
 
 class ImageSource(Protocol):
     """Where the screenshots of a mirrored folder come from before they are fetched (the remote layer)."""
+
+    def names(self, folder: Path) -> Collection[str]:
+        """Names of the images the store holds directly in `folder`, known without reading any."""
+        ...
 
     def listed(self, folder: Path) -> Mapping[str, tuple[int, int]]:
         """Images the store holds directly in `folder` (file name -> PNG width, height); {} if none."""
@@ -193,7 +197,7 @@ def count_screenshots(folder: Path, names: Iterable[str], listed: Sequence[objec
     """
     present = set(names)
     if _image_source is not None:
-        present.update(_image_source.listed(folder))
+        present.update(_image_source.names(folder))
     numbers: dict[ScreenshotNaming, set[int]] = {"fara": set(), "solver": set()}
     for name in present:
         if name.startswith("screenshot"):
