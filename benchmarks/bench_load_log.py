@@ -5,7 +5,8 @@ mixing every line shape (plus blank lines, LLM-call events and a traceback), eac
 with thoughts of realistic length, beside one PNG per action (Fara naming), an answer file,
 times.json and core.log; and, for scale, a real-sized trajectory of 100 actions (300 lines).
 Prints the median wall and CPU time of several runs for `parse_action_log` on the bytes and for
-`load_trajectory` on the folder.
+`load_trajectory` on the folder, and beside them what the index pays: `count_steps` on the bytes
+and `glance_trajectory` on the folder.
 
 Usage: .venv/bin/python benchmarks/bench_load_log.py [--lines 10000] [--runs 7]
 """
@@ -37,7 +38,8 @@ from tests.builders import (  # noqa: E402
     write_screenshots,
     write_times,
 )
-from webeval_core.reading.actionlog import parse_action_log  # noqa: E402
+from webeval_core.reading.actionlog import count_steps, parse_action_log  # noqa: E402
+from webeval_core.reading.glance import glance_trajectory  # noqa: E402
 from webeval_core.reading.trajectory import load_trajectory  # noqa: E402
 
 THOUGHT = "The search results list several trails; the third one matches the requested length. " * 4
@@ -113,7 +115,10 @@ def main() -> int:
     }
     python = sys.version.split()[0]
     print(f"{args.lines} lines per log (last row: 300), median of {args.runs} runs (Python {python})")
-    print(f"{'log':<16} {'MB':>5} {'steps':>6} {'warnings':>8}   parse ms wall/cpu   load ms wall/cpu")
+    print(
+        f"{'log':<16} {'MB':>5} {'steps':>6} {'warnings':>8}   parse ms wall/cpu   load ms wall/cpu"
+        "   count ms wall/cpu   glance ms wall/cpu"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for name, lines in logs.items():
             folder = build_folder(Path(tmp), name, lines)
@@ -122,9 +127,12 @@ def main() -> int:
             loaded = load_trajectory(folder)
             parse = median_ms(partial(parse_action_log, data), args.runs)
             load = median_ms(partial(load_trajectory, folder), args.runs)
+            count = median_ms(partial(count_steps, data), args.runs)
+            glance = median_ms(partial(glance_trajectory, folder), args.runs)
             print(
                 f"{name:<16} {len(data) / 1e6:>5.1f} {len(parsed.steps):>6} {len(loaded.warnings):>8} "
                 f"{parse[0]:>10.0f} /{parse[1]:>5.0f} {load[0]:>11.0f} /{load[1]:>5.0f}"
+                f" {count[0]:>11.1f} /{count[1]:>5.1f} {glance[0]:>12.1f} /{glance[1]:>5.1f}"
             )
     return 0
 

@@ -5,8 +5,9 @@ bounded raw excerpt in logexcerpt), screenshots and their coordinates, `core.log
 as files (scorefiles), the final answer, times and task data (trajectory), the network trace
 (network: a HAR, or a Playwright trace read by playwrighttrace), the task catalog (tasks), the
 agent's response text (response), a benchmark's task text (taskdata) and official submission
-packages (submission). Every input file is opened by `folderfiles` (regular files only, no link
-followed, never blocking, size-aware). Problems become `Diagnostic`s naming the file and line; only
+packages (submission); `glance` reads only what the index's summary needs, by the same rules.
+Every input file is opened by `folderfiles` (regular files only, no link followed, never
+blocking, size-aware). Problems become `Diagnostic`s naming the file and line; only
 a folder with nothing usable raises `UnreadableError`.
 
 May import: `webeval_core.diagnostics` (and the standard library and pydantic).
@@ -25,6 +26,7 @@ __all__ = [
     "ActionLog",
     "AgentResponse",
     "CoreLogLine",
+    "Glance",
     "Har",
     "ImageSource",
     "LogExcerpt",
@@ -44,6 +46,7 @@ __all__ = [
     "Trajectory",
     "default_dataset_path",
     "ensure_local",
+    "glance_trajectory",
     "infer_resource_type",
     "is_trajectory_folder",
     "load_catalog",
@@ -70,6 +73,7 @@ if TYPE_CHECKING:
     from webeval_core.reading.coordinates import MODEL_SIZE, Point, Scaling
     from webeval_core.reading.corelog import CoreLogLine, parse_core_log
     from webeval_core.reading.folderfiles import NotReadableFileError, read_file
+    from webeval_core.reading.glance import Glance, glance_trajectory
     from webeval_core.reading.logexcerpt import LogExcerpt, read_log_excerpt
     from webeval_core.reading.network import (
         Har,

@@ -16,8 +16,10 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from json.scanner import make_scanner
 from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
@@ -36,6 +38,7 @@ LOG_NAME = "web_surfer.log"
 Generation = Literal["text", "fara-structured", "solver"]
 
 _SUMMARY_SOURCE = "WebSurfer-SummarizedAction"
+_OPENERS = ("{", "[")  # how a JSON record line starts
 _TEXT_ACTION = re.compile(r"Action #(\d{1,9}): executing tool '([^']*)' with arguments\s*")
 _OBSERVATION = re.compile(r"\s*Observation ?#(\d{1,9}):\s?(.*)", re.DOTALL)
 _SUMMARY = re.compile(r"Action \d+: URL=(\S*), (\w+)\((.*)\)\s*", re.DOTALL)
@@ -44,6 +47,8 @@ _SCROLL_DOWN = {"scroll_down", "page_down"}
 _TYPE_ACTIONS = {"type", "input_text"}
 _NUMBERS = (int, float)
 _DECODER = finite_decoder()  # NaN / Infinity arguments become null, with a warning
+# No number hooks, and no Python wrapper: faster where no value is kept.
+_SCAN: Callable[[str, int], tuple[Any, int]] = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 _LITERAL_TRIES = 20  # closing braces tried, from the last, when arguments are not plain JSON
 
 
@@ -129,6 +134,87 @@ def parse_action_log(data: bytes, file: str = LOG_NAME) -> ActionLog:
     return ActionLog(
         steps=steps, generation=generation, first_time=first_time, diagnostics=tuple(diagnostics)
     )
+
+
+def count_steps(data: bytes) -> int:
+    """How many steps `parse_action_log(data)` gives, without building them (for the index).
+
+    The same lines become records and text and structured lines pair the same way; nothing the
+    count does not depend on is read (arguments, times, thoughts, summaries, NaN fields).
+    """
+    events: list[tuple[Any, ...]] = []
+    solver = structured = text = False
+    for raw in data.decode("utf-8", errors="replace").split("\n"):
+        stripped = raw.strip()
+        if stripped[:1] not in _OPENERS:
+            continue
+        try:
+            record = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
+        except (StopIteration, ValueError, RecursionError):
+            continue
+        if type(record) is not dict:  # a JSON decoder makes plain dicts
+            continue
+        event = _count_event(record)
+        if event is None:
+            continue
+        if event[0] == _STRUCTURED:
+            structured = True
+            solver = solver or record.get("source") == "WebSurfer"
+        elif event[0] == _TEXT_ANNOUNCED:
+            text = True
+            continue  # a summary line saying "Action #N": it names the writer, it is no step
+        else:
+            text = text or event[0] == _TEXT
+        events.append(event)
+    return _count(events, _writer(solver=solver, structured=structured, text=text))
+
+
+_STRUCTURED, _TEXT, _TEXT_ANNOUNCED, _OBSERVED = range(4)  # what a line is to the step count
+
+
+def _count_event(record: dict[str, Any]) -> tuple[Any, ...] | None:
+    """What one record is to `_StepBuilder.add`, reduced to what the count needs; None: nothing."""
+    top = _structured_action(record)
+    if top is not None:
+        arguments = record.get("arguments")
+        inner = arguments.get("action") if isinstance(arguments, dict) else None
+        return (_STRUCTURED, inner if top == "computer_use" and isinstance(inner, str) else top)
+    message = record.get("message")
+    if not isinstance(message, str):
+        return None
+    match = _find_text_action(message) if "executing tool" in message else None
+    if record.get("source") == _SUMMARY_SOURCE:
+        return (_TEXT_ANNOUNCED,) if match else None
+    if match:
+        return (_TEXT, int(match.group(1)), match.group(2))
+    number = _observation_number(message)
+    return (_OBSERVED, number) if number is not None else None
+
+
+def _count(events: list[tuple[Any, ...]], generation: Generation | None) -> int:
+    """`_StepBuilder`'s pairing of text and structured lines, counting the steps it would build."""
+    steps = 0
+    pending: tuple[Any, ...] | None = None  # a text action (kind, number, tool) awaiting its structured line
+    for event in events:
+        if event[0] == _STRUCTURED:
+            steps += 1 + (pending is not None and pending[2] != event[1])
+            pending = None
+        elif event[0] == _TEXT:
+            if generation == "text":
+                steps += 1
+            else:
+                steps += pending is not None
+                pending = event
+        elif pending is not None and pending[1] == event[1]:
+            steps += 1
+            pending = None
+    return steps + (pending is not None)
+
+
+def _observation_number(message: str) -> int | None:
+    """The N of an "Observation#N" message (as `_StepBuilder.add` reads it); None for other lines."""
+    obs = _OBSERVATION.match(message) if "Observation" in message else None
+    return int(obs.group(1)) if obs else None
 
 
 class _Record(NamedTuple):
@@ -245,13 +331,23 @@ def _message(record: _Record) -> str:
 
 def _generation(records: list[_Record]) -> Generation | None:
     structured = [r for r in records if r.action is not None]
-    if any(r.data.get("source") == "WebSurfer" for r in structured):
+    return _writer(
+        solver=any(r.data.get("source") == "WebSurfer" for r in structured),
+        structured=bool(structured),
+        text=not structured
+        and any(_find_text_action(_message(r)) for r in records if "executing tool" in _message(r)),
+    )
+
+
+def _writer(*, solver: bool, structured: bool, text: bool) -> Generation | None:
+    """The generation of a log that has a "WebSurfer" structured line, else any structured line,
+    else any text action line.
+    """
+    if solver:
         return "solver"
     if structured:
         return "fara-structured"
-    if any(_find_text_action(_message(r)) for r in records if "executing tool" in _message(r)):
-        return "text"
-    return None
+    return "text" if text else None
 
 
 @dataclass

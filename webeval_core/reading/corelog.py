@@ -19,6 +19,7 @@ CORE_LOG_NAME = "core.log"
 
 _RECORD = re.compile(r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) \[(\w+)\] (\S+) - ?(.*)")
 _ERROR_LEVELS = {"ERROR", "CRITICAL", "FATAL"}
+_ERROR_MARKS = tuple(f"[{level}]".encode() for level in sorted(_ERROR_LEVELS))
 
 
 class CoreLogLine(BaseModel):
@@ -77,6 +78,16 @@ def parse_core_log(
                 Diagnostic(file=file, line=start, message="text before the first log record kept as is")
             )
     return tuple(records), diagnostics
+
+
+def last_error_message(data: bytes) -> str | None:
+    """The message of the last record logged at ERROR level or above (as `parse_core_log` reads
+    it); None when there is none. A log without an error level in brackets is not parsed at all.
+    """
+    if not any(mark in data for mark in _ERROR_MARKS):
+        return None
+    errors = [record for record in parse_core_log(data)[0] if record.is_error]
+    return errors[-1].message if errors else None
 
 
 def _time(seconds: str, millis: str) -> datetime | None:

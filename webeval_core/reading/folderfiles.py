@@ -11,6 +11,7 @@ that it never writes).
 from __future__ import annotations
 
 import errno
+import itertools
 import json
 import math
 import os
@@ -112,8 +113,21 @@ def read_file(path: str | Path, limit: int = -1, *, dir_fd: int | None = None) -
 def read_head(path: str | Path, limit: int, *, dir_fd: int | None = None) -> tuple[bytes, int]:
     """The first `limit` bytes of a regular file and the file's size (see `open_input`)."""
     fd = open_input(path, dir_fd=dir_fd)
-    with os.fdopen(fd, "rb") as handle:
-        return handle.read(limit), os.fstat(fd).st_size
+    try:
+        # Ask for what fstat announces (reading on while the file grows), not for `limit` at once:
+        # a large request allocates that many bytes on every call, which dominates small files.
+        step = os.fstat(fd).st_size + 1
+        chunks: list[bytes] = []
+        remaining = limit
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, step))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks), os.fstat(fd).st_size
+    finally:
+        os.close(fd)
 
 
 def describe_size(size: int) -> str:
@@ -140,7 +154,7 @@ def decode_text(data: bytes, file: str) -> tuple[str, list[Diagnostic]]:
     return data.decode("utf-8", errors="replace"), [Diagnostic(file=file, line=bad_lines[0], message=message)]
 
 
-def read_json_file(path: Path, file: str) -> tuple[Any, list[Diagnostic]]:
+def read_json_file(path: str | Path, file: str) -> tuple[Any, list[Diagnostic]]:
     """The parsed content of a small JSON file, or None with the reason it could not be used.
 
     NaN, Infinity and numbers out of float range are read as null, each reported with its field.
@@ -165,11 +179,15 @@ def read_json_file(path: Path, file: str) -> tuple[Any, list[Diagnostic]]:
     return None, [*diagnostics, problem]
 
 
+_SERIALS = itertools.count()  # next() is atomic: tells whether any marker was made meanwhile
+
+
 class _NonFinite:
     """Stands for a NaN / Infinity / out-of-range number while a document is decoded."""
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.serial = next(_SERIALS)
 
 
 def _constant(text: str) -> _NonFinite:
@@ -194,7 +212,11 @@ def loads_finite(text: str) -> tuple[Any, list[str]]:
 
     Raises what `json.loads` raises (JSONDecodeError, RecursionError, ValueError).
     """
-    return replace_non_finite(_FINITE.decode(text))
+    before = next(_SERIALS)
+    value = _FINITE.decode(text)
+    if next(_SERIALS) == before + 1:  # no marker made (in any thread): nothing to replace
+        return value, []
+    return replace_non_finite(value)
 
 
 def replace_non_finite(value: Any) -> tuple[Any, list[str]]:
@@ -208,16 +230,19 @@ def replace_non_finite(value: Any) -> tuple[Any, list[str]]:
     stack: list[tuple[Any, str]] = [(value, "")]
     while stack:
         node, where = stack.pop()
-        keys = node.keys() if isinstance(node, dict) else range(len(node)) if isinstance(node, list) else ()
-        for key in keys:
-            child = node[key]
-            path = f"{where}.{key}".lstrip(".") if isinstance(node, dict) else f"{where}[{key}]"
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, child in items:
+            # Most values are scalars: a path is spelt only for a marker or a container.
             if isinstance(child, _NonFinite):
-                node[key] = None
-                found.append(f"{path} ({child.text})")
+                node[key] = None  # replacing a value while iterating keeps the dict's size
+                found.append(f"{_child_path(node, where, key)} ({child.text})")
             elif isinstance(child, dict | list):
-                stack.append((child, path))
+                stack.append((child, _child_path(node, where, key)))
     return value, found
+
+
+def _child_path(node: Any, where: str, key: Any) -> str:
+    return f"{where}.{key}".lstrip(".") if isinstance(node, dict) else f"{where}[{key}]"
 
 
 def non_finite_diagnostics(file: str, fields: list[str], line: int | None = None) -> list[Diagnostic]:

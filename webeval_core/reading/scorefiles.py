@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -49,10 +49,16 @@ class ScoreFile(BaseModel):
     """`response_text` decoded, when it is a JSON object or array; None otherwise."""
 
 
-def read_score_files(folder: Path) -> tuple[dict[str, ScoreFile], list[Diagnostic]]:
-    """Every readable score file of a trajectory folder, keyed by stem; unusable files are reported."""
-    directory = folder / SCORES_DIR
-    if directory.is_symlink() and resolve_inside(folder, SCORES_DIR) is None:
+def read_score_files(
+    folder: Path, *, responses: Literal["all", "engine"] = "all"
+) -> tuple[dict[str, ScoreFile], list[Diagnostic]]:
+    """Every readable score file of a trajectory folder, keyed by stem; unusable files are reported.
+
+    `responses="engine"` decodes a judge's JSON text only when it may hold an `engine` key (the
+    stored evaluations `scoring.verdicts` reads); every other file keeps `response` None.
+    """
+    directory = os.path.join(folder, SCORES_DIR)
+    if os.path.islink(directory) and resolve_inside(folder, SCORES_DIR) is None:
         return {}, [Diagnostic(file=SCORES_DIR, message=LEADS_OUTSIDE)]
     try:
         entries = sorted((e for e in os.scandir(directory) if e.name.endswith(".json")), key=lambda e: e.name)
@@ -62,7 +68,7 @@ def read_score_files(folder: Path) -> tuple[dict[str, ScoreFile], list[Diagnosti
     diagnostics: list[Diagnostic] = []
     for entry in entries:
         file = f"{SCORES_DIR}/{entry.name}"
-        path = resolve_inside(folder, file) if entry.is_symlink() else Path(entry.path)
+        path = resolve_inside(folder, file) if entry.is_symlink() else entry.path
         if path is None:
             diagnostics.append(Diagnostic(file=file, message=LEADS_OUTSIDE))
             continue
@@ -75,7 +81,10 @@ def read_score_files(folder: Path) -> tuple[dict[str, ScoreFile], list[Diagnosti
             continue
         stem = entry.name.removesuffix(".json")
         scores[stem] = ScoreFile(
-            name=stem, path=Path(entry.path), score=_score(content, file, diagnostics), **_response(content)
+            name=stem,
+            path=Path(entry.path),
+            score=_score(content, file, diagnostics),
+            **_response(content, decode=responses == "all"),
         )
     return scores, diagnostics
 
@@ -92,16 +101,20 @@ def _score(content: dict[str, Any], file: str, diagnostics: list[Diagnostic]) ->
     return None
 
 
-def _response(content: dict[str, Any]) -> dict[str, Any]:
+def _response(content: dict[str, Any], *, decode: bool) -> dict[str, Any]:
     value = content.get("gpt_response_text")
     if isinstance(value, dict | list):
         return {"response_text": json.dumps(value, ensure_ascii=False), "response": value}
     if not isinstance(value, str):
         return {"response_text": None if value is None else str(value), "response": None}
     decoded: Any = None
-    if value.lstrip()[:1] in ("{", "["):
+    # An "engine" key can only be spelt with its letters or with \u escapes.
+    wanted = decode or "engine" in value or "\\u" in value
+    if wanted and value.lstrip()[:1] in ("{", "["):
         try:
-            decoded = expand_shared_strings(loads_finite(value)[0])
+            decoded = loads_finite(value)[0]
+            if "\\u0000" in value:  # a shared reference starts with NUL, which JSON must escape
+                decoded = expand_shared_strings(decoded)
         except (ValueError, RecursionError, LookupError, TypeError):  # not JSON, or a broken reference
             decoded = None
     return {"response_text": value, "response": decoded if isinstance(decoded, dict | list) else None}

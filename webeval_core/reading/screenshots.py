@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -83,6 +83,10 @@ class Screenshots(BaseModel):
 
 class ImageSource(Protocol):
     """Where the screenshots of a mirrored folder come from before they are fetched (the remote layer)."""
+
+    def names(self, folder: Path) -> Collection[str]:
+        """Names of the images the store holds directly in `folder`, known without reading any."""
+        ...
 
     def listed(self, folder: Path) -> Mapping[str, tuple[int, int]]:
         """Images the store holds directly in `folder` (file name -> PNG width, height); {} if none."""
@@ -183,6 +187,27 @@ def discover_screenshots(
     if not frames and listed_frames:
         return Screenshots(naming=None, frames=tuple(listed_frames)), diagnostics
     return Screenshots(naming=naming, frames=tuple(frames)), diagnostics
+
+
+def count_screenshots(folder: Path, names: Iterable[str], listed: Sequence[object] = ()) -> int:
+    """How many screenshots `discover_screenshots` would find, counted by file name alone: the
+    numbers of the naming it chooses, among the folder's `names` and the frames a registered image
+    source lists; else the `listed` entries that name a file of the folder. No file is opened or
+    fetched, so a file of the right name that is not a PNG still counts.
+    """
+    present = set(names)
+    if _image_source is not None:
+        present.update(_image_source.names(folder))
+    numbers: dict[ScreenshotNaming, set[int]] = {"fara": set(), "solver": set()}
+    for name in present:
+        if name.startswith("screenshot"):
+            for scheme, pattern in _NAMINGS:
+                match = pattern.fullmatch(name)
+                if match:
+                    numbers[scheme].add(int(match.group(1)))
+                    break  # the namings exclude each other
+    named = len(numbers["fara"]) or len(numbers["solver"])
+    return named or len({str(item) for item in listed} & present)
 
 
 # A file of the folder, or a frame the image source lists and the folder does not hold yet.

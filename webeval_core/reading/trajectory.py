@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
@@ -73,6 +73,9 @@ EVAL_RESULT_NAME = "eval_result.json"
 
 Outcome = Literal["answered", "no_answer", "aborted"]
 Layout = Literal["fara", "webarena-verified"]
+FolderKind = Literal["fara", "webarena-verified", "crashed"]
+"""A folder's layout, a Fara folder that holds only core.log (a crashed task) apart."""
+_T = TypeVar("_T")
 
 CRASHED_PARENT = "traj"
 """The folder of a Fara run's trajectories, where a folder holding only core.log is a crashed task."""
@@ -127,6 +130,11 @@ class FinalAnswer(BaseModel):
     token_usage: dict[str, TokenUsage] = {}
     """LLM token counts per component (e.g. the agent, the judge), as the writer names them."""
 
+    @property
+    def total_usage(self) -> TokenUsage:
+        """LLM token counts summed over every component."""
+        return sum(self.token_usage.values(), TokenUsage())
+
     @field_validator("final_answer", mode="before")
     @classmethod
     def _structured_answer_as_text(cls, value: Any) -> Any:
@@ -146,6 +154,15 @@ class Times(BaseModel):
     """When the solver ended, in unix seconds; None when not recorded."""
     duration: float | None = None
     """How long the solver ran, in seconds; None when not recorded."""
+
+    @property
+    def solver_seconds(self) -> float | None:
+        """How long the solver ran, in seconds (`duration`, else end - start); None if unknown."""
+        if self.duration is not None:
+            return self.duration
+        if self.start_time is not None and self.end_time is not None:
+            return self.end_time - self.start_time  # both checked to be real times
+        return None
 
 
 class Trajectory(BaseModel):
@@ -201,19 +218,12 @@ class Trajectory(BaseModel):
     @property
     def duration_s(self) -> float | None:
         """How long the solver ran, in seconds (times.json's duration, else end - start); None if unknown."""
-        if self.times is None:
-            return None
-        if self.times.duration is not None:
-            return self.times.duration
-        if self.times.start_time is not None and self.times.end_time is not None:
-            return self.times.end_time - self.times.start_time  # both checked to be real times
-        return None
+        return self.times.solver_seconds if self.times is not None else None
 
     @property
     def token_usage(self) -> TokenUsage:
         """LLM token counts summed over every component of the answer file (zero without one)."""
-        usages = self.final_answer.token_usage.values() if self.final_answer else ()
-        return sum(usages, TokenUsage())
+        return self.final_answer.total_usage if self.final_answer else TokenUsage()
 
     @property
     def error_lines(self) -> tuple[CoreLogLine, ...]:
@@ -241,9 +251,15 @@ def load_trajectory(path: Path) -> Trajectory:
     Whatever goes wrong inside one folder, even an error no reader foresaw, becomes that
     folder's UnreadableError, so a list of folders never stops at one.
     """
-    folder = Path(path)
+    return read_guarded(Path(path), _load)
+
+
+def read_guarded(folder: Path, read: Callable[[FolderReader], _T]) -> _T:
+    """`read` applied to the folder's `FolderReader`, every failure as the folder's UnreadableError:
+    a folder that is missing, a file or not listable, and any error no reader foresaw.
+    """
     try:
-        return _load(folder)
+        return read(_open_folder(folder))
     except UnreadableError:
         raise
     except Exception as exc:  # one folder's surprise must not stop a root: it says what it was
@@ -251,27 +267,40 @@ def load_trajectory(path: Path) -> Trajectory:
         raise UnreadableError(folder, reason[:_REASON_CHARS]) from None
 
 
-def _load(folder: Path) -> Trajectory:
+def _open_folder(folder: Path) -> FolderReader:
     try:
-        names = set(os.listdir(folder))
+        with os.scandir(folder) as entries:  # the listing says which names are links: no lstat each
+            links = {entry.name: entry.is_symlink() for entry in entries}
     except FileNotFoundError:
         raise UnreadableError(folder, "the folder does not exist") from None
     except NotADirectoryError:
         raise UnreadableError(folder, "this is a file, not a trajectory folder") from None
     except OSError as exc:
         raise UnreadableError(folder, f"the folder cannot be listed ({exc.strerror})") from None
-    reader = _FolderReader(folder, names)
-    answers = sorted(n for n in names if n.endswith(ANSWER_SUFFIX))
-    if answers or LOG_NAME in names:
-        return _load_fara(reader, answers)
-    if AGENT_RESPONSE in names:
-        return _load_webarena_verified(reader)
-    if CORE_LOG_NAME in names:
-        return _load_crashed(reader)
+    return FolderReader(folder, set(links), {name for name, link in links.items() if link})
+
+
+def folder_kind(reader: FolderReader) -> FolderKind:
+    """Which reader the folder needs, from its file names; UnreadableError when it is none of them."""
+    if reader.answer_files() or LOG_NAME in reader.names:
+        return "fara"
+    if AGENT_RESPONSE in reader.names:
+        return "webarena-verified"
+    if CORE_LOG_NAME in reader.names:
+        return "crashed"
     raise UnreadableError(
-        folder,
+        reader.folder,
         "not a trajectory folder: it has no *_final_answer.json, web_surfer.log or agent_response.json",
     )
+
+
+def _load(reader: FolderReader) -> Trajectory:
+    kind = folder_kind(reader)
+    if kind == "fara":
+        return _load_fara(reader)
+    if kind == "webarena-verified":
+        return _load_webarena_verified(reader)
+    return _load_crashed(reader)
 
 
 def trajectory_json(t: Trajectory) -> dict[str, Any]:
@@ -305,13 +334,20 @@ def trajectory_json(t: Trajectory) -> dict[str, Any]:
     }
 
 
-class _FolderReader:
-    """Reads the folder's own files by name, never through a link that leads out of it."""
+class FolderReader:
+    """Reads the folder's own files by name, never through a link that leads out of it, and keeps
+    the problems met as warnings (the full reader's and `glance`'s shared file access).
+    """
 
-    def __init__(self, folder: Path, names: set[str]) -> None:
+    def __init__(self, folder: Path, names: set[str], links: set[str] | None = None) -> None:
         self.folder = folder
         self.names = names
+        self.links = links  # the names that are symlinks; None: ask the file system for each
         self.warnings: list[Diagnostic] = []
+
+    def answer_files(self) -> list[str]:
+        """The folder's `*_answer.json` names, sorted."""
+        return sorted(n for n in self.names if n.endswith(ANSWER_SUFFIX))
 
     def warn(self, file: str, message: str, line: int | None = None) -> None:
         self.warnings.append(Diagnostic(file=file, line=line, message=message))
@@ -321,14 +357,19 @@ class _FolderReader:
 
     def path(self, name: str) -> Path | None:
         """The file `name` of the folder, a symlink replaced by its target when that stays inside."""
+        location = self.location(name)
+        return Path(location) if location is not None else None
+
+    def location(self, name: str) -> str | None:
+        """`path` as a string: what reading needs, without building a Path for every file."""
         if name not in self.names:
             return None
-        path = self.folder / name
-        if path.is_symlink():
+        path = os.path.join(self.folder, name)
+        if name in self.links if self.links is not None else os.path.islink(path):
             target = resolve_inside(self.folder, name)
             if target is None:
                 self.warn(name, LEADS_OUTSIDE)
-            return target
+            return str(target) if target is not None else None
         return path
 
     def trace_path(self) -> Path | None:
@@ -338,7 +379,7 @@ class _FolderReader:
 
     def read_bytes(self, name: str, head: int | None = None) -> bytes | None:
         """The file's bytes (only its first `head` bytes, with a warning, when it is larger)."""
-        path = self.path(name)
+        path = self.location(name)
         if path is None:
             return None
         try:
@@ -353,7 +394,7 @@ class _FolderReader:
         return data
 
     def read_object(self, name: str) -> dict[str, Any] | None:
-        path = self.path(name)
+        path = self.location(name)
         if path is None:
             return None
         content, problems = read_json_file(path, name)
@@ -383,33 +424,41 @@ class _FolderReader:
         }
 
 
-def _load_fara(reader: _FolderReader, answers: list[str]) -> Trajectory:
-    folder = reader.folder
-    answer_file = _choose_answer_file(reader, answers)
-    answer = _read_answer(reader, answer_file) if answer_file else None
+def read_fara_answer_and_log(reader: FolderReader) -> tuple[str | None, FinalAnswer | None, bytes | None]:
+    """A Fara folder's answer file name, its answer and web_surfer.log's bytes (each None when
+    missing or unusable); UnreadableError when neither the answer nor the log is usable.
+    """
+    answer_file = choose_answer_file(reader, reader.answer_files())
+    answer = read_answer(reader, answer_file) if answer_file else None
     if LOG_NAME not in reader.names:
         reader.warn(LOG_NAME, "missing: the trajectory has no steps to show")
     log_data = reader.read_bytes(LOG_NAME, LOG_READ_LIMIT)
     if answer is None and log_data is None:
         problems = "; ".join(str(w) for w in reader.warnings)
         raise UnreadableError(
-            folder, f"neither a usable answer file nor a readable web_surfer.log ({problems})"
+            reader.folder, f"neither a usable answer file nor a readable web_surfer.log ({problems})"
         )
+    return answer_file, answer, log_data
+
+
+def _load_fara(reader: FolderReader) -> Trajectory:
+    folder = reader.folder
+    answer_file, answer, log_data = read_fara_answer_and_log(reader)
     log = parse_action_log(log_data) if log_data is not None else ActionLog()
     reader.extend(log.diagnostics)
     screenshots, frame_problems = discover_screenshots(
         folder, answer.screenshots if answer else (), answer_file
     )
     reader.extend(frame_problems)
-    times = _read_times(reader)
+    times = read_times(reader)
     offset = _utc_offset(reader, log.first_time, times)
     steps, scaling = _complete_steps(reader, log.steps, screenshots, offset)
     common = reader.common()
     return Trajectory(
         path=folder,
-        task_id=_task_id(answer_file) if answer_file else folder.name,
+        task_id=answer_task_id(answer_file) if answer_file else folder.name,
         layout="fara",
-        outcome=_fara_outcome(answer),
+        outcome=fara_outcome(answer),
         final_answer=answer,
         answer_file=answer_file,
         final_answer_text=answer.final_answer if answer and answer.final_answer != NO_ANSWER_MARKER else None,
@@ -424,17 +473,21 @@ def _load_fara(reader: _FolderReader, answers: list[str]) -> Trajectory:
     )
 
 
-def _load_webarena_verified(reader: _FolderReader) -> Trajectory:
+def read_agent_response(reader: FolderReader) -> tuple[str | None, Outcome]:
+    """agent_response.json's text (None when empty or unreadable) and the outcome it gives."""
     data = reader.read_bytes(AGENT_RESPONSE)
-    text: str | None = None
-    outcome: Outcome = "aborted"
-    if data is not None:
-        text, decode_problems = decode_text(data, AGENT_RESPONSE)
-        reader.extend(decode_problems)
-        outcome = "answered" if text.strip() else "no_answer"
-        if outcome == "no_answer":
-            reader.warn(AGENT_RESPONSE, "is empty: the agent gave no response")
-            text = None
+    if data is None:
+        return None, "aborted"
+    text, decode_problems = decode_text(data, AGENT_RESPONSE)
+    reader.extend(decode_problems)
+    if not text.strip():
+        reader.warn(AGENT_RESPONSE, "is empty: the agent gave no response")
+        return None, "no_answer"
+    return text, "answered"
+
+
+def _load_webarena_verified(reader: FolderReader) -> Trajectory:
+    text, outcome = read_agent_response(reader)
     screenshots, problems = discover_screenshots(reader.folder)
     reader.extend(problems)
     common = reader.common()
@@ -450,11 +503,11 @@ def _load_webarena_verified(reader: _FolderReader) -> Trajectory:
     )
 
 
-def _load_crashed(reader: _FolderReader) -> Trajectory:
+def _load_crashed(reader: FolderReader) -> Trajectory:
     """A folder holding only core.log: the task crashed and was left for re-execution."""
     common = reader.common()
     errors = [line for line in common["core_log"] if line.is_error]
-    reason = _last_error_line(errors[-1].message) if errors else "core.log logs no error"
+    reason = crash_reason(errors[-1].message if errors else None)
     reader.warn(CORE_LOG_NAME, f"is all the folder holds: the task crashed ({reason}); counted as aborted")
     return Trajectory(
         path=reader.folder,
@@ -467,7 +520,12 @@ def _load_crashed(reader: _FolderReader) -> Trajectory:
     )
 
 
-def _last_error_line(message: str) -> str:
+def crash_reason(last_error: str | None) -> str:
+    """Why a crashed task crashed, from the message of core.log's last error (None: it logged none)."""
+    return last_error_line(last_error) if last_error is not None else "core.log logs no error"
+
+
+def last_error_line(message: str) -> str:
     """The line of an error record that says what failed: a traceback's last line, else its first."""
     lines = [line.strip() for line in message.splitlines() if line.strip()]
     if not lines:
@@ -475,7 +533,7 @@ def _last_error_line(message: str) -> str:
     return (lines[-1] if len(lines) > 1 else lines[0])[:_REASON_CHARS]
 
 
-def _choose_answer_file(reader: _FolderReader, answers: list[str]) -> str | None:
+def choose_answer_file(reader: FolderReader, answers: list[str]) -> str | None:
     if not answers:
         reader.warn(
             f"*{FINAL_ANSWER_SUFFIX}", "missing: the run stopped before writing an answer; counted as aborted"
@@ -492,7 +550,7 @@ def _choose_answer_file(reader: _FolderReader, answers: list[str]) -> str | None
     return chosen
 
 
-def _read_answer(reader: _FolderReader, name: str) -> FinalAnswer | None:
+def read_answer(reader: FolderReader, name: str) -> FinalAnswer | None:
     content = reader.read_object(name)
     if content is None:
         return None
@@ -510,18 +568,18 @@ def _read_answer(reader: _FolderReader, name: str) -> FinalAnswer | None:
         return None
 
 
-def _task_id(answer_file: str) -> str:
+def answer_task_id(answer_file: str) -> str:
     suffix = FINAL_ANSWER_SUFFIX if answer_file.endswith(FINAL_ANSWER_SUFFIX) else ANSWER_SUFFIX
     return answer_file.removesuffix(suffix)
 
 
-def _fara_outcome(answer: FinalAnswer | None) -> Outcome:
+def fara_outcome(answer: FinalAnswer | None) -> Outcome:
     if answer is None or answer.is_aborted:
         return "aborted"
     return "no_answer" if answer.final_answer == NO_ANSWER_MARKER else "answered"
 
 
-def _read_times(reader: _FolderReader) -> Times | None:
+def read_times(reader: FolderReader) -> Times | None:
     content = reader.read_object(TIMES_NAME)
     if content is None:
         return None
@@ -549,7 +607,7 @@ def _is_time(value: float | None) -> bool:
     return True
 
 
-def _utc_offset(reader: _FolderReader, first_time: datetime | None, times: Times | None) -> float | None:
+def _utc_offset(reader: FolderReader, first_time: datetime | None, times: Times | None) -> float | None:
     """Offset of the log's naive local times: first log time vs times.json start, to 15 minutes."""
     if first_time is None:
         return None
@@ -578,7 +636,7 @@ def _utc_offset(reader: _FolderReader, first_time: datetime | None, times: Times
 
 
 def _complete_steps(
-    reader: _FolderReader, steps: tuple[Step, ...], screenshots: Screenshots, offset: float | None
+    reader: FolderReader, steps: tuple[Step, ...], screenshots: Screenshots, offset: float | None
 ) -> tuple[tuple[Step, ...], Scaling | None]:
     """Give each step its screenshot, its point in that screenshot's pixels and its UTC time."""
     scalings: dict[tuple[int, int], Scaling] = {}

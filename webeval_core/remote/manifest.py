@@ -44,9 +44,10 @@ class RemoteObject(BaseModel):
     tag: str
     """The object's version as the store names it (etag, generation or modification time)."""
     width: int | None = None
-    """An image's width in pixels, from its PNG header (fetched with a ranged read); else None."""
+    """An image's width in pixels, from its PNG header (a ranged read when a view first lists its
+    folder); 0 when that header is not a PNG's; None until read."""
     height: int | None = None
-    """An image's height in pixels, from its PNG header; else None."""
+    """An image's height in pixels, from its PNG header; 0 when not a PNG; None until read."""
     local_tag: str | None = None
     """The version the local copy was fetched at; None when there is no (complete) local copy."""
 

@@ -4,10 +4,11 @@
 files every reader needs (logs, JSON, core.log, scores, HAR) into
 `~/.cache/webeval/remote/<hash of URL>/<name>/`, and records the listing in the mirror's manifest.
 An object whose version did not change is not fetched again. Screenshots are not fetched then:
-their PNG header (24 bytes, one ranged read) gives their size, the manifest lists them, and the
-registered `ImageSource` lets `reading.screenshots` count them and fetch one when a view reads it
-(and the next frame in the background). Fetched images are bounded by `image_cache_bytes()`, the
-least recently read evicted first.
+the manifest lists them, so the index counts them by name (`ImageSource.names`). A view that
+opens a trajectory needs their sizes (`ImageSource.listed`): the PNG headers of that folder are
+read then (24 bytes each, one ranged read for the folder) and kept in the manifest, and a frame is
+fetched when a view reads it (and the next frame in the background). Fetched images are bounded
+by `image_cache_bytes()`, the least recently read evicted first.
 
 Nothing here writes to the store except `upload`, which the CLI calls only for `--write-remote`.
 """
@@ -130,7 +131,6 @@ def sync(location: RemoteLocation) -> OpenedRoot:
             return _offline(location, tree, db, _reason(exc))
         problems: list[str] = []
         objects = _merge(tree, db, listing, problems, location.url)
-        _read_heads(fs, base, objects, problems, location.url)
         fetched, unchanged = _fetch_eager(fs, base, tree, objects, problems, location.url)
         manifest.save(db, objects.values())
         manifest.set_meta(db, "synced", time.strftime("%Y-%m-%d %H:%M:%S"))
@@ -240,29 +240,6 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
-def _read_heads(fs: Any, base: str, objects: dict[str, RemoteObject], problems: list[str], url: str) -> None:
-    """Width and height of every PNG not measured yet, from its first 24 bytes (ranged reads)."""
-    pending = [o for o in objects.values() if o.path.lower().endswith(".png") and o.width is None]
-    for start in range(0, len(pending), 512):
-        batch = pending[start : start + 512]
-        paths = [f"{base}/{o.path}" for o in batch]
-        try:
-            heads = _call(fs, "cat_ranges", paths, [0] * len(batch), [_HEAD] * len(batch), on_error="return")
-        except Exception as exc:  # the store stopped answering: the frames are listed next refresh
-            problems.append(f"{url}: screenshot headers not read ({_reason(exc)}); listed next refresh")
-            return
-        failed = 0
-        for item, head in zip(batch, heads, strict=True):
-            size = png_header_size(head) if isinstance(head, bytes) else None
-            failed += not isinstance(head, bytes)
-            if size is not None:
-                objects[item.path] = item.model_copy(update={"width": size[0], "height": size[1]})
-        if failed:
-            problems.append(
-                f"{url}: {failed} screenshot headers could not be read; listed again next refresh"
-            )
-
-
 def _fetch_eager(
     fs: Any, base: str, tree: Path, objects: dict[str, RemoteObject], problems: list[str], url: str
 ) -> tuple[int, int]:
@@ -341,17 +318,22 @@ class MirrorImages:
     def __init__(self) -> None:
         self._ahead = ThreadPoolExecutor(max_workers=2, thread_name_prefix="webeval-prefetch")
 
+    def names(self, folder: Path) -> frozenset[str]:
+        """The names of the PNG images the store holds directly in `folder` (nothing is read)."""
+        return frozenset(o.name for o in _images_in(folder))
+
     def listed(self, folder: Path) -> dict[str, tuple[int, int]]:
-        """The PNG screenshots the store holds directly in `folder` (a mirror folder), with sizes."""
-        located = _locate(folder)
-        if located is None:
-            return {}
-        mirror, _, rel = located
-        if not (mirror / manifest.MANIFEST_NAME).is_file():
-            return {}
-        with manifest.connect(mirror) as db:
-            rows = manifest.objects_in(db, rel)
-        return {o.name: (o.width, o.height) for o in rows if o.width is not None and o.height is not None}
+        """The PNG screenshots the store holds directly in `folder` (a mirror folder), with sizes.
+
+        Sizes not known yet are read from the store now, for the whole folder at once.
+
+        Raises:
+            RemoteReadError: when the store does not answer for headers not read before.
+        """
+        images = _images_in(folder)
+        if any(o.width is None for o in images):
+            images = _measure(folder, images)
+        return {o.name: (o.width, o.height) for o in images if o.width and o.height}
 
     def ensure_local(self, path: Path) -> None:
         """Fetch `path` if a mirror lists it and it is missing; mark it read (for eviction) if present."""
@@ -370,6 +352,41 @@ class MirrorImages:
 
 MIRROR_IMAGES = MirrorImages()
 """The one image source a process registers (`reading.screenshots.set_image_source`)."""
+
+
+def _images_in(folder: Path) -> list[RemoteObject]:
+    located = _locate(folder)
+    if located is None or not (located[0] / manifest.MANIFEST_NAME).is_file():
+        return []
+    with manifest.connect(located[0]) as db:
+        return [o for o in manifest.objects_in(db, located[2]) if o.path.lower().endswith(".png")]
+
+
+def _measure(folder: Path, images: list[RemoteObject]) -> list[RemoteObject]:
+    """`images` with the sizes their PNG headers give (one ranged read each, in one call), saved
+    in the manifest; an image whose header is not a PNG's is recorded as 0 x 0 (not a frame, and
+    not read again), one the store did not return stays unmeasured (read again next time).
+    """
+    mirror, _, rel = _locate(folder) or (folder, folder, "")
+    with manifest.connect(mirror) as db:
+        url = manifest.get_meta(db, "url")
+    pending = [o for o in images if o.width is None]
+    if url is None:
+        return images
+    try:
+        fs, base = _filesystem(url)
+        paths = [f"{base}/{o.path}" for o in pending]
+        heads = _call(fs, "cat_ranges", paths, [0] * len(paths), [_HEAD] * len(paths), on_error="return")
+    except Exception as exc:
+        raise RemoteReadError(f"{url}/{rel}: screenshot sizes could not be read ({_reason(exc)})") from None
+    measured = {}
+    for item, head in zip(pending, heads, strict=True):
+        if isinstance(head, bytes):
+            width, height = png_header_size(head) or (0, 0)
+            measured[item.path] = item.model_copy(update={"width": width, "height": height})
+    with manifest.connect(mirror) as db:
+        manifest.save(db, measured.values())
+    return [measured.get(o.path, o) for o in images]
 
 
 def _locate(path: Path) -> tuple[Path, Path, str] | None:

@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import ProgressCallback
-from webeval_core.reading.trajectory import Outcome, load_trajectory
+from webeval_core.reading.glance import glance_trajectory
+from webeval_core.reading.trajectory import Outcome
 from webeval_core.runs.discovery import Run
 from webeval_core.scoring.verdicts import Verdict, read_verdict
 
@@ -67,7 +68,8 @@ class TrajectorySummary(BaseModel):
     steps: int = 0
     """How many actions the agent took."""
     screenshots: int = 0
-    """How many usable screenshots the folder holds."""
+    """How many screenshot files the folder holds, counted by name (`Glance.screenshots`: a file named
+    like a screenshot that is not a PNG still counts; the trajectory page shows the usable ones)."""
     duration_s: float | None = None
     """How long the solver ran, in seconds; None when times.json does not say."""
     prompt_tokens: int = 0
@@ -85,7 +87,9 @@ class TrajectorySummary(BaseModel):
     verdict: Verdict | None = None
     """WebArena-Verified verdict from a score file or eval_result.json; None when not scored."""
     warnings: int = 0
-    """How many problems loading the folder reported (`Trajectory.warnings`)."""
+    """How many problems the index's light read of the folder met (`Glance.warnings`: those of its
+    answer, times, core.log, score and eval files; the trajectory page lists every warning of the
+    full reader, which also checks steps and screenshots)."""
     unreadable: str | None = None
     """Reason, when the folder could not be loaded at all; None otherwise."""
 
@@ -121,7 +125,8 @@ class RootIndex(BaseModel):
 
 
 def summarize_trajectory(run_key: str, trajectory_dir: Path, key: str | None = None) -> TrajectorySummary:
-    """Load one folder and keep what the overview needs; unreadable folders keep their reason.
+    """Glance at one folder (`glance_trajectory`) and keep what the overview needs; unreadable
+    folders keep their reason (the same as `load_trajectory`'s).
 
     `key` is the folder's `trajectory_key` under the indexed root (default: its name). Whatever
     goes wrong with one folder ends in its `unreadable` reason, never in an exception.
@@ -143,28 +148,26 @@ def summarize_trajectory(run_key: str, trajectory_dir: Path, key: str | None = N
 
 
 def _summary(run_key: str, trajectory_dir: Path, key: str) -> TrajectorySummary:
-    trajectory = load_trajectory(trajectory_dir)
-    usage = trajectory.token_usage
-    answer = trajectory.final_answer_text
-    errors = trajectory.error_lines
+    glance = glance_trajectory(trajectory_dir)
+    answer = glance.final_answer_text
     return TrajectorySummary(
         run_key=run_key,
         key=key,
         path=trajectory_dir,
-        task_id=trajectory.task_id,
-        layout=trajectory.layout,
-        outcome=trajectory.outcome,
-        steps=len(trajectory.steps),
-        screenshots=len(trajectory.screenshots),
-        duration_s=trajectory.duration_s,
-        prompt_tokens=usage.prompt_tokens,
-        completion_tokens=usage.completion_tokens,
+        task_id=glance.task_id,
+        layout=glance.layout,
+        outcome=glance.outcome,
+        steps=glance.steps,
+        screenshots=glance.screenshots,
+        duration_s=glance.duration_s,
+        prompt_tokens=glance.token_usage.prompt_tokens,
+        completion_tokens=glance.token_usage.completion_tokens,
         final_answer=answer[:_ANSWER_PREVIEW] if answer else None,
-        scores={name: sf.score for name, sf in trajectory.scores.items()},
-        core_error=_error_type(errors[-1].message) if errors else None,
-        crash_reason=trajectory.crash_reason,
-        verdict=read_verdict(trajectory.scores, trajectory.eval_result),
-        warnings=len(trajectory.warnings),
+        scores={name: sf.score for name, sf in glance.scores.items()},
+        core_error=_error_type(glance.last_error) if glance.last_error is not None else None,
+        crash_reason=glance.crash_reason,
+        verdict=read_verdict(glance.scores, glance.eval_result),
+        warnings=len(glance.warnings),
     )
 
 

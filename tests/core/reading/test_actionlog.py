@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -10,6 +11,7 @@ from tests.builders import (
     FARA_ACTIONS,
     SOLVER_ACTIONS,
     Act,
+    LogGeneration,
     local_time,
     log_lines,
     observation_line,
@@ -17,7 +19,7 @@ from tests.builders import (
     structured_line,
     text_action_line,
 )
-from webeval_core.reading.actionlog import ActionLog, logged_coordinate, parse_action_log
+from webeval_core.reading.actionlog import ActionLog, count_steps, logged_coordinate, parse_action_log
 
 
 def parse(lines: list[str]) -> ActionLog:
@@ -332,3 +334,51 @@ def test_solver_reasoning_in_arguments_becomes_the_thought() -> None:
         "I should continue with the task.",
         False,
     )
+
+
+def _mutations(rng: random.Random, lines: list[str]) -> list[str]:
+    """`lines` damaged as real logs are (and worse): lost, repeated, reordered, cut, renamed lines."""
+    lines = list(lines)
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randrange(len(lines))
+        kind = rng.randrange(9)
+        if kind == 0 and len(lines) > 1:
+            del lines[at]
+        elif kind == 1:
+            lines.insert(at, lines[at])
+        elif kind == 2 and at + 1 < len(lines):
+            lines[at], lines[at + 1] = lines[at + 1], lines[at]
+        elif kind == 3:
+            lines[at] = lines[at][: rng.randrange(len(lines[at]))]
+        elif kind == 4:
+            lines.insert(at, rng.choice(["", "Traceback (most recent call last):", '{"a": NaN}', "[1, 2]"]))
+        elif kind == 5:
+            lines[at] = lines[at].replace("Observation#", f"Observation#{rng.randint(0, 9)}", 1)
+        elif kind == 6:
+            lines[at] = lines[at].replace("executing tool '", "executing tool 'x", 1)
+        elif kind == 7:
+            lines[at] = lines[at].replace('"action": "', '"action": "computer_use", "was": "', 1)
+        else:
+            lines[at] = lines[at] + rng.choice([" trailing", "} {}", "\udcff"])
+    return lines
+
+
+@pytest.mark.parametrize("generation", ["text", "fara-structured", "solver"])
+def test_count_steps_equals_the_parsed_steps_on_damaged_logs(generation: LogGeneration) -> None:
+    rng = random.Random(f"count-{generation}")
+    actions = SOLVER_ACTIONS if generation == "solver" else FARA_ACTIONS
+    mixed = log_lines("fara-structured", FARA_ACTIONS) + log_lines("text", FARA_ACTIONS)
+    counts = set()
+    for case in range(400):
+        source = mixed if case % 10 == 0 else log_lines(generation, actions)
+        data = "\n".join(_mutations(rng, source)).encode("utf-8", errors="surrogateescape")
+        expected = len(parse_action_log(data).steps)
+        assert count_steps(data) == expected, (case, data)
+        counts.add(expected)
+    assert len(counts) > 3  # the damage did change the steps, so the counts were really compared
+
+
+def test_count_steps_of_nothing_and_of_a_binary_file() -> None:
+    assert count_steps(b"") == len(parse_action_log(b"").steps) == 0
+    blob = bytes(range(256)) * 4
+    assert count_steps(blob) == len(parse_action_log(blob).steps) == 0

@@ -188,3 +188,54 @@ def test_an_image_gone_from_the_store_is_an_error_naming_it() -> None:
 def test_local_paths_are_returned_as_given(tmp_path: Path) -> None:
     assert open_root(tmp_path).path == tmp_path
     assert open_root(str(tmp_path)).url is None
+
+
+def _recorded_sizes(opened_path: Path) -> list[tuple[int | None, int | None]]:
+    from webeval_core.remote import manifest
+
+    with manifest.connect(opened_path.parent) as db:
+        return [(o.width, o.height) for o in manifest.all_objects(db).values() if o.path.endswith(".png")]
+
+
+def test_a_sync_reads_no_screenshot_header_and_the_index_counts_frames_by_name() -> None:
+    from webeval_core.reading.glance import glance_trajectory
+
+    fs, base = _bucket()
+    rel = _folder(fs, base, frames=4)
+    opened = open_root(f"memory://{base}")
+    assert _recorded_sizes(opened.path) == [(None, None)] * 4
+    assert glance_trajectory(opened.path / rel).screenshots == 4
+    assert _recorded_sizes(opened.path) == [(None, None)] * 4  # counting read nothing either
+
+
+def test_a_folder_s_sizes_are_read_once_when_its_frames_are_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    fs, base = _bucket()
+    rel = _folder(fs, base, frames=3, size=(64, 48))
+    fs.pipe_file(f"{base}/{rel}/screenshot3.png", b"not a png at all, but named like one")
+    opened = open_root(f"memory://{base}")
+    shots, _ = discover_screenshots(opened.path / rel)
+    assert [(s.name, s.width, s.height) for s in shots.frames] == [
+        (f"screenshot{k}.png", 64, 48) for k in range(3)
+    ]
+    assert sorted(_recorded_sizes(opened.path)) == [(0, 0)] + [(64, 48)] * 3
+    # Measured sizes are kept: with the store gone, the folder still lists its frames.
+    calls: list[str] = []
+    monkeypatch.setattr(MemoryFileSystem, "cat_ranges", lambda *a, **k: calls.append("cat_ranges") or [])
+    fs.rm(f"{base}/{rel}/screenshot3.png")
+    assert len(discover_screenshots(opened.path / rel)[0].frames) == 3
+    assert calls == []
+
+
+def test_sizes_the_store_cannot_give_are_a_clear_error_naming_the_folder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fs, base = _bucket()
+    rel = _folder(fs, base, frames=2)
+    opened = open_root(f"memory://{base}")
+
+    def refuse(*_: Any, **__: Any) -> Any:
+        raise ConnectionError("the store stopped answering")
+
+    monkeypatch.setattr(MemoryFileSystem, "cat_ranges", refuse)
+    with pytest.raises(RemoteReadError, match=rf"{base}/{rel}: screenshot sizes could not be read"):
+        discover_screenshots(opened.path / rel)
