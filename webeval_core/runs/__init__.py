@@ -45,10 +45,10 @@ __all__ = [
 if TYPE_CHECKING:
     from webeval_core.runs.background import BackgroundRefresh, RefreshStatus
     from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of, trajectory_key
-    from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, fingerprint, index_as_json
+    from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
     from webeval_core.runs.judges import OFFICIAL, available_judges, judge_label
     from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, stored_frame, trajectory_frame
-    from webeval_core.runs.refresh import RefreshReport, refresh_index
+    from webeval_core.runs.refresh import RefreshReport, fingerprint, refresh_index
     from webeval_core.runs.statistics import PairedStatistics, paired_statistics
     from webeval_core.runs.store import IndexStore, IndexView
 else:

@@ -10,9 +10,7 @@ a root's summaries at once (small roots, the CLI, tests).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
-import os
 import re
 import tempfile
 from pathlib import Path
@@ -27,19 +25,6 @@ from webeval_core.reading.trajectory import Outcome
 from webeval_core.runs.discovery import Run
 from webeval_core.scoring.verdicts import Verdict, read_verdict
 
-# Files whose in-place edits do not change the folder's own mtime, so they are stat'ed too.
-_WATCHED_FILES = frozenset(
-    {
-        "scores",
-        "web_surfer.log",
-        "times.json",
-        "core.log",
-        "agent_response.json",
-        "eval_result.json",
-        "network.har",
-        "task_data.json",
-    }
-)
 _ANSWER_PREVIEW = 400
 _EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Timeout|Interrupt|Exit))\b")
 _ERROR_PREFIX = re.compile(r"^(\[(?:Execution|Evaluation)[^\]]*\]\s*)?(Error running task|Error)?\s*:?\s*")
@@ -185,31 +170,6 @@ def _error_type(message: str) -> str:
             return exception.group(1).rsplit(".", 1)[-1]
     head = _ERROR_PREFIX.sub("", lines[0])
     return head.split(":", 1)[0].strip()[:60] or "error"
-
-
-def fingerprint(trajectory_dir: Path | str) -> str:
-    """Changes whenever a file the summary depends on is added, removed, renamed or rewritten."""
-    parts: list[str] = []
-    try:
-        st = os.stat(trajectory_dir)
-        parts.append(f".:{st.st_mtime_ns}:{st.st_size}")
-        with os.scandir(trajectory_dir) as entries:
-            watched = [e for e in entries if e.name in _WATCHED_FILES or e.name.endswith("_answer.json")]
-    except OSError:
-        watched = []
-    for entry in sorted(watched, key=lambda e: e.name):
-        try:
-            st = entry.stat()
-        except OSError:
-            continue
-        parts.append(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}")
-    return hashlib.sha1("|".join(parts).encode()).hexdigest()
-
-
-def default_cache_dir() -> Path:
-    """Where index caches live: `$XDG_CACHE_HOME/webeval`, else `~/.cache/webeval`."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "webeval"
 
 
 def build_index(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import hashlib
 import os
 import sqlite3
 import time
@@ -33,7 +34,21 @@ if TYPE_CHECKING:
     from webeval_core.parallel import ProgressCallback
     from webeval_core.runs.discovery import Run
 
-__all__ = ["LIVE_WINDOW_S", "UNANSWERED_WINDOW_S", "RefreshReport", "refresh_index"]
+__all__ = ["LIVE_WINDOW_S", "UNANSWERED_WINDOW_S", "RefreshReport", "fingerprint", "refresh_index"]
+
+# Files whose in-place edits do not change the folder's own mtime, so they are stat'ed too.
+_WATCHED_FILES = frozenset(
+    {
+        "scores",
+        "web_surfer.log",
+        "times.json",
+        "core.log",
+        "agent_response.json",
+        "eval_result.json",
+        "network.har",
+        "task_data.json",
+    }
+)
 
 LIVE_WINDOW_S = 10
 """A folder with an answer changed this recently (seconds) may still be written: its files are watched.
@@ -212,6 +227,25 @@ def _recent(mtime_ns: int, window_s: float = LIVE_WINDOW_S) -> bool:
     return time.time() - mtime_ns / 1e9 < window_s
 
 
+def fingerprint(trajectory_dir: Path | str) -> str:
+    """Changes whenever a file the summary depends on is added, removed, renamed or rewritten."""
+    parts: list[str] = []
+    try:
+        st = os.stat(trajectory_dir)
+        parts.append(f".:{st.st_mtime_ns}:{st.st_size}")
+        with os.scandir(trajectory_dir) as entries:
+            watched = [e for e in entries if e.name in _WATCHED_FILES or e.name.endswith("_answer.json")]
+    except OSError:
+        watched = []
+    for entry in sorted(watched, key=lambda e: e.name):
+        try:
+            st = entry.stat()
+        except OSError:
+            continue
+        parts.append(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}")
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()
+
+
 _READ, _KEEP, _SETTLE = "read", "keep", "settle"
 
 
@@ -222,8 +256,6 @@ def _verdict(folder: str, seen: StoredFolder, row: StoredRow | None) -> str:
     stored = StoredFolder(row[1], row[2], row[3], bool(row[4]))
     if stored.files_print is None:
         return _KEEP
-    from webeval_core.runs.index import fingerprint
-
     if stored.files_print != fingerprint(folder):
         return _READ
     # Quiet for a while (longer without an answer: a step may take minutes): its files are no
@@ -259,7 +291,7 @@ def _read(job: _Job) -> TrajectoryRow:
     folder = Path(job.folder)
     summary = index.summarize_trajectory(job.run_key, folder, job.key)
     window = LIVE_WINDOW_S if summary.outcome in _ANSWERED else UNANSWERED_WINDOW_S
-    print_ = index.fingerprint(folder) if _recent(seen.dir_mtime_ns, window) else None
+    print_ = fingerprint(folder) if _recent(seen.dir_mtime_ns, window) else None
     return trajectory_row(job.rel, seen._replace(files_print=print_), summary)
 
 

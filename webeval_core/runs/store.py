@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 # Bumped whenever a table or TrajectorySummary changes shape: older files are rebuilt, not trusted.
-SCHEMA_VERSION = f"{__version__}+store-1"
+SCHEMA_VERSION = f"{__version__}+store-2"
 _BUSY_TIMEOUT_S = 30.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -108,8 +108,8 @@ StoredRow = tuple[str, int, int, str | None, int]
 """A trajectory folder as `IndexStore.known_folders` reads it: relative path, then `StoredFolder`'s fields."""
 
 
-def _default_cache_dir() -> Path:
-    # `index.default_cache_dir`, without importing the summary reader (tests check they agree).
+def default_cache_dir() -> Path:
+    """Where index caches live: `$XDG_CACHE_HOME/webeval`, else `~/.cache/webeval`."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "webeval"
 
@@ -134,7 +134,7 @@ class IndexStore:
     def __init__(self, root: Path, cache_dir: Path | None = None) -> None:
         self.root = Path(root)
         """The folder indexed, as given (paths read back are under it)."""
-        self.path = store_path(cache_dir or _default_cache_dir(), self.root)
+        self.path = store_path(cache_dir or default_cache_dir(), self.root)
         """The index file."""
         self._root_text = str(self.root)
         self.notice: str | None = None

@@ -13,10 +13,10 @@ from tests.core.runs.test_metrics import A, B, summary, verdict
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs import metrics as m
 from webeval_core.runs.discovery import Run
-from webeval_core.runs.index import RootIndex, build_index, default_cache_dir
+from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.judges import OFFICIAL, available_judges, order_judges
 from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore, IndexView, StoredFolder, sort_key
+from webeval_core.runs.store import IndexStore, IndexView, StoredFolder, default_cache_dir, sort_key
 from webeval_core.scoring import verdicts as vd
 
 SUMMARIES = (
@@ -109,7 +109,7 @@ def test_a_row_written_again_replaces_the_old_one_and_its_scores(store: IndexSto
     assert store.counts().trajectories == len(SUMMARIES)
 
 
-def test_the_store_finds_the_default_cache_folder_as_the_index_does(
+def test_the_store_keeps_its_index_files_in_the_default_cache_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
