@@ -9,9 +9,12 @@ figure is `webeval index ROOT` run as its own process (what a user or the app's 
 imports, discovery, fingerprints, summaries, the cache file), with its wall time, its CPU time
 with its workers' (the steadier figure on a shared machine) and peak RSS. Beside it, the floor
 measured in the same run on the same root: a bare walk that lists every trajectory folder and
-stats each once. A warm refresh that sees a new score file must stat each trajectory folder and
-its `scores/` (a file added there changes neither the folder nor the run), so twice the floor's
-stats are its least; what it saves is listing folders, reading files and loading models.
+stats each once. For the cold index a second floor (the row under it): every file a summary reads
+(answer, log, times.json, core.log, task data, score files), read as bytes without parsing, by a
+process per core; the distance between the two is the parsing and the index's own work.
+A warm refresh that sees a new score file must stat each trajectory folder and its `scores/` (a file
+added there changes neither the folder nor the run), so twice the floor's stats are its least; what
+it saves is listing folders, reading files and loading models.
 
 "1% changed" replaces `web_surfer.log` and adds a score file in 1% of the folders (spread over
 all runs); "1% removed" deletes another 1%. Both replace files, never edit linked ones in place.
@@ -45,6 +48,35 @@ for top, dirs, files in os.walk(sys.argv[1]):
             count += 1
         dirs[:] = []
 print(count)
+"""
+
+# The least a cold index can cost in Python: every file a summary reads, read as bytes, not parsed,
+# one folder at a time in a process per core (as the index reads them).
+_READ_FLOOR = """
+import os, sys
+from multiprocessing import Pool
+
+def read(folder):
+    total = 0
+    for entry in os.scandir(folder):
+        if entry.name.endswith((".png", ".har")) or entry.name == "scores":
+            continue
+        with open(entry.path, "rb") as f:
+            total += len(f.read())
+    scores = os.path.join(folder, "scores")
+    if os.path.isdir(scores):
+        for entry in os.scandir(scores):
+            with open(entry.path, "rb") as f:
+                total += len(f.read())
+    return total
+
+folders = []
+for top, dirs, files in os.walk(sys.argv[1]):
+    if os.path.basename(top) == "traj":
+        folders.extend(os.path.join(top, name) for name in dirs)
+        dirs[:] = []
+with Pool(os.cpu_count()) as pool:
+    print(sum(pool.imap_unordered(read, folders, chunksize=64)))
 """
 
 
@@ -136,6 +168,9 @@ def measure(size: int, sample: Path, work: Path, age: bool) -> list[Row]:
     if age:
         age_tree(root)
     row("cold index")
+    read_floor, read_cpu, _, _ = timed([sys.executable, "-c", _READ_FLOOR, str(root)], env)
+    rows.append(("  read floor: the summary's files as bytes", read_floor, read_cpu, 0.0, 0.0, ""))
+    print(f"  {size}: read floor {read_floor:.2f} s, {read_cpu:.2f} s CPU", flush=True)
     row("warm refresh (nothing changed)")
     touched = change(folders, 0.01)
     row(f"refresh after 1% changed ({len(touched)} folders)")
