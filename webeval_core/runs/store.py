@@ -420,3 +420,11 @@ class IndexView:
         return RootIndex(
             root=self.root, runs=runs, summaries=tuple(s for r in runs for s in self.summaries_of(r.key))
         )
+
+
+# --- read-only access (runs/queries.py) ---------------------------------------------------------
+
+
+def read_connection(store: IndexStore) -> sqlite3.Connection:
+    """A read-only connection to a store's file: queries never write, nor wait for a writer."""
+    return sqlite3.connect(f"{store.path.as_uri()}?mode=ro", uri=True, timeout=_BUSY_TIMEOUT_S)
