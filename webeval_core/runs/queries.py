@@ -46,20 +46,22 @@ CATALOG_COLUMNS = ("site", "task_type", "intent_template")
 # One row per trajectory, as metrics.trajectory_frame makes it. {runs}: an optional run filter.
 # `used`: the chosen judge, else the official verdict, else the only judge with a score.
 _ROWS = """
-WITH base AS (
-  SELECT t.*, COALESCE(:judge, CASE
-      WHEN EXISTS (SELECT 1 FROM scores o WHERE o.key = t.key AND o.judge = 'official') THEN 'official'
-      WHEN (SELECT COUNT(score) FROM scores o WHERE o.key = t.key) = 1
-        THEN (SELECT judge FROM scores o WHERE o.key = t.key AND o.score IS NOT NULL)
-    END) AS used
-  FROM trajectories t {runs}
+WITH judged AS (
+  SELECT x.key, MAX(x.judge = 'official') AS has_official, COUNT(x.score) AS n_scored,
+    MAX(CASE WHEN x.score IS NOT NULL THEN x.judge END) AS only_judge,
+    COUNT(DISTINCT CASE WHEN x.score IS NOT NULL THEN x.score >= k.threshold END) > 1 AS disagree
+  FROM scores x JOIN temp.marks k ON k.judge = x.judge {scores} GROUP BY x.key
+), base AS (
+  SELECT t.key, t.rel, t.run_key, t.sort_key, t.task_id, t.outcome, t.steps, t.duration_s,
+    t.prompt_tokens, t.completion_tokens, t.final_answer, t.core_error, t.verdict_status, t.verdict_tags,
+    t.unreadable, COALESCE(j.disagree, 0) AS judges_disagree, COALESCE(:judge, CASE
+      WHEN j.has_official THEN 'official' WHEN j.n_scored = 1 THEN j.only_judge END) AS used
+  FROM trajectories t LEFT JOIN judged j ON j.key = t.key {runs}
 ), scored AS (
   SELECT b.*, s.key IS NOT NULL AS judged, s.score AS score,
     CASE WHEN b.used = 'official' AND s.key IS NOT NULL THEN b.verdict_status END AS status,
     CASE WHEN s.score IS NULL THEN NULL WHEN s.score >= m.threshold THEN 1.0 ELSE 0.0 END AS pass_value,
-    c.site, c.task_type, c.intent, c.intent_template,
-    (SELECT COUNT(DISTINCT x.score >= k.threshold) FROM scores x JOIN temp.marks k ON k.judge = x.judge
-      WHERE x.key = b.key AND x.score IS NOT NULL) > 1 AS judges_disagree
+    c.site, c.task_type, c.intent, c.intent_template
   FROM base b
   LEFT JOIN scores s ON s.key = b.key AND s.judge = b.used
   LEFT JOIN temp.marks m ON m.judge = b.used
@@ -296,9 +298,10 @@ class IndexQueries:
     ) -> list[tuple[Any, ...]]:
         """`select` (reading `rows`) over the trajectories of `runs` (None: all) judged by `judge`."""
         where = "WHERE t.run_key IN (SELECT value FROM json_each(:runs))" if runs is not None else ""
+        keys = f"WHERE x.key IN (SELECT t.key FROM trajectories t {where})" if where else ""
         params = {**_NAMES, "judge": judge, "runs": json.dumps(list(runs or ())), **(args or {})}
         with self._connect() as db:
-            return db.execute(_ROWS.format(runs=where) + select, params).fetchall()
+            return db.execute(_ROWS.format(runs=where, scores=keys) + select, params).fetchall()
 
     # --- counts and charts --------------------------------------------------------------------
 
