@@ -82,7 +82,7 @@ WITH judged AS (
       ELSE pass_value END AS value
   FROM scored
 ), rows AS (
-  SELECT *, run_key AS run, prompt_tokens + completion_tokens AS tokens,
+  SELECT *, COALESCE(:pool, run_key) AS run, prompt_tokens + completion_tokens AS tokens,
     CASE WHEN result IN ('unreadable', :aborted, :no_answer, :scoring_error) THEN result
       WHEN outcome = 'answered' THEN 'answered' ELSE 'unreadable' END AS outcome_group
   FROM labelled
@@ -231,8 +231,8 @@ class BarChoice(BaseModel):
 
     model_config = _MODEL
 
-    run: str
-    """The run key."""
+    run: str | None
+    """The run key; None for a bar counting every run listed together."""
     field: str
     """The `metrics.TrajectoryFilter` criterion the bar sets (`sites`, `results`, `tags`...)."""
     value: str
@@ -299,7 +299,13 @@ class IndexQueries:
         """`select` (reading `rows`) over the trajectories of `runs` (None: all) judged by `judge`."""
         where = "WHERE t.run_key IN (SELECT value FROM json_each(:runs))" if runs is not None else ""
         keys = f"WHERE x.key IN (SELECT t.key FROM trajectories t {where})" if where else ""
-        params = {**_NAMES, "judge": judge, "runs": json.dumps(list(runs or ())), **(args or {})}
+        params = {
+            **_NAMES,
+            "judge": judge,
+            "pool": None,
+            "runs": json.dumps(list(runs or ())),
+            **(args or {}),
+        }
         with self._connect() as db:
             return db.execute(_ROWS.format(runs=where, scores=keys) + select, params).fetchall()
 
@@ -314,43 +320,58 @@ class IndexQueries:
         """The headline numbers of the trajectories of `runs` pooled."""
         return _headline(self._query(f"SELECT {_HEADLINE} FROM rows", runs, judge)[0])
 
-    def breakdown(self, runs: Sequence[str] | None, judge: str | None, by: str) -> tuple[BreakdownRow, ...]:
-        """Success per run and value of a catalog column (`CATALOG_COLUMNS`), ordered by run and value."""
+    def breakdown(
+        self, runs: Sequence[str] | None, judge: str | None, by: str, pool: str | None = None
+    ) -> tuple[BreakdownRow, ...]:
+        """Success per run and value of a catalog column (`CATALOG_COLUMNS`), ordered by run and value.
+
+        `pool`: the runs counted together, as one "run" of this name.
+        """
         if by not in CATALOG_COLUMNS:
             raise ValueError(f"no breakdown by {by!r}; one of {', '.join(CATALOG_COLUMNS)}")
         select = (
             f"SELECT run, COALESCE({by}, :unknown) AS v, COUNT(*), COUNT(value),"
             " COUNT(CASE WHEN value >= 1.0 THEN 1 END), AVG(value) FROM rows GROUP BY run, v ORDER BY run, v"
         )
-        rows = self._query(select, runs, judge, {"unknown": metrics.UNKNOWN})
+        rows = self._query(select, runs, judge, {"unknown": metrics.UNKNOWN, "pool": pool})
         return tuple(
             BreakdownRow(run=r, value=v, trajectories=n, counted=c, passed=p, success_rate=rate)
             for r, v, n, c, p, rate in rows
         )
 
-    def results(self, runs: Sequence[str] | None, judge: str | None) -> tuple[CountRow, ...]:
-        """Trajectories per run and result, results in `metrics.RESULTS` order."""
-        return self._counts("result", metrics.RESULTS, runs, judge)
+    def results(
+        self, runs: Sequence[str] | None, judge: str | None, pool: str | None = None
+    ) -> tuple[CountRow, ...]:
+        """Trajectories per run (or `pool`) and result, results in `metrics.RESULTS` order."""
+        return self._counts("result", metrics.RESULTS, runs, judge, pool)
 
     def outcomes(self, runs: Sequence[str] | None, judge: str | None) -> tuple[CountRow, ...]:
         """Trajectories per run and outcome group, in `metrics.OUTCOME_GROUPS` order."""
-        return self._counts("outcome_group", metrics.OUTCOME_GROUPS, runs, judge)
+        return self._counts("outcome_group", metrics.OUTCOME_GROUPS, runs, judge, None)
 
     def _counts(
-        self, column: str, order: Sequence[str], runs: Sequence[str] | None, judge: str | None
+        self,
+        column: str,
+        order: Sequence[str],
+        runs: Sequence[str] | None,
+        judge: str | None,
+        pool: str | None,
     ) -> tuple[CountRow, ...]:
-        rows = self._query(f"SELECT run, {column}, COUNT(*) FROM rows GROUP BY run, {column}", runs, judge)
+        select = f"SELECT run, {column}, COUNT(*) FROM rows GROUP BY run, {column}"
+        rows = self._query(select, runs, judge, {"pool": pool})
         rank = {name: i for i, name in enumerate(order)}
         rows.sort(key=lambda row: (row[0], rank.get(row[1], len(rank))))
         return tuple(CountRow(run=r, value=v, trajectories=n) for r, v, n in rows)
 
-    def taxonomy(self, runs: Sequence[str] | None, judge: str | None) -> tuple[CountRow, ...]:
+    def taxonomy(
+        self, runs: Sequence[str] | None, judge: str | None, pool: str | None = None
+    ) -> tuple[CountRow, ...]:
         """Trajectories per run and failure tag, in `metrics.taxonomy`'s order.
 
         Verdict and outcome tags first, then core.log error types; most frequent first in each.
         """
         sums = ", ".join(f"COUNT(CASE WHEN {_has_tag(i)} THEN 1 END)" for i in range(len(TAGS)))
-        tag_args = {f"tag{i}": tag for i, tag in enumerate(TAGS)}
+        tag_args: dict[str, Any] = {f"tag{i}": tag for i, tag in enumerate(TAGS)} | {"pool": pool}
         found = [
             (row[0], tag, n)
             for row in self._query(f"SELECT run, {sums} FROM rows GROUP BY run", runs, judge, tag_args)
@@ -362,7 +383,7 @@ class IndexQueries:
             " GROUP BY run, core_error",
             runs,
             judge,
-            {"prefix": CORE_LOG_PREFIX},
+            {"prefix": CORE_LOG_PREFIX, "pool": pool},
         )
         counts = [*found, *logged]
         totals: dict[str, int] = {}
@@ -391,13 +412,13 @@ class IndexQueries:
         )
 
     def measure_values(
-        self, runs: Sequence[str] | None, judge: str | None, measure: str
+        self, runs: Sequence[str] | None, judge: str | None, measure: str, pool: str | None = None
     ) -> dict[str, list[float]]:
-        """Every value of `measure` per run (a histogram's input), missing values left out."""
+        """Every value of `measure` per run or `pool` (a histogram's input), missing values left out."""
         column = _MEASURES[measure]
         values: dict[str, list[float]] = {}
         select = f"SELECT run, {column} FROM rows WHERE {column} IS NOT NULL ORDER BY run, sort_key"
-        for run, v in self._query(select, runs, judge):
+        for run, v in self._query(select, runs, judge, {"pool": pool}):
             values.setdefault(run, []).append(v)
         return values
 
@@ -450,6 +471,18 @@ class IndexQueries:
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
         select = f"SELECT key, value IS NOT NULL AND value < 1 FROM rows {where} ORDER BY run, sort_key"
         return tuple(WalkItem(key=k, failed=bool(f)) for k, f in self._query(select, runs, judge, args))
+
+    def paths(
+        self,
+        judge: str | None,
+        criteria: metrics.TrajectoryFilter | None = None,
+        bars: Sequence[Sequence[BarChoice]] = (),
+    ) -> list[str]:
+        """The folders of every trajectory matching `criteria` and `bars`, in list order."""
+        where, args = _where(criteria or metrics.TrajectoryFilter(), bars)
+        runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
+        select = f"SELECT rel FROM rows {where} ORDER BY run, sort_key"
+        return [self.store.path_text(rel) for (rel,) in self._query(select, runs, judge, args)]
 
     def _listed(self, row: tuple[Any, ...]) -> ListedTrajectory:
         (run, task_id, site, task_type, intent, template, outcome, group, status, score, result, value,
@@ -554,13 +587,13 @@ def _where(
 
 
 def _bar(chart: int, i: int, bar: BarChoice, args: dict[str, Any]) -> str:
-    run = f"b{chart}_{i}_run"
-    args[run] = bar.run
+    name = f"b{chart}_{i}_"
+    args[f"{name}run"] = bar.run
+    run = f"COALESCE(:{name}run = run, 1)"  # a pooled bar (no run) keeps every run's rows
     if bar.field == "tags":
-        return f"(run = :{run} AND {_any_tag([bar.value], args, f'b{chart}_{i}_')})"
-    value = f"b{chart}_{i}_value"
-    args[value] = bar.value
-    return f"(run = :{run} AND COALESCE({_FILTER_COLUMNS[bar.field]}, :unknown) = :{value})"
+        return f"({run} AND {_any_tag([bar.value], args, name)})"
+    args[f"{name}value"] = bar.value
+    return f"({run} AND COALESCE({_FILTER_COLUMNS[bar.field]}, :unknown) = :{name}value)"
 
 
 def _any_tag(tags: Iterable[str], args: dict[str, Any], prefix: str) -> str:
