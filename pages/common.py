@@ -511,13 +511,16 @@ def query_table(
     judge: str | None,
     criteria: TrajectoryFilter,
     run_labels: Mapping[str, str],
+    *,
     key: str,
     listed: Mapping[str, list[str]] | None = None,
     bars: list[list[BarChoice]] | None = None,
+    columns: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
 ) -> int:
     """The trajectories `criteria` and clicked `bars` keep, a page at a time from the index (SQL).
 
-    Returns how many the list holds. Selecting a row opens it, as `trajectory_table` does.
+    `columns`: what the page's rows get before they are drawn (review columns). Returns how many
+    the list holds. Selecting a row opens it, as `trajectory_table` does.
     """
     queries = current_queries()
     chosen = bars or []
@@ -530,7 +533,8 @@ def query_table(
         )
     # The whole list's folders are read only when asked for (re-scoring "the last filtered list").
     st.session_state[Key.LAST_TABLE_PATHS] = functools.partial(queries.paths, judge, criteria, chosen)
-    _draw_table(listed_frame(page.rows), run_labels, key, listed)
+    rows = listed_frame(page.rows)
+    _draw_table(columns(rows) if columns is not None else rows, run_labels, key, listed)
     return page.total
 
 

@@ -10,6 +10,7 @@ while it is true, i.e. while the reviewer works a blind queue and has not yet sa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import pandas as pd
 import streamlit as st
@@ -208,16 +209,33 @@ VERDICT_COLUMNS = ("result", "status", "score", "tags")
 """Columns of the trajectory list that a blind review hides."""
 
 
-def review_filters(frame: pd.DataFrame) -> pd.DataFrame:
-    """The Trajectories page's review columns and filters (annotated by me, human outcome, disagreement).
+class ReviewChoice(NamedTuple):
+    """The Trajectories page's review filters as chosen (`review_choice`)."""
 
-    While a blind queue is worked, the verdict columns are dropped.
+    annotations: list[Annotation]
+    """Every annotation of the root."""
+    mine: str | None
+    """"yes" / "no": annotated by me or not; None keeps both."""
+    human: list[str]
+    """Human majority outcomes kept; empty keeps all."""
+    disagree: bool
+    """Keep only trajectories whose human majority disagrees with the evaluator."""
+
+    @property
+    def narrows(self) -> bool:
+        """Whether a review filter is set (the list then needs every row's review columns)."""
+        return bool(self.mine or self.human or self.disagree)
+
+
+def review_choice() -> ReviewChoice | None:
+    """The review filters of the Trajectories page (annotated by me, human outcome, disagreement).
+
+    None when the annotation store cannot be opened (no review columns then).
     """
     store = _quiet_store()
     annotations = all_annotations(store) if store is not None else None
     if annotations is None:
-        return frame
-    shown = human_columns(frame, annotations, reviewer())
+        return None
     left, middle, right = st.columns([1, 2, 1])
     mine = left.segmented_control(
         "Annotated by me", ["yes", "no"], key=Key.MINE, bind="query-params", disabled=not reviewer()
@@ -226,11 +244,19 @@ def review_filters(frame: pd.DataFrame) -> pd.DataFrame:
         "Human outcome", [o.value for o in Outcome], key=Key.HUMAN_OUTCOMES, bind="query-params"
     )
     disagree = right.checkbox("Disagrees with the evaluator", key=Key.HUMAN_DISAGREES, bind="query-params")
-    if mine:
-        shown = shown[shown["mine"] == (mine == "yes")]
-    if human:
-        shown = shown[shown["human"].isin(human)]
-    if disagree:
+    return ReviewChoice(annotations, mine, human, disagree)
+
+
+def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None) -> pd.DataFrame:
+    """`frame` with its review columns, narrowed by `choice`; verdicts dropped in a blind review."""
+    if choice is None:
+        return frame
+    shown = human_columns(frame, choice.annotations, reviewer())
+    if choice.mine:
+        shown = shown[shown["mine"] == (choice.mine == "yes")]
+    if choice.human:
+        shown = shown[shown["human"].isin(choice.human)]
+    if choice.disagree:
         shown = shown[shown["disagree"]]
     if blind_list():
         shown = shown.drop(columns=list(VERDICT_COLUMNS)).assign(disagree=None)

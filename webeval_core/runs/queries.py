@@ -316,9 +316,12 @@ class IndexQueries:
         rows = self._query(f"SELECT run, {_HEADLINE} FROM rows GROUP BY run ORDER BY run", runs, judge)
         return {row[0]: _headline(row[1:]) for row in rows}
 
-    def headline(self, runs: Sequence[str] | None, judge: str | None) -> metrics.Headline:
-        """The headline numbers of the trajectories of `runs` pooled."""
-        return _headline(self._query(f"SELECT {_HEADLINE} FROM rows", runs, judge)[0])
+    def headline(
+        self, runs: Sequence[str] | None, judge: str | None, criteria: metrics.TrajectoryFilter | None = None
+    ) -> metrics.Headline:
+        """The headline numbers of the trajectories of `runs` pooled (those `criteria` keeps)."""
+        where, args = _where(criteria or metrics.TrajectoryFilter(), ())
+        return _headline(self._query(f"SELECT {_HEADLINE} FROM rows {where}", runs, judge, args)[0])
 
     def breakdown(
         self, runs: Sequence[str] | None, judge: str | None, by: str, pool: str | None = None
@@ -483,6 +486,12 @@ class IndexQueries:
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
         select = f"SELECT rel FROM rows {where} ORDER BY run, sort_key"
         return [self.store.path_text(rel) for (rel,) in self._query(select, runs, judge, args)]
+
+    def run_of(self, key: str) -> str | None:
+        """The run key of the trajectory with summary key `key`; None when the index has none."""
+        with contextlib.closing(read_connection(self.store)) as db:
+            found = db.execute("SELECT run_key FROM trajectories WHERE key = ?", (key,)).fetchone()
+        return None if found is None else str(found[0])
 
     def _listed(self, row: tuple[Any, ...]) -> ListedTrajectory:
         (run, task_id, site, task_type, intent, template, outcome, group, status, score, result, value,

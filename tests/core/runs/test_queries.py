@@ -106,6 +106,7 @@ def assert_same_list(
 ) -> None:
     """A paged list of `criteria` holds the rows `filter_frame` keeps, in frame order, all columns."""
     expected = m.filter_frame(frame, criteria)
+    assert queries.headline(None, judge, criteria) == m.headline(expected)
     page = queries.page(judge, criteria)
     assert page.total == len(expected)
     got = pd.DataFrame(
@@ -198,6 +199,12 @@ def test_clicked_bars_keep_one_bar_of_every_chart(synthetic: IndexStore, catalog
     tagged = {r.key for r in queries.page(None, bars=[tags]).rows}
     assert tagged == {f"{A}/108"}
     assert {r.key for r in queries.page(None, bars=[results, tags]).rows} == either & tagged
+
+
+def test_the_run_of_a_key(synthetic: IndexStore) -> None:
+    queries = IndexQueries(synthetic, None)
+    assert queries.run_of(f"{B}/8") == B
+    assert queries.run_of("no/such/key") is None
 
 
 def test_an_unknown_breakdown_is_refused(synthetic: IndexStore) -> None:
