@@ -19,6 +19,7 @@ from pages.common import (
     judge_caption,
     judge_picker,
     listed_frame,
+    load_queries,
     query_table,
     trajectory_table,
 )
@@ -48,6 +49,23 @@ def _multiselect(
     )
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _choices(root: str, generation: int, judge: str | None) -> dict[str, list[str]]:
+    """Each filter's options: the values present under the root (queried once per index generation)."""
+    queries = load_queries(root, generation)
+    orders = {
+        "task_type": TASK_TYPES,
+        "outcome_group": metrics.OUTCOME_GROUPS,
+        "result": metrics.RESULTS,
+        "status": ("success", "failure", "error"),
+    }
+    columns = ("site", "task_type", "outcome_group", "result", "status", "intent_template")
+    choices = {
+        column: _options(queries.distinct(column, judge), orders.get(column, ())) for column in columns
+    }
+    return choices | {"tags": list(queries.tags(judge))}
+
+
 def _csv(rows: pd.DataFrame) -> str:
     """The rows as CSV; a cell from an answer or a folder name never runs as a formula."""
     if "tags" in rows:
@@ -63,6 +81,7 @@ queries = current_queries()
 
 judge = judge_picker(index)
 labels = metrics.run_labels(index.runs)
+choices = _choices(str(index.root), index.generation, judge)
 
 text = st.text_input(
     "Search",
@@ -76,33 +95,29 @@ row2 = st.columns([1, 1, 2])
 with row1[0]:
     runs = _multiselect("Run", Key.RUNS, [r.key for r in index.runs], format_func=labels.__getitem__)
 with row1[1]:
-    sites = _multiselect("Site", Key.SITES, _options(queries.distinct("site", judge)))
+    sites = _multiselect("Site", Key.SITES, choices["site"])
 with row1[2]:
-    types = _multiselect("Task type", Key.TYPES, _options(queries.distinct("task_type", judge), TASK_TYPES))
+    types = _multiselect("Task type", Key.TYPES, choices["task_type"])
 with row1[3]:
-    outcomes = _multiselect(
-        "Outcome", Key.OUTCOMES, _options(queries.distinct("outcome_group", judge), metrics.OUTCOME_GROUPS)
-    )
+    outcomes = _multiselect("Outcome", Key.OUTCOMES, choices["outcome_group"])
 with row1[4]:
     results = _multiselect(
         "Result",
         Key.RESULTS,
-        _options(queries.distinct("result", judge), metrics.RESULTS),
+        choices["result"],
         help="As counted in success rates",
     )
 with row2[0]:
     statuses = _multiselect(
         "Verdict status",
         Key.STATUSES,
-        _options(queries.distinct("status", judge), ("success", "failure", "error")),
+        choices["status"],
         help="WebArena-Verified status; (unknown) = not scored",
     )
 with row2[1]:
-    tags = _multiselect("Failure tag", Key.TAGS, list(queries.tags(judge)), help="Any of the chosen tags")
+    tags = _multiselect("Failure tag", Key.TAGS, choices["tags"], help="Any of the chosen tags")
 with row2[2]:
-    templates = _multiselect(
-        "Intent template", Key.TEMPLATES, _options(queries.distinct("intent_template", judge))
-    )
+    templates = _multiselect("Intent template", Key.TEMPLATES, choices["intent_template"])
 disagree = st.toggle(
     "Judges disagree",
     key=Key.DISAGREE,

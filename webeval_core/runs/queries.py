@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -43,20 +44,20 @@ _MODEL = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 CATALOG_COLUMNS = ("site", "task_type", "intent_template")
 """The breakdowns read from the task catalog (`metrics.breakdown`'s `by`)."""
 
-# One row per trajectory, as metrics.trajectory_frame makes it. {runs}: an optional run filter.
+# One row per trajectory, as metrics.trajectory_frame makes it; kept as a temporary table per judge.
 # `used`: the chosen judge, else the official verdict, else the only judge with a score.
 _ROWS = """
 WITH judged AS (
   SELECT x.key, MAX(x.judge = 'official') AS has_official, COUNT(x.score) AS n_scored,
     MAX(CASE WHEN x.score IS NOT NULL THEN x.judge END) AS only_judge,
     COUNT(DISTINCT CASE WHEN x.score IS NOT NULL THEN x.score >= k.threshold END) > 1 AS disagree
-  FROM scores x JOIN temp.marks k ON k.judge = x.judge {scores} GROUP BY x.key
+  FROM scores x JOIN temp.marks k ON k.judge = x.judge GROUP BY x.key
 ), base AS (
   SELECT t.key, t.rel, t.run_key, t.sort_key, t.task_id, t.outcome, t.steps, t.duration_s,
     t.prompt_tokens, t.completion_tokens, t.final_answer, t.core_error, t.verdict_status, t.verdict_tags,
     t.unreadable, COALESCE(j.disagree, 0) AS judges_disagree, COALESCE(:judge, CASE
       WHEN j.has_official THEN 'official' WHEN j.n_scored = 1 THEN j.only_judge END) AS used
-  FROM trajectories t LEFT JOIN judged j ON j.key = t.key {runs}
+  FROM trajectories t LEFT JOIN judged j ON j.key = t.key
 ), scored AS (
   SELECT b.*, s.key IS NOT NULL AS judged, s.score AS score,
     CASE WHEN b.used = 'official' AND s.key IS NOT NULL THEN b.verdict_status END AS status,
@@ -82,7 +83,7 @@ WITH judged AS (
       ELSE pass_value END AS value
   FROM scored
 ), rows AS (
-  SELECT *, COALESCE(:pool, run_key) AS run, prompt_tokens + completion_tokens AS tokens,
+  SELECT *, prompt_tokens + completion_tokens AS tokens,
     CASE WHEN result IN ('unreadable', :aborted, :no_answer, :scoring_error) THEN result
       WHEN outcome = 'answered' THEN 'answered' ELSE 'unreadable' END AS outcome_group
   FROM labelled
@@ -254,40 +255,49 @@ _FILTER_COLUMNS = {
 class IndexQueries:
     """The queries of one index file at one generation, describing tasks from `catalog`.
 
-    Cheap to keep (the catalog's rows for the index's task ids and the judges' pass marks, read
-    once); every query opens its own read-only connection, so one object serves every thread.
+    One read-only connection, used by one thread at a time (a lock), holds the catalog's rows for
+    the index's task ids, the judges' pass marks and, once a judge is asked for, every row as that
+    judge counts it (a temporary table made by one query, indexed in list order): the queries of
+    every page then read that table. Temporary tables live in SQLite's temporary file, not in
+    the server's memory. A new generation of the index gets a new object.
     """
 
     def __init__(self, store: IndexStore, catalog: TaskCatalog | None) -> None:
         self.store = store
         """The index file read."""
         self._catalog = catalog
-        self._tasks: list[tuple[str, str, str, str, str]] | None = None
-        self._marks: list[tuple[str, float]] | None = None
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        self._tables: dict[str | None, str] = {}
+
+    def close(self) -> None:
+        """Close the connection (its temporary tables go with it); a later query opens another."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+            self._db, self._tables = None, {}
 
     # --- connection ---------------------------------------------------------------------------
 
     @contextlib.contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
-        with contextlib.closing(read_connection(self.store)) as db:
-            db.create_function("casefold", 1, _casefold, deterministic=True)
-            self._temp_tables(db)
-            yield db
+        with self._lock:
+            if self._db is None:
+                db = read_connection(self.store, shared=True)
+                db.create_function("casefold", 1, _casefold, deterministic=True)
+                _temp_tables(db, self._catalog)
+                self._db = db
+            yield self._db
 
-    def _temp_tables(self, db: sqlite3.Connection) -> None:
-        if self._marks is None:
-            judges = [row[0] for row in db.execute("SELECT DISTINCT judge FROM scores")]
-            self._marks = [(name, judge_threshold(name)) for name in judges]
-        if self._tasks is None:
-            ids = [row[0] for row in db.execute("SELECT DISTINCT task_id FROM trajectories")]
-            self._tasks = list(_task_rows(ids, self._catalog))
-        db.execute("CREATE TEMP TABLE marks (judge TEXT PRIMARY KEY, threshold REAL)")
-        db.executemany("INSERT INTO temp.marks VALUES (?, ?)", self._marks)
-        db.execute(
-            "CREATE TEMP TABLE tasks (task_id TEXT PRIMARY KEY, site TEXT, task_type TEXT, intent TEXT,"
-            " intent_template TEXT)"
-        )
-        db.executemany("INSERT INTO temp.tasks VALUES (?, ?, ?, ?, ?)", self._tasks)
+    def _table(self, db: sqlite3.Connection, judge: str | None) -> str:
+        """The temporary table of every row as `judge` counts it (made on first use)."""
+        name = self._tables.get(judge)
+        if name is None:
+            name = f"rows_{len(self._tables)}"
+            db.execute(f"CREATE TEMP TABLE {name} AS {_ROWS} SELECT * FROM rows", {**_NAMES, "judge": judge})
+            db.execute(f"CREATE INDEX temp.{name}_order ON {name} (run_key, sort_key)")
+            self._tables[judge] = name
+        return name
 
     def _query(
         self,
@@ -297,17 +307,12 @@ class IndexQueries:
         args: Mapping[str, Any] | None = None,
     ) -> list[tuple[Any, ...]]:
         """`select` (reading `rows`) over the trajectories of `runs` (None: all) judged by `judge`."""
-        where = "WHERE t.run_key IN (SELECT value FROM json_each(:runs))" if runs is not None else ""
-        keys = f"WHERE x.key IN (SELECT t.key FROM trajectories t {where})" if where else ""
-        params = {
-            **_NAMES,
-            "judge": judge,
-            "pool": None,
-            "runs": json.dumps(list(runs or ())),
-            **(args or {}),
-        }
+        where = "WHERE run_key IN (SELECT value FROM json_each(:runs))" if runs is not None else ""
+        params = {**_NAMES, "pool": None, "runs": json.dumps(list(runs or ())), **(args or {})}
         with self._connect() as db:
-            return db.execute(_ROWS.format(runs=where, scores=keys) + select, params).fetchall()
+            table = self._table(db, judge)
+            rows = f"WITH rows AS (SELECT *, COALESCE(:pool, run_key) AS run FROM {table} {where}) "
+            return db.execute(rows + select, params).fetchall()
 
     # --- counts and charts --------------------------------------------------------------------
 
@@ -401,14 +406,14 @@ class IndexQueries:
         """Count / mean / min / median / max of `measure` (steps, duration_s, tokens) per run."""
         column = _MEASURES[measure]
         select = f"""
-        , valued AS (SELECT run, {column} AS v FROM rows WHERE {column} IS NOT NULL),
+        SELECT * FROM (WITH valued AS (SELECT run, {column} AS v FROM rows WHERE {column} IS NOT NULL),
         ranked AS (SELECT run, v, ROW_NUMBER() OVER (PARTITION BY run ORDER BY v) AS at,
                    COUNT(*) OVER (PARTITION BY run) AS n FROM valued),
         middle AS (SELECT run, AVG(v) AS median FROM ranked WHERE at IN ((n + 1) / 2, (n + 2) / 2)
                    GROUP BY run)
         SELECT r.run, COUNT(v.v), AVG(v.v), MIN(v.v), m.median, MAX(v.v)
         FROM (SELECT DISTINCT run FROM rows) r LEFT JOIN valued v ON v.run = r.run
-        LEFT JOIN middle m ON m.run = r.run GROUP BY r.run ORDER BY r.run"""
+        LEFT JOIN middle m ON m.run = r.run GROUP BY r.run ORDER BY r.run)"""
         return tuple(
             MeasureStats(run=r, count=n, mean=mean, min=low, median=mid, max=high)
             for r, n, mean, low, mid, high in self._query(select, runs, judge)
@@ -420,7 +425,7 @@ class IndexQueries:
         """Every value of `measure` per run or `pool` (a histogram's input), missing values left out."""
         column = _MEASURES[measure]
         values: dict[str, list[float]] = {}
-        select = f"SELECT run, {column} FROM rows WHERE {column} IS NOT NULL ORDER BY run, sort_key"
+        select = f"SELECT run, {column} FROM rows WHERE {column} IS NOT NULL ORDER BY run_key, sort_key"
         for run, v in self._query(select, runs, judge, {"pool": pool}):
             values.setdefault(run, []).append(v)
         return values
@@ -454,17 +459,12 @@ class IndexQueries:
         where, args = _where(criteria or metrics.TrajectoryFilter(), bars)
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
         select = (
-            f"SELECT COUNT(*) OVER (), {_LIST_COLUMNS} FROM rows {where} ORDER BY run, sort_key"
-            " LIMIT :limit OFFSET :offset"
+            f"SELECT {_LIST_COLUMNS} FROM rows {where} ORDER BY run_key, sort_key LIMIT :limit OFFSET :offset"
         )
         args |= {"limit": -1 if limit is None else limit, "offset": offset}
         found = self._query(select, runs, judge, args)
-        total = (
-            found[0][0]
-            if found
-            else self._query(f"SELECT COUNT(*) FROM rows {where}", runs, judge, args)[0][0]
-        )
-        return TrajectoryPage(total=total, rows=tuple(self._listed(row[1:]) for row in found))
+        total = self._query(f"SELECT COUNT(*) FROM rows {where}", runs, judge, args)[0][0]
+        return TrajectoryPage(total=total, rows=tuple(self._listed(row) for row in found))
 
     def walk_items(
         self, judge: str | None, criteria: metrics.TrajectoryFilter | None = None
@@ -472,8 +472,9 @@ class IndexQueries:
         """Every trajectory matching `criteria`, in list order, as a walk through it needs them."""
         where, args = _where(criteria or metrics.TrajectoryFilter(), ())
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
-        select = f"SELECT key, value IS NOT NULL AND value < 1 FROM rows {where} ORDER BY run, sort_key"
-        return tuple(WalkItem(key=k, failed=bool(f)) for k, f in self._query(select, runs, judge, args))
+        select = f"SELECT key, value IS NOT NULL AND value < 1 FROM rows {where} ORDER BY run_key, sort_key"
+        found = self._query(select, runs, judge, args)
+        return tuple(WalkItem.model_construct(key=k, failed=bool(f)) for k, f in found)  # our own columns
 
     def paths(
         self,
@@ -484,12 +485,12 @@ class IndexQueries:
         """The folders of every trajectory matching `criteria` and `bars`, in list order."""
         where, args = _where(criteria or metrics.TrajectoryFilter(), bars)
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
-        select = f"SELECT rel FROM rows {where} ORDER BY run, sort_key"
+        select = f"SELECT rel FROM rows {where} ORDER BY run_key, sort_key"
         return [self.store.path_text(rel) for (rel,) in self._query(select, runs, judge, args)]
 
     def run_of(self, key: str) -> str | None:
         """The run key of the trajectory with summary key `key`; None when the index has none."""
-        with contextlib.closing(read_connection(self.store)) as db:
+        with self._connect() as db:
             found = db.execute("SELECT run_key FROM trajectories WHERE key = ?", (key,)).fetchone()
         return None if found is None else str(found[0])
 
@@ -618,6 +619,19 @@ def _any_tag(tags: Iterable[str], args: dict[str, Any], prefix: str) -> str:
         args[f"{prefix}logged"] = json.dumps(sorted(logged))
         parts.append(f"core_error IN (SELECT value FROM json_each(:{prefix}logged))")
     return "(" + (" OR ".join(parts) or "0") + ")"
+
+
+def _temp_tables(db: sqlite3.Connection, catalog: TaskCatalog | None) -> None:
+    """The judges' pass marks and the catalog's facts of the index's task ids, as temporary tables."""
+    judges = [row[0] for row in db.execute("SELECT DISTINCT judge FROM scores")]
+    db.execute("CREATE TEMP TABLE marks (judge TEXT PRIMARY KEY, threshold REAL)")
+    db.executemany("INSERT INTO temp.marks VALUES (?, ?)", [(name, judge_threshold(name)) for name in judges])
+    ids = [row[0] for row in db.execute("SELECT DISTINCT task_id FROM trajectories")]
+    db.execute(
+        "CREATE TEMP TABLE tasks (task_id TEXT PRIMARY KEY, site TEXT, task_type TEXT, intent TEXT,"
+        " intent_template TEXT)"
+    )
+    db.executemany("INSERT INTO temp.tasks VALUES (?, ?, ?, ?, ?)", _task_rows(ids, catalog))
 
 
 def _casefold(text: object) -> str | None:
