@@ -378,22 +378,17 @@ class IndexQueries:
 
         Verdict and outcome tags first, then core.log error types; most frequent first in each.
         """
-        sums = ", ".join(f"COUNT(CASE WHEN {_has_tag(i)} THEN 1 END)" for i in range(len(TAGS)))
-        tag_args: dict[str, Any] = {f"tag{i}": tag for i, tag in enumerate(TAGS)} | {"pool": pool}
-        found = [
-            (row[0], tag, n)
-            for row in self._query(f"SELECT run, {sums} FROM rows GROUP BY run", runs, judge, tag_args)
-            for tag, n in zip(TAGS, row[1:], strict=True)
-            if n
-        ]
-        logged = self._query(
-            "SELECT run, :prefix || core_error, COUNT(*) FROM rows WHERE COALESCE(core_error, '') != ''"
-            " GROUP BY run, core_error",
-            runs,
-            judge,
-            {"prefix": CORE_LOG_PREFIX, "pool": pool},
+        # Few distinct combinations of verdict tags, outcome and core.log error: grouped in SQL,
+        # each combination's tags read by `_tags`, the one reading of a row's tags.
+        select = (
+            "SELECT run, CASE WHEN used = 'official' AND judged THEN verdict_tags END AS vt, outcome,"
+            " core_error, COUNT(*) FROM rows GROUP BY run, vt, outcome, core_error"
         )
-        counts = [*found, *logged]
+        tally: dict[tuple[str, str], int] = {}
+        for run, verdict_tags, outcome, core_error, n in self._query(select, runs, judge, {"pool": pool}):
+            for tag in _tags(verdict_tags, outcome, core_error):
+                tally[run, tag] = tally.get((run, tag), 0) + n
+        counts = [(run, tag, n) for (run, tag), n in tally.items()]
         totals: dict[str, int] = {}
         for _, tag, n in counts:
             totals[tag] = totals.get(tag, 0) + n

@@ -77,19 +77,24 @@ def assert_same(store: IndexStore, catalog: TaskCatalog, judge: str | None) -> N
             (run, value, n, c, p, None if pd.isna(rate) else pytest.approx(rate))
             for run, value, n, c, p, rate in expected.itertuples(index=False)
         ]
+    # In the pandas path's order, run by run (results: in RESULTS order, like outcome groups).
+    results = frame.groupby(["run", "result"]).size().reset_index()
+    rank = {name: i for i, name in enumerate(m.RESULTS)}
+    results = results.sort_values(["run", "result"], key=lambda c: c.map(rank) if c.name == "result" else c)
     for got_rows, table in (
-        (queries.results(None, judge), m.result_breakdown(frame)),
+        (queries.results(None, judge), results),
         (queries.outcomes(None, judge), m.outcome_breakdown(frame)),
-        (queries.taxonomy(None, judge), m.taxonomy(frame)),
     ):
-        expected_counts = sorted(map(tuple, table.itertuples(index=False)), key=lambda row: row[0])
-        assert (
-            sorted(((r.run, r.value, r.trajectories) for r in got_rows), key=lambda row: row[0])
-            == expected_counts
+        assert [(r.run, r.value, r.trajectories) for r in got_rows] == list(
+            table.itertuples(index=False, name=None)
         )
+    # The taxonomy in its order: verdict and outcome tags, then core.log types; most frequent first.
+    taxonomy = [(r.run, r.value, r.trajectories) for r in queries.taxonomy(None, judge)]
+    assert taxonomy == list(m.taxonomy(frame).itertuples(index=False, name=None))
+
     assert list(queries.tags(judge)) == m.tag_options(frame)
     for measure in ("steps", "duration_s", "tokens"):
-        stats = m.distribution(frame, measure).sort_values("run")
+        stats = frame.groupby("run")[measure].agg(["count", "mean", "min", "median", "max"]).reset_index()
         got_stats = [
             (s.run, s.count, s.mean, s.min, s.median, s.max)
             for s in queries.distribution(None, judge, measure)
