@@ -44,20 +44,21 @@ _MODEL = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 CATALOG_COLUMNS = ("site", "task_type", "intent_template")
 """The breakdowns read from the task catalog (`metrics.breakdown`'s `by`)."""
 
-# One row per trajectory, as metrics.trajectory_frame makes it; kept as a temporary table per judge.
+# One row per trajectory, as metrics.trajectory_frame makes it; kept as a temporary table per judge
+# (of every run, or of the few runs a page asked for first: {runs} and {keys} filter them).
 # `used`: the chosen judge, else the official verdict, else the only judge with a score.
 _ROWS = """
 WITH judged AS (
   SELECT x.key, MAX(x.judge = 'official') AS has_official, COUNT(x.score) AS n_scored,
     MAX(CASE WHEN x.score IS NOT NULL THEN x.judge END) AS only_judge,
     COUNT(DISTINCT CASE WHEN x.score IS NOT NULL THEN x.score >= k.threshold END) > 1 AS disagree
-  FROM scores x JOIN temp.marks k ON k.judge = x.judge GROUP BY x.key
+  FROM scores x JOIN temp.marks k ON k.judge = x.judge {keys} GROUP BY x.key
 ), base AS (
   SELECT t.key, t.rel, t.run_key, t.sort_key, t.task_id, t.outcome, t.steps, t.duration_s,
     t.prompt_tokens, t.completion_tokens, t.final_answer, t.core_error, t.verdict_status, t.verdict_tags,
     t.unreadable, COALESCE(j.disagree, 0) AS judges_disagree, COALESCE(:judge, CASE
       WHEN j.has_official THEN 'official' WHEN j.n_scored = 1 THEN j.only_judge END) AS used
-  FROM trajectories t LEFT JOIN judged j ON j.key = t.key
+  FROM trajectories t LEFT JOIN judged j ON j.key = t.key {runs}
 ), scored AS (
   SELECT b.*, s.key IS NOT NULL AS judged, s.score AS score,
     CASE WHEN b.used = 'official' AND s.key IS NOT NULL THEN b.verdict_status END AS status,
@@ -268,7 +269,7 @@ class IndexQueries:
         self._catalog = catalog
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
-        self._tables: dict[str | None, str] = {}
+        self._tables: dict[tuple[str | None, tuple[str, ...] | None], str] = {}
 
     def close(self) -> None:
         """Close the connection (its temporary tables go with it); a later query opens another."""
@@ -289,14 +290,27 @@ class IndexQueries:
                 self._db = db
             yield self._db
 
-    def _table(self, db: sqlite3.Connection, judge: str | None) -> str:
-        """The temporary table of every row as `judge` counts it (made on first use)."""
-        name = self._tables.get(judge)
+    def _table(self, db: sqlite3.Connection, judge: str | None, runs: Sequence[str] | None) -> str:
+        """The temporary table of the rows of `runs` as `judge` counts them (made on first use).
+
+        Every run's table serves every query once made; before that, a query of a few runs (the
+        overview's first page) makes a table of those runs only, a fraction of the work.
+        """
+        chosen = None if runs is None or (judge, None) in self._tables else tuple(sorted(runs))
+        name = self._tables.get((judge, chosen))
         if name is None:
             name = f"rows_{len(self._tables)}"
-            db.execute(f"CREATE TEMP TABLE {name} AS {_ROWS} SELECT * FROM rows", {**_NAMES, "judge": judge})
+            sql = _ROWS.format(
+                runs="WHERE t.run_key IN (SELECT value FROM json_each(:runs))" if chosen else "",
+                keys="WHERE x.key IN (SELECT key FROM trajectories WHERE run_key IN"
+                " (SELECT value FROM json_each(:runs)))"
+                if chosen
+                else "",
+            )
+            params = {**_NAMES, "judge": judge, "runs": json.dumps(chosen or [])}
+            db.execute(f"CREATE TEMP TABLE {name} AS {sql} SELECT * FROM rows", params)
             db.execute(f"CREATE INDEX temp.{name}_order ON {name} (run_key, sort_key)")
-            self._tables[judge] = name
+            self._tables[judge, chosen] = name
         return name
 
     def _query(
@@ -310,7 +324,7 @@ class IndexQueries:
         where = "WHERE run_key IN (SELECT value FROM json_each(:runs))" if runs is not None else ""
         params = {**_NAMES, "pool": None, "runs": json.dumps(list(runs or ())), **(args or {})}
         with self._connect() as db:
-            table = self._table(db, judge)
+            table = self._table(db, judge, runs)
             rows = f"WITH rows AS (SELECT *, COALESCE(:pool, run_key) AS run FROM {table} {where}) "
             return db.execute(rows + select, params).fetchall()
 

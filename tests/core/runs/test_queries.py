@@ -206,6 +206,20 @@ def test_clicked_bars_keep_one_bar_of_every_chart(synthetic: IndexStore, catalog
     assert {r.key for r in queries.page(None, bars=[results, tags]).rows} == either & tagged
 
 
+@pytest.mark.parametrize("judge", [None, "gpt_eval"])
+def test_a_few_runs_asked_first_count_as_in_every_run_s_rows(
+    synthetic: IndexStore, catalog: TaskCatalog, judge: str | None
+) -> None:
+    frame = m.stored_frame(synthetic, catalog, judge)
+    fresh = IndexQueries(synthetic, catalog)  # no table yet: B's rows alone are made first
+    only_b = frame[frame["run"] == B]
+    assert fresh.headlines([B], judge) == {B: m.headline(only_b)}
+    assert_same_list(fresh, frame, judge, m.TrajectoryFilter(runs=frozenset({B}), judges_disagree=True))
+    assert_same_list(fresh, frame, judge, m.TrajectoryFilter(runs=frozenset({B})))
+    assert fresh.headlines(None, judge) == {run: m.headline(part) for run, part in frame.groupby("run")}
+    assert fresh.headline([A], judge) == m.headline(frame[frame["run"] == A])
+
+
 def test_the_run_of_a_key(synthetic: IndexStore) -> None:
     queries = IndexQueries(synthetic, None)
     assert queries.run_of(f"{B}/8") == B
