@@ -68,10 +68,9 @@ _LINK_FILTERS: Mapping[Breakdown, Key] = {
     Breakdown.TAG: Key.TAGS,
 }
 Clicks = dict[Breakdown, list[BarClick]]
-LATEST_RUNS = 8
-"""Runs a root of many opens on: the last by name (run folders are named by date or number)."""
-RUNS_TABLE_ROWS = 25
-"""Runs per page of the runs table."""
+# (Comments, not docstrings: Streamlit's magic would draw a bare string of a page script.)
+LATEST_RUNS = 8  # runs a root of many opens on: the last by run id (a date or a number)
+RUNS_TABLE_ROWS = 25  # runs per page of the runs table
 
 
 @dataclasses.dataclass(frozen=True)
@@ -337,10 +336,16 @@ def _shown_run_labels(shown: Shown) -> list[str]:
 
 
 def latest_runs(index: IndexView) -> list[str]:
-    """The runs a root opens on: all of a few, else the last `LATEST_RUNS` by name, in index order."""
+    """The runs a root opens on: all of a few, else the last `LATEST_RUNS` by run id, in index order.
+
+    A run id is a date or a number; a run without one goes by its folder's name.
+    """
     if len(index.runs) <= LATEST_RUNS:
         return [r.key for r in index.runs]
-    latest = set(sorted((r.key for r in index.runs), key=natural_key)[-LATEST_RUNS:])
+    by_id = sorted(
+        index.runs, key=lambda r: (natural_key(r.run_id or r.key.rsplit("/", 1)[-1]), natural_key(r.key))
+    )
+    latest = {r.key for r in by_id[-LATEST_RUNS:]}
     return [r.key for r in index.runs if r.key in latest]
 
 

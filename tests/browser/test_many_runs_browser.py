@@ -62,9 +62,14 @@ def test_a_root_of_many_runs_opens_on_its_latest_runs(many_app: App, many_runs: 
     runs = discover_runs(many_runs[0])
     assert len(runs) == RUNS
     many_app.goto("", "Overview", f"All {OPENED} runs, pooled", "Success by site")
-    chips = many_app.main.locator(".st-key-shown_runs [data-baseweb='tag']")
+    picker = many_app.main.locator("[data-testid='stMultiSelect']").first
+    chips = picker.locator("[data-tag]")
     expect(chips).to_have_count(OPENED)
-    latest = sorted((r.key for r in runs), key=natural_key)[-OPENED:]
+    latest = [r.key for r in sorted(runs, key=lambda r: natural_key(r.run_id or ""))[-OPENED:]]
+    for run in runs:  # the runs with the highest run ids (copies 2 to 5 of both models)
+        expect(chips.get_by_text(re.compile(rf"run {run.run_id}$"))).to_have_count(
+            sum(1 for other in runs if other.run_id == run.run_id and other.key in latest)
+        )
     shown = sum(len(r.trajectory_dirs) for r in runs if r.key in latest)
     expect(many_app.main.get_by_text(f"All {shown} trajectories of the chosen runs")).to_be_visible()
     assert len(_traces(many_app, "chart_site")) == OPENED  # eight runs: a trace each
@@ -79,7 +84,7 @@ def test_every_run_chosen_pools_each_chart_into_one_trace(
     total = sum(len(r.trajectory_dirs) for r in runs)
     many_app.goto("", "Success by site")
     # Choosing every run from the picker, as a user would: the dropdown lists the runs not chosen.
-    picker = many_app.main.locator(".st-key-shown_runs input")
+    picker = many_app.main.locator("[data-testid='stMultiSelect']").first.locator("input")
     for _ in range(RUNS - OPENED):
         picker.click()
         many_app.page.locator("[role='option']").first.click()
