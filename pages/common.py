@@ -440,16 +440,7 @@ TABLE_PAGE_ROWS = 500
 
 def _table_page(rows: pd.DataFrame, key: str) -> pd.DataFrame:
     """The rows of the table's page chosen under it (all of them when they fit one page)."""
-    if len(rows) <= TABLE_PAGE_ROWS:
-        return rows
-    pages = -(-len(rows) // TABLE_PAGE_ROWS)
-    page_key = table_page_key(key)
-    if st.session_state.get(page_key, 1) > pages:  # fewer rows since (another filter): the last page
-        st.session_state[page_key] = pages
-    left, right = st.columns([1, 4], vertical_alignment="bottom")
-    number = left.number_input("Page", min_value=1, max_value=pages, step=1, key=page_key)
-    start = (int(number) - 1) * TABLE_PAGE_ROWS
-    right.caption(f"Rows {start + 1}–{min(start + TABLE_PAGE_ROWS, len(rows))} of {len(rows)}.")
+    start = (_page_number(len(rows), key) - 1) * TABLE_PAGE_ROWS
     return rows.iloc[start : start + TABLE_PAGE_ROWS]
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.runs import metrics
-from webeval_core.runs.judges import judge_threshold
+from webeval_core.runs.judges import OFFICIAL, judge_threshold
 from webeval_core.runs.store import read_connection
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
@@ -49,7 +49,7 @@ CATALOG_COLUMNS = ("site", "task_type", "intent_template")
 # `used`: the chosen judge, else the official verdict, else the only judge with a score.
 _ROWS = """
 WITH judged AS (
-  SELECT x.key, MAX(x.judge = 'official') AS has_official, COUNT(x.score) AS n_scored,
+  SELECT x.key, MAX(x.judge = :official) AS has_official, COUNT(x.score) AS n_scored,
     MAX(CASE WHEN x.score IS NOT NULL THEN x.judge END) AS only_judge,
     COUNT(DISTINCT CASE WHEN x.score IS NOT NULL THEN x.score >= k.threshold END) > 1 AS disagree
   FROM scores x JOIN temp.marks k ON k.judge = x.judge {keys} GROUP BY x.key
@@ -57,11 +57,11 @@ WITH judged AS (
   SELECT t.key, t.rel, t.run_key, t.sort_key, t.task_id, t.outcome, t.steps, t.duration_s,
     t.prompt_tokens, t.completion_tokens, t.final_answer, t.core_error, t.verdict_status, t.verdict_tags,
     t.unreadable, COALESCE(j.disagree, 0) AS judges_disagree, COALESCE(:judge, CASE
-      WHEN j.has_official THEN 'official' WHEN j.n_scored = 1 THEN j.only_judge END) AS used
+      WHEN j.has_official THEN :official WHEN j.n_scored = 1 THEN j.only_judge END) AS used
   FROM trajectories t LEFT JOIN judged j ON j.key = t.key {runs}
 ), scored AS (
   SELECT b.*, s.key IS NOT NULL AS judged, s.score AS score,
-    CASE WHEN b.used = 'official' AND s.key IS NOT NULL THEN b.verdict_status END AS status,
+    CASE WHEN b.used = :official AND s.key IS NOT NULL THEN b.verdict_status END AS status,
     CASE WHEN s.score IS NULL THEN NULL WHEN s.score >= m.threshold THEN 1.0 ELSE 0.0 END AS pass_value,
     c.site, c.task_type, c.intent, c.intent_template
   FROM base b
@@ -70,12 +70,12 @@ WITH judged AS (
   LEFT JOIN temp.tasks c ON c.task_id = b.task_id
 ), labelled AS (
   SELECT *, CASE
-      WHEN COALESCE(unreadable, '') != '' OR outcome IS NULL THEN 'unreadable'
+      WHEN COALESCE(unreadable, '') != '' OR outcome IS NULL THEN :unreadable
       WHEN outcome = 'aborted' THEN :aborted
       WHEN outcome = 'no_answer' THEN :no_answer
       WHEN status = 'error' THEN :scoring_error
-      WHEN pass_value IS NULL THEN 'unscored'
-      WHEN pass_value >= 1.0 THEN 'pass' ELSE 'fail' END AS result,
+      WHEN pass_value IS NULL THEN :unscored
+      WHEN pass_value >= 1.0 THEN :pass_label ELSE :fail_label END AS result,
     CASE
       WHEN COALESCE(unreadable, '') != '' OR outcome IS NULL OR outcome = 'aborted' THEN NULL
       WHEN outcome = 'no_answer' THEN
@@ -85,17 +85,28 @@ WITH judged AS (
   FROM scored
 ), rows AS (
   SELECT *, prompt_tokens + completion_tokens AS tokens,
-    CASE WHEN result IN ('unreadable', :aborted, :no_answer, :scoring_error) THEN result
-      WHEN outcome = 'answered' THEN 'answered' ELSE 'unreadable' END AS outcome_group
+    CASE WHEN result IN (:unreadable, :aborted, :no_answer, :scoring_error) THEN result
+      WHEN outcome = 'answered' THEN :answered ELSE :unreadable END AS outcome_group
   FROM labelled
 )
 """
 _MEASURES = {"steps": "steps", "duration_s": "duration_s", "tokens": "tokens"}
-_NAMES = {"aborted": ABORTED, "no_answer": NO_ANSWER, "scoring_error": SCORING_ERROR}
+# The labels the SQL writes and compares, as metrics and judges name them (query parameters).
+_NAMES = {
+    "aborted": ABORTED,
+    "no_answer": NO_ANSWER,
+    "scoring_error": SCORING_ERROR,
+    "official": OFFICIAL,
+    "unreadable": metrics.UNREADABLE,
+    "unscored": metrics.UNSCORED,
+    "pass_label": metrics.PASS,
+    "fail_label": metrics.FAIL,
+    "answered": metrics.ANSWERED,
+}
 _LIST_COLUMNS = (
     "run, task_id, site, task_type, intent, intent_template, outcome, outcome_group, status, score,"
     " result, value, steps, duration_s, tokens, core_error, final_answer, verdict_tags, rel, key,"
-    " CASE WHEN judged THEN used END, judges_disagree, used = 'official' AND judged"
+    " CASE WHEN judged THEN used END, judges_disagree, used = :official AND judged"
 )
 
 
@@ -395,7 +406,7 @@ class IndexQueries:
         # Few distinct combinations of verdict tags, outcome and core.log error: grouped in SQL,
         # each combination's tags read by `_tags`, the one reading of a row's tags.
         select = (
-            "SELECT run, CASE WHEN used = 'official' AND judged THEN verdict_tags END AS vt, outcome,"
+            "SELECT run, CASE WHEN used = :official AND judged THEN verdict_tags END AS vt, outcome,"
             " core_error, COUNT(*) FROM rows GROUP BY run, vt, outcome, core_error"
         )
         tally: dict[tuple[str, str], int] = {}
@@ -536,8 +547,8 @@ class IndexQueries:
 _HEADLINE = (
     "COUNT(*), COUNT(value), COUNT(CASE WHEN value >= 1.0 THEN 1 END), AVG(value),"
     " COUNT(CASE WHEN result = :no_answer THEN 1 END), COUNT(CASE WHEN result = :aborted THEN 1 END),"
-    " COUNT(CASE WHEN result = :scoring_error THEN 1 END), COUNT(CASE WHEN result = 'unscored' THEN 1 END),"
-    " COUNT(CASE WHEN result = 'unreadable' THEN 1 END)"
+    " COUNT(CASE WHEN result = :scoring_error THEN 1 END), COUNT(CASE WHEN result = :unscored THEN 1 END),"
+    " COUNT(CASE WHEN result = :unreadable THEN 1 END)"
 )
 
 
@@ -559,7 +570,7 @@ def _headline(row: Sequence[Any]) -> metrics.Headline:
 def _has_tag(i: int) -> str:
     """SQL: whether a row carries tag number `i` of TAGS (parameter :tag<i>)."""
     verdict = (
-        f"(used = 'official' AND judged AND instr(char(10) || COALESCE(verdict_tags, '') || char(10),"
+        f"(used = :official AND judged AND instr(char(10) || COALESCE(verdict_tags, '') || char(10),"
         f" char(10) || :tag{i} || char(10)) > 0)"
     )
     by_outcome = {NO_ANSWER: "outcome = 'no_answer'", ABORTED: "outcome = 'aborted'"}.get(TAGS[i])
