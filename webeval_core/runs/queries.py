@@ -90,6 +90,7 @@ WITH judged AS (
   FROM labelled
 )
 """
+_RUN_TABLES = 4  # tables of a few runs made before every run's table is made instead
 _MEASURES = {"steps": "steps", "duration_s": "duration_s", "tokens": "tokens"}
 # The labels the SQL writes and compares, as metrics and judges name them (query parameters).
 _NAMES = {
@@ -307,7 +308,8 @@ class IndexQueries:
         Every run's table serves every query once made; before that, a query of a few runs (the
         overview's first page) makes a table of those runs only, a fraction of the work.
         """
-        chosen = None if runs is None or (judge, None) in self._tables else tuple(sorted(runs))
+        few = runs is not None and (judge, None) not in self._tables and len(self._tables) < _RUN_TABLES
+        chosen = tuple(sorted(runs)) if few and runs is not None else None
         name = self._tables.get((judge, chosen))
         if name is None:
             name = f"rows_{len(self._tables)}"

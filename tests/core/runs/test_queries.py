@@ -220,6 +220,17 @@ def test_a_few_runs_asked_first_count_as_in_every_run_s_rows(
     assert fresh.headline([A], judge) == m.headline(frame[frame["run"] == A])
 
 
+def test_after_a_few_choices_of_runs_every_run_s_rows_are_read(
+    synthetic: IndexStore, catalog: TaskCatalog
+) -> None:
+    frame = m.stored_frame(synthetic, catalog, None)
+    fresh = IndexQueries(synthetic, catalog)
+    for _ in range(3):  # the same choices again and again: one table each, then every run's
+        for runs in ([A], [B], [A, B], [B, A]):
+            expected = m.headline(frame[frame["run"].isin(runs)])
+            assert fresh.headline(runs, None) == expected
+
+
 def test_the_run_of_a_key(synthetic: IndexStore) -> None:
     queries = IndexQueries(synthetic, None)
     assert queries.run_of(f"{B}/8") == B
