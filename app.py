@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.common import PAGES, root_picker
-from pages.review_common import reviewer_picker
+from pages.common import PAGES, reviewer_picker, root_picker
 
 # An emoji icon: the browser draws it locally, where a ":material/...:" page icon is fetched from
 # Google's font servers on every page load (the app must work, and stay silent, offline).

@@ -24,7 +24,8 @@ from webeval_core.reading.tasks import installed_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.runs.background import BackgroundRefresh
 from webeval_core.runs.judges import judge_label, order_judges
-from webeval_core.runs.metrics import stored_frame
+from webeval_core.runs.metrics import TrajectoryFilter, stored_frame
+from webeval_core.runs.queries import BarChoice, IndexQueries, ListedTrajectory
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.store import IndexStore, IndexView
 from webeval_core.server import ROOT_ENV, allowed_roots, root_refusal
@@ -168,6 +169,7 @@ def forget_loaded_data() -> None:
     load_index.clear()
     remoteroot.mirrored_root.clear()  # a remote root is listed again
     load_frame.clear()
+    load_queries.clear()
 
 
 # One background refresh per root for the server's life (a thread, the refresh in a child process).
@@ -345,6 +347,18 @@ def load_frame(root: str, judge: str | None = None, generation: int = 0) -> pd.D
     return stored_frame(load_index(root), installed_catalog(), judge)
 
 
+@st.cache_resource(show_spinner=False, max_entries=4)
+def load_queries(root: str, generation: int = 0) -> IndexQueries:
+    """The SQL queries on a root's index at one generation (lists, counts and charts)."""
+    return IndexQueries(load_index(root), installed_catalog())
+
+
+def current_queries() -> IndexQueries:
+    """The queries on the index of the root the app browses, as it is now."""
+    index = current_index()
+    return load_queries(str(index.root), index.generation)
+
+
 def current_frame(judge: str | None = None) -> pd.DataFrame:
     """The metrics frame of the root the app browses, by `judge` (None: the official verdict)."""
     index = current_index()
@@ -426,16 +440,7 @@ TABLE_PAGE_ROWS = 500
 
 def _table_page(rows: pd.DataFrame, key: str) -> pd.DataFrame:
     """The rows of the table's page chosen under it (all of them when they fit one page)."""
-    if len(rows) <= TABLE_PAGE_ROWS:
-        return rows
-    pages = -(-len(rows) // TABLE_PAGE_ROWS)
-    page_key = table_page_key(key)
-    if st.session_state.get(page_key, 1) > pages:  # fewer rows since (another filter): the last page
-        st.session_state[page_key] = pages
-    left, right = st.columns([1, 4], vertical_alignment="bottom")
-    number = left.number_input("Page", min_value=1, max_value=pages, step=1, key=page_key)
-    start = (int(number) - 1) * TABLE_PAGE_ROWS
-    right.caption(f"Rows {start + 1}–{min(start + TABLE_PAGE_ROWS, len(rows))} of {len(rows)}.")
+    start = (_page_number(len(rows), key) - 1) * TABLE_PAGE_ROWS
     return rows.iloc[start : start + TABLE_PAGE_ROWS]
 
 
@@ -448,7 +453,12 @@ def trajectory_table(
     gets previous / next through it. Long lists are paged (`TABLE_PAGE_ROWS`).
     """
     st.session_state[Key.LAST_TABLE_PATHS] = rows["path"].tolist()
-    rows = _table_page(rows, key)
+    _draw_table(_table_page(rows, key), run_labels, key, listed)
+
+
+def _draw_table(
+    rows: pd.DataFrame, run_labels: Mapping[str, str], key: str, listed: Mapping[str, list[str]] | None
+) -> None:
     view = rows.assign(run=rows["run"].map(run_labels))
     if "tags" in view:
         view = view.assign(tags=view["tags"].map(", ".join))
@@ -464,3 +474,95 @@ def trajectory_table(
     if event.selection.rows:
         chosen = rows.iloc[event.selection.rows[0]]
         open_trajectory(str(chosen["run"]), str(chosen["task_id"]), str(chosen["path"]), listed)
+
+
+def listed_frame(rows: tuple[ListedTrajectory, ...]) -> pd.DataFrame:
+    """One page of listed trajectories as a table's frame (the columns `_TABLE_COLUMNS` names)."""
+    return pd.DataFrame(
+        [row.model_dump() for row in rows], columns=list(ListedTrajectory.model_fields)
+    ).astype({"score": "float64", "duration_s": "float64", "value": "float64"})
+
+
+def _page_number(total: int, key: str) -> int:
+    """The table page chosen under a list of `total` rows (1 when they fit one page)."""
+    if total <= TABLE_PAGE_ROWS:
+        return 1
+    pages = -(-total // TABLE_PAGE_ROWS)
+    page_key = table_page_key(key)
+    if st.session_state.get(page_key, 1) > pages:  # fewer rows since (another filter): the last page
+        st.session_state[page_key] = pages
+    left, right = st.columns([1, 4], vertical_alignment="bottom")
+    number = int(left.number_input("Page", min_value=1, max_value=pages, step=1, key=page_key))
+    start = (number - 1) * TABLE_PAGE_ROWS
+    right.caption(f"Rows {start + 1}–{min(start + TABLE_PAGE_ROWS, total)} of {total}.")
+    return number
+
+
+def query_table(
+    judge: str | None,
+    criteria: TrajectoryFilter,
+    run_labels: Mapping[str, str],
+    *,
+    key: str,
+    listed: Mapping[str, list[str]] | None = None,
+    bars: list[list[BarChoice]] | None = None,
+    columns: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
+) -> int:
+    """The trajectories `criteria` and clicked `bars` keep, a page at a time from the index (SQL).
+
+    `columns`: what the page's rows get before they are drawn (review columns). Returns how many
+    the list holds. Selecting a row opens it, as `trajectory_table` does.
+    """
+    queries = current_queries()
+    chosen = bars or []
+    wanted = max(1, int(st.session_state.get(table_page_key(key), 1)))
+    page = queries.page(judge, criteria, chosen, offset=(wanted - 1) * TABLE_PAGE_ROWS, limit=TABLE_PAGE_ROWS)
+    number = _page_number(page.total, key)
+    if number != wanted:  # the list shrank under the page chosen: its last page
+        page = queries.page(
+            judge, criteria, chosen, offset=(number - 1) * TABLE_PAGE_ROWS, limit=TABLE_PAGE_ROWS
+        )
+    # The whole list's folders are read only when asked for (re-scoring "the last filtered list").
+    st.session_state[Key.LAST_TABLE_PATHS] = functools.partial(queries.paths, judge, criteria, chosen)
+    rows = listed_frame(page.rows)
+    _draw_table(columns(rows) if columns is not None else rows, run_labels, key, listed)
+    return page.total
+
+
+def last_table_paths() -> list[str]:
+    """The folders of the last trajectory table drawn (a list kept, or its query run now)."""
+    kept = st.session_state.get(Key.LAST_TABLE_PATHS, [])
+    return list(kept() if callable(kept) else kept)
+
+
+def reviewer_picker() -> None:
+    """The sidebar's reviewer: kept in the URL (`?reviewer=`) and the session, never cleared by a save.
+
+    Its text box is drawn only when the expander is opened, like the root folder's: a text box
+    costs every page load about 0.2 s of the browser's time.
+    """
+    name = st.query_params.get(Key.REVIEWER.value) or st.session_state.get(Key.REVIEWER_KEPT) or ""
+    st.session_state[Key.REVIEWER_KEPT] = name
+    if name and st.query_params.get(Key.REVIEWER.value) != name:
+        st.query_params[Key.REVIEWER.value] = name  # a page switch dropped it: put it back
+    with st.sidebar:
+        box = lazy_expander(f"Reviewer: {inert(name) if name else '(not named)'}", key=Key.REVIEWER_BOX)
+        if box is not None:
+            with box:
+                st.text_input(
+                    "Your name",
+                    value=name,
+                    key=Key.REVIEWER_TYPED,
+                    max_chars=80,
+                    placeholder="stored with each of your annotations",
+                    on_change=_take_name,
+                )
+
+
+def _take_name() -> None:
+    name = str(st.session_state.get(Key.REVIEWER_TYPED) or "").strip()
+    st.session_state[Key.REVIEWER_KEPT] = name
+    if name:
+        st.query_params[Key.REVIEWER.value] = name
+    else:
+        st.query_params.pop(Key.REVIEWER.value, None)

@@ -1,7 +1,9 @@
 """Overview: headline numbers, success breakdowns, outcomes and the failure taxonomy of chosen runs.
 
-Everything comes from the cached index (no trajectory file is opened here). Clicking a bar
-narrows the trajectory list below the charts; the same filter opens on the Trajectories page.
+Everything is a query on the root's index file (runs/queries.py; no trajectory file is opened
+here, and no row per trajectory is held). A root of many runs opens on its latest
+`LATEST_RUNS`; beyond `charts.POOL_RUNS` chosen runs the charts count them together. Clicking a
+bar narrows the trajectory list below the charts; the same filter opens on the Trajectories page.
 """
 
 from __future__ import annotations
@@ -14,15 +16,15 @@ import streamlit as st
 
 from pages.common import (
     PAGES,
-    current_frame,
     current_index,
+    current_queries,
     index_or_stop,
     inert,
     judge_caption,
     judge_picker,
     lazy_expander,
-    load_frame,
-    trajectory_table,
+    load_queries,
+    query_table,
 )
 from pages.shell import require_app_shell
 from pages.state import Key, histogram_key
@@ -30,18 +32,22 @@ from pages.walk import list_params
 from webeval_core.presentation.charts import (
     DETAILED_RUNS,
     MEASURES,
+    POOLED,
     TEMPLATES_SHOWN,
     BarClick,
     Breakdown,
-    OverviewFigures,
+    FigureSpec,
+    bar_choices,
+    bar_figure,
     clicked_bars,
-    filter_by_clicks,
-    overview_figures,
+    histograms,
 )
 from webeval_core.presentation.runreport import report_file_stem, report_zip
 from webeval_core.reading.tasks import installed_catalog
 from webeval_core.runs import metrics
+from webeval_core.runs.discovery import natural_key
 from webeval_core.runs.judges import OFFICIAL, judge_label
+from webeval_core.runs.metrics import TrajectoryFilter
 from webeval_core.runs.store import IndexView
 
 require_app_shell()
@@ -62,18 +68,52 @@ _LINK_FILTERS: Mapping[Breakdown, Key] = {
     Breakdown.TAG: Key.TAGS,
 }
 Clicks = dict[Breakdown, list[BarClick]]
+# (Comments, not docstrings: Streamlit's magic would draw a bare string of a page script.)
+LATEST_RUNS = 8  # runs a root of many opens on: the last by run id (a date or a number)
+RUNS_TABLE_ROWS = 25  # runs per page of the runs table
+
+
+@dataclasses.dataclass(frozen=True)
+class Shown:
+    """What the page shows: chosen runs, judge, labels (and the root's index generation)."""
+
+    root: str
+    """The root browsed."""
+    runs: tuple[str, ...]
+    """The chosen run keys."""
+    judge: str | None
+    """The judge whose verdicts count."""
+    labels: Mapping[str, str]
+    """Every run's label, by key."""
+    generation: int
+    """The index's generation (cached figures are of it)."""
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _bars(root: str, runs: tuple[str, ...], judge: str | None, generation: int, by: Breakdown) -> FigureSpec:
+    """One chart for one root, choice of runs and judge, at one index generation."""
+    labels = metrics.run_labels(current_index().runs)
+    return bar_figure(load_queries(root, generation), runs, judge, labels, by)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _figures(root: str, runs: tuple[str, ...], judge: str | None, generation: int) -> OverviewFigures:
-    """Every figure of the page for one root, choice of runs and judge, at one index generation."""
-    frame = load_frame(root, judge, generation)
-    return overview_figures(frame[frame["run"].isin(runs)], metrics.run_labels(current_index().runs))
+def _histograms(
+    root: str, runs: tuple[str, ...], judge: str | None, generation: int
+) -> dict[str, FigureSpec]:
+    labels = metrics.run_labels(current_index().runs)
+    return histograms(load_queries(root, generation), runs, judge, labels)
 
 
-def _trajectories_link(clicks: Clicks, labels: Mapping[str, str], judge: str | None) -> dict[str, list[str]]:
+def _clicked_runs(clicks: Clicks, shown: Shown) -> set[str]:
+    """The runs of the clicked bars (a pooled bar stands for every chosen run)."""
+    runs = {run for picked in clicks.values() for run, _ in picked}
+    return (runs - {POOLED}) | (set(shown.runs) if POOLED in runs else set())
+
+
+def _trajectories_link(clicks: Clicks, shown: Shown) -> dict[str, list[str]]:
     """The Trajectories page's query parameters selecting the clicked bars' trajectories."""
-    params = {Key.RUNS.value: sorted({labels[run] for picked in clicks.values() for run, _ in picked})}
+    labels, judge = shown.labels, shown.judge
+    params = {Key.RUNS.value: sorted({labels[run] for run in _clicked_runs(clicks, shown)})}
     if judge is not None and judge != OFFICIAL:  # the official evaluator is the default judge
         params[Key.JUDGE.value] = [judge_label(judge)]  # a bound selectbox keeps its shown text
     for breakdown, picked in clicks.items():
@@ -81,17 +121,17 @@ def _trajectories_link(clicks: Clicks, labels: Mapping[str, str], judge: str | N
     return params
 
 
-def _chart_pair(figures: OverviewFigures, clicks: Clicks, *charts: tuple[str, Breakdown]) -> None:
+def _chart_pair(shown: Shown, clicks: Clicks, *charts: tuple[str, Breakdown]) -> None:
     """Two (title, breakdown) charts side by side."""
     for column, (title, breakdown) in zip(st.columns(len(charts)), charts, strict=True):
         with column:
-            _chart(title, breakdown, figures, clicks)
+            _chart(title, breakdown, shown, clicks)
 
 
-def _chart(title: str, breakdown: Breakdown, figures: OverviewFigures, clicks: Clicks) -> None:
+def _chart(title: str, breakdown: Breakdown, shown: Shown, clicks: Clicks) -> None:
     """A clickable chart; the bars clicked in it go to `clicks[breakdown]`."""
     st.subheader(title)
-    figure = figures.bars[breakdown]
+    figure = _bars(shown.root, shown.runs, shown.judge, shown.generation, breakdown)
     if not figure["data"]:
         st.caption("Nothing to show for the chosen runs.")
         return
@@ -103,14 +143,15 @@ def _chart(title: str, breakdown: Breakdown, figures: OverviewFigures, clicks: C
         clicks[breakdown] = picked
 
 
-def _headlines(data: pd.DataFrame, labels: Mapping[str, str]) -> None:
+def _headlines(shown: Shown) -> None:
     """A row of metrics per run; with many runs, one row for all of them and a table per run."""
-    heads = metrics.headlines(data)
+    queries, labels = current_queries(), shown.labels
+    heads = queries.headlines(shown.runs, shown.judge)
     if len(heads) <= DETAILED_RUNS:
         for run, head in heads.items():
             _headline_row(labels[run], head)
         return
-    _headline_row(f"All {len(heads)} runs, pooled", metrics.headline(data))
+    _headline_row(f"All {len(heads)} runs, pooled", queries.headline(shown.runs, shown.judge))
     st.dataframe(
         pd.DataFrame(
             [
@@ -162,20 +203,22 @@ def _headline_row(label: str, head: metrics.Headline) -> None:
         )
 
 
-def _runs_table(index: IndexView, frame: pd.DataFrame, labels: Mapping[str, str]) -> None:
-    """The runs under the root with their metadata, drawn only while its expander is open."""
+def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:
+    """The runs under the root with their metadata (a page at a time), drawn only while opened."""
     runs_label = f"{len(index.runs)} run{'s' if len(index.runs) != 1 else ''}"
     runs_box = lazy_expander(f"{runs_label} under {inert(str(index.root))}", key=Key.RUNS_BOX)
     if runs_box is None:
         return
-    counts = frame["run"].value_counts()
+    counts = index.store.run_counts()
     with runs_box:
+        runs = list(index.runs)
+        if len(runs) > RUNS_TABLE_ROWS:
+            pages = -(-len(runs) // RUNS_TABLE_ROWS)
+            number = int(st.number_input("Runs page", min_value=1, max_value=pages, key=Key.RUNS_PAGE))
+            runs = runs[(number - 1) * RUNS_TABLE_ROWS : number * RUNS_TABLE_ROWS]
         st.dataframe(
             pd.DataFrame(
-                [
-                    {"run": labels[r.key], **r.metadata, "trajectories": int(counts.get(r.key, 0))}
-                    for r in index.runs
-                ]
+                [{"run": labels[r.key], **r.metadata, "trajectories": counts.get(r.key, 0)} for r in runs]
             ),
             hide_index=True,
             width="stretch",
@@ -201,18 +244,23 @@ def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
     )
 
 
-def _distributions(data: pd.DataFrame, figures: OverviewFigures, labels: Mapping[str, str]) -> None:
+def _distributions(shown: Shown) -> None:
     """A histogram per measure, then their statistics per run."""
+    figures = _histograms(shown.root, shown.runs, shown.judge, shown.generation)
     for column, col in zip(MEASURES, st.columns(len(MEASURES)), strict=True):
         with col:
-            st.plotly_chart(figures.histograms[column], key=histogram_key(column), width="stretch")
-    stats = pd.concat(
-        metrics.distribution(data, column).assign(measure=name) for column, name in MEASURES.items()
+            st.plotly_chart(figures[column], key=histogram_key(column), width="stretch")
+    queries = current_queries()
+    stats = pd.DataFrame(
+        [
+            {"measure": name, **row.model_dump(), "run": shown.labels[row.run]}
+            for column, name in MEASURES.items()
+            for row in queries.distribution(shown.runs, shown.judge, column)
+        ],
+        columns=["measure", "run", "count", "mean", "min", "median", "max"],
     )
     st.dataframe(
-        stats.assign(run=stats["run"].map(labels))[
-            ["measure", "run", "count", "mean", "min", "median", "max"]
-        ],
+        stats,
         hide_index=True,
         width="stretch",
         column_config={
@@ -221,7 +269,7 @@ def _distributions(data: pd.DataFrame, figures: OverviewFigures, labels: Mapping
     )
 
 
-def _chart_tabs(data: pd.DataFrame, figures: OverviewFigures, labels: Mapping[str, str]) -> Clicks:
+def _chart_tabs(shown: Shown) -> Clicks:
     """The charts in lazy tabs; returns the bars clicked in the open one."""
     clicks: Clicks = {}
     # Lazy tabs (bound to ?view=): only the open tab's charts are sent, so the page stays light in
@@ -234,73 +282,99 @@ def _chart_tabs(data: pd.DataFrame, figures: OverviewFigures, labels: Mapping[st
     if success.open:
         with success:
             _chart_pair(
-                figures,
+                shown,
                 clicks,
                 ("Success by site", Breakdown.SITE),
                 ("Success by task type", Breakdown.TASK_TYPE),
             )
     if failures.open:
         with failures:
-            _chart_pair(figures, clicks, ("Outcomes", Breakdown.OUTCOME), ("Failure taxonomy", Breakdown.TAG))
+            _chart_pair(shown, clicks, ("Outcomes", Breakdown.OUTCOME), ("Failure taxonomy", Breakdown.TAG))
     if templates.open:
         with templates:
             title = f"Intent templates with the lowest success (up to {TEMPLATES_SHOWN})"
-            _chart(title, Breakdown.INTENT_TEMPLATE, figures, clicks)
+            _chart(title, Breakdown.INTENT_TEMPLATE, shown, clicks)
     if distributions.open:
         with distributions:
-            _distributions(data, figures, labels)
+            _distributions(shown)
     return clicks
 
 
-def _trajectories(data: pd.DataFrame, clicks: Clicks, labels: Mapping[str, str], judge: str | None) -> None:
-    """The chosen runs' trajectories, narrowed to the clicked bars."""
+def _trajectories(shown: Shown, clicks: Clicks) -> None:
+    """The chosen runs' trajectories, narrowed to the clicked bars (a page at a time)."""
     st.subheader("Trajectories")
+    caption = st.empty()
     if clicks:
-        shown = filter_by_clicks(data, clicks)
-        st.caption(f"{len(shown)} trajectories in the clicked bars (click empty space in a chart to clear).")
         st.page_link(
             PAGES["trajectories"],
             label="Open this selection on the Trajectories page",
             icon=":material/table_rows:",
-            query_params=_trajectories_link(clicks, labels, judge),
+            query_params=_trajectories_link(clicks, shown),
         )
-        listed = _trajectories_link(clicks, labels, judge)
+        listed = _trajectories_link(clicks, shown)
     else:
-        shown = data
-        st.caption(f"All {len(shown)} trajectories of the chosen runs; click a bar above to narrow the list.")
-        listed = _trajectories_link({}, labels, judge) | {Key.RUNS.value: _shown_run_labels(data, labels)}
-    trajectory_table(shown, labels, key=Key.OVERVIEW_TABLE, listed=list_params(listed))
+        listed = _trajectories_link({}, shown) | {Key.RUNS.value: _shown_run_labels(shown)}
+    criteria = TrajectoryFilter(runs=frozenset(shown.runs))
+    total = query_table(
+        shown.judge,
+        criteria,
+        shown.labels,
+        key=Key.OVERVIEW_TABLE,
+        listed=list_params(listed),
+        bars=bar_choices(clicks),
+    )
+    if clicks:
+        caption.caption(f"{total} trajectories in the clicked bars (click empty space in a chart to clear).")
+    else:
+        caption.caption(f"All {total} trajectories of the chosen runs; click a bar above to narrow the list.")
 
 
-def _shown_run_labels(data: pd.DataFrame, labels: Mapping[str, str]) -> list[str]:
+def _shown_run_labels(shown: Shown) -> list[str]:
     """The chosen runs, as the Trajectories page's run filter names them (none: every run)."""
-    chosen = set(data["run"])
-    return [] if chosen == set(labels) else [labels[run] for run in labels if run in chosen]
+    chosen = set(shown.runs)
+    return [] if chosen == set(shown.labels) else [shown.labels[run] for run in shown.labels if run in chosen]
+
+
+def latest_runs(index: IndexView) -> list[str]:
+    """The runs a root opens on: all of a few, else the last `LATEST_RUNS` by run id, in index order.
+
+    A run id is a date or a number; a run without one goes by its folder's name.
+    """
+    if len(index.runs) <= LATEST_RUNS:
+        return [r.key for r in index.runs]
+    by_id = sorted(
+        index.runs, key=lambda r: (natural_key(r.run_id or r.key.rsplit("/", 1)[-1]), natural_key(r.key))
+    )
+    latest = {r.key for r in by_id[-LATEST_RUNS:]}
+    return [r.key for r in index.runs if r.key in latest]
 
 
 def _page() -> None:
     st.title("Overview")
     index = index_or_stop()
     judge = judge_picker(index)
-    frame = current_frame(judge)
     labels = metrics.run_labels(index.runs)
-    _runs_table(index, frame, labels)
+    _runs_table(index, labels)
     chosen = st.multiselect(
         "Runs",
         options=[r.key for r in index.runs],
-        default=[r.key for r in index.runs],
+        default=latest_runs(index),
         format_func=labels.__getitem__,
         key=Key.SHOWN_RUNS,
         bind="query-params",
+        help=f"A root of many runs opens on its latest {LATEST_RUNS}; the charts count more than"
+        " eight together.",
     )
-    data = frame[frame["run"].isin(chosen)]
-    if data.empty:
+    counts = index.store.run_counts()
+    runs = tuple(r.key for r in index.runs if r.key in set(chosen) and counts.get(r.key))
+    if not runs:
         st.info("Choose at least one run with trajectories.")
         st.stop()
+    shown = Shown(str(index.root), runs, judge, labels, index.generation)
     st.caption(judge_caption(judge))
-    _headlines(data, labels)
-    clicks = _chart_tabs(data, _figures(str(index.root), tuple(chosen), judge, index.generation), labels)
-    _trajectories(data, clicks, labels, judge)
+    _headlines(shown)
+    clicks = _chart_tabs(shown)
+    _trajectories(shown, clicks)
 
 
 _page()

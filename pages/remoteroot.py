@@ -8,11 +8,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from webeval_core.remote import OpenedRoot, RemoteUnavailableError, open_root
 from webeval_core.remote.stores import is_remote
+
+if TYPE_CHECKING:
+    from webeval_core.remote import OpenedRoot
+
+# The mirror (fsspec and the stores' clients) is imported only for a remote root: a local root's
+# first page load does not pay for it.
 
 __all__ = ["is_remote", "mirrored_root", "remote_folder", "show_remote_problems"]
 
@@ -20,12 +26,16 @@ __all__ = ["is_remote", "mirrored_root", "remote_folder", "show_remote_problems"
 @st.cache_resource(show_spinner="Listing the remote root…", max_entries=4)
 def mirrored_root(url: str) -> OpenedRoot:
     """The mirror of `url`, brought up to date once per process (and again after Reload)."""
+    from webeval_core.remote import open_root  # only for a remote root
+
     return open_root(url)
 
 
 # `inert` comes from pages.common, which imports this module (passed in to avoid an import cycle).
 def remote_folder(url: str, inert: Callable[[str], str]) -> Path:
     """The local folder the pages read for `url`; when the store cannot be reached, say so and stop."""
+    from webeval_core.remote import RemoteUnavailableError  # only for a remote root
+
     try:
         return mirrored_root(url).path.resolve()
     except (RemoteUnavailableError, ValueError, ImportError) as exc:

@@ -10,11 +10,12 @@ while it is true, i.e. while the reviewer works a blind queue and has not yet sa
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index, current_root, inert, lazy_expander
+from pages.common import PAGES, current_frame, current_index, current_root, inert
 from pages.state import Key, trajectory_link
 from webeval_core.review import (
     Annotation,
@@ -57,39 +58,6 @@ def all_annotations(store: AnnotationStore) -> list[Annotation] | None:
     except StoreError as exc:
         st.error(f"The annotation store cannot be read: {inert(str(exc))}")
         return None
-
-
-def reviewer_picker() -> None:
-    """The sidebar's reviewer: kept in the URL (`?reviewer=`) and the session, never cleared by a save.
-
-    Its text box is drawn only when the expander is opened, like the root folder's: a text box
-    costs every page load about 0.2 s of the browser's time.
-    """
-    name = st.query_params.get(Key.REVIEWER.value) or st.session_state.get(Key.REVIEWER_KEPT) or ""
-    st.session_state[Key.REVIEWER_KEPT] = name
-    if name and st.query_params.get(Key.REVIEWER.value) != name:
-        st.query_params[Key.REVIEWER.value] = name  # a page switch dropped it: put it back
-    with st.sidebar:
-        box = lazy_expander(f"Reviewer: {inert(name) if name else '(not named)'}", key=Key.REVIEWER_BOX)
-        if box is not None:
-            with box:
-                st.text_input(
-                    "Your name",
-                    value=name,
-                    key=Key.REVIEWER_TYPED,
-                    max_chars=80,
-                    placeholder="stored with each of your annotations",
-                    on_change=_take_name,
-                )
-
-
-def _take_name() -> None:
-    name = str(st.session_state.get(Key.REVIEWER_TYPED) or "").strip()
-    st.session_state[Key.REVIEWER_KEPT] = name
-    if name:
-        st.query_params[Key.REVIEWER.value] = name
-    else:
-        st.query_params.pop(Key.REVIEWER.value, None)
 
 
 def reviewer() -> str:
@@ -208,16 +176,33 @@ VERDICT_COLUMNS = ("result", "status", "score", "tags")
 """Columns of the trajectory list that a blind review hides."""
 
 
-def review_filters(frame: pd.DataFrame) -> pd.DataFrame:
-    """The Trajectories page's review columns and filters (annotated by me, human outcome, disagreement).
+class ReviewChoice(NamedTuple):
+    """The Trajectories page's review filters as chosen (`review_choice`)."""
 
-    While a blind queue is worked, the verdict columns are dropped.
+    annotations: list[Annotation]
+    """Every annotation of the root."""
+    mine: str | None
+    """"yes" / "no": annotated by me or not; None keeps both."""
+    human: list[str]
+    """Human majority outcomes kept; empty keeps all."""
+    disagree: bool
+    """Keep only trajectories whose human majority disagrees with the evaluator."""
+
+    @property
+    def narrows(self) -> bool:
+        """Whether a review filter is set (the list then needs every row's review columns)."""
+        return bool(self.mine or self.human or self.disagree)
+
+
+def review_choice() -> ReviewChoice | None:
+    """The review filters of the Trajectories page (annotated by me, human outcome, disagreement).
+
+    None when the annotation store cannot be opened (no review columns then).
     """
     store = _quiet_store()
     annotations = all_annotations(store) if store is not None else None
     if annotations is None:
-        return frame
-    shown = human_columns(frame, annotations, reviewer())
+        return None
     left, middle, right = st.columns([1, 2, 1])
     mine = left.segmented_control(
         "Annotated by me", ["yes", "no"], key=Key.MINE, bind="query-params", disabled=not reviewer()
@@ -226,11 +211,19 @@ def review_filters(frame: pd.DataFrame) -> pd.DataFrame:
         "Human outcome", [o.value for o in Outcome], key=Key.HUMAN_OUTCOMES, bind="query-params"
     )
     disagree = right.checkbox("Disagrees with the evaluator", key=Key.HUMAN_DISAGREES, bind="query-params")
-    if mine:
-        shown = shown[shown["mine"] == (mine == "yes")]
-    if human:
-        shown = shown[shown["human"].isin(human)]
-    if disagree:
+    return ReviewChoice(annotations, mine, human, disagree)
+
+
+def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None) -> pd.DataFrame:
+    """`frame` with its review columns, narrowed by `choice`; verdicts dropped in a blind review."""
+    if choice is None:
+        return frame
+    shown = human_columns(frame, choice.annotations, reviewer())
+    if choice.mine:
+        shown = shown[shown["mine"] == (choice.mine == "yes")]
+    if choice.human:
+        shown = shown[shown["human"].isin(choice.human)]
+    if choice.disagree:
         shown = shown[shown["disagree"]]
     if blind_list():
         shown = shown.drop(columns=list(VERDICT_COLUMNS)).assign(disagree=None)

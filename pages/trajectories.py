@@ -7,27 +7,38 @@ are this page's own: a widget key shared with another page would carry that page
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import pandas as pd
 import streamlit as st
 
-from pages.common import current_frame, index_or_stop, judge_caption, judge_picker, trajectory_table
-from pages.review_common import review_filters
+from pages.common import (
+    current_frame,
+    current_queries,
+    index_or_stop,
+    judge_caption,
+    judge_picker,
+    listed_frame,
+    load_queries,
+    query_table,
+    trajectory_table,
+)
+from pages.review_common import ReviewChoice, blind_list, review_choice, review_rows
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.submission_view import package_issues
 from pages.walk import current_filters, list_params
 from webeval_core.reading.tasks import TASK_TYPES
 from webeval_core.runs import metrics
+from webeval_core.runs.metrics import TrajectoryFilter
 from webeval_core.safe_output import spreadsheet_cell
 
 require_app_shell()
 
 
-def _options(values: pd.Series, order: tuple[str, ...] = ()) -> list[str]:
-    present = set(values.fillna(metrics.UNKNOWN).astype(str))
-    return [v for v in order if v in present] + sorted(present - set(order))
+def _options(present: Iterable[str], order: tuple[str, ...] = ()) -> list[str]:
+    values = set(present)
+    return [v for v in order if v in values] + sorted(values - set(order))
 
 
 def _multiselect(
@@ -38,12 +49,39 @@ def _multiselect(
     )
 
 
+@st.cache_data(show_spinner=False, max_entries=16)
+def _choices(root: str, generation: int, judge: str | None) -> dict[str, list[str]]:
+    """Each filter's options: the values present under the root (queried once per index generation)."""
+    queries = load_queries(root, generation)
+    orders = {
+        "task_type": TASK_TYPES,
+        "outcome_group": metrics.OUTCOME_GROUPS,
+        "result": metrics.RESULTS,
+        "status": ("success", "failure", "error"),
+    }
+    columns = ("site", "task_type", "outcome_group", "result", "status", "intent_template")
+    choices = {
+        column: _options(queries.distinct(column, judge), orders.get(column, ())) for column in columns
+    }
+    return choices | {"tags": list(queries.tags(judge))}
+
+
+def _csv(rows: pd.DataFrame) -> str:
+    """The rows as CSV; a cell from an answer or a folder name never runs as a formula."""
+    if "tags" in rows:
+        rows = rows.assign(tags=rows["tags"].map("; ".join))
+    return str(
+        rows.drop(columns=["counted", "value"], errors="ignore").map(spreadsheet_cell).to_csv(index=False)
+    )
+
+
 st.title("Trajectories")
 index = index_or_stop()
+queries = current_queries()
 
 judge = judge_picker(index)
-frame = current_frame(judge)
 labels = metrics.run_labels(index.runs)
+choices = _choices(str(index.root), index.generation, judge)
 
 text = st.text_input(
     "Search",
@@ -57,26 +95,29 @@ row2 = st.columns([1, 1, 2])
 with row1[0]:
     runs = _multiselect("Run", Key.RUNS, [r.key for r in index.runs], format_func=labels.__getitem__)
 with row1[1]:
-    sites = _multiselect("Site", Key.SITES, _options(frame["site"]))
+    sites = _multiselect("Site", Key.SITES, choices["site"])
 with row1[2]:
-    types = _multiselect("Task type", Key.TYPES, _options(frame["task_type"], TASK_TYPES))
+    types = _multiselect("Task type", Key.TYPES, choices["task_type"])
 with row1[3]:
-    outcomes = _multiselect("Outcome", Key.OUTCOMES, _options(frame["outcome_group"], metrics.OUTCOME_GROUPS))
+    outcomes = _multiselect("Outcome", Key.OUTCOMES, choices["outcome_group"])
 with row1[4]:
     results = _multiselect(
-        "Result", Key.RESULTS, _options(frame["result"], metrics.RESULTS), help="As counted in success rates"
+        "Result",
+        Key.RESULTS,
+        choices["result"],
+        help="As counted in success rates",
     )
 with row2[0]:
     statuses = _multiselect(
         "Verdict status",
         Key.STATUSES,
-        _options(frame["status"], ("success", "failure", "error")),
+        choices["status"],
         help="WebArena-Verified status; (unknown) = not scored",
     )
 with row2[1]:
-    tags = _multiselect("Failure tag", Key.TAGS, metrics.tag_options(frame), help="Any of the chosen tags")
+    tags = _multiselect("Failure tag", Key.TAGS, choices["tags"], help="Any of the chosen tags")
 with row2[2]:
-    templates = _multiselect("Intent template", Key.TEMPLATES, _options(frame["intent_template"]))
+    templates = _multiselect("Intent template", Key.TEMPLATES, choices["intent_template"])
 disagree = st.toggle(
     "Judges disagree",
     key=Key.DISAGREE,
@@ -84,36 +125,71 @@ disagree = st.toggle(
     help="Only trajectories whose judges (official evaluator, rubric, LLM) disagree on pass or fail.",
 )
 
-shown = metrics.filter_frame(
-    frame,
-    runs=runs,
-    sites=sites,
-    task_types=types,
-    intent_templates=templates,
-    outcome_groups=outcomes,
-    results=results,
-    statuses=statuses,
-    tags=tags,
+criteria = TrajectoryFilter(
+    runs=frozenset(runs),
+    sites=frozenset(sites),
+    task_types=frozenset(types),
+    intent_templates=frozenset(templates),
+    outcome_groups=frozenset(outcomes),
+    results=frozenset(results),
+    statuses=frozenset(statuses),
+    tags=frozenset(tags),
     text=text,
     judges_disagree=disagree,
 )
-shown = review_filters(shown)  # review columns and filters; verdicts dropped in a blind review
-head = metrics.headline(shown) if "result" in shown else None
-rate = "–" if head is None or head.success_rate is None else f"{head.success_rate:.1%}"
-counted = f" ({head.passed} of {head.counted} counted)" if head is not None else " (hidden: blind review)"
-st.caption(
-    f"{len(shown)} of {len(frame)} trajectories · success rate {rate}{counted} · select a row to open it"
-    f" · {judge_caption(judge)}"
-)
+review = review_choice()  # review columns and filters; verdicts dropped in a blind review
+listed = list_params(current_filters())
+caption = st.empty()
 package_issues(r for r in index.runs if not runs or r.key in runs)
-trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=list_params(current_filters()))
-st.download_button(
-    "Download these rows (CSV)",
-    (shown.assign(tags=shown["tags"].map("; ".join)) if "tags" in shown else shown)
-    .drop(columns=["counted", "value"])
-    .map(spreadsheet_cell)  # a cell from an answer or a folder name never runs as a formula
-    .to_csv(index=False),
-    file_name="trajectories.csv",
-    mime="text/csv",
-    icon=":material/download:",
-)
+
+
+def _caption(total: int, head: metrics.Headline | None) -> None:
+    rate = "–" if head is None or head.success_rate is None else f"{head.success_rate:.1%}"
+    counted = f" ({head.passed} of {head.counted} counted)" if head is not None else " (hidden: blind review)"
+    caption.caption(
+        f"{total} of {index.counts.trajectories} trajectories · success rate {rate}{counted}"
+        f" · select a row to open it · {judge_caption(judge)}"
+    )
+
+
+def _reviewed_list(choice: ReviewChoice) -> None:
+    """A review filter is set: every row's review columns are needed, so the list is filtered in memory."""
+    shown = review_rows(metrics.filter_frame(current_frame(judge), criteria), choice)
+    _caption(len(shown), metrics.headline(shown) if "result" in shown else None)
+    trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=listed)
+    st.download_button(
+        "Download these rows (CSV)",
+        lambda: _csv(shown),
+        file_name="trajectories.csv",
+        mime="text/csv",
+        icon=":material/download:",
+        on_click="ignore",
+    )
+
+
+def _queried_list(choice: ReviewChoice | None) -> None:
+    """The list as SQL on the index: a page of rows at a time, the headline counted by the query."""
+    total = query_table(
+        judge,
+        criteria,
+        labels,
+        key=Key.TRAJECTORIES_TABLE,
+        listed=listed,
+        columns=lambda rows: review_rows(rows, choice),
+    )
+    blind = choice is not None and blind_list()
+    _caption(total, None if blind else queries.headline(None, judge, criteria))
+    st.download_button(
+        "Download these rows (CSV)",
+        lambda: _csv(review_rows(listed_frame(queries.page(judge, criteria).rows), choice)),
+        file_name="trajectories.csv",
+        mime="text/csv",
+        icon=":material/download:",
+        on_click="ignore",
+    )
+
+
+if review is not None and review.narrows:
+    _reviewed_list(review)
+else:
+    _queried_list(review)

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index
+from pages.common import PAGES, current_index, current_queries
 from pages.state import Key, listed_key
 from webeval_core.presentation.picks import choice_of
 from webeval_core.presentation.walk import Walk, walk_of
 from webeval_core.runs.judges import judge_label, order_judges
-from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, run_labels
+from webeval_core.runs.metrics import TrajectoryFilter, run_labels
+from webeval_core.runs.queries import WalkItem
 
 # The Trajectories page's multiselect filters and the TrajectoryFilter field each one sets.
 _CHOICES: Mapping[Key, str] = {
@@ -67,8 +67,8 @@ def _judge() -> str | None:
     return chosen[0] if chosen else (judges[0] if judges else None)
 
 
-def listed_frame() -> pd.DataFrame:
-    """The rows of the list the URL names, in the order its table showed them."""
+def listed_items() -> tuple[WalkItem, ...]:
+    """The trajectories of the list the URL names, in the order its table showed them."""
     labels = run_labels(current_index().runs)
     criteria = TrajectoryFilter(
         runs=frozenset(_by_key_or_label(_listed(Key.RUNS), labels)),
@@ -76,15 +76,14 @@ def listed_frame() -> pd.DataFrame:
         judges_disagree=(_listed(Key.DISAGREE) or [""])[0].lower() == "true",
         **{field: frozenset(_listed(key)) for key, field in _CHOICES.items()},
     )
-    return filter_frame(current_frame(_judge()), criteria)
+    return current_queries().walk_items(_judge(), criteria)
 
 
 def _open(key: str) -> None:
     """Callback: show the trajectory of summary `key` (run and task pickers), from its first step."""
-    index = current_index()
-    summary = next(s for s in index.summaries if s.key == key)
+    members = current_index().summaries_of(current_queries().run_of(key))  # one run's, not the root's
+    summary = next(s for s in members if s.key == key)
     st.session_state[Key.RUN] = summary.run_key
-    members = [s for s in index.summaries if s.run_key == summary.run_key]
     st.session_state[Key.TASK] = choice_of(summary, members)
     st.query_params.pop(Key.STEP, None)
 
@@ -93,7 +92,7 @@ def walk_bar(key: str) -> None:
     """Previous / next / next failure through the URL's list, with "k of n"; nothing without a list."""
     if st.query_params.get(Key.LIST) != _SHOWN:
         return
-    walk = walk_of(listed_frame(), key)
+    walk = walk_of(listed_items(), key)
     with st.container(horizontal=True, vertical_alignment="center", key=Key.WALK_BAR):
         if walk is None:
             st.caption("This trajectory is not in the list it was opened from (the list changed).")

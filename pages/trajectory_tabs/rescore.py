@@ -6,7 +6,15 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.common import current_index, inert, inside_root, load_frame, load_index
+from pages.common import (
+    current_index,
+    inert,
+    inside_root,
+    last_table_paths,
+    load_frame,
+    load_index,
+    load_queries,
+)
 from pages.state import Key, what_if_text_key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
@@ -18,6 +26,7 @@ def _forget_summaries() -> None:
     """After writing score files, lists and charts must re-read the changed folders."""
     load_index.clear()
     load_frame.clear()
+    load_queries.clear()
 
 
 def _rescore_one(context: TabContext) -> None:
@@ -69,7 +78,7 @@ def _rescore_many(context: TabContext) -> None:
     index = current_index()
     run = index.run(context.run_key)
     scopes: dict[str, list[Path]] = {}
-    listed = [p for p in map(Path, st.session_state.get(Key.LAST_TABLE_PATHS, [])) if inside_root(p)]
+    listed = [p for p in map(Path, last_table_paths()) if inside_root(p)]
     if listed:
         scopes[f"the last filtered list ({len(listed)})"] = listed
     if run is not None:

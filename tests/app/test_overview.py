@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from pages.common import TABLE_PAGE_ROWS, inert
 from pages.state import Key, table_page_key
 from tests.app.conftest import Sample, expected
-from tests.builders import wav_folder
+from tests.builders import wav_folder, write_score
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import run_of
 from webeval_core.runs.index import build_index
@@ -120,6 +120,28 @@ def test_many_runs_share_one_metric_row_and_a_table(app, tmp_path: Path) -> None
     assert all("text" not in trace for trace in figure(at, "chart_site")["data"])
 
 
+def test_a_root_of_many_runs_opens_on_its_latest_and_pools_them_all(app, tmp_path: Path) -> None:
+    answer = '{"task_type": "retrieve", "status": "SUCCESS"}'
+    for run in range(12):  # run ids 1..12 sort as numbers: 9 before 10
+        folder = wav_folder(tmp_path / f"agent-{run + 1}", "108", response=answer)
+        write_score(folder, "gpt_eval", float(run % 3 == 0), "judged")
+    at = app(PAGE, root=tmp_path)
+    index = build_index(tmp_path)
+    labels = metrics.run_labels(index.runs)
+    chosen = at.multiselect(key="shown_runs").value
+    assert sorted(labels[run] for run in chosen) == sorted(f"agent-{n}" for n in range(5, 13))
+    assert len(figure(at, "chart_site")["data"]) == 8  # up to eight runs: a trace each
+    assert not [m.value for m in at.markdown if not m.value.startswith("**")]  # nothing stray drawn
+    at = app(PAGE, root=tmp_path, shown_runs=list(labels.values()))
+    (trace,) = figure(at, "chart_site")["data"]
+    assert trace["name"] == "12 runs together"
+    pooled = metrics.headline(metrics.trajectory_frame(index))
+    assert pooled.counted == 12
+    assert [p[3:] for p in trace["customdata"]] == [[pooled.passed, pooled.counted]]
+    click(at, "chart_site", trace["customdata"][0])
+    assert len(table(at)) == 12
+
+
 def test_few_runs_label_every_bar(app, sample: Sample) -> None:
     spec = figure(app(PAGE), "chart_site")
     for trace in spec["data"]:
@@ -156,7 +178,7 @@ def test_failures_tab_shows_outcomes_and_taxonomy(app, sample: Sample) -> None:
     outcomes = figure(at, "chart_outcome")
     counted = {(p[0], p[1]): p[3] for trace in outcomes["data"] for p in trace["customdata"]}
     assert counted == {
-        (r.run, r.result): r.trajectories for r in metrics.result_breakdown(frame).itertuples()
+        (run, result): n for (run, result), n in frame.groupby(["run", "result"]).size().items()
     }
     assert {metrics.PASS, metrics.FAIL} <= {p[1] for trace in outcomes["data"] for p in trace["customdata"]}
 
@@ -171,7 +193,7 @@ def test_templates_and_distributions_tabs(app, sample: Sample) -> None:
     assert sorted(x for t in steps["data"] for x in t["x"]) == sorted(frame["steps"])
     stats = at.dataframe[0].value.set_index(["measure", "run"])  # the runs table is closed (lazy)
     labels = metrics.run_labels(expected(sample.root)[0].runs)
-    want = metrics.distribution(frame, "steps").set_index("run")
+    want = frame.groupby("run")["steps"].agg(["count", "min", "max"])
     for run, row in want.iterrows():
         assert stats.loc[("steps", labels[run]), ["count", "min", "max"]].tolist() == [
             row["count"],

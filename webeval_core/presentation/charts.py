@@ -1,6 +1,7 @@
 """The overview's charts as Plotly figure specs, and the trajectories a click on their bars selects.
 
-Pure functions of the metrics frames (runs/metrics.py): no Streamlit, no files. A figure is a
+Built from the index's queries (runs/queries.py: small typed tables, never a row per trajectory
+in the server); no Streamlit, no files. A figure is a
 plain Plotly spec (`{"data": [...], "layout": {...}}`), not a `plotly.graph_objects.Figure`:
 building figures through plotly.express took over a second for 1,000 trajectories, and a dict
 keeps its key order through a cache, so a chart drawn from it keeps its element id between
@@ -15,18 +16,25 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.runs import metrics
+from webeval_core.runs.queries import BarChoice
+
+if TYPE_CHECKING:
+    from webeval_core.runs.queries import BreakdownRow, CountRow, IndexQueries
 
 FigureSpec = dict[str, Any]
 """A Plotly figure as its JSON spec: `data` (traces) and `layout`."""
 
 DETAILED_RUNS = 4
 """Beyond this many runs, bars lose their count labels (a wall of labels is unreadable)."""
+POOL_RUNS = 8
+"""Beyond this many runs, each chart counts them together: one trace, not one per run."""
+POOLED = ""
+"""The run of a pooled bar (its `customdata[0]`): every run shown."""
 TEMPLATES_SHOWN = 25
 """Intent templates in the template chart: the ones with the lowest mean success."""
 LABEL_WIDTH = 70
@@ -56,7 +64,7 @@ class Breakdown(StrEnum):
     TAG = "tag"
 
 
-# The metrics.filter_frame argument keeping the trajectories of one bar of each breakdown.
+# The TrajectoryFilter criterion keeping the trajectories of one bar of each breakdown.
 _FILTER_ARGUMENT: Mapping[Breakdown, str] = {
     Breakdown.SITE: "sites",
     Breakdown.TASK_TYPE: "task_types",
@@ -86,30 +94,63 @@ class OverviewFigures(BaseModel):
     """A histogram per column of `MEASURES`."""
 
 
-def overview_figures(data: pd.DataFrame, labels: Mapping[str, str]) -> OverviewFigures:
-    """The overview's figures for `data` (rows of metrics.trajectory_frame) and run labels."""
-    templates = metrics.breakdown(data, Breakdown.INTENT_TEMPLATE)
-    worst = (
-        templates.groupby(Breakdown.INTENT_TEMPLATE.value)["success_rate"].mean().sort_values(kind="stable")
-    )
-    shown = [str(t) for t in worst.index[:TEMPLATES_SHOWN]]
+def overview_figures(
+    queries: IndexQueries, runs: Sequence[str], judge: str | None, labels: Mapping[str, str]
+) -> OverviewFigures:
+    """Every figure of the overview for the trajectories of `runs` by `judge`, with run labels."""
     return OverviewFigures(
-        bars={
-            Breakdown.SITE: rate_bars(metrics.breakdown(data, Breakdown.SITE), Breakdown.SITE, labels),
-            Breakdown.TASK_TYPE: rate_bars(
-                metrics.breakdown(data, Breakdown.TASK_TYPE), Breakdown.TASK_TYPE, labels
-            ),
-            Breakdown.INTENT_TEMPLATE: rate_bars(
-                templates[templates[Breakdown.INTENT_TEMPLATE.value].isin(shown)],
-                Breakdown.INTENT_TEMPLATE,
-                labels,
-                order=shown,
-            ),
-            Breakdown.OUTCOME: count_bars(metrics.result_breakdown(data), Breakdown.OUTCOME, labels),
-            Breakdown.TAG: count_bars(metrics.taxonomy(data), Breakdown.TAG, labels),
-        },
-        histograms={column: histogram(data, column, labels) for column in MEASURES},
+        bars={b: bar_figure(queries, runs, judge, labels, b) for b in Breakdown},
+        histograms=histograms(queries, runs, judge, labels),
     )
+
+
+def pooled_labels(runs: Sequence[str], labels: Mapping[str, str]) -> tuple[str | None, Mapping[str, str]]:
+    """The pool name the queries count `runs` under (None: one trace per run) and the labels with it."""
+    if len(runs) <= POOL_RUNS:
+        return None, labels
+    return POOLED, {**labels, POOLED: f"{len(runs)} runs together"}
+
+
+def bar_figure(
+    queries: IndexQueries, runs: Sequence[str], judge: str | None, labels: Mapping[str, str], by: Breakdown
+) -> FigureSpec:
+    """One clickable chart of the overview; beyond `POOL_RUNS` runs, one trace counts them together."""
+    pool, named = pooled_labels(runs, labels)
+    if by is Breakdown.OUTCOME:
+        return count_bars(count_table(queries.results(runs, judge, pool), by), by, named)
+    if by is Breakdown.TAG:
+        return count_bars(count_table(queries.taxonomy(runs, judge, pool), by), by, named)
+    table = breakdown_table(queries.breakdown(runs, judge, by, pool), by)
+    if by is not Breakdown.INTENT_TEMPLATE:
+        return rate_bars(table, by, named)
+    worst = table.groupby(by.value)["success_rate"].mean().sort_values(kind="stable")
+    shown = [str(t) for t in worst.index[:TEMPLATES_SHOWN]]
+    return rate_bars(table[table[by.value].isin(shown)], by, named, order=shown)
+
+
+def histograms(
+    queries: IndexQueries, runs: Sequence[str], judge: str | None, labels: Mapping[str, str]
+) -> dict[str, FigureSpec]:
+    """A histogram per column of `MEASURES`; beyond `POOL_RUNS` runs, one counting them together."""
+    pool, named = pooled_labels(runs, labels)
+    return {
+        column: histogram(queries.measure_values(runs, judge, column, pool), column, named)
+        for column in MEASURES
+    }
+
+
+def breakdown_table(rows: Sequence[BreakdownRow], by: str) -> pd.DataFrame:
+    """A breakdown's rows as the table `rate_bars` draws (run, <by>, passed, counted, success_rate)."""
+    columns = ["run", by, "trajectories", "counted", "passed", "success_rate"]
+    return pd.DataFrame(
+        [(r.run, r.value, r.trajectories, r.counted, r.passed, r.success_rate) for r in rows],
+        columns=columns,
+    ).astype({"success_rate": "float64"})
+
+
+def count_table(rows: Sequence[CountRow], by: str) -> pd.DataFrame:
+    """Category counts as the table `count_bars` draws (run, <by>, trajectories)."""
+    return pd.DataFrame([(r.run, r.value, r.trajectories) for r in rows], columns=["run", by, "trajectories"])
 
 
 def run_colour(run: str, labels: Mapping[str, str]) -> str:
@@ -211,17 +252,17 @@ def bars_height(categories: int, runs: int) -> int:
     return max(260, 90 + categories * (10 + 9 * max(1, runs)))
 
 
-def histogram(frame: pd.DataFrame, column: str, labels: Mapping[str, str]) -> FigureSpec:
-    """Overlaid histograms of one measure column, one per run; missing values are left out."""
+def histogram(values: Mapping[str, Sequence[float]], column: str, labels: Mapping[str, str]) -> FigureSpec:
+    """Overlaid histograms of one measure, one per run (`values`: each run's values, none missing)."""
     traces = [
         {
             "type": "histogram",
-            "name": plain(labels[str(run)]),
-            "marker": {"color": run_colour(str(run), labels)},
-            "x": part[column].dropna().tolist(),
+            "name": plain(labels[run]),
+            "marker": {"color": run_colour(run, labels)},
+            "x": list(part),
             "opacity": 0.6,
         }
-        for run, part in frame.groupby("run", sort=False)
+        for run, part in values.items()
     ]
     layout = {
         "barmode": "overlay",
@@ -248,16 +289,14 @@ def clicked_bars(event: Mapping[str, Any] | None) -> list[BarClick]:
     return [BarClick(str(p["customdata"][0]), str(p["customdata"][1])) for p in points if p.get("customdata")]
 
 
-def filter_by_clicks(frame: pd.DataFrame, clicks: Mapping[Breakdown, Sequence[BarClick]]) -> pd.DataFrame:
-    """Rows of `frame` in the clicked bars: in every clicked chart, in any of its clicked bars."""
-    for breakdown, picked in clicks.items():
-        parts = [
-            metrics.filter_frame(frame, runs=[run], **_criteria(breakdown, value)) for run, value in picked
+def bar_choices(clicks: Mapping[Breakdown, Sequence[BarClick]]) -> list[list[BarChoice]]:
+    """The clicked bars as the list query's `bars`: per chart, its bars (a pooled bar has no run)."""
+    return [
+        [
+            BarChoice(
+                run=None if click.run == POOLED else click.run, field=_FILTER_ARGUMENT[b], value=click.value
+            )
+            for click in picked
         ]
-        frame = pd.concat(parts).drop_duplicates(subset="path")
-    return frame
-
-
-def _criteria(breakdown: Breakdown, value: str) -> dict[str, Any]:
-    """metrics.filter_frame's keyword arguments keeping the trajectories of one bar."""
-    return {_FILTER_ARGUMENT[breakdown]: [value]}
+        for b, picked in clicks.items()
+    ]

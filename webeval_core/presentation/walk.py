@@ -1,13 +1,18 @@
 """Walking a list of trajectories: where one stands in it, and which comes before, after, or fails next.
 
-The list is a filtered trajectory frame (`runs.metrics.filter_frame`) in its shown order; the
-trajectory page steps through it without going back to the table.
+The list is the index's query of a filter (`runs.queries.IndexQueries.walk_items`) in its shown
+order; the trajectory page steps through it without going back to the table.
 """
 
 from __future__ import annotations
 
-import pandas as pd
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from webeval_core.runs.queries import WalkItem
 
 
 class Walk(BaseModel):
@@ -27,14 +32,13 @@ class Walk(BaseModel):
     """Key of the first failure after it (counted in the success rate, below full marks); None when none."""
 
 
-def walk_of(listed: pd.DataFrame, key: str) -> Walk | None:
-    """`key`'s place in `listed` (a trajectory frame: `key`, `counted`, `value`); None when absent."""
-    keys = [str(k) for k in listed["key"]]
+def walk_of(listed: Sequence[WalkItem], key: str) -> Walk | None:
+    """`key`'s place in `listed` (the list's trajectories in order); None when absent."""
+    keys = [item.key for item in listed]
     if key not in keys:
         return None
     at = keys.index(key)
-    failed = (listed["counted"] & (listed["value"] < 1)).tolist()
-    following = [k for k, fails in zip(keys[at + 1 :], failed[at + 1 :], strict=True) if fails]
+    following = [item.key for item in listed[at + 1 :] if item.failed]
     return Walk(
         position=at + 1,
         total=len(keys),

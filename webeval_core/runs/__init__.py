@@ -2,7 +2,8 @@
 
 Owns discovery (which folders are trajectories, which run each belongs to), the index of one
 summary per folder (fast lists of large roots): a SQLite file (store), refreshed incrementally
-(refresh), in the background for the app (background), and metrics (success rates, breakdowns, the failure
+(refresh), in the background for the app (background), queries (the app's lists, counts and
+charts as SQL on that file), and metrics (success rates, breakdowns, the failure
 taxonomy, run comparison), computed with pandas, and paired statistics of two runs (statistics:
 McNemar's exact test, a paired bootstrap interval); judges keeps each judge's scores apart.
 
@@ -17,6 +18,7 @@ from webeval_core.exports import lazy_getattr
 __all__ = [
     "OFFICIAL",
     "BackgroundRefresh",
+    "IndexQueries",
     "IndexStore",
     "IndexView",
     "PairedStatistics",
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
     from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
     from webeval_core.runs.judges import OFFICIAL, available_judges, judge_label
     from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, stored_frame, trajectory_frame
+    from webeval_core.runs.queries import IndexQueries
     from webeval_core.runs.refresh import RefreshReport, fingerprint, refresh_index
     from webeval_core.runs.statistics import PairedStatistics, paired_statistics
     from webeval_core.runs.store import IndexStore, IndexView

@@ -1,6 +1,9 @@
 """Aggregation over a root index: one tidy row per trajectory, headline numbers, breakdowns, the
 failure taxonomy and run comparisons. UI-free (pandas only).
 
+The app's overview and lists count with SQL on the index file instead (runs/queries.py, tested
+equal to these); the frame serves one run's report, two runs compared and review queues.
+
 Counting follows the upstream (Fara) rules: aborted trajectories (crashed tasks, which left only
 core.log, included) and unreadable ones and evaluator errors are left out of success rates; a
 trajectory that ran out of budget without answering is counted, as a failure.
@@ -316,11 +319,6 @@ def outcome_breakdown(frame: pd.DataFrame) -> pd.DataFrame:
     return _counts(frame, "outcome_group", OUTCOME_GROUPS)
 
 
-def result_breakdown(frame: pd.DataFrame) -> pd.DataFrame:
-    """Trajectories per run and result (pass / fail / no answer / ...)."""
-    return _counts(frame, "result", RESULTS)
-
-
 def _counts(frame: pd.DataFrame, column: str, order: Sequence[str]) -> pd.DataFrame:
     counts = frame.groupby(["run", column], sort=False).size().rename("trajectories").reset_index()
     rank = {name: i for i, name in enumerate(order)}
@@ -349,12 +347,6 @@ def taxonomy(frame: pd.DataFrame) -> pd.DataFrame:
         .drop(columns=["_log", "_total"])
         .reset_index(drop=True)
     )
-
-
-def distribution(frame: pd.DataFrame, column: str) -> pd.DataFrame:
-    """Count / mean / min / median / max of `column` per run (steps, duration_s, tokens)."""
-    stats = frame.groupby("run", sort=False)[column].agg(["count", "mean", "min", "median", "max"])
-    return stats.reset_index()
 
 
 # --- filtering ------------------------------------------------------------------------------

@@ -496,3 +496,15 @@ class IndexView:
         return RootIndex(
             root=self.root, runs=runs, summaries=tuple(s for r in runs for s in self.summaries_of(r.key))
         )
+
+
+# --- read-only access (runs/queries.py) ---------------------------------------------------------
+
+
+def read_connection(store: IndexStore, *, shared: bool = False) -> sqlite3.Connection:
+    """A read-only connection to a store's file: queries never write, nor wait for a writer.
+
+    `shared`: usable from any thread (the caller makes sure one thread at a time uses it).
+    """
+    uri = f"{store.path.as_uri()}?mode=ro"
+    return sqlite3.connect(uri, uri=True, timeout=_BUSY_TIMEOUT_S, check_same_thread=not shared)

@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
 import pytest
 
+from tests.core.runs.test_metrics import summary, verdict
 from webeval_core.presentation import charts
 from webeval_core.presentation.charts import BarClick, Breakdown
+from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs import metrics
+from webeval_core.runs.discovery import Run
+from webeval_core.runs.index import TrajectorySummary
+from webeval_core.runs.queries import BarChoice, IndexQueries
+from webeval_core.runs.store import IndexStore, StoredFolder
+from webeval_core.scoring import verdicts as vd
 
 LABELS = {"run-a": "Agent A", "run-b": "Agent <b>"}
 
@@ -124,38 +133,89 @@ def test_count_bars_keep_the_table_order_and_count_trajectories(frame: pd.DataFr
     assert all(t["orientation"] == "h" and t["x"] == [p[3] for p in t["customdata"]] for t in spec["data"])
 
 
-def test_histograms_overlay_the_runs_and_leave_missing_values_out(frame: pd.DataFrame) -> None:
-    spec = charts.histogram(frame, "tokens", LABELS)
+def test_histograms_overlay_the_runs() -> None:
+    spec = charts.histogram({"run-a": [100.0], "run-b": []}, "tokens", LABELS)
     _valid(spec)
     assert [(t["type"], t["name"], t["x"]) for t in spec["data"]] == [
         ("histogram", "Agent A", [100.0]),
         ("histogram", "Agent &lt;b&gt;", []),
     ]
     assert spec["layout"]["barmode"] == "overlay"
-    assert charts.histogram(frame, "duration_s", LABELS)["layout"]["xaxis"]["title"] == {
-        "text": "duration (s)"
-    }
+    assert charts.histogram({}, "duration_s", LABELS)["layout"]["xaxis"]["title"] == {"text": "duration (s)"}
 
 
-def test_overview_figures_hold_every_chart(frame: pd.DataFrame) -> None:
-    figures = charts.overview_figures(frame, LABELS)
+def _store(tmp_path: Path, summaries: Iterable[TrajectorySummary]) -> IndexStore:
+    """An index file of root /r holding `summaries`."""
+    store = IndexStore(Path("/r"), tmp_path / "cache")
+    rows = list(summaries)
+    with store.transaction() as db:
+        runs = dict.fromkeys(s.run_key for s in rows)
+        store.put_runs(db, [(Run(key=key, path=Path("/r") / key), key) for key in runs])
+        store.put_summaries(db, [(s.key, StoredFolder(1, -1, None, True), s) for s in rows])
+    return store
+
+
+@pytest.fixture
+def queries(tmp_path: Path) -> IndexQueries:
+    """Two runs of catalog tasks: A passes 108 and fails 200 (wrong values), B aborts 108."""
+    return IndexQueries(
+        _store(
+            tmp_path,
+            [
+                summary("run-a", "108", v=verdict("success", 1.0), steps=2, prompt_tokens=100),
+                summary("run-a", "200", v=verdict("failure", 0.0, vd.WRONG_VALUES), steps=5),
+                summary("run-b", "108", outcome="aborted", steps=4),
+            ],
+        ),
+        load_catalog(),
+    )
+
+
+QUERY_LABELS = {"run-a": "Agent A", "run-b": "Agent B"}
+
+
+def test_overview_figures_hold_every_chart(queries: IndexQueries) -> None:
+    figures = charts.overview_figures(queries, ["run-a", "run-b"], None, QUERY_LABELS)
     assert set(figures.bars) == set(Breakdown)
     assert set(figures.histograms) == set(charts.MEASURES)
     for spec in (*figures.bars.values(), *figures.histograms.values()):
         _valid(spec)
     steps = sorted(x for t in figures.histograms["steps"]["data"] for x in t["x"])
-    assert steps == sorted(frame["steps"])
-    # the template chart lists the worst templates first: t2 (0 %) before t1
-    assert figures.bars[Breakdown.INTENT_TEMPLATE]["layout"]["yaxis"]["categoryarray"] == ["t2", "t1"]
+    assert steps == [2, 4, 5]
+    outcomes = {(p[0], p[1]): p[3] for t in figures.bars[Breakdown.OUTCOME]["data"] for p in t["customdata"]}
+    assert outcomes == {("run-a", metrics.PASS): 1, ("run-a", metrics.FAIL): 1, ("run-b", vd.ABORTED): 1}
+    # the template chart lists the worst template first: 200's (failed) before 108's (passed)
+    spec = figures.bars[Breakdown.INTENT_TEMPLATE]
+    raw = {p[2]: p[1] for t in spec["data"] for p in t["customdata"]}
+    catalog = load_catalog()
+    templates = [catalog.get(task).intent_template for task in ("200", "108")]  # type: ignore[union-attr]
+    assert [raw[label] for label in spec["layout"]["yaxis"]["categoryarray"]] == templates
 
 
-def test_templates_shown_are_capped() -> None:
-    rows = [
-        _row("run-a", str(i), "gitlab", 1.0, template=f"t{i:02}") for i in range(charts.TEMPLATES_SHOWN + 5)
-    ]
-    figures = charts.overview_figures(pd.DataFrame(rows), LABELS)
-    (trace,) = figures.bars[Breakdown.INTENT_TEMPLATE]["data"]
+def test_templates_shown_are_capped(tmp_path: Path) -> None:
+    catalog = load_catalog()
+    templates: dict[str, str] = {}
+    for task in catalog.tasks.values():
+        templates.setdefault(task.intent_template, str(task.task_id))
+    ids = list(templates.values())[: charts.TEMPLATES_SHOWN + 5]
+    queries = IndexQueries(_store(tmp_path, [summary("run-a", i) for i in ids]), catalog)
+    (trace,) = charts.bar_figure(queries, ["run-a"], None, LABELS, Breakdown.INTENT_TEMPLATE)["data"]
     assert len(trace["customdata"]) == charts.TEMPLATES_SHOWN
+
+
+def test_more_runs_than_the_pool_mark_share_one_trace_per_chart(tmp_path: Path) -> None:
+    runs = [f"run-{i:02}" for i in range(charts.POOL_RUNS + 1)]
+    store = _store(tmp_path, [summary(run, "108", v=verdict("success", 1.0)) for run in runs])
+    labels = {run: run for run in runs}
+    queries = IndexQueries(store, load_catalog())
+    (trace,) = charts.bar_figure(queries, runs, None, labels, Breakdown.SITE)["data"]
+    assert trace["name"] == f"{len(runs)} runs together"
+    assert (
+        trace["customdata"][0][:2] == [charts.POOLED, "gitlab"] or trace["customdata"][0][0] == charts.POOLED
+    )
+    assert trace["customdata"][0][3:] == [len(runs), len(runs)]
+    (few,) = charts.bar_figure(queries, runs[:1], None, labels, Breakdown.SITE)["data"]
+    assert few["name"] == runs[0]
 
 
 def test_clicked_bars_read_run_and_raw_value_back() -> None:
@@ -164,35 +224,32 @@ def test_clicked_bars_read_run_and_raw_value_back() -> None:
     assert charts.clicked_bars(None) == []
 
 
-def test_filter_by_clicks_ands_charts_and_ors_bars(frame: pd.DataFrame) -> None:
-    site = {Breakdown.SITE: [BarClick("run-a", "gitlab"), BarClick("run-b", "reddit")]}
-    assert sorted(charts.filter_by_clicks(frame, site)["path"]) == ["/run-a/1", "/run-a/2", "/run-b/3"]
-    both = {**site, Breakdown.TASK_TYPE: [BarClick("run-b", "mutate")]}
-    assert charts.filter_by_clicks(frame, both)["path"].tolist() == ["/run-b/3"]
-    tags = {Breakdown.TAG: [BarClick("run-b", "wrong values"), BarClick("run-b", "no answer")]}
-    assert charts.filter_by_clicks(frame, tags)["path"].tolist() == ["/run-b/1"]  # one row, not two
+def test_clicks_become_the_list_query_s_bars() -> None:
+    clicks = {
+        Breakdown.SITE: [BarClick("run-a", "gitlab"), BarClick(charts.POOLED, "reddit")],
+        Breakdown.TAG: [BarClick("run-b", "wrong values")],
+    }
+    assert charts.bar_choices(clicks) == [
+        [
+            BarChoice(run="run-a", field="sites", value="gitlab"),
+            BarChoice(run=None, field="sites", value="reddit"),
+        ],
+        [BarChoice(run="run-b", field="tags", value="wrong values")],
+    ]
 
 
-def test_each_run_keeps_one_distinct_colour_in_every_chart(frame: pd.DataFrame) -> None:
-    figures = charts.overview_figures(frame, LABELS)
+def test_each_run_keeps_one_distinct_colour_in_every_chart(queries: IndexQueries) -> None:
+    figures = charts.overview_figures(queries, ["run-a", "run-b"], None, QUERY_LABELS)
     colours: dict[str, set[str]] = {}
     for spec in [*figures.bars.values(), *figures.histograms.values()]:
         for trace in spec["data"]:
             colours.setdefault(trace["name"], set()).add(trace["marker"]["color"])
     assert all(len(found) == 1 for found in colours.values()), colours
-    assert len({next(iter(found)) for found in colours.values()}) == len(LABELS)
-    # Only run B has an aborted trajectory: its colour does not depend on which runs a chart holds.
-    only_b = frame[frame["run"] == "run-b"]
-    (trace,) = charts.overview_figures(only_b, LABELS).bars[Breakdown.SITE]["data"]
+    assert len({next(iter(found)) for found in colours.values()}) == len(QUERY_LABELS)
+    # Only run B: its colour does not depend on which runs a chart holds.
+    (trace,) = charts.bar_figure(queries, ["run-b"], None, QUERY_LABELS, Breakdown.SITE)["data"]
     assert (
-        trace["marker"]["color"] == charts.run_colour("run-b", LABELS) != charts.run_colour("run-a", LABELS)
+        trace["marker"]["color"]
+        == charts.run_colour("run-b", QUERY_LABELS)
+        != charts.run_colour("run-a", QUERY_LABELS)
     )
-
-
-def test_the_outcomes_chart_separates_pass_and_fail(frame: pd.DataFrame) -> None:
-    spec = charts.overview_figures(frame, LABELS).bars[Breakdown.OUTCOME]
-    bars = {(p[0], p[1]): p[3] for trace in spec["data"] for p in trace["customdata"]}
-    assert bars[("run-a", metrics.PASS)] == 2 and bars[("run-a", metrics.FAIL)] == 1
-    assert bars[("run-b", metrics.FAIL)] == 2  # the hand-built aborted row carries result "fail"
-    clicked = charts.filter_by_clicks(frame, {Breakdown.OUTCOME: [BarClick("run-a", metrics.PASS)]})
-    assert set(clicked["task_id"]) == {"1", "3"}

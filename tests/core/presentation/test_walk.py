@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import pandas as pd
-
 from webeval_core.presentation.walk import walk_of
+from webeval_core.runs.queries import WalkItem
 
-# Result -> (counted in the success rate, value), as metrics.trajectory_frame writes them.
-PASS, FAIL, NO_ANSWER, ABORTED = (True, 1.0), (True, 0.0), (True, 0.0), (False, None)
+# Result -> failed (counted in the success rate, below full marks), as the list query says.
+PASS, FAIL, NO_ANSWER, ABORTED = False, True, True, False
 
 
-def _listed(*results: tuple[bool, float | None]) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "key": [f"t{i}" for i in range(len(results))],
-            "counted": pd.Series([c for c, _ in results], dtype=bool),
-            "value": pd.Series([v for _, v in results], dtype=float),
-        }
-    )
+def _listed(*failed: bool) -> list[WalkItem]:
+    return [WalkItem(key=f"t{i}", failed=f) for i, f in enumerate(failed)]
 
 
 def test_the_middle_of_a_list_has_both_neighbours_and_the_next_failure_after_it() -> None:

@@ -187,13 +187,6 @@ def test_outcome_breakdown_and_taxonomy(frame) -> None:
     assert m.tag_options(frame)[-1] == "core.log: TimeoutError"
 
 
-def test_distribution(frame) -> None:
-    steps = m.distribution(frame, "steps").set_index("run")
-    assert steps.loc[A, ["count", "min", "max"]].tolist() == [6, 4, 30]
-    assert steps.loc[A, "mean"] == pytest.approx(78 / 6)
-    assert steps.loc[A, "median"] == 9.0
-
-
 def test_filters_combine(frame) -> None:
     assert len(m.filter_frame(frame, runs=[A])) == 6
     assert m.filter_frame(frame, runs=[A], results=["pass"])["task_id"].tolist() == ["0", "102"]

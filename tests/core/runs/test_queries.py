@@ -1,0 +1,246 @@
+"""queries: every count, breakdown and list computed in SQL equals the pandas path's (metrics)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from tests.conftest import SAMPLE_RUNS, Sample
+from tests.core.runs.test_metrics import A, B, summary, verdict
+from tests.core.runs.test_store import SUMMARIES
+from webeval_core.reading.tasks import TaskCatalog, load_catalog
+from webeval_core.runs import metrics as m
+from webeval_core.runs.discovery import Run
+from webeval_core.runs.judges import order_judges
+from webeval_core.runs.queries import BarChoice, IndexQueries
+from webeval_core.runs.refresh import refresh_index
+from webeval_core.runs.store import IndexStore, StoredFolder
+from webeval_core.scoring import verdicts as vd
+
+# More shapes than SUMMARIES: tags the taxonomy counts, a no answer the evaluator errored on, a task
+# id the catalog reads as a number (" 7"), a rubric judge below and above its mark.
+EXTRA = (
+    summary(A, "108", v=verdict("failure", 0.0, vd.WRONG_VALUES, vd.WRONG_TASK_TYPE), core_error="KeyError"),
+    summary(A, "109", outcome="no_answer", v=verdict("error", 0.0, vd.SCORING_ERROR)),
+    summary(A, "110", v=verdict("success", 1.0), scores={"mmrubric_0.8-5-3": 0.85}, steps=3),
+    summary(B, " 7", v=verdict("success", 1.0), scores={"mmrubric_0.8-5-3": 0.5}, duration_s=12.5),
+    summary(B, "aborted-1", outcome="aborted", core_error="TimeoutError", prompt_tokens=5),
+    summary(B, "8", outcome="no_answer", scores={"gpt_eval": 1.0}),
+)
+
+
+@pytest.fixture(scope="module")
+def catalog() -> TaskCatalog:
+    return load_catalog()
+
+
+@pytest.fixture
+def synthetic(tmp_path: Path) -> IndexStore:
+    """An index file of root /r holding test_store's SUMMARIES and EXTRA."""
+    stored = IndexStore(Path("/r"), tmp_path / "cache")
+    with stored.transaction() as db:
+        stored.put_runs(db, [(Run(key=key, path=Path("/r") / key), key) for key in (A, B)])
+        rows = [(s.key, StoredFolder(1, -1, None, True), s) for s in (*SUMMARIES, *EXTRA)]
+        stored.put_summaries(db, rows)
+    return stored
+
+
+@pytest.fixture(scope="module")
+def sample_store(scored_sample: Sample, tmp_path_factory: pytest.TempPathFactory) -> IndexStore:
+    """The index of the scored copy of sample_runs/ (official verdicts beside the sample's judges)."""
+    store = IndexStore(scored_sample.root, tmp_path_factory.mktemp("cache"))
+    refresh_index(store, workers=1)
+    return store
+
+
+def _judges(store: IndexStore) -> list[str | None]:
+    return [None, *order_judges(store.judges())]
+
+
+def assert_same(store: IndexStore, catalog: TaskCatalog, judge: str | None) -> None:
+    """Every figure of `queries` equals the pandas path's over the same index and judge."""
+    frame = m.stored_frame(store, catalog, judge)
+    queries = IndexQueries(store, catalog)
+    runs = sorted(set(frame["run"]))
+    assert queries.headlines(None, judge) == {run: m.headline(frame[frame["run"] == run]) for run in runs}
+    assert queries.headline(None, judge) == m.headline(frame)
+    assert queries.headline(runs[:1], judge) == m.headline(frame[frame["run"] == runs[0]])
+    for by in ("site", "task_type", "intent_template"):
+        expected = m.breakdown(frame, by).sort_values(["run", by], kind="stable")
+        got = [
+            (r.run, r.value, r.trajectories, r.counted, r.passed, r.success_rate)
+            for r in queries.breakdown(None, judge, by)
+        ]
+        assert got == [
+            (run, value, n, c, p, None if pd.isna(rate) else pytest.approx(rate))
+            for run, value, n, c, p, rate in expected.itertuples(index=False)
+        ]
+    # In the pandas path's order, run by run (results: in RESULTS order, like outcome groups).
+    results = frame.groupby(["run", "result"]).size().reset_index()
+    rank = {name: i for i, name in enumerate(m.RESULTS)}
+    results = results.sort_values(["run", "result"], key=lambda c: c.map(rank) if c.name == "result" else c)
+    for got_rows, table in (
+        (queries.results(None, judge), results),
+        (queries.outcomes(None, judge), m.outcome_breakdown(frame)),
+    ):
+        assert [(r.run, r.value, r.trajectories) for r in got_rows] == list(
+            table.itertuples(index=False, name=None)
+        )
+    # The taxonomy in its order: verdict and outcome tags, then core.log types; most frequent first.
+    taxonomy = [(r.run, r.value, r.trajectories) for r in queries.taxonomy(None, judge)]
+    assert taxonomy == list(m.taxonomy(frame).itertuples(index=False, name=None))
+
+    assert list(queries.tags(judge)) == m.tag_options(frame)
+    for measure in ("steps", "duration_s", "tokens"):
+        stats = frame.groupby("run")[measure].agg(["count", "mean", "min", "median", "max"]).reset_index()
+        got_stats = [
+            (s.run, s.count, s.mean, s.min, s.median, s.max)
+            for s in queries.distribution(None, judge, measure)
+        ]
+        assert got_stats == [
+            (run, n, *(None if pd.isna(v) else pytest.approx(v) for v in (mean, low, mid, high)))
+            for run, n, mean, low, mid, high in stats.itertuples(index=False)
+        ]
+    assert_same_list(queries, frame, judge, m.TrajectoryFilter())
+
+
+def assert_same_list(
+    queries: IndexQueries, frame: pd.DataFrame, judge: str | None, criteria: m.TrajectoryFilter
+) -> None:
+    """A paged list of `criteria` holds the rows `filter_frame` keeps, in frame order, all columns."""
+    expected = m.filter_frame(frame, criteria)
+    assert queries.headline(None, judge, criteria) == m.headline(expected)
+    page = queries.page(judge, criteria)
+    assert page.total == len(expected)
+    got = pd.DataFrame(
+        [{**row.model_dump(), "counted": row.counted} for row in page.rows], columns=list(m.COLUMNS)
+    )
+    pd.testing.assert_frame_equal(
+        got.astype(expected.dtypes.to_dict()), expected.reset_index(drop=True), check_dtype=False
+    )
+    walk = queries.walk_items(judge, criteria)
+    assert [w.key for w in walk] == expected["key"].tolist()
+    assert [w.failed for w in walk] == (expected["counted"] & (expected["value"] < 1)).tolist()
+
+
+@pytest.mark.parametrize("judge", [None, "official", "gpt_eval", "mmrubric_0.8", "mmrubric_0.8-5-3"])
+def test_a_synthetic_index_counts_as_the_pandas_path(
+    synthetic: IndexStore, catalog: TaskCatalog, judge: str | None
+) -> None:
+    assert_same(synthetic, catalog, judge)
+
+
+def test_the_sample_runs_count_as_the_pandas_path(sample_store: IndexStore, catalog: TaskCatalog) -> None:
+    assert len(_judges(sample_store)) > 2  # the official evaluator and the sample's own judges
+    for judge in _judges(sample_store):
+        assert_same(sample_store, catalog, judge)
+
+
+def test_without_a_catalog_every_task_is_unknown(synthetic: IndexStore) -> None:
+    rows = IndexQueries(synthetic, None).breakdown(None, None, "site")
+    assert {r.value for r in rows} == {m.UNKNOWN}
+    assert sum(r.trajectories for r in rows) == len(SUMMARIES) + len(EXTRA)
+
+
+FILTERS = (
+    m.TrajectoryFilter(runs=frozenset({B})),
+    m.TrajectoryFilter(sites=frozenset({m.UNKNOWN})),
+    m.TrajectoryFilter(results=frozenset({m.PASS, vd.NO_ANSWER}), runs=frozenset({A})),
+    m.TrajectoryFilter(outcome_groups=frozenset({m.ANSWERED})),
+    m.TrajectoryFilter(statuses=frozenset({"failure", m.UNKNOWN})),
+    m.TrajectoryFilter(tags=frozenset({vd.WRONG_VALUES, vd.ABORTED})),
+    m.TrajectoryFilter(tags=frozenset({vd.CORE_LOG_PREFIX + "TimeoutError"})),
+    m.TrajectoryFilter(text="12 OPEN"),
+    m.TrajectoryFilter(text="7"),
+    m.TrajectoryFilter(judges_disagree=True),
+    m.TrajectoryFilter(task_types=frozenset({"retrieve"}), intent_templates=frozenset({m.UNKNOWN})),
+)
+
+
+@pytest.mark.parametrize("criteria", FILTERS, ids=range(len(FILTERS)))
+def test_filtered_lists_are_the_filtered_frame(
+    synthetic: IndexStore, catalog: TaskCatalog, criteria: m.TrajectoryFilter
+) -> None:
+    for judge in (None, "gpt_eval"):
+        assert_same_list(
+            IndexQueries(synthetic, catalog), m.stored_frame(synthetic, catalog, judge), judge, criteria
+        )
+
+
+def test_the_sample_filtered_by_text_and_site(sample_store: IndexStore, catalog: TaskCatalog) -> None:
+    frame = m.stored_frame(sample_store, catalog, None)
+    site = str(frame["site"].dropna().iloc[0])
+    intent_word = str(frame["intent"].dropna().iloc[0]).split()[1].upper()
+    for criteria in (m.TrajectoryFilter(sites=frozenset({site})), m.TrajectoryFilter(text=intent_word)):
+        assert len(m.filter_frame(frame, criteria)) > 0
+        assert_same_list(IndexQueries(sample_store, catalog), frame, None, criteria)
+
+
+def test_pages_split_the_list_and_keep_its_total(synthetic: IndexStore, catalog: TaskCatalog) -> None:
+    queries = IndexQueries(synthetic, catalog)
+    whole = queries.page(None).rows
+    pages = [queries.page(None, offset=start, limit=4) for start in range(0, len(whole), 4)]
+    assert [row for p in pages for row in p.rows] == list(whole)
+    assert {p.total for p in pages} == {len(whole)}
+    beyond = queries.page(None, offset=len(whole) + 10, limit=4)
+    assert beyond.rows == () and beyond.total == len(whole)
+
+
+def test_clicked_bars_keep_one_bar_of_every_chart(synthetic: IndexStore, catalog: TaskCatalog) -> None:
+    queries = IndexQueries(synthetic, catalog)
+    results = [
+        BarChoice(run=A, field="results", value=m.PASS),
+        BarChoice(run=B, field="results", value=m.FAIL),
+    ]
+    tags = [BarChoice(run=A, field="tags", value=vd.CORE_LOG_PREFIX + "KeyError")]
+    either = {r.key for r in queries.page(None, bars=[results]).rows}
+    frame = m.stored_frame(synthetic, catalog, None)
+    expected = set(frame[(frame["run"] == A) & (frame["result"] == m.PASS)]["key"]) | set(
+        frame[(frame["run"] == B) & (frame["result"] == m.FAIL)]["key"]
+    )
+    assert either == expected and either
+    tagged = {r.key for r in queries.page(None, bars=[tags]).rows}
+    assert tagged == {f"{A}/108"}
+    assert {r.key for r in queries.page(None, bars=[results, tags]).rows} == either & tagged
+
+
+@pytest.mark.parametrize("judge", [None, "gpt_eval"])
+def test_a_few_runs_asked_first_count_as_in_every_run_s_rows(
+    synthetic: IndexStore, catalog: TaskCatalog, judge: str | None
+) -> None:
+    frame = m.stored_frame(synthetic, catalog, judge)
+    fresh = IndexQueries(synthetic, catalog)  # no table yet: B's rows alone are made first
+    only_b = frame[frame["run"] == B]
+    assert fresh.headlines([B], judge) == {B: m.headline(only_b)}
+    assert_same_list(fresh, frame, judge, m.TrajectoryFilter(runs=frozenset({B}), judges_disagree=True))
+    assert_same_list(fresh, frame, judge, m.TrajectoryFilter(runs=frozenset({B})))
+    assert fresh.headlines(None, judge) == {run: m.headline(part) for run, part in frame.groupby("run")}
+    assert fresh.headline([A], judge) == m.headline(frame[frame["run"] == A])
+
+
+def test_after_a_few_choices_of_runs_every_run_s_rows_are_read(
+    synthetic: IndexStore, catalog: TaskCatalog
+) -> None:
+    frame = m.stored_frame(synthetic, catalog, None)
+    fresh = IndexQueries(synthetic, catalog)
+    for _ in range(3):  # the same choices again and again: one table each, then every run's
+        for runs in ([A], [B], [A, B], [B, A]):
+            expected = m.headline(frame[frame["run"].isin(runs)])
+            assert fresh.headline(runs, None) == expected
+
+
+def test_the_run_of_a_key(synthetic: IndexStore) -> None:
+    queries = IndexQueries(synthetic, None)
+    assert queries.run_of(f"{B}/8") == B
+    assert queries.run_of("no/such/key") is None
+
+
+def test_an_unknown_breakdown_is_refused(synthetic: IndexStore) -> None:
+    with pytest.raises(ValueError, match="no breakdown"):
+        IndexQueries(synthetic, None).breakdown(None, None, "intent; DROP TABLE trajectories")
+
+
+def test_the_repository_sample_is_never_written(sample_store: IndexStore) -> None:
+    assert sample_store.root != SAMPLE_RUNS  # the index is of the scored copy
