@@ -276,7 +276,7 @@ def _index_status(root: str, shown_generation: int, showing_rows: bool) -> None:
 @st.cache_data(show_spinner=False, max_entries=64)
 def load_trajectory_cached(path: str, fingerprint: str = "") -> Trajectory:
     """The trajectory of a folder, read again when its `fingerprint` changes."""
-    # `fingerprint` (index.fingerprint of the folder) is part of the cache key, so a folder changed
+    # `fingerprint` (refresh.fingerprint of the folder) is part of the cache key, so a folder changed
     # on disk (e.g. a new score file) is read again; a leading underscore would exclude it.
     return load_trajectory(Path(path))
 

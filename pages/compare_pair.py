@@ -12,7 +12,8 @@ from pages.state import Key
 from pages.trajectory_tabs.replay import show_frame
 from webeval_core.presentation.frames import Frame, frames_of
 from webeval_core.reading.trajectory import Trajectory
-from webeval_core.runs.index import TrajectorySummary, fingerprint
+from webeval_core.runs.index import TrajectorySummary
+from webeval_core.runs.refresh import fingerprint
 
 
 def _move(delta: int, last: int) -> None:

@@ -36,7 +36,8 @@ from webeval_core.presentation.picks import trajectory_choices
 from webeval_core.presentation.tones import OUTCOME_TONES
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.reading.trajectory import Trajectory
-from webeval_core.runs.index import TrajectorySummary, fingerprint
+from webeval_core.runs.index import TrajectorySummary
+from webeval_core.runs.refresh import fingerprint
 
 require_app_shell()
 

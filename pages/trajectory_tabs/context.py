@@ -24,7 +24,7 @@ class TabContext:
     folder: Path
     """Its folder, resolved and inside `root`."""
     fingerprint: str
-    """The folder's state on disk (runs.index.fingerprint): cached views of it are keyed by it."""
+    """The folder's state on disk (runs.refresh.fingerprint): cached views of it are keyed by it."""
     root: Path
     """The root folder the app browses."""
     blind: bool = False

@@ -88,7 +88,7 @@ class StoredFolder(NamedTuple):
     scores_mtime_ns: int
     """The mtime of its `scores/` (a score file written), -1 when it has none."""
     files_print: str | None
-    """`index.fingerprint` of a folder still being written (files edited in place); None for others."""
+    """`refresh.fingerprint` of a folder still being written (files edited in place); None for others."""
     answered: bool = False
     """Its summary has a final answer (not left out of the watch for an answer yet to come)."""
 
