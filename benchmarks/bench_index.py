@@ -191,6 +191,9 @@ def report(results: dict[int, list[Row]], loads: list[float]) -> str:
             if said == "MB":
                 lines.append(f"{size:>12}  {label:<42} {seconds:>8.1f} MB")
                 continue
+            if label.lstrip().startswith("read floor"):  # itself a floor: no floor or memory beside it
+                lines.append(f"{size:>12}  {label:<42} {seconds:>8.2f} {cpu:>8.2f}")
+                continue
             lines.append(f"{size:>12}  {label:<42} {seconds:>8.2f} {cpu:>8.2f} {floor_s:>8.2f} {peak:>8.0f}")
     return "\n".join(lines) + "\n"
 
