@@ -383,8 +383,7 @@ class TrajectoryFilter(BaseModel):
     """Keep only trajectories whose judges disagree on pass or fail."""
 
 
-# Criterion -> the frame column its values are matched against.
-_FILTER_COLUMNS = {
+FILTER_COLUMNS = {
     "runs": "run",
     "sites": "site",
     "task_types": "task_type",
@@ -393,6 +392,8 @@ _FILTER_COLUMNS = {
     "results": "result",
     "statuses": "status",
 }
+"""`TrajectoryFilter` criterion -> the column its values match, in the frame and in the index's
+rows (`queries`); a missing value matches as "(unknown)"."""
 _TEXT_COLUMNS = ("task_id", "intent", "answer")
 
 
@@ -411,7 +412,7 @@ def filter_frame(
     if named:
         wanted = TrajectoryFilter.model_validate({**wanted.model_dump(exclude_defaults=True), **named})
     mask = pd.Series(True, index=frame.index)
-    for name, column in _FILTER_COLUMNS.items():
+    for name, column in FILTER_COLUMNS.items():
         values: frozenset[str] = getattr(wanted, name)
         if values:
             mask &= frame[column].fillna(UNKNOWN).isin(values)

@@ -253,18 +253,6 @@ class BarChoice(BaseModel):
     """Its value."""
 
 
-# TrajectoryFilter criterion -> the row column it matches (`(unknown)` for a missing value).
-_FILTER_COLUMNS = {
-    "runs": "run",
-    "sites": "site",
-    "task_types": "task_type",
-    "intent_templates": "intent_template",
-    "outcome_groups": "outcome_group",
-    "results": "result",
-    "statuses": "status",
-}
-
-
 class IndexQueries:
     """The queries of one index file at one generation, describing tasks from `catalog`.
 
@@ -454,7 +442,7 @@ class IndexQueries:
 
     def distinct(self, column: str, judge: str | None) -> tuple[str, ...]:
         """The values of a filter's column present under the root (`(unknown)` for a missing one)."""
-        if column not in _FILTER_COLUMNS.values():
+        if column not in metrics.FILTER_COLUMNS.values():
             raise ValueError(f"no filter column {column!r}")
         select = f"SELECT DISTINCT COALESCE({column}, :unknown) FROM rows"
         return tuple(str(row[0]) for row in self._query(select, None, judge, {"unknown": metrics.UNKNOWN}))
@@ -597,7 +585,7 @@ def _where(
     """The WHERE clause of a filter and clicked bars, with its parameters."""
     clauses: list[str] = []
     args: dict[str, Any] = {"unknown": metrics.UNKNOWN}
-    for name, column in _FILTER_COLUMNS.items():
+    for name, column in metrics.FILTER_COLUMNS.items():
         values: frozenset[str] = getattr(criteria, name)
         if values:
             args[name] = json.dumps(sorted(values))
@@ -625,7 +613,7 @@ def _bar(chart: int, i: int, bar: BarChoice, args: dict[str, Any]) -> str:
     if bar.field == "tags":
         return f"({run} AND {_any_tag([bar.value], args, name)})"
     args[f"{name}value"] = bar.value
-    return f"({run} AND COALESCE({_FILTER_COLUMNS[bar.field]}, :unknown) = :{name}value)"
+    return f"({run} AND COALESCE({metrics.FILTER_COLUMNS[bar.field]}, :unknown) = :{name}value)"
 
 
 def _any_tag(tags: Iterable[str], args: dict[str, Any], prefix: str) -> str:
