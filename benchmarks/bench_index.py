@@ -9,9 +9,10 @@ figure is `webeval index ROOT` run as its own process (what a user or the app's 
 imports, discovery, fingerprints, summaries, the cache file), with its wall time, its CPU time
 with its workers' (the steadier figure on a shared machine) and peak RSS. Beside it, the floor
 measured in the same run on the same root: a bare walk that lists every trajectory folder and
-stats each once. For the cold index a second floor (the row under it): every file a summary reads
-(answer, log, times.json, core.log, task data, score files), read as bytes without parsing, by a
-process per core; the distance between the two is the parsing and the index's own work.
+stats each once. For the cold index two more floors (the rows under it): every file a summary
+reads (answer, log, times.json, core.log, task data, score files) read as bytes by a process per
+core, and the same files also decoded as JSON (the log line by line): what any Python reader of
+these files pays before it does anything with them.
 A warm refresh that sees a new score file must stat each trajectory folder and its `scores/` (a file
 added there changes neither the folder nor the run), so twice the floor's stats are its least; what
 it saves is listing folders, reading files and loading models.
@@ -50,11 +51,24 @@ for top, dirs, files in os.walk(sys.argv[1]):
 print(count)
 """
 
-# The least a cold index can cost in Python: every file a summary reads, read as bytes, not parsed,
-# one folder at a time in a process per core (as the index reads them).
-_READ_FLOOR = """
-import os, sys
+# The least a cold index can cost in Python: every file a summary reads (answer, log, times.json,
+# core.log, task data, score files), one folder at a time in a process per core as the index reads
+# them; read as bytes ("read"), or also decoded as JSON, the log line by line ("parse").
+_FILE_FLOOR = """
+import json, os, sys
 from multiprocessing import Pool
+
+PARSE = sys.argv[2] == "parse"
+
+def decode(name, data):
+    if name.endswith(".json"):
+        json.loads(data)
+    elif name == "web_surfer.log":
+        for line in data.splitlines():
+            try:
+                json.loads(line)
+            except ValueError:
+                pass
 
 def read(folder):
     total = 0
@@ -62,12 +76,18 @@ def read(folder):
         if entry.name.endswith((".png", ".har")) or entry.name == "scores":
             continue
         with open(entry.path, "rb") as f:
-            total += len(f.read())
+            data = f.read()
+        total += len(data)
+        if PARSE:
+            decode(entry.name, data)
     scores = os.path.join(folder, "scores")
     if os.path.isdir(scores):
         for entry in os.scandir(scores):
             with open(entry.path, "rb") as f:
-                total += len(f.read())
+                data = f.read()
+            total += len(data)
+            if PARSE:
+                decode(entry.name, data)
     return total
 
 folders = []
@@ -168,9 +188,10 @@ def measure(size: int, sample: Path, work: Path, age: bool) -> list[Row]:
     if age:
         age_tree(root)
     row("cold index")
-    read_floor, read_cpu, _, _ = timed([sys.executable, "-c", _READ_FLOOR, str(root)], env)
-    rows.append(("  read floor: the summary's files as bytes", read_floor, read_cpu, 0.0, 0.0, ""))
-    print(f"  {size}: read floor {read_floor:.2f} s, {read_cpu:.2f} s CPU", flush=True)
+    for kind, label in (("read", "the summary's files as bytes"), ("parse", "... and decoded as JSON")):
+        seconds, cpu, _, _ = timed([sys.executable, "-c", _FILE_FLOOR, str(root), kind], env)
+        rows.append((f"  {kind} floor: {label}", seconds, cpu, 0.0, 0.0, ""))
+        print(f"  {size}: {kind} floor {seconds:.2f} s, {cpu:.2f} s CPU", flush=True)
     row("warm refresh (nothing changed)")
     touched = change(folders, 0.01)
     row(f"refresh after 1% changed ({len(touched)} folders)")
@@ -191,7 +212,7 @@ def report(results: dict[int, list[Row]], loads: list[float]) -> str:
             if said == "MB":
                 lines.append(f"{size:>12}  {label:<42} {seconds:>8.1f} MB")
                 continue
-            if label.lstrip().startswith("read floor"):  # itself a floor: no floor or memory beside it
+            if label.endswith(("as bytes", "as JSON")):  # itself a floor: no floor or memory beside it
                 lines.append(f"{size:>12}  {label:<42} {seconds:>8.2f} {cpu:>8.2f}")
                 continue
             lines.append(f"{size:>12}  {label:<42} {seconds:>8.2f} {cpu:>8.2f} {floor_s:>8.2f} {peak:>8.0f}")
