@@ -17,6 +17,7 @@ import json
 import os
 import re
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from operator import itemgetter
 from pathlib import Path
@@ -153,9 +154,7 @@ class IndexStore:
 
     def _open(self) -> None:
         try:
-            with contextlib.closing(self.connect()) as db:
-                if not self._current(db):
-                    self._ensure_schema(db)
+            self._open_waiting()
         except sqlite3.DatabaseError as exc:
             if "locked" in str(exc):
                 self.notice = f"The index file {self.path} is locked by another process; it was left as is."
@@ -164,6 +163,22 @@ class IndexStore:
             self._remove_files()
             with contextlib.closing(self.connect()) as db:
                 self._ensure_schema(db)
+
+    def _open_waiting(self) -> None:
+        """Open with this version's schema; while another process creates the file (switching it
+        to WAL takes a lock SQLite does not wait for), try again, up to the busy timeout.
+        """
+        deadline = time.monotonic() + _BUSY_TIMEOUT_S
+        while True:
+            try:
+                with contextlib.closing(self.connect()) as db:
+                    if not self._current(db):
+                        self._ensure_schema(db)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
 
     @staticmethod
     def _current(db: sqlite3.Connection) -> bool:
