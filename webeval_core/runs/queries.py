@@ -368,10 +368,6 @@ class IndexQueries:
         """Trajectories per run (or `pool`) and result, results in `metrics.RESULTS` order."""
         return self._counts("result", metrics.RESULTS, runs, judge, pool)
 
-    def outcomes(self, runs: Sequence[str] | None, judge: str | None) -> tuple[CountRow, ...]:
-        """Trajectories per run and outcome group, in `metrics.OUTCOME_GROUPS` order."""
-        return self._counts("outcome_group", metrics.OUTCOME_GROUPS, runs, judge, None)
-
     def _counts(
         self,
         column: str,

@@ -81,13 +81,9 @@ def assert_same(store: IndexStore, catalog: TaskCatalog, judge: str | None) -> N
     results = frame.groupby(["run", "result"]).size().reset_index()
     rank = {name: i for i, name in enumerate(m.RESULTS)}
     results = results.sort_values(["run", "result"], key=lambda c: c.map(rank) if c.name == "result" else c)
-    for got_rows, table in (
-        (queries.results(None, judge), results),
-        (queries.outcomes(None, judge), m.outcome_breakdown(frame)),
-    ):
-        assert [(r.run, r.value, r.trajectories) for r in got_rows] == list(
-            table.itertuples(index=False, name=None)
-        )
+    assert [(r.run, r.value, r.trajectories) for r in queries.results(None, judge)] == list(
+        results.itertuples(index=False, name=None)
+    )
     # The taxonomy in its order: verdict and outcome tags, then core.log types; most frequent first.
     taxonomy = [(r.run, r.value, r.trajectories) for r in queries.taxonomy(None, judge)]
     assert taxonomy == list(m.taxonomy(frame).itertuples(index=False, name=None))
