@@ -9,10 +9,11 @@ workers costs more than it saves.
 from __future__ import annotations
 
 import gc
+import itertools
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
@@ -24,6 +25,7 @@ ProgressCallback = Callable[[int, int], None]
 
 _worker_function: Callable[[Any], Any] | None = None
 _MAX_CHUNK = 64
+_STREAM_CHUNK = 16  # items per message when their number is not known yet
 
 
 def worker_count(jobs: int, total: int) -> int:
@@ -54,7 +56,7 @@ def map_in_processes(
 
 def iter_in_processes(
     function: Callable[[Item], Result],
-    items: Sequence[Item],
+    items: Iterable[Item],
     *,
     workers: int,
     parallel_from: int,
@@ -62,22 +64,37 @@ def iter_in_processes(
 ) -> Iterator[Result]:
     """`function` applied to every item, yielded in input order as they finish.
 
-    With fewer than `parallel_from` items or a single worker, everything runs here; otherwise in
-    `workers` forked processes (one pool for all items), in chunks. `before_fork` runs first in
-    that case, to load what workers should inherit. Ctrl-C is the parent's: it cancels what has
-    not started, waits for the items in progress (so none is left half-done) and is raised again.
+    Every item is taken from `items` before this returns. In workers that happens while the first
+    items are already being worked on, so a generator that finds them (a walk of folders) runs
+    beside the workers instead of before them. With fewer than `parallel_from` items or a single
+    worker, everything runs here, as the results are asked for; otherwise in `workers` forked
+    processes (one pool for all items), in chunks. `before_fork` runs first in that case, to load
+    what workers should inherit. Ctrl-C is the parent's: it cancels what has not started, waits
+    for the items in progress (so none is left half-done) and is raised again; so does leaving
+    the results early.
     """
-    total = len(items)
-    if workers <= 1 or total < parallel_from:
-        yield from map(function, items)
-        return
+    source = iter(items)
+    head = list(itertools.islice(source, parallel_from))
+    if workers <= 1 or len(head) < parallel_from:
+        return map(function, head + list(source))
     if before_fork is not None:
         before_fork()
+    # A generator's length is unknown until it ends, which is the point of taking it as it comes.
+    chunk = chunk_size(len(items), workers) if isinstance(items, Sized) else _STREAM_CHUNK
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=_fork_context(), initializer=_init_worker, initargs=(function,)
     )
     try:
-        yield from pool.map(_run, items, chunksize=chunk_size(total, workers))
+        results = pool.map(_run, itertools.chain(head, source), chunksize=chunk)
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    return _drain(pool, results)
+
+
+def _drain(pool: ProcessPoolExecutor, results: Iterator[Result]) -> Iterator[Result]:
+    try:
+        yield from results
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
         raise

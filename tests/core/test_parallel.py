@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
 
 from webeval_core.parallel import chunk_size, iter_in_processes, map_in_processes, worker_count
 
@@ -67,3 +70,31 @@ def test_chunks_are_bounded_and_leave_every_worker_several() -> None:
     assert chunk_size(10, 2) == 1
     assert chunk_size(800, 2) == 50
     assert chunk_size(1_000_000, 2) == 64
+
+
+def test_workers_start_on_a_generator_before_it_ends(tmp_path: Path) -> None:
+    """A walk that finds the items runs beside the workers: the generator here waits, before its
+    last items, for a worker to have finished one (it would wait in vain if workers started only
+    once every item was known).
+    """
+    done = tmp_path / "done"
+
+    def mark(i: int) -> int:
+        done.touch()
+        return i * 3
+
+    def found() -> Iterator[int]:
+        yield from range(100)
+        deadline = time.monotonic() + 30
+        while not done.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert done.exists(), "no worker ran while the items were still being found"
+        yield from range(100, 150)
+
+    stream = iter_in_processes(mark, found(), workers=2, parallel_from=8)
+    assert list(stream) == [i * 3 for i in range(150)]
+
+
+def test_a_short_generator_runs_here() -> None:
+    stream = iter_in_processes(lambda i: (i, os.getpid()), (i for i in range(5)), workers=2, parallel_from=8)
+    assert list(stream) == [(i, os.getpid()) for i in range(5)]

@@ -11,9 +11,10 @@ of their watched files, checked each time until they settle.
 
 A warm refresh is two `stat` calls per trajectory folder (the folder, its `scores/`), made
 relative to the open parent folder, and nothing else: no model, no reader is imported unless a
-folder must be read. Summaries are read in worker processes (all cores, one pool) that send back
-plain rows, written in batches, each one transaction: two processes refreshing at once upsert the
-same rows by key, and a reader sees whole batches.
+folder must be read. Summaries are read in worker processes (all cores, one pool, started with the
+first folder to read, so they read while the walk goes on) that send back plain rows, written in
+batches, each one transaction: two processes refreshing at once upsert the same rows by key, and a
+reader sees whole batches.
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import itertools
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -100,7 +102,8 @@ class _Walk:
         self.found: set[str] = set()
         """Every trajectory folder, by relative path."""
         self.looks: list[_Look] = []
-        """Those whose mtimes changed, or whose files are still watched."""
+        """Those whose mtimes changed, or whose files are still watched, found since `_walk` last
+        handed them on."""
         self.listed: list[tuple[str, int, list[str]]] = []
         """Folders listed again (changed or new): relative path, mtime, sub-folder names."""
         self.seen: set[str] = set()
@@ -111,9 +114,13 @@ def _child(rel: str, name: str) -> str:
     return name if rel == "." else f"{rel}/{name}"
 
 
-def _walk(root: Path, known_dirs: dict[str, tuple[int, list[str]]], known: dict[str, StoredRow]) -> _Walk:
+def _walk(
+    root: Path, known_dirs: dict[str, tuple[int, list[str]]], known: dict[str, StoredRow], walk: _Walk
+) -> Iterator[_Look]:
+    """The trajectory folders to look at, handed on as they are found (so they are read while the
+    walk goes on); what else the walk finds goes in `walk`.
+    """
     # Plain strings, not Paths: a warm refresh of 50,000 folders is mostly this loop.
-    walk = _Walk()
     stack: list[tuple[str, str]] = [(str(root), ".")]
     while stack:
         folder, rel = stack.pop()
@@ -135,7 +142,9 @@ def _walk(root: Path, known_dirs: dict[str, tuple[int, list[str]]], known: dict[
             walk.seen.add(rel)
             unknown = _check_known(folder, rel, children, known, walk)
             stack.extend((f"{folder}{os.sep}{name}", _child(rel, name)) for name in reversed(unknown))
-    return walk
+        if walk.looks:
+            looks, walk.looks = walk.looks, []
+            yield from looks
 
 
 def _check_known(
@@ -329,42 +338,73 @@ def _refresh(
         with contextlib.closing(store.connect()) as db:
             known_dirs = store.known_dirs(db)
             known = store.known_folders(db)
-            walk = _walk(store.root, known_dirs, known)
-            jobs, settled = _sort_looks(store, walk.looks, known)
+            walk = _Walk()
+            sorting = _Sorting(store.root, known)
+            jobs = sorting.sort(_walk(store.root, known_dirs, known, walk))
+            results = _start_reading(jobs, workers or os.cpu_count() or 1)  # the walk is over then
             gone = _gone(store, known, walk.found)
-            _write_structure(store, db, walk, known_dirs, gone, settled)
-            _read_in_batches(store, db, jobs, workers or os.cpu_count() or 1, on_progress, on_batch)
+            _write_structure(store, db, walk, known_dirs, gone, sorting.settled)
+            _write_results(store, db, sorting, results, on_progress, on_batch)
     finally:
         if collecting:
             gc.enable()
-    return RefreshReport(trajectories=len(walk.found), read=len(jobs), removed=len(gone), notice=store.notice)
+    return RefreshReport(
+        trajectories=len(walk.found), read=len(sorting.jobs), removed=len(gone), notice=store.notice
+    )
 
 
-def _sort_looks(
-    store: IndexStore, looks: list[_Look], known: dict[str, StoredRow]
-) -> tuple[list[_Job], list[tuple[str, StoredFolder]]]:
-    """The folders to read again, and those whose files no longer need watching."""
-    jobs: list[_Job] = []
-    settled: list[tuple[str, StoredFolder]] = []
-    runs = _RunsOf(store.root)
-    for rel, folder, mtime, looked in looks:
-        row = known.get(rel)
+class _Sorting:
+    """The walk's looks sorted as they come: the folders to read again (handed on at once, and
+    kept in `jobs`), and those whose files no longer need watching (`settled`).
+    """
+
+    def __init__(self, root: Path, known: dict[str, StoredRow]) -> None:
+        self.known = known
+        self.runs = _RunsOf(root)
+        self.jobs: list[_Job] = []
+        """Every folder handed on to be read, in order."""
+        self.settled: list[tuple[str, StoredFolder]] = []
+        """Folders kept as they are, no longer watched."""
+
+    def sort(self, looks: Iterable[_Look]) -> Iterator[_Job]:
+        for look in looks:
+            job = self._job(look)
+            if job is not None:
+                self.jobs.append(job)
+                yield job
+
+    def _job(self, look: _Look) -> _Job | None:
+        rel, folder, mtime, looked = look
+        row = self.known.get(rel)
         if row is None:  # new: read whatever its scores/ says; the worker looks at it first
-            jobs.append(
-                _Job(runs.key_of(folder), folder, runs.key(rel), rel, StoredFolder(mtime, _UNSEEN, None))
-            )
-            continue
+            return self._reading(look, StoredFolder(mtime, _UNSEEN, None))
         scores = looked
         if scores is None:
-            unscored = row is not None and row[1] == mtime and row[2] == -1
+            unscored = row[1] == mtime and row[2] == -1
             scores = -1 if unscored else _scores_mtime(folder)
         seen = StoredFolder(mtime, scores, None)
         verdict = _verdict(folder, seen, row)
         if verdict == _READ:
-            jobs.append(_Job(runs.key_of(folder), folder, runs.key(rel), rel, seen))
-        elif verdict == _SETTLE:
-            settled.append((rel, seen))
-    return jobs, settled
+            return self._reading(look, seen)
+        if verdict == _SETTLE:
+            self.settled.append((rel, seen))
+        return None
+
+    def _reading(self, look: _Look, seen: StoredFolder) -> _Job:
+        return _Job(self.runs.key_of(look.folder), look.folder, self.runs.key(look.rel), look.rel, seen)
+
+
+def _start_reading(jobs: Iterator[_Job], workers: int) -> Iterator[TrajectoryRow]:
+    """The rows of `jobs`, read in workers that start with the first job (every job is taken
+    before this returns); nothing is started, or imported, when there is none.
+    """
+    first = next(jobs, None)
+    if first is None:
+        return iter(())
+    from webeval_core.parallel import iter_in_processes
+
+    every = itertools.chain((first,), jobs)
+    return iter_in_processes(_read, every, workers=workers, parallel_from=_PARALLEL_FROM)
 
 
 def _gone(store: IndexStore, known: dict[str, StoredRow], found: set[str]) -> list[str]:
@@ -424,20 +464,15 @@ def _write_structure(
         store.touch(db, settled)
 
 
-def _read_in_batches(
+def _write_results(
     store: IndexStore,
     db: sqlite3.Connection,
-    jobs: Sequence[_Job],
-    workers: int,
+    sorting: _Sorting,
+    results: Iterator[TrajectoryRow],
     on_progress: ProgressCallback | None,
     on_batch: Callable[[], None] | None,
 ) -> None:
-    if not jobs:
-        return
-    from webeval_core.parallel import iter_in_processes
-
-    runs = _RunsOf(store.root)
-    results = iter_in_processes(_read, jobs, workers=workers, parallel_from=_PARALLEL_FROM)
+    jobs, runs = sorting.jobs, sorting.runs
     batch: list[tuple[_Job, TrajectoryRow]] = []
     for done, pair in enumerate(zip(jobs, results, strict=True), start=1):
         batch.append(pair)
