@@ -14,7 +14,7 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 Item = TypeVar("Item")
@@ -25,7 +25,7 @@ ProgressCallback = Callable[[int, int], None]
 
 _worker_function: Callable[[Any], Any] | None = None
 _MAX_CHUNK = 64
-_STREAM_CHUNK = 16  # items per message when their number is not known yet
+_CHUNKS_EACH = 8  # chunks per worker at least, so the last one does not finish alone
 
 
 def worker_count(jobs: int, total: int) -> int:
@@ -79,22 +79,37 @@ def iter_in_processes(
         return map(function, head + list(source))
     if before_fork is not None:
         before_fork()
-    # A generator's length is unknown until it ends, which is the point of taking it as it comes.
-    chunk = chunk_size(len(items), workers) if isinstance(items, Sized) else _STREAM_CHUNK
     pool = ProcessPoolExecutor(
         max_workers=workers, mp_context=_fork_context(), initializer=_init_worker, initargs=(function,)
     )
+    total = len(items) if isinstance(items, Sized) else None
     try:
-        results = pool.map(_run, itertools.chain(head, source), chunksize=chunk)
+        chunks = _chunks(itertools.chain(head, source), workers, total)
+        futures = [pool.submit(_run_chunk, chunk) for chunk in chunks]
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
         raise
-    return _drain(pool, results)
+    return _drain(pool, futures)
 
 
-def _drain(pool: ProcessPoolExecutor, results: Iterator[Result]) -> Iterator[Result]:
+def _chunks(items: Iterator[Item], workers: int, total: int | None) -> Iterator[list[Item]]:
+    """`items` in chunks of `chunk_size`; without a total, sized by how many came so far (small
+    first, so the workers start at once; as large as they get once a thousand items have come).
+    """
+    taken = 0
+    while True:
+        chunk = list(itertools.islice(items, chunk_size(total if total is not None else taken, workers)))
+        if not chunk:
+            return
+        taken += len(chunk)
+        yield chunk
+
+
+def _drain(pool: ProcessPoolExecutor, futures: list[Future[list[Result]]]) -> Iterator[Result]:
+    futures.reverse()  # popped in input order: each result is let go once handed on
     try:
-        yield from results
+        while futures:
+            yield from futures.pop().result()
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
         raise
@@ -105,7 +120,7 @@ def chunk_size(total: int, workers: int) -> int:
     """Items per message to a worker: large enough that pickling and pipes cost little per item,
     small enough that every worker gets several chunks (and the last one does not finish alone).
     """
-    return max(1, min(_MAX_CHUNK, total // (workers * 8)))
+    return max(1, min(_MAX_CHUNK, total // (workers * _CHUNKS_EACH)))
 
 
 def _fork_context() -> Any:
@@ -122,6 +137,7 @@ def _init_worker(function: Callable[[Any], Any]) -> None:
     _worker_function = function
 
 
-def _run(item: Any) -> Any:
-    assert _worker_function is not None, "worker used before its initializer ran"
-    return _worker_function(item)
+def _run_chunk(chunk: list[Any]) -> list[Any]:
+    function = _worker_function
+    assert function is not None, "worker used before its initializer ran"
+    return [function(item) for item in chunk]
