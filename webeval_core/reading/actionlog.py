@@ -27,8 +27,11 @@ from pydantic import BaseModel, ConfigDict
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.coordinates import Point
 from webeval_core.reading.folderfiles import (
+    UNDECIDED,
     decode_text,
+    fast_loads,
     finite_decoder,
+    has_long_number,
     non_finite_diagnostics,
     replace_non_finite,
 )
@@ -120,7 +123,7 @@ def logged_coordinate(arguments: dict[str, Any]) -> tuple[float, float] | None:
 def parse_action_log(data: bytes, file: str = LOG_NAME) -> ActionLog:
     """Parse the bytes of a web_surfer.log; never raises on bad content."""
     text, diagnostics = decode_text(data, file)
-    records = _read_records(text, file, diagnostics)
+    records = _read_records(text, file, diagnostics, long_numbers=has_long_number(data))
     if not records and not diagnostics:
         diagnostics.append(Diagnostic(file=file, message="is empty: no action was logged"))
     generation = _generation(records)
@@ -148,10 +151,12 @@ def count_steps(data: bytes) -> int:
         stripped = raw.strip()
         if stripped[:1] not in _OPENERS:
             continue
-        try:
-            record = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
-        except (StopIteration, ValueError, RecursionError):
-            continue
+        record = fast_loads(stripped, long_numbers=False)  # no number is counted
+        if record is UNDECIDED:
+            try:
+                record = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
+            except (StopIteration, ValueError, RecursionError):
+                continue
         if type(record) is not dict:  # a JSON decoder makes plain dicts
             continue
         event = _count_event(record)
@@ -230,7 +235,9 @@ class _Record(NamedTuple):
     """The `action` of a structured line; None on text lines and summarized companions."""
 
 
-def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_Record]:
+def _read_records(
+    text: str, file: str, diagnostics: list[Diagnostic], *, long_numbers: bool = True
+) -> list[_Record]:
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -255,13 +262,10 @@ def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_
             junk.append(i + 1)
             continue
         flush_junk()
-        try:
-            obj, end = _DECODER.raw_decode(stripped)
-        except (ValueError, RecursionError) as exc:
-            diagnostics.append(Diagnostic(file=file, line=i + 1, message=_undecodable(exc, i == last)))
+        decoded = _decode_line(stripped, long_numbers, file, i + 1, i == last, diagnostics)
+        if decoded is None:
             continue
-        obj, fields = replace_non_finite(obj)
-        diagnostics.extend(non_finite_diagnostics(file, fields, i + 1))
+        obj, end = decoded
         if end < len(stripped):
             diagnostics.append(
                 Diagnostic(
@@ -283,6 +287,25 @@ def _read_records(text: str, file: str, diagnostics: list[Diagnostic]) -> list[_
             Diagnostic(file=file, line=blank[0], message=f"{len(blank)} blank line(s) skipped")
         )
     return records
+
+
+def _decode_line(
+    stripped: str, long_numbers: bool, file: str, line: int, is_last: bool, diagnostics: list[Diagnostic]
+) -> tuple[Any, int] | None:
+    """A line's JSON value (non-finite numbers as null, with a warning) and where it ended; None
+    (with the reason) when it is not JSON.
+    """
+    fast = fast_loads(stripped, long_numbers=long_numbers)
+    if fast is not UNDECIDED:
+        return fast, len(stripped)
+    try:  # json says what is wrong with the line, or reads it with a warning
+        obj, end = _DECODER.raw_decode(stripped)
+    except (ValueError, RecursionError) as exc:
+        diagnostics.append(Diagnostic(file=file, line=line, message=_undecodable(exc, is_last)))
+        return None
+    obj, fields = replace_non_finite(obj)
+    diagnostics.extend(non_finite_diagnostics(file, fields, line))
+    return obj, end
 
 
 def _undecodable(exc: Exception, is_last: bool) -> str:

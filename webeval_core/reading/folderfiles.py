@@ -19,6 +19,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from webeval_core.diagnostics import Diagnostic
 
 LEADS_OUTSIDE = "is a symlink leading outside the trajectory folder; not opened"
@@ -207,11 +209,59 @@ def finite_decoder() -> json.JSONDecoder:
 _FINITE = finite_decoder()
 
 
+UNDECIDED: Any = object()
+"""What `fast_loads` gives for a text it leaves to `json` (orjson refused it, or could read it otherwise)."""
+
+
+# Digits as "0", what may come right before a JSON number as ":", "-" kept, the rest as "x": a long
+# integer is then ":" or ":-" and 19 zeros, while a digit run inside a checksum is not.
+def _number_shape(byte: int) -> int:
+    if byte in b"0123456789":
+        return ord("0")
+    if byte == ord("-"):
+        return byte
+    return ord(":") if byte in b":,[ \t\n\r" else ord("x")
+
+
+_NUMBER_SHAPES = bytes(map(_number_shape, range(256)))
+_LONG_INTEGERS = (b":" + b"0" * 19, b":-" + b"0" * 19)
+
+
+def has_long_number(data: bytes) -> bool:
+    """Whether `data` may hold an integer of 19 digits or more: the only numbers orjson reads
+    otherwise than `json` without refusing them (past 64 bits it makes floats of them).
+    """
+    shapes = b":" + data.translate(_NUMBER_SHAPES)
+    return _LONG_INTEGERS[0] in shapes or _LONG_INTEGERS[1] in shapes
+
+
+def fast_loads(text: str | bytes, *, long_numbers: bool = True) -> Any:
+    """`json.loads(text)` through orjson (3-5 times faster), or `UNDECIDED`: the caller decodes it
+    with `json` then. Every text orjson decodes, `json` decodes to the same value.
+
+    orjson refuses what `json` reads with a difference or a warning (NaN, Infinity, numbers out of
+    float range, lone surrogates, nesting past 1,024, text after the document), so those are left
+    to `json`; integers of 19 digits or more are too, unless the caller knows the text has none or
+    does not use its numbers (`long_numbers=False`, e.g. after `has_long_number` on a whole file).
+    """
+    if long_numbers:
+        raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+        if has_long_number(raw):
+            return UNDECIDED
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return UNDECIDED
+
+
 def loads_finite(text: str) -> tuple[Any, list[str]]:
     """`json.loads` with NaN / Infinity / out-of-range floats as None, and where each was (a field path).
 
     Raises what `json.loads` raises (JSONDecodeError, RecursionError, ValueError).
     """
+    value = fast_loads(text)
+    if value is not UNDECIDED:
+        return value, []
     before = next(_SERIALS)
     value = _FINITE.decode(text)
     if next(_SERIALS) == before + 1:  # no marker made (in any thread): nothing to replace

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import json
+import math
 import os
+import random
 import signal
+import struct
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from webeval_core.reading.folderfiles import (
+    UNDECIDED,
     NotReadableFileError,
     decode_text,
+    fast_loads,
     read_file,
     read_head,
     read_json_file,
@@ -138,3 +143,95 @@ def test_an_integer_beyond_the_digit_limit_is_a_reason_not_a_crash(tmp_path: Pat
 def test_resolve_inside_refuses_nul_bytes_and_overlong_names(tmp_path: Path) -> None:
     assert resolve_inside(tmp_path, "a\x00b.png") is None
     assert resolve_inside(tmp_path, "x" * 6000 + ".png") in (None, tmp_path.resolve() / ("x" * 6000 + ".png"))
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal and of the same types all the way down, dict keys in the same order."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        assert isinstance(b, dict)
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        assert isinstance(b, list)
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float) and math.isnan(a):
+        return isinstance(b, float) and math.isnan(b)
+    return a == b
+
+
+_TRICKY = [
+    '{"a": 1, "a": 2, "b": [1, 2]}',
+    '"\\ud800"',
+    '"\\udc00\\ud800"',
+    '"\\ud83d\\ude00 \\u00e9 \\u0000"',
+    "1e400",
+    "-1e400",
+    "1" + "0" * 400 + ".0",
+    "[1.5e-400, -0.0, 0.1, 1.7976931348623157e308]",
+    "18446744073709551616",
+    "-9223372036854775809",
+    "9223372036854775807",
+    '{"n": 123456789012345678901234567890}',
+    '{"id": "d65275660814663375028e9017e1f929"}',
+    "NaN",
+    '{"x": Infinity}',
+    '{"a": 1} trailing',
+    "[" * 1100 + "]" * 1100,
+    '"tab\tinside"',
+    "\ufeff{}",
+    "[1,]",
+    "01",
+    ' \n {"a": [true, false, null]} \r\n',
+    '"\u2028\u2029"',
+]
+
+
+@pytest.mark.parametrize("text", _TRICKY)
+def test_fast_loads_reads_as_json_does_or_leaves_it_to_json(text: str) -> None:
+    try:
+        expected: object = json.loads(text)
+    except (ValueError, RecursionError):
+        expected = UNDECIDED
+    for given in (text, text.encode("utf-8", "surrogatepass")):
+        got = fast_loads(given)
+        assert got is UNDECIDED or _same(got, expected), (text[:60], got)
+
+
+def test_fast_loads_takes_the_common_texts_and_leaves_long_integers() -> None:
+    assert fast_loads('{"engine": {"data_checksum": "d65275660814663375028e9017e1f929"}}') is not UNDECIDED
+    assert fast_loads('{"n": 12345678901234567890}') is UNDECIDED
+    # Past 64 bits orjson makes a float: what `long_numbers=False` accepts when numbers do not matter.
+    assert fast_loads('{"n": 123456789012345678901234}', long_numbers=False) == {"n": 1.2345678901234568e23}
+    assert fast_loads("[1e400]") is UNDECIDED and fast_loads("NaN") is UNDECIDED
+
+
+def _text(rng: random.Random) -> str:
+    return "".join(chr(rng.choice([rng.randrange(32, 127), rng.randrange(0x80, 0xD7FF)])) for _ in range(8))
+
+
+def _document(rng: random.Random, depth: int = 0) -> object:
+    makers = [
+        lambda: rng.choice([None, True, False]),
+        lambda: rng.randint(-(10 ** rng.randrange(1, 25)), 10 ** rng.randrange(1, 25)),
+        lambda: rng.uniform(-1, 1) * 10 ** rng.randrange(-320, 308),
+        lambda: struct.unpack("d", rng.randbytes(8))[0],  # any double: subnormals, inf and nan too
+        lambda: _text(rng),
+    ]
+    if depth < 4:
+        makers += [
+            lambda: [_document(rng, depth + 1) for _ in range(rng.randrange(4))],
+            lambda: {f"k{rng.randrange(5)}": _document(rng, depth + 1) for _ in range(rng.randrange(4))},
+        ]
+    return rng.choice(makers)()
+
+
+def test_fast_loads_equals_json_on_random_documents() -> None:
+    rng = random.Random(12)
+    decided = 0
+    for _ in range(3000):
+        text = json.dumps(_document(rng), ensure_ascii=rng.random() < 0.5)
+        got = fast_loads(text)
+        decided += got is not UNDECIDED
+        assert got is UNDECIDED or _same(got, json.loads(text)), text[:200]
+    assert decided > 1500  # most are taken by orjson: the test compares something
