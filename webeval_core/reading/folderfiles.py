@@ -11,6 +11,7 @@ that it never writes).
 from __future__ import annotations
 
 import errno
+import fcntl
 import itertools
 import json
 import math
@@ -57,8 +58,8 @@ def read_problem(exc: OSError) -> str:
     return f"cannot be read ({exc.strerror or exc})"
 
 
-def open_input(path: str | Path, *, dir_fd: int | None = None) -> int:
-    """A descriptor on a regular input file: the one way an input file is opened.
+def open_input(path: str | Path, *, dir_fd: int | None = None) -> tuple[int, os.stat_result]:
+    """A descriptor on a regular input file, and its stat: the one way an input file is opened.
 
     The last component is not followed when it is a symlink (folders are confined by resolving
     first), the open never blocks (a FIFO would), and the type is checked on the descriptor itself.
@@ -74,15 +75,17 @@ def open_input(path: str | Path, *, dir_fd: int | None = None) -> int:
             raise NotReadableFileError(path, "is a symlink; not followed") from None
         raise
     try:
-        kind = os.fstat(fd).st_mode
-        if not stat.S_ISREG(kind):
-            what = next((name for test, name in _KINDS if test(kind)), "not a regular file")
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode):
+            what = next((name for test, name in _KINDS if test(found.st_mode)), "not a regular file")
             raise NotReadableFileError(path, f"is {what}, not a regular file; not opened")
-        os.set_blocking(fd, True)
+        # Blocking again (a file system mounted through FUSE may honour O_NONBLOCK on reads); one
+        # call, as the open set no other status flag.
+        fcntl.fcntl(fd, fcntl.F_SETFL, 0)
     except BaseException:
         os.close(fd)
         raise
-    return fd
+    return fd, found
 
 
 def resolve_inside(folder: Path, entry: str | Path) -> Path | None:
@@ -114,19 +117,21 @@ def read_file(path: str | Path, limit: int = -1, *, dir_fd: int | None = None) -
 
 def read_head(path: str | Path, limit: int, *, dir_fd: int | None = None) -> tuple[bytes, int]:
     """The first `limit` bytes of a regular file and the file's size (see `open_input`)."""
-    fd = open_input(path, dir_fd=dir_fd)
+    fd, found = open_input(path, dir_fd=dir_fd)
     try:
-        # Ask for what fstat announces (reading on while the file grows), not for `limit` at once:
-        # a large request allocates that many bytes on every call, which dominates small files.
-        step = os.fstat(fd).st_size + 1
+        # Ask for what fstat announces and one byte more (reading on while the file grows), not for
+        # `limit` at once: a large request allocates that many bytes on every call, which dominates
+        # small files. A shorter answer is the end of the file: no call to hear it again.
+        step = found.st_size + 1
         chunks: list[bytes] = []
         remaining = limit
         while remaining > 0:
-            chunk = os.read(fd, min(remaining, step))
-            if not chunk:
-                break
+            asked = min(remaining, step)
+            chunk = os.read(fd, asked)
             chunks.append(chunk)
             remaining -= len(chunk)
+            if len(chunk) < asked:  # the end: the file is what was read
+                return b"".join(chunks), limit - remaining
         return b"".join(chunks), os.fstat(fd).st_size
     finally:
         os.close(fd)
