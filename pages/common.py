@@ -217,7 +217,7 @@ def current_index() -> IndexView:
     view = _view(root, load_index(root).generation())
     service = refresher(root)
     deadline = time.monotonic() + _FIRST_WAIT_S
-    while not view.runs and not service.status().finished and time.monotonic() < deadline:
+    while not view.run_heads and not service.status().finished and time.monotonic() < deadline:
         time.sleep(0.1)
         view = _view(root, load_index(root).generation())
     return view
@@ -232,8 +232,8 @@ def index_or_stop() -> IndexView:
         st.error(inert(f"The root folder cannot be read: {type(exc).__name__}: {exc}"))
         st.stop()
     with st.sidebar:
-        index_status(root, index.generation, bool(index.runs))
-    if not index.runs:
+        index_status(root, index.generation, bool(index.run_heads))
+    if not index.run_heads:
         if not refresher(root).status().finished:  # the first refresh has not finished yet
             st.info(f"Reading the trajectory folders under {inert(str(index.root))} for the first time…")
         else:

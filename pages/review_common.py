@@ -68,7 +68,7 @@ def reviewer() -> str:
 
 @st.cache_resource(show_spinner=False, max_entries=4)
 def _judged(_index: IndexView, index_id: int) -> dict[tuple[str, str], dict[str, Outcome]]:
-    return judge_verdicts(_index.root_index(run.key for run in _index.runs))
+    return judge_verdicts(_index.root_index(run.key for run in _index.run_heads))
 
 
 def judged() -> dict[tuple[str, str], dict[str, Outcome]]:

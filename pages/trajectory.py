@@ -57,7 +57,7 @@ _VERDICT_VIEWS = (network.render, evidence.render, rescore.render)
 
 def _choose() -> TrajectorySummary | None:
     index = current_index()
-    runs = {run.key: run for run in index.runs}
+    runs = {run.key: run for run in index.run_heads}
     left, right = st.columns([3, 2])
     run_key = left.selectbox(
         "Run",
