@@ -42,7 +42,6 @@ from webeval_core.presentation.charts import (
     clicked_bars,
     histograms,
 )
-from webeval_core.presentation.runreport import report_file_stem, report_zip
 from webeval_core.reading.tasks import installed_catalog
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import natural_key
@@ -228,6 +227,9 @@ def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:
 
 def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
     """A run's report (index.html and a page per trajectory) as a zip, drawn only when clicked."""
+    # Imported with the opened runs table only: the report's HTML templates cost a first load 0.1 s.
+    from webeval_core.presentation.runreport import report_file_stem, report_zip
+
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     run_key = left.selectbox(
         "Run report", [r.key for r in index.run_heads], format_func=labels.__getitem__, key=Key.REPORT_RUN
