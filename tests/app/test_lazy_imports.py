@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.app.conftest import Sample
 from webeval_core.runs.discovery import discover_runs
 
@@ -47,11 +49,19 @@ def _imports_of(page: str) -> str:
     return ast.unparse(ast.Module(imports, []))
 
 
-def test_the_trajectory_page_and_the_app_shell_import_none_of_them() -> None:
-    # What every page and the trajectory page import before drawing anything: a top-level
-    # `import pandas` in any module they reach fails here.
-    script = "import streamlit\n" + _imports_of("app.py") + "\n" + _imports_of("pages/trajectory.py") + "\n"
-    assert _loaded(script) == []
+@pytest.mark.parametrize(
+    ("page", "needed"),
+    [
+        ("pages/trajectory.py", []),
+        # The overview's charts are built with pandas; it opens no annotation store.
+        ("pages/overview.py", ["pandas"]),
+    ],
+)
+def test_a_page_and_the_app_shell_import_only_what_the_page_needs(page: str, needed: list[str]) -> None:
+    # What app.py and the page import before drawing anything: a top-level `import pandas` in any
+    # module the trajectory page reaches, or `sqlalchemy` in one the overview reaches, fails here.
+    script = "import streamlit\n" + _imports_of("app.py") + "\n" + _imports_of(page) + "\n"
+    assert _loaded(script) == needed
 
 
 def test_a_first_trajectory_page_opens_no_annotation_store_and_no_remote_store(
