@@ -106,7 +106,7 @@ def _page() -> None:
         rows = frame[keys.isin(set(items))]
         who = inert(judge_label(str(judge)))
         st.caption(f"{len(rows)} trajectories where the {who} said {said} and the reviewers {human}")
-        trajectory_table(rows, metrics.run_labels(index.runs), key=Key.TRAJECTORIES_TABLE)
+        trajectory_table(rows, metrics.run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE)
 
 
 _page()

@@ -11,9 +11,8 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import ParamSpec
+from typing import TYPE_CHECKING, ParamSpec
 
-import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
@@ -29,6 +28,11 @@ from webeval_core.runs.queries import BarChoice, IndexQueries, ListedTrajectory
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.store import IndexStore, IndexView
 from webeval_core.server import ROOT_ENV, allowed_roots, root_refusal
+
+# pandas (most of a second to import) is imported where a table is made: the trajectory page
+# draws its screenshot before it needs any.
+if TYPE_CHECKING:
+    import pandas as pd
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ROOT = REPO / "sample_runs"
@@ -217,7 +221,7 @@ def current_index() -> IndexView:
     view = _view(root, load_index(root).generation())
     service = refresher(root)
     deadline = time.monotonic() + _FIRST_WAIT_S
-    while not view.runs and not service.status().finished and time.monotonic() < deadline:
+    while not view.run_heads and not service.status().finished and time.monotonic() < deadline:
         time.sleep(0.1)
         view = _view(root, load_index(root).generation())
     return view
@@ -232,8 +236,8 @@ def index_or_stop() -> IndexView:
         st.error(inert(f"The root folder cannot be read: {type(exc).__name__}: {exc}"))
         st.stop()
     with st.sidebar:
-        index_status(root, index.generation, bool(index.runs))
-    if not index.runs:
+        index_status(root, index.generation, bool(index.run_heads))
+    if not index.run_heads:
         if not refresher(root).status().finished:  # the first refresh has not finished yet
             st.info(f"Reading the trajectory folders under {inert(str(index.root))} for the first time…")
         else:
@@ -478,6 +482,8 @@ def _draw_table(
 
 def listed_frame(rows: tuple[ListedTrajectory, ...]) -> pd.DataFrame:
     """One page of listed trajectories as a table's frame (the columns `_TABLE_COLUMNS` names)."""
+    import pandas as pd
+
     return pd.DataFrame(
         [row.model_dump() for row in rows], columns=list(ListedTrajectory.model_fields)
     ).astype({"score": "float64", "duration_s": "float64", "value": "float64"})
@@ -557,6 +563,12 @@ def reviewer_picker() -> None:
                     placeholder="stored with each of your annotations",
                     on_change=_take_name,
                 )
+
+
+def queue_named() -> str | None:
+    """The review queue worked (named in the URL, else kept in the session); None when none is."""
+    name = st.query_params.get(Key.QUEUE.value) or st.session_state.get(Key.QUEUE)
+    return str(name) if name else None
 
 
 def _take_name() -> None:

@@ -57,14 +57,14 @@ def _styled(table: pd.DataFrame, columns: list[str]) -> pd.io.formats.style.Styl
 
 st.title("Compare runs")
 index = index_or_stop()
-keys = [r.key for r in index.runs]
+keys = [r.key for r in index.run_heads]
 if len(keys) < 2:
     st.info(f"Comparing needs two runs; {len(keys)} found under {inert(str(index.root))}.")
     st.stop()
 
 judge = judge_picker(index)
 frame = current_frame(judge)
-labels = metrics.run_labels(index.runs)
+labels = metrics.run_labels(index.run_heads)
 pick_a, pick_b = st.columns(2)
 run_a = pick_a.selectbox(
     "Run A", keys, index=0, format_func=labels.__getitem__, key=Key.RUN_A, bind="query-params"

@@ -42,7 +42,6 @@ from webeval_core.presentation.charts import (
     clicked_bars,
     histograms,
 )
-from webeval_core.presentation.runreport import report_file_stem, report_zip
 from webeval_core.reading.tasks import installed_catalog
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import natural_key
@@ -92,7 +91,7 @@ class Shown:
 @st.cache_data(show_spinner=False, max_entries=64)
 def _bars(root: str, runs: tuple[str, ...], judge: str | None, generation: int, by: Breakdown) -> FigureSpec:
     """One chart for one root, choice of runs and judge, at one index generation."""
-    labels = metrics.run_labels(current_index().runs)
+    labels = metrics.run_labels(current_index().run_heads)
     return bar_figure(load_queries(root, generation), runs, judge, labels, by)
 
 
@@ -100,7 +99,7 @@ def _bars(root: str, runs: tuple[str, ...], judge: str | None, generation: int, 
 def _histograms(
     root: str, runs: tuple[str, ...], judge: str | None, generation: int
 ) -> dict[str, FigureSpec]:
-    labels = metrics.run_labels(current_index().runs)
+    labels = metrics.run_labels(current_index().run_heads)
     return histograms(load_queries(root, generation), runs, judge, labels)
 
 
@@ -205,13 +204,13 @@ def _headline_row(label: str, head: metrics.Headline) -> None:
 
 def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:
     """The runs under the root with their metadata (a page at a time), drawn only while opened."""
-    runs_label = f"{len(index.runs)} run{'s' if len(index.runs) != 1 else ''}"
+    runs_label = f"{len(index.run_heads)} run{'s' if len(index.run_heads) != 1 else ''}"
     runs_box = lazy_expander(f"{runs_label} under {inert(str(index.root))}", key=Key.RUNS_BOX)
     if runs_box is None:
         return
     counts = index.store.run_counts()
     with runs_box:
-        runs = list(index.runs)
+        runs = list(index.run_heads)
         if len(runs) > RUNS_TABLE_ROWS:
             pages = -(-len(runs) // RUNS_TABLE_ROWS)
             number = int(st.number_input("Runs page", min_value=1, max_value=pages, key=Key.RUNS_PAGE))
@@ -228,9 +227,12 @@ def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:
 
 def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
     """A run's report (index.html and a page per trajectory) as a zip, drawn only when clicked."""
+    # Imported with the opened runs table only: the report's HTML templates cost a first load 0.1 s.
+    from webeval_core.presentation.runreport import report_file_stem, report_zip
+
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     run_key = left.selectbox(
-        "Run report", [r.key for r in index.runs], format_func=labels.__getitem__, key=Key.REPORT_RUN
+        "Run report", [r.key for r in index.run_heads], format_func=labels.__getitem__, key=Key.REPORT_RUN
     )
     if run_key is None:
         return
@@ -340,24 +342,24 @@ def latest_runs(index: IndexView) -> list[str]:
 
     A run id is a date or a number; a run without one goes by its folder's name.
     """
-    if len(index.runs) <= LATEST_RUNS:
-        return [r.key for r in index.runs]
+    if len(index.run_heads) <= LATEST_RUNS:
+        return [r.key for r in index.run_heads]
     by_id = sorted(
-        index.runs, key=lambda r: (natural_key(r.run_id or r.key.rsplit("/", 1)[-1]), natural_key(r.key))
+        index.run_heads, key=lambda r: (natural_key(r.run_id or r.key.rsplit("/", 1)[-1]), natural_key(r.key))
     )
     latest = {r.key for r in by_id[-LATEST_RUNS:]}
-    return [r.key for r in index.runs if r.key in latest]
+    return [r.key for r in index.run_heads if r.key in latest]
 
 
 def _page() -> None:
     st.title("Overview")
     index = index_or_stop()
     judge = judge_picker(index)
-    labels = metrics.run_labels(index.runs)
+    labels = metrics.run_labels(index.run_heads)
     _runs_table(index, labels)
     chosen = st.multiselect(
         "Runs",
-        options=[r.key for r in index.runs],
+        options=[r.key for r in index.run_heads],
         default=latest_runs(index),
         format_func=labels.__getitem__,
         key=Key.SHOWN_RUNS,
@@ -366,7 +368,7 @@ def _page() -> None:
         " eight together.",
     )
     counts = index.store.run_counts()
-    runs = tuple(r.key for r in index.runs if r.key in set(chosen) and counts.get(r.key))
+    runs = tuple(r.key for r in index.run_heads if r.key in set(chosen) and counts.get(r.key))
     if not runs:
         st.info("Choose at least one run with trajectories.")
         st.stop()

@@ -12,15 +12,23 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from webeval_core.remote.stores import is_remote
-
 if TYPE_CHECKING:
     from webeval_core.remote import OpenedRoot
 
 # The mirror (fsspec and the stores' clients) is imported only for a remote root: a local root's
-# first page load does not pay for it.
+# first page load does not pay for it, nor for the stores' models (a tenth of a second): every
+# store URL holds "://", so a folder is told apart without them.
 
 __all__ = ["is_remote", "mirrored_root", "remote_folder", "show_remote_problems"]
+
+
+def is_remote(text: str) -> bool:
+    """Whether `text` names a remote root (webeval_core.remote.stores.is_remote), not a folder."""
+    if "://" not in text:
+        return False
+    from webeval_core.remote.stores import is_remote as store_url  # only for a URL
+
+    return store_url(text)
 
 
 @st.cache_resource(show_spinner="Listing the remote root…", max_entries=4)

@@ -119,7 +119,7 @@ def _page() -> None:
         if queue is not None:
             _work(queue, store, done_by[queue.name], me)
     with st.expander("New queue", expanded=not queues):
-        _queue_form(current_frame(), [r.key for r in index.runs])
+        _queue_form(current_frame(), [r.key for r in index.run_heads])
 
 
 def _work(queue: ReviewQueue, store: AnnotationStore, done: int, me: str) -> None:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index, current_root, inert
+from pages.common import PAGES, current_frame, current_index, current_root, inert, queue_named
 from pages.state import Key, trajectory_link
 from webeval_core.review import (
     Annotation,
@@ -68,7 +68,7 @@ def reviewer() -> str:
 
 @st.cache_resource(show_spinner=False, max_entries=4)
 def _judged(_index: IndexView, index_id: int) -> dict[tuple[str, str], dict[str, Outcome]]:
-    return judge_verdicts(_index.root_index(run.key for run in _index.runs))
+    return judge_verdicts(_index.root_index(run.key for run in _index.run_heads))
 
 
 def judged() -> dict[tuple[str, str], dict[str, Outcome]]:
@@ -79,11 +79,11 @@ def judged() -> dict[tuple[str, str], dict[str, Outcome]]:
 
 def current_queue(store: AnnotationStore) -> ReviewQueue | None:
     """The queue named in the URL, when the store has it."""
-    name = st.query_params.get(Key.QUEUE.value) or st.session_state.get(Key.QUEUE)
-    if not name:
+    name = queue_named()
+    if name is None:
         return None
     try:
-        return read_queues(store).get(str(name))
+        return read_queues(store).get(name)
     except StoreError:
         return None
 

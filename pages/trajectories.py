@@ -80,7 +80,7 @@ index = index_or_stop()
 queries = current_queries()
 
 judge = judge_picker(index)
-labels = metrics.run_labels(index.runs)
+labels = metrics.run_labels(index.run_heads)
 choices = _choices(str(index.root), index.generation, judge)
 
 text = st.text_input(
@@ -93,7 +93,7 @@ text = st.text_input(
 row1 = st.columns(5)
 row2 = st.columns([1, 1, 2])
 with row1[0]:
-    runs = _multiselect("Run", Key.RUNS, [r.key for r in index.runs], format_func=labels.__getitem__)
+    runs = _multiselect("Run", Key.RUNS, [r.key for r in index.run_heads], format_func=labels.__getitem__)
 with row1[1]:
     sites = _multiselect("Site", Key.SITES, choices["site"])
 with row1[2]:
@@ -140,7 +140,7 @@ criteria = TrajectoryFilter(
 review = review_choice()  # review columns and filters; verdicts dropped in a blind review
 listed = list_params(current_filters())
 caption = st.empty()
-package_issues(r for r in index.runs if not runs or r.key in runs)
+package_issues(r for r in index.run_heads if not runs or r.key in runs)
 
 
 def _caption(total: int, head: metrics.Headline | None) -> None:

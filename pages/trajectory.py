@@ -10,6 +10,7 @@ takes the one TabContext (trajectory_tabs/context.py) the page builds.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 import streamlit as st
@@ -22,11 +23,10 @@ from pages.common import (
     inside_root,
     lazy_expander,
     load_trajectory_cached,
+    queue_named,
 )
-from pages.review_common import is_blind
 from pages.shell import require_app_shell
 from pages.state import Key
-from pages.trajectory_tabs import annotate, evidence, expected, network, replay, rescore
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
 from pages.trajectory_tabs.verdict import score_color, tone_color
@@ -41,23 +41,32 @@ from webeval_core.runs.refresh import fingerprint
 
 require_app_shell()
 
-# Each tab's view, in the order of TABS.
-_TAB_VIEWS: tuple[Callable[[TabContext], None], ...] = (
-    replay.render,
-    expected.render,
-    network.render,
-    evidence.render,
-    rescore.render,
-    annotate.render,
-)
+# Each tab's module (its `render` draws it), in the order of TABS. A tab's module is imported
+# when the tab is opened: most pull in pandas, the evaluator's types or the annotation store,
+# none of which the replay, the page's first view, needs before its screenshot is drawn.
+_TAB_MODULES = ("replay", "expected", "network", "evidence", "rescore", "annotate")
 
 # Tabs that show the evaluator's or judges' verdicts, scores or failure tags (hidden in blind review).
-_VERDICT_VIEWS = (network.render, evidence.render, rescore.render)
+_VERDICT_TABS = frozenset({"network", "evidence", "rescore"})
+
+
+def _tab_view(module: str) -> Callable[[TabContext], None]:
+    view: Callable[[TabContext], None] = importlib.import_module(f"pages.trajectory_tabs.{module}").render
+    return view
+
+
+def _blind(run_key: str, task_id: str) -> bool:
+    """review_common.is_blind; the annotation store (SQLAlchemy) is opened only while a queue is worked."""
+    if queue_named() is None:
+        return False
+    from pages.review_common import is_blind
+
+    return is_blind(run_key, task_id)
 
 
 def _choose() -> TrajectorySummary | None:
     index = current_index()
-    runs = {run.key: run for run in index.runs}
+    runs = {run.key: run for run in index.run_heads}
     left, right = st.columns([3, 2])
     run_key = left.selectbox(
         "Run",
@@ -160,7 +169,7 @@ def _context() -> TabContext:
         folder=folder,
         fingerprint=folder_print,
         root=current_root(),
-        blind=is_blind(summary.run_key, trajectory.task_id),
+        blind=_blind(summary.run_key, trajectory.task_id),
     )
 
 
@@ -170,13 +179,13 @@ def _page() -> None:
     take_pending_jump()
     # Lazy tabs: only the open one is drawn.
     tabs = st.tabs(list(TABS), key=Key.TAB, bind="query-params")
-    for name, tab, render in zip(TABS, tabs, _TAB_VIEWS, strict=True):
+    for name, tab, module in zip(TABS, tabs, _TAB_MODULES, strict=True):
         if tab.open:
             with tab:
-                if context.blind and render in _VERDICT_VIEWS:
+                if context.blind and module in _VERDICT_TABS:
                     st.info("Blind review: this tab shows verdicts; it opens once you save your annotation.")
                 else:
-                    contained(f"The {name} tab")(render)(context)
+                    contained(f"The {name} tab")(_tab_view(module))(context)
 
 
 _page()

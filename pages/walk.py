@@ -69,7 +69,7 @@ def _judge() -> str | None:
 
 def listed_items() -> tuple[WalkItem, ...]:
     """The trajectories of the list the URL names, in the order its table showed them."""
-    labels = run_labels(current_index().runs)
+    labels = run_labels(current_index().run_heads)
     criteria = TrajectoryFilter(
         runs=frozenset(_by_key_or_label(_listed(Key.RUNS), labels)),
         text=(_listed(Key.SEARCH) or [""])[0],

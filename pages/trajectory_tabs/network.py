@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 import streamlit as st
 
 from pages.common import inert, load_trajectory_cached
@@ -21,6 +22,11 @@ from webeval_core.presentation.network_detail import (
 from webeval_core.presentation.tables import candidate_field_table, candidate_table
 from webeval_core.reading.network import Har, NetworkEvent, read_har
 from webeval_core.scoring import NetworkCheckTrace
+
+# pandas (most of a second to import) is imported where a table is made: a page that draws
+# none of these tables does not load it.
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
@@ -107,6 +113,8 @@ def _check(trace: NetworkCheckTrace) -> None:
 
 
 def _events_table(requests: pd.DataFrame, har: Har) -> None:
+    import pandas as pd
+
     left, right = st.columns([3, 1])
     query = left.text_input(
         "Search requests", key=Key.NETWORK_QUERY, placeholder="words of a method, status, type or URL"

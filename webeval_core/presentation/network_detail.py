@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from webeval_core.reading.network import Har, NetworkEvent, Pairs, TimedStep, step_for_time
 from webeval_core.reading.tasks import Task
+
+# pandas (most of a second to import) is imported where a table is made: a page that draws
+# none of these tables does not load it.
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "STATIC_TYPES",
@@ -46,6 +50,8 @@ def request_list(har: Har, steps: Sequence[TimedStep]) -> pd.DataFrame:
     Without timed steps the "step" column is left out: "+s", seconds from the first request,
     places each request in time instead.
     """
+    import pandas as pd
+
     first = min((e.started for e in har.events if e.started is not None), default=None)
     with_steps = any(s.time_utc is not None for s in steps)
     rows = [_row(e, first, steps if with_steps else None) for e in har.events]
@@ -71,6 +77,8 @@ def _row(e: NetworkEvent, first: datetime | None, steps: Sequence[TimedStep] | N
 
 def search_requests(requests: pd.DataFrame, query: str, *, hide_static: bool = False) -> pd.DataFrame:
     """The rows whose method, status, type or URL hold every word of `query` (any case)."""
+    import pandas as pd
+
     shown = requests[~requests["type"].isin(STATIC_TYPES)] if hide_static else requests
     words = query.lower().split()
     if not words or shown.empty:
@@ -86,6 +94,8 @@ def request_summary(
     event: NetworkEvent, first: datetime | None = None, step: int | None = None
 ) -> pd.DataFrame:
     """One request at a glance: what was asked, what came back, when and how long it took."""
+    import pandas as pd
+
     started = event.started.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] if event.started else None
     kind = event.resource_type or "-"
     rows = {
@@ -107,6 +117,8 @@ def request_summary(
 
 def pairs_table(pairs: Pairs) -> pd.DataFrame:
     """Headers or query parameters as a two-column table, in recorded order."""
+    import pandas as pd
+
     return pd.DataFrame(list(pairs), columns=["name", "value"])
 
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from webeval_core.runs.index import TrajectorySummary
+if TYPE_CHECKING:
+    from webeval_core.runs.index import TrajectorySummary
 
 
 def trajectory_choices(members: Sequence[TrajectorySummary]) -> dict[str, TrajectorySummary]:

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from pydantic import BaseModel, ConfigDict
+
+# pandas (most of a second to import) is imported where a table is made: a page that draws
+# none of these tables does not load it.
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["JudgeVerdict", "judge_verdict", "rubric_items_table"]
 
@@ -56,6 +60,8 @@ class JudgeVerdict(BaseModel):
 
 def rubric_items_table(response: Mapping[str, Any]) -> pd.DataFrame | None:
     """The rubric's items: criterion, what it asks, points earned of possible, the justification."""
+    import pandas as pd
+
     items = _find(response, "rubric_items")
     if not isinstance(items, list) or not items:
         return None

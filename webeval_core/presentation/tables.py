@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from webeval_core.reading.corelog import CoreLogLine
 from webeval_core.reading.network import Har, TimedStep, step_for_time
@@ -40,6 +38,11 @@ VERDICT_FIELDS = (
     "outcome_reasoning",
     "verifier_reasoning",
 )
+
+# pandas (most of a second to import) is imported where a table is made: a page that draws
+# none of these tables does not load it.
+if TYPE_CHECKING:
+    import pandas as pd
 FIELD_COLUMNS = ["field", "match", "expected", "agent, normalized", "agent"]
 ASSERTION_COLUMNS = ["evaluator", "assertion", "status", "messages"]
 BEFORE_AFTER_COLUMNS = ["evaluator", "before", "before score", "after", "after score", "changed"]
@@ -79,6 +82,8 @@ def field_table(result: EvaluatorResult, actual: Mapping[str, Any]) -> pd.DataFr
     re-comparison that could disagree); a failure naming no field leaves every field in doubt.
     An unparseable answer has no normalized fields, only its assertion.
     """
+    import pandas as pd
+
     expected = _mapping(result.expected)
     normalized = _mapping(result.actual_normalized)
     fields = list(dict.fromkeys([*expected, *normalized, *actual]))
@@ -119,6 +124,8 @@ def assertion_table(results: Sequence[EvaluatorResult]) -> pd.DataFrame:
     Evaluators are numbered by position because a task may run the same evaluator twice (two
     network checks).
     """
+    import pandas as pd
+
     rows = [
         {
             "evaluator": f"{position}: {result.evaluator_name}",
@@ -176,6 +183,8 @@ def before_after(before: TaskResult | None, after: TaskResult | None) -> pd.Data
 
     A new engine version may decide differently.
     """
+    import pandas as pd
+
     old, new = evaluator_rows(before), evaluator_rows(after)
     rows = []
     for name in dict.fromkeys([*new, *old]):
@@ -195,6 +204,8 @@ def before_after(before: TaskResult | None, after: TaskResult | None) -> pd.Data
 
 def outcome_table(outcomes: Iterable[ScoreOutcome]) -> pd.DataFrame:
     """One row per scored trajectory of a batch, with why it did not succeed."""
+    import pandas as pd
+
     return pd.DataFrame(
         [
             {"task": o.task_id, "status": o.status, "score": o.score, "reused": o.reused, "reason": o.reason}
@@ -211,6 +222,8 @@ def request_table(har: Har, steps: Sequence[TimedStep]) -> pd.DataFrame:
 
     So a request can be read beside what the agent was doing.
     """
+    import pandas as pd
+
     first = next((e.started for e in har.events if e.started is not None), None)
     rows = [
         {
@@ -230,6 +243,8 @@ def request_table(har: Har, steps: Sequence[TimedStep]) -> pd.DataFrame:
 
 def candidate_table(trace: NetworkCheckTrace) -> pd.DataFrame:
     """The requests one network check considered, and which it kept and matched."""
+    import pandas as pd
+
     return pd.DataFrame(
         [
             {
@@ -249,6 +264,8 @@ def candidate_table(trace: NetworkCheckTrace) -> pd.DataFrame:
 
 def candidate_field_table(candidate: Candidate) -> pd.DataFrame:
     """A compared request's fields against the check's, after the evaluator's normalization."""
+    import pandas as pd
+
     return pd.DataFrame(
         [
             {
@@ -268,12 +285,16 @@ def candidate_field_table(candidate: Candidate) -> pd.DataFrame:
 
 def rubric_table(response: Mapping[str, Any]) -> pd.DataFrame | None:
     """A judge's rubric items (Fara score files), None when the score file has none."""
+    import pandas as pd
+
     items = response.get("rubric_items")
     return pd.DataFrame(items) if isinstance(items, list) else None
 
 
 def verdict_field_table(response: Mapping[str, Any]) -> pd.DataFrame | None:
     """A judge's verdict and reasoning fields, None when the score file has none of them."""
+    import pandas as pd
+
     verdict = {k: response[k] for k in VERDICT_FIELDS if k in response}
     if not verdict:
         return None
@@ -282,6 +303,8 @@ def verdict_field_table(response: Mapping[str, Any]) -> pd.DataFrame | None:
 
 def core_log_table(lines: Iterable[CoreLogLine]) -> pd.DataFrame:
     """core.log lines as rows, keeping their line numbers to find them in the file."""
+    import pandas as pd
+
     return pd.DataFrame(
         [
             {
@@ -299,6 +322,8 @@ def core_log_table(lines: Iterable[CoreLogLine]) -> pd.DataFrame:
 
 def token_usage_table(trajectory: Trajectory) -> pd.DataFrame | None:
     """Tokens per model call kind plus the total; None when the answer recorded none."""
+    import pandas as pd
+
     usage = trajectory.final_answer.token_usage if trajectory.final_answer else {}
     if not usage:
         return None
@@ -315,6 +340,8 @@ def annotation_table(annotations: Iterable[Annotation], current_source: str | No
 
     A re-scoring may have replaced the one it judged.
     """
+    import pandas as pd
+
     columns = [name for name in Annotation.model_fields if name not in ("run", "task_id")]
     newest_first = sorted(annotations, key=lambda a: a.created, reverse=True)
     rows = pd.DataFrame(

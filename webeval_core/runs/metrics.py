@@ -15,13 +15,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.runs.judges import OFFICIAL, judge_passes, judge_scores, judges_disagree
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
+# pandas (most of a second to import) is imported where a frame is made: pages that only pick
+# runs and filter (TrajectoryFilter, run_labels) never load it.
 if TYPE_CHECKING:
+    import pandas as pd
+
     from webeval_core.reading.tasks import TaskCatalog
     from webeval_core.runs.discovery import Run
     from webeval_core.runs.index import RootIndex
@@ -199,6 +202,8 @@ def _frame_row(
 
 
 def _typed_frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
+    import pandas as pd
+
     frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
     return frame.astype(
         {
@@ -331,6 +336,8 @@ def taxonomy(frame: pd.DataFrame) -> pd.DataFrame:
 
     Verdict and outcome tags come first, then core.log error types; most frequent first in each.
     """
+    import pandas as pd
+
     exploded = frame[["run", "tags"]].explode("tags").dropna(subset=["tags"])
     if exploded.empty:
         return pd.DataFrame({"run": [], "tag": [], "trajectories": []})
@@ -408,6 +415,8 @@ def filter_frame(
         **named: Criteria given by their `TrajectoryFilter` field names (`runs=[...]`, `text="..."`),
             added to `criteria`; an unknown name raises a `pydantic.ValidationError`.
     """
+    import pandas as pd
+
     wanted = criteria or TrajectoryFilter()
     if named:
         wanted = TrajectoryFilter.model_validate({**wanted.model_dump(exclude_defaults=True), **named})
@@ -427,6 +436,8 @@ def filter_frame(
 
 
 def _text_mask(frame: pd.DataFrame, needle: str) -> pd.Series:
+    import pandas as pd
+
     found = pd.Series(False, index=frame.index)
     for column in _TEXT_COLUMNS:
         found |= frame[column].fillna("").astype(str).str.casefold().str.contains(needle, regex=False)
@@ -468,6 +479,8 @@ def compare_runs(frame: pd.DataFrame, run_a: str, run_b: str) -> pd.DataFrame:
     enter the success rate are compared; a task aborted, unscored or errored on a side is
     "not comparable".
     """
+    import pandas as pd
+
     data = frame.drop_duplicates(["run", "task_id"], keep="last")
     a = data[data["run"] == run_a].set_index("task_id")
     b = data[data["run"] == run_b].set_index("task_id")
@@ -491,6 +504,8 @@ def compare_runs(frame: pd.DataFrame, run_a: str, run_b: str) -> pd.DataFrame:
 
 
 def _change(result_a: Any, result_b: Any, passed_a: Any, passed_b: Any) -> str:
+    import pandas as pd
+
     if pd.isna(result_a):
         return ONLY_B
     if pd.isna(result_b):

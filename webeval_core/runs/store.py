@@ -12,6 +12,7 @@ A file from another schema version, or one SQLite cannot read, is replaced by an
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -248,12 +249,38 @@ class IndexStore:
                 members.setdefault(run_key, []).append(self._path(rel))
         return tuple(self._run(meta.get(key), key, dirs) for key, dirs in sorted(members.items()))
 
-    def _run(self, row: tuple[str, ...] | None, key: str, dirs: list[Path]) -> Run:
+    def run_heads(self) -> tuple[Run, ...]:
+        """The runs `runs()` gives, without their trajectory folders (`run()` has a run's).
+
+        What pickers and labels need, read from the runs table and the run index: no path is made
+        per trajectory (50,000 of them cost a first page half a second).
+        """
+        with contextlib.closing(self.connect()) as db:
+            meta = {row[0]: row for row in db.execute("SELECT * FROM runs")}
+            keys = sorted(row[0] for row in db.execute("SELECT DISTINCT run_key FROM trajectories"))
+            # A run whose row is not written yet (between the two reads) is placed by its first folder.
+            firsts = {key: self._first_dirs(db, key) for key in keys if key not in meta}
+        return tuple(self._run(meta.get(key), key, firsts.get(key, []), folders=False) for key in keys)
+
+    def run(self, key: str) -> Run | None:
+        """One run with its trajectory folders (natural order); None when the index holds none of it."""
+        with contextlib.closing(self.connect()) as db:
+            row = db.execute("SELECT * FROM runs WHERE key = ?", (key,)).fetchone()
+            dirs = self._first_dirs(db, key, limit=-1)
+        return self._run(row, key, dirs) if dirs else None
+
+    def _first_dirs(self, db: sqlite3.Connection, run_key: str, limit: int = 1) -> list[Path]:
+        """A run's first `limit` trajectory folders in natural order (-1: all of them)."""
+        query = "SELECT rel FROM trajectories WHERE run_key = ? ORDER BY sort_key LIMIT ?"
+        return [self._path(rel) for (rel,) in db.execute(query, (run_key, limit))]
+
+    def _run(self, row: tuple[str, ...] | None, key: str, dirs: list[Path], *, folders: bool = True) -> Run:
         from webeval_core.runs.discovery import Run
 
         # Rows this module wrote: built without validating 50,000 paths again.
+        kept = tuple(dirs) if folders else ()
         if row is None:  # written between the two reads; its metadata comes with the next refresh
-            return Run.model_construct(key=key, path=dirs[0].parent, trajectory_dirs=tuple(dirs))
+            return Run.model_construct(key=key, path=dirs[0].parent, trajectory_dirs=kept)
         _, rel, system, model, user, benchmark, run_id = row
         return Run.model_construct(
             key=key,
@@ -263,7 +290,7 @@ class IndexStore:
             user=user,
             benchmark=benchmark,
             run_id=run_id,
-            trajectory_dirs=tuple(dirs),
+            trajectory_dirs=kept,
         )
 
     def summaries(self, run_key: str | None = None) -> tuple[TrajectorySummary, ...]:
@@ -465,11 +492,12 @@ def _row(rel: str, seen: StoredFolder, s: TrajectorySummary) -> tuple[object, ..
 
 
 class IndexView:
-    """What pages read of a root's index at one generation: runs at once, summaries a run at a time.
+    """What pages read of a root's index at one generation: the runs' heads at once, a run's folders
+    and summaries when asked for.
 
     It answers as `index.RootIndex` does (`root`, `runs`, `run()`, `summaries`), but never holds
-    every summary unless `summaries` is asked for: a large root's lists and charts read columns
-    (`metrics.stored_frame`), and a trajectory page only its run's summaries.
+    every summary unless `summaries` is asked for, nor every folder unless `runs` is: a large root's
+    lists and charts are queries (runs/queries.py), and a trajectory page reads only its run.
     """
 
     def __init__(self, store: IndexStore) -> None:
@@ -479,20 +507,37 @@ class IndexView:
         """The index's generation when this view was made (read before the rows: never newer)."""
         self.root = store.root
         """The root the index is of."""
-        self.runs = store.runs()
-        """Every run with its trajectory folders, ordered by key."""
-        self.counts = store.counts()
-        """How many trajectories, runs and unreadable folders the index holds."""
+        self.run_heads = store.run_heads()
+        """Every run, ordered by key, without its trajectory folders: for pickers and labels."""
+        self._heads_by_key = {run.key: run for run in self.run_heads}
         self._by_run: dict[str, tuple[TrajectorySummary, ...]] = {}
-        self._runs_by_key = {run.key: run for run in self.runs}
+        self._runs_by_key: dict[str, Run | None] = {}
+
+    @functools.cached_property
+    def runs(self) -> tuple[Run, ...]:
+        """Every run with its trajectory folders, ordered by key (read when first asked: a path per
+        trajectory; `run_heads` and `run()` are enough for most pages).
+        """
+        return self.store.runs()
+
+    @functools.cached_property
+    def counts(self) -> IndexCounts:
+        """How many trajectories, runs and unreadable folders the index holds (read when first asked)."""
+        return self.store.counts()
 
     def run(self, key: str) -> Run | None:
-        """The run with this key, or None when the root has none."""
-        return self._runs_by_key.get(key)
+        """The run with this key and its trajectory folders (read once per view), or None when the
+        root has none.
+        """
+        if key not in self._heads_by_key:
+            return None
+        if key not in self._runs_by_key:
+            self._runs_by_key[key] = self.store.run(key)
+        return self._runs_by_key[key]
 
     def summaries_of(self, run_key: str | None) -> tuple[TrajectorySummary, ...]:
         """One run's summaries in folder order (read once per view); none for an unknown run."""
-        if run_key is None or run_key not in self._runs_by_key:
+        if run_key is None or run_key not in self._heads_by_key:
             return ()
         if run_key not in self._by_run:
             self._by_run[run_key] = self.store.summaries(run_key)
@@ -501,7 +546,7 @@ class IndexView:
     @property
     def summaries(self) -> tuple[TrajectorySummary, ...]:
         """Every summary, run by run (read from the file: costly for a large root)."""
-        return tuple(s for run in self.runs for s in self.summaries_of(run.key))
+        return tuple(s for run in self.run_heads for s in self.summaries_of(run.key))
 
     def root_index(self, run_keys: Iterable[str]) -> RootIndex:
         """A `RootIndex` of some runs (a run's report, two runs compared)."""

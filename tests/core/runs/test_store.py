@@ -119,3 +119,32 @@ def test_the_store_keeps_its_index_files_in_the_default_cache_folder(
     assert (
         IndexStore(tmp_path / "root").path.parent == default_cache_dir() == tmp_path / "home/.cache/webeval"
     )
+
+
+def test_run_heads_are_the_runs_without_their_folders(store: IndexStore) -> None:
+    runs = store.runs()
+    assert store.run_heads() == tuple(run.model_copy(update={"trajectory_dirs": ()}) for run in runs)
+    assert [store.run(run.key) for run in runs] == list(runs)
+    assert store.run("no such run") is None
+
+
+def test_a_run_without_its_row_yet_is_placed_by_its_first_folder(tmp_path: Path) -> None:
+    # A refresh writes a run's trajectories before its row: a page reading in between still lists it.
+    stored = IndexStore(Path("/r"), tmp_path / "cache")
+    with stored.transaction() as db:
+        stored.put_summaries(db, [(s.key, StoredFolder(1, -1, None, True), s) for s in SUMMARIES])
+    heads = stored.run_heads()
+    assert [(r.key, r.path, r.trajectory_dirs) for r in heads] == [
+        (A, Path("/r") / A, ()),
+        (B, Path("/r") / B, ()),
+    ]
+    assert heads == tuple(r.model_copy(update={"trajectory_dirs": ()}) for r in stored.runs())
+
+
+def test_a_view_reads_folders_only_when_asked(store: IndexStore) -> None:
+    view = IndexView(store)
+    assert "runs" not in vars(view)  # made on first use: a page of one trajectory never needs them
+    assert view.run_heads == store.run_heads()
+    assert view.run(B) == store.run(B)
+    assert view.runs == store.runs() and view.counts == store.counts()
+    assert [s.key for s in view.summaries] == [s.key for s in store.summaries()]
