@@ -75,6 +75,7 @@ if TYPE_CHECKING:
     from webeval_core.reading.folderfiles import NotReadableFileError, read_file
     from webeval_core.reading.glance import Glance, glance_trajectory
     from webeval_core.reading.logexcerpt import LogExcerpt, read_log_excerpt
+    from webeval_core.reading.markers import is_trajectory_folder
     from webeval_core.reading.network import (
         Har,
         NetworkEvent,
@@ -106,7 +107,6 @@ if TYPE_CHECKING:
     from webeval_core.reading.trajectory import (
         Outcome,
         Trajectory,
-        is_trajectory_folder,
         load_trajectory,
         trajectory_json,
     )

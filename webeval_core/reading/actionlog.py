@@ -35,8 +35,7 @@ from webeval_core.reading.folderfiles import (
     non_finite_diagnostics,
     replace_non_finite,
 )
-
-LOG_NAME = "web_surfer.log"
+from webeval_core.reading.markers import LOG_NAME
 
 Generation = Literal["text", "fara-structured", "solver"]
 

@@ -14,8 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.folderfiles import decode_text
-
-CORE_LOG_NAME = "core.log"
+from webeval_core.reading.markers import CORE_LOG_NAME
 
 _RECORD = re.compile(r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) \[(\w+)\] (\S+) - ?(.*)")
 _ERROR_LEVELS = {"ERROR", "CRITICAL", "FATAL"}

@@ -19,7 +19,8 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.actionlog import count_steps
-from webeval_core.reading.corelog import CORE_LOG_NAME, last_error_message
+from webeval_core.reading.corelog import last_error_message
+from webeval_core.reading.markers import CORE_LOG_NAME
 from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
 from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.trajectory import (

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.reading.actionlog import LOG_NAME
 from webeval_core.reading.folderfiles import read_file, resolve_inside
+from webeval_core.reading.markers import LOG_NAME
 
 EXCERPT_BYTES = 64 * 1024
 """How much of the log an excerpt holds by default."""

@@ -24,7 +24,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from webeval_core.diagnostics import Diagnostic, UnreadableError
 from webeval_core.reading.actionlog import (
-    LOG_NAME,
     ActionLog,
     Generation,
     Step,
@@ -32,7 +31,7 @@ from webeval_core.reading.actionlog import (
     parse_action_log,
 )
 from webeval_core.reading.coordinates import MODEL_SIZE, Point, Scaling
-from webeval_core.reading.corelog import CORE_LOG_NAME, CoreLogLine, parse_core_log
+from webeval_core.reading.corelog import CoreLogLine, parse_core_log
 from webeval_core.reading.folderfiles import (
     LEADS_OUTSIDE,
     decode_text,
@@ -42,6 +41,12 @@ from webeval_core.reading.folderfiles import (
     read_json_file,
     read_problem,
     resolve_inside,
+)
+from webeval_core.reading.markers import (
+    AGENT_RESPONSE,
+    ANSWER_SUFFIX,
+    CORE_LOG_NAME,
+    LOG_NAME,
 )
 from webeval_core.reading.playwrighttrace import find_trace
 from webeval_core.reading.scorefiles import ScoreFile, read_score_files
@@ -57,15 +62,12 @@ __all__ = [
     "Times",
     "TokenUsage",
     "Trajectory",
-    "is_trajectory_folder",
     "load_trajectory",
     "trajectory_json",
 ]
 
 NO_ANSWER_MARKER = "<no_answer>"
-ANSWER_SUFFIX = "_answer.json"  # upstream globs `*_answer.json`
 FINAL_ANSWER_SUFFIX = "_final_answer.json"
-AGENT_RESPONSE = "agent_response.json"
 TIMES_NAME = "times.json"
 TASK_DATA_NAME = "task_data.json"
 HAR_NAME = "network.har"
@@ -77,8 +79,6 @@ FolderKind = Literal["fara", "webarena-verified", "crashed"]
 """A folder's layout, a Fara folder that holds only core.log (a crashed task) apart."""
 _T = TypeVar("_T")
 
-CRASHED_PARENT = "traj"
-"""The folder of a Fara run's trajectories, where a folder holding only core.log is a crashed task."""
 _REASON_CHARS = 300
 LOG_READ_LIMIT = 64 * 1024 * 1024
 """Bytes of web_surfer.log and core.log read at most; a larger file is read up to here, with a warning."""
@@ -229,20 +229,6 @@ class Trajectory(BaseModel):
     def error_lines(self) -> tuple[CoreLogLine, ...]:
         """The core.log records logged at ERROR level or above, in file order."""
         return tuple(line for line in self.core_log if line.is_error)
-
-
-def is_trajectory_folder(path: Path) -> bool:
-    """Cheap check for run discovery: an answer file, a web_surfer.log or an agent_response.json
-    (or, in a Fara run's `traj/`, a core.log: what a crashed task leaves).
-    """
-    try:
-        with os.scandir(path) as entries:
-            names = [e.name for e in entries]
-    except OSError:
-        return False
-    if any(n in (LOG_NAME, AGENT_RESPONSE) or n.endswith(ANSWER_SUFFIX) for n in names):
-        return True
-    return CORE_LOG_NAME in names and Path(path).parent.name == CRASHED_PARENT
 
 
 def load_trajectory(path: Path) -> Trajectory:

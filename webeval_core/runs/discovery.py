@@ -19,10 +19,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.reading.trajectory import is_trajectory_folder
+from webeval_core.reading.markers import is_trajectory_folder, is_walked
 
-# Folders inside a trajectory or a run that never hold trajectories of their own.
-_SKIP_DIRS = {"scores", "__pycache__", "node_modules"}
 _DIGIT_RUNS = re.compile(r"([0-9]+)")
 _NUMBER_DIGITS = 100
 
@@ -89,16 +87,6 @@ def iter_trajectory_dirs(root: Path) -> Iterator[Path]:
             yield folder
             continue
         stack.extend(reversed([Path(e.path) for e in entries if is_walked(e)]))
-
-
-def is_walked(entry: os.DirEntry[str]) -> bool:
-    """Whether discovery goes into this entry: a real folder (no link), not hidden, not `scores/`."""
-    if entry.name.startswith(".") or entry.name in _SKIP_DIRS:
-        return False
-    try:
-        return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
 
 
 def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:

@@ -30,11 +30,11 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from webeval_core.runs.store import IndexStore, StoredFolder, StoredRow, TrajectoryRow
+from webeval_core.reading.markers import AGENT_RESPONSE, LOG_NAME, is_trajectory_folder, is_walked
+from webeval_core.runs.store import IndexStore, RunRow, StoredFolder, StoredRow, TrajectoryRow
 
 if TYPE_CHECKING:
     from webeval_core.parallel import ProgressCallback
-    from webeval_core.runs.discovery import Run
 
 __all__ = ["LIVE_WINDOW_S", "UNANSWERED_WINDOW_S", "RefreshReport", "fingerprint", "refresh_index"]
 
@@ -194,8 +194,6 @@ def _children(
     """The sub-folders to walk, or None when `folder` is a trajectory (recorded) or gone."""
     if listed is not None and listed[0] == mtime:
         return listed[1]
-    from webeval_core.runs.discovery import is_walked
-
     if _is_trajectory(folder):
         walk.found.add(rel)
         walk.looks.append(_Look(rel, folder, mtime, None))
@@ -215,10 +213,7 @@ def _children(
 
 
 def _is_trajectory(folder: str) -> bool:
-    """`trajectory.is_trajectory_folder`, answered by one lookup for most folders instead of a listing."""
-    from webeval_core.reading.actionlog import LOG_NAME
-    from webeval_core.reading.trajectory import AGENT_RESPONSE, is_trajectory_folder
-
+    """`is_trajectory_folder`, answered by one lookup for most folders instead of a listing."""
     # Either name alone makes a trajectory there; a lookup by name costs a fifth of a listing.
     if os.path.isfile(f"{folder}{os.sep}{LOG_NAME}") or os.path.isfile(f"{folder}{os.sep}{AGENT_RESPONSE}"):
         return True
@@ -276,12 +271,10 @@ def _verdict(folder: str, seen: StoredFolder, row: StoredRow | None) -> str:
 class _Job(NamedTuple):
     """One folder to read: what a worker needs, and what the walk saw of it (plain values: pickled)."""
 
-    run_key: str
-    """The run it belongs to."""
+    root: str
+    """The root indexed."""
     folder: str
     """The trajectory folder."""
-    key: str
-    """Its key under the root."""
     rel: str
     """Its path relative to the root ("." for the root itself)."""
     seen: StoredFolder
@@ -289,7 +282,16 @@ class _Job(NamedTuple):
     folder's `scores/` is looked at by the worker (`_UNSEEN`), which spares the walk a stat each."""
 
 
-def _read(job: _Job) -> TrajectoryRow:
+class _Read(NamedTuple):
+    """A worker's answer (plain values: the process that writes them imports no model)."""
+
+    row: TrajectoryRow
+    """The folder's row."""
+    run: RunRow
+    """Its run's row."""
+
+
+def _read(job: _Job) -> _Read:
     """A worker's part: the folder's summary, as the index's row (validated once, here)."""
     from webeval_core.runs import index
     from webeval_core.runs.store import trajectory_row
@@ -298,10 +300,35 @@ def _read(job: _Job) -> TrajectoryRow:
     if seen.scores_mtime_ns == _UNSEEN:  # before reading: a score written meanwhile is seen next time
         seen = seen._replace(scores_mtime_ns=_scores_mtime(job.folder))
     folder = Path(job.folder)
-    summary = index.summarize_trajectory(job.run_key, folder, job.key)
+    run = _run_of(job.root, job.folder)
+    summary = index.summarize_trajectory(run[0], folder, job.rel if job.rel != "." else _root_key(job.root))
     window = LIVE_WINDOW_S if summary.outcome in _ANSWERED else UNANSWERED_WINDOW_S
     print_ = fingerprint(folder) if _recent(seen.dir_mtime_ns, window) else None
-    return trajectory_row(job.rel, seen._replace(files_print=print_), summary)
+    return _Read(trajectory_row(job.rel, seen._replace(files_print=print_), summary), run)
+
+
+# A worker's runs by (root, trajectory folder's parent): made once per run folder, from its path.
+_RUNS: dict[tuple[str, str], RunRow] = {}
+
+
+def _run_of(root: str, folder: str) -> RunRow:
+    parent = folder.rpartition(os.sep)[0]
+    made = _RUNS.get((root, parent))
+    if made is None:
+        from webeval_core.runs.discovery import run_of, trajectory_key
+        from webeval_core.runs.store import run_row
+
+        run = run_of(Path(root), Path(folder))
+        rel = trajectory_key(Path(root), run.path) if run.path != Path(root) else "."
+        made = _RUNS[(root, parent)] = run_row(run, rel)
+    return made
+
+
+def _root_key(root: str) -> str:
+    """The key of a root that is itself a trajectory folder, named as discovery names it."""
+    from webeval_core.runs.discovery import trajectory_key
+
+    return trajectory_key(Path(root), Path(root))
 
 
 def refresh_index(
@@ -359,8 +386,8 @@ class _Sorting:
     """
 
     def __init__(self, root: Path, known: dict[str, StoredRow]) -> None:
+        self.root = str(root)
         self.known = known
-        self.runs = _RunsOf(root)
         self.jobs: list[_Job] = []
         """Every folder handed on to be read, in order."""
         self.settled: list[tuple[str, StoredFolder]] = []
@@ -391,10 +418,10 @@ class _Sorting:
         return None
 
     def _reading(self, look: _Look, seen: StoredFolder) -> _Job:
-        return _Job(self.runs.key_of(look.folder), look.folder, self.runs.key(look.rel), look.rel, seen)
+        return _Job(self.root, look.folder, look.rel, seen)
 
 
-def _start_reading(jobs: Iterator[_Job], workers: int) -> Iterator[TrajectoryRow]:
+def _start_reading(jobs: Iterator[_Job], workers: int) -> Iterator[_Read]:
     """The rows of `jobs`, read in workers that start with the first job (every job is taken
     before this returns); nothing is started, or imported, when there is none.
     """
@@ -410,40 +437,7 @@ def _start_reading(jobs: Iterator[_Job], workers: int) -> Iterator[TrajectoryRow
 def _gone(store: IndexStore, known: dict[str, StoredRow], found: set[str]) -> list[str]:
     if len(found) >= len(known) and known.keys() <= found:
         return []
-    from webeval_core.reading.trajectory import is_trajectory_folder
-
     return [rel for rel in known if rel not in found and not is_trajectory_folder(store.path_of(rel))]
-
-
-class _RunsOf:
-    """The run of each trajectory folder, made once per run folder (not once per trajectory)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.by_parent: dict[str, tuple[Run, str]] = {}
-        """Each trajectory folder's parent: its run, and the run folder relative to the root."""
-
-    def of(self, folder: str) -> tuple[Run, str]:
-        parent = folder.rpartition(os.sep)[0]
-        made = self.by_parent.get(parent)
-        if made is None:
-            from webeval_core.runs.discovery import run_of, trajectory_key
-
-            run = run_of(self.root, Path(folder))
-            rel = trajectory_key(self.root, run.path) if run.path != self.root else "."
-            made = self.by_parent[parent] = (run, rel)
-        return made
-
-    def key_of(self, folder: str) -> str:
-        return self.of(folder)[0].key
-
-    def key(self, rel: str) -> str:
-        """A trajectory's key: its relative path, except the root's own (named as discovery names it)."""
-        if rel != ".":
-            return rel
-        from webeval_core.runs.discovery import trajectory_key
-
-        return trajectory_key(self.root, self.root)
 
 
 def _write_structure(
@@ -468,16 +462,16 @@ def _write_results(
     store: IndexStore,
     db: sqlite3.Connection,
     sorting: _Sorting,
-    results: Iterator[TrajectoryRow],
+    results: Iterator[_Read],
     on_progress: ProgressCallback | None,
     on_batch: Callable[[], None] | None,
 ) -> None:
-    jobs, runs = sorting.jobs, sorting.runs
-    batch: list[tuple[_Job, TrajectoryRow]] = []
-    for done, pair in enumerate(zip(jobs, results, strict=True), start=1):
-        batch.append(pair)
+    jobs = sorting.jobs
+    batch: list[_Read] = []
+    for done, read in enumerate(results, start=1):
+        batch.append(read)
         if len(batch) == _BATCH or done == len(jobs):
-            _write_batch(store, db, runs, batch)
+            _write_batch(store, db, batch)
             batch = []
             if on_batch is not None:
                 on_batch()
@@ -485,13 +479,11 @@ def _write_results(
             on_progress(done, len(jobs))
 
 
-def _write_batch(
-    store: IndexStore, db: sqlite3.Connection, runs: _RunsOf, batch: list[tuple[_Job, TrajectoryRow]]
-) -> None:
-    run_rows = {made[0].key: made for made in (runs.of(job.folder) for job, _ in batch)}
+def _write_batch(store: IndexStore, db: sqlite3.Connection, batch: list[_Read]) -> None:
+    runs = {read.run[0]: read.run for read in batch}  # by key
     try:
         with store.transaction(db):
-            store.put_runs(db, run_rows.values())
-            store.put_rows(db, [row for _, row in batch])
+            store.put_runs(db, runs.values())
+            store.put_rows(db, [read.row for read in batch])
     except sqlite3.IntegrityError:  # another process wrote the same folders meanwhile: theirs stand
         return

@@ -37,9 +37,11 @@ __all__ = [
     "IndexCounts",
     "IndexStore",
     "IndexView",
+    "RunRow",
     "StoredFolder",
     "StoredRow",
     "TrajectoryRow",
+    "run_row",
     "store_path",
     "trajectory_row",
 ]
@@ -401,12 +403,9 @@ class IndexStore:
         db.executemany("DELETE FROM dirs WHERE rel = ?", [(rel,) for rel in rels])
 
     @staticmethod
-    def put_runs(db: sqlite3.Connection, runs: Iterable[tuple[Run, str]]) -> None:
-        """Record runs (the run, its folder relative to the root)."""
-        db.executemany(
-            "INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(r.key, rel, r.system, r.model, r.user, r.benchmark, r.run_id) for r, rel in runs],
-        )
+    def put_runs(db: sqlite3.Connection, runs: Iterable[RunRow]) -> None:
+        """Record runs, as `run_row` made them."""
+        db.executemany("INSERT OR REPLACE INTO runs VALUES (?, ?, ?, ?, ?, ?, ?)", runs)
 
     @staticmethod
     def put_summaries(
@@ -443,6 +442,16 @@ class IndexStore:
         removed = db.total_changes - before
         db.execute("DELETE FROM runs WHERE key NOT IN (SELECT DISTINCT run_key FROM trajectories)")
         return removed
+
+
+RunRow = tuple[str, str, str | None, str | None, str | None, str | None, str | None]
+"""A run as the `runs` table stores it: key, folder relative to the root, then the path's facts
+(system, model, user, benchmark, run id); plain values, cheap to send back from a worker."""
+
+
+def run_row(run: Run, rel: str) -> RunRow:
+    """The index's row of a run (its folder relative to the root)."""
+    return (run.key, rel, run.system, run.model, run.user, run.benchmark, run.run_id)
 
 
 class TrajectoryRow(NamedTuple):

@@ -19,7 +19,7 @@ from webeval_core.runs import metrics
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import TrajectorySummary
 from webeval_core.runs.queries import BarChoice, IndexQueries
-from webeval_core.runs.store import IndexStore, StoredFolder
+from webeval_core.runs.store import IndexStore, StoredFolder, run_row
 from webeval_core.scoring import verdicts as vd
 
 LABELS = {"run-a": "Agent A", "run-b": "Agent <b>"}
@@ -150,7 +150,7 @@ def _store(tmp_path: Path, summaries: Iterable[TrajectorySummary]) -> IndexStore
     rows = list(summaries)
     with store.transaction() as db:
         runs = dict.fromkeys(s.run_key for s in rows)
-        store.put_runs(db, [(Run(key=key, path=Path("/r") / key), key) for key in runs])
+        store.put_runs(db, [run_row(Run(key=key, path=Path("/r") / key), key) for key in runs])
         store.put_summaries(db, [(s.key, StoredFolder(1, -1, None, True), s) for s in rows])
     return store
 

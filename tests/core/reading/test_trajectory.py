@@ -26,10 +26,10 @@ from tests.builders import (
     write_screenshots,
 )
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.reading.markers import is_trajectory_folder
 from webeval_core.reading.trajectory import (
     Point,
     Trajectory,
-    is_trajectory_folder,
     load_trajectory,
     trajectory_json,
 )

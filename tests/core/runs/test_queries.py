@@ -16,7 +16,7 @@ from webeval_core.runs.discovery import Run
 from webeval_core.runs.judges import order_judges
 from webeval_core.runs.queries import BarChoice, IndexQueries
 from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore, StoredFolder
+from webeval_core.runs.store import IndexStore, StoredFolder, run_row
 from webeval_core.scoring import verdicts as vd
 
 # More shapes than SUMMARIES: tags the taxonomy counts, a no answer the evaluator errored on, a task
@@ -41,7 +41,7 @@ def synthetic(tmp_path: Path) -> IndexStore:
     """An index file of root /r holding test_store's SUMMARIES and EXTRA."""
     stored = IndexStore(Path("/r"), tmp_path / "cache")
     with stored.transaction() as db:
-        stored.put_runs(db, [(Run(key=key, path=Path("/r") / key), key) for key in (A, B)])
+        stored.put_runs(db, [run_row(Run(key=key, path=Path("/r") / key), key) for key in (A, B)])
         rows = [(s.key, StoredFolder(1, -1, None, True), s) for s in (*SUMMARIES, *EXTRA)]
         stored.put_summaries(db, rows)
     return stored

@@ -285,3 +285,27 @@ def test_a_warm_index_command_imports_no_model_library(tmp_path: Path) -> None:
     assert "2 read again" in cold.stdout and "'pydantic'" in cold.stdout
     assert "0 read again" in warm.stdout
     assert warm.stdout.strip().endswith("[]"), warm.stdout
+
+
+def test_folders_read_by_workers_leave_the_walking_process_without_models(tmp_path: Path) -> None:
+    # With enough folders to read, workers start at the first one and import the readers there,
+    # while this process walks on: it walks and writes plain rows without ever loading a model.
+    root = _root(tmp_path, runs=2, tasks=40)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
+    probe = (
+        "import sys; from webeval_core.cli import main; code = main(sys.argv[1:]);"
+        " print(sorted(m for m in ('pydantic', 'webeval_core.reading.trajectory') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, "index", str(root)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+    assert "80 read again" in done.stdout, done.stdout + done.stderr
+    assert done.stdout.strip().endswith("[]"), done.stdout
+    index = build_index(root, cache_dir=tmp_path / "cache")
+    assert len(index.summaries) == 80 and {s.run_key for s in index.summaries} == {r.key for r in index.runs}
+    assert len(index.runs) == 2 and all(r.model == "fara-7b" for r in index.runs)

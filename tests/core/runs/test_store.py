@@ -16,7 +16,7 @@ from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.judges import OFFICIAL, available_judges, order_judges
 from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore, IndexView, StoredFolder, default_cache_dir, sort_key
+from webeval_core.runs.store import IndexStore, IndexView, StoredFolder, default_cache_dir, run_row, sort_key
 from webeval_core.scoring import verdicts as vd
 
 SUMMARIES = (
@@ -36,7 +36,7 @@ def store(tmp_path: Path) -> IndexStore:
     """An index file of root /r holding SUMMARIES (each row at its key under the root)."""
     stored = IndexStore(Path("/r"), tmp_path / "cache")
     with stored.transaction() as db:
-        stored.put_runs(db, [(Run(key=key, path=Path("/r") / key), key) for key in (A, B)])
+        stored.put_runs(db, [run_row(Run(key=key, path=Path("/r") / key), key) for key in (A, B)])
         stored.put_summaries(db, [(s.key, StoredFolder(1, -1, None, True), s) for s in SUMMARIES])
     return stored
 

@@ -1,0 +1,48 @@
+"""The file names that make a folder a trajectory, and the folders discovery never goes into.
+
+Apart from the readers (no pydantic, no parser), so the index's refresh can walk a root, tell
+what is a trajectory and hand it to workers to read, without loading any of them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+LOG_NAME = "web_surfer.log"
+"""The Fara agent's action log."""
+ANSWER_SUFFIX = "_answer.json"
+"""A Fara final answer file ends so (upstream globs `*_answer.json`)."""
+AGENT_RESPONSE = "agent_response.json"
+"""The answer of a WebArena-Verified (official layout) trajectory."""
+CORE_LOG_NAME = "core.log"
+"""The harness's log."""
+CRASHED_PARENT = "traj"
+"""The folder of a Fara run's trajectories, where a folder holding only core.log is a crashed task."""
+
+# Folders inside a trajectory or a run that never hold trajectories of their own.
+_SKIP_DIRS = {"scores", "__pycache__", "node_modules"}
+
+
+def is_trajectory_folder(path: Path | str) -> bool:
+    """Cheap check for run discovery: an answer file, a web_surfer.log or an agent_response.json
+    (or, in a Fara run's `traj/`, a core.log: what a crashed task leaves).
+    """
+    try:
+        with os.scandir(path) as entries:
+            names = [e.name for e in entries]
+    except OSError:
+        return False
+    if any(n in (LOG_NAME, AGENT_RESPONSE) or n.endswith(ANSWER_SUFFIX) for n in names):
+        return True
+    return CORE_LOG_NAME in names and Path(path).parent.name == CRASHED_PARENT
+
+
+def is_walked(entry: os.DirEntry[str]) -> bool:
+    """Whether discovery goes into this entry: a real folder (no link), not hidden, not `scores/`."""
+    if entry.name.startswith(".") or entry.name in _SKIP_DIRS:
+        return False
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
