@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict
 class Diagnostic(BaseModel):
     """One thing that was wrong in an input file (the file is named relative to its folder)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     file: str
     """The file it was found in: relative to the trajectory folder (e.g. "scores/gpt_eval.json"), or the

@@ -38,7 +38,7 @@ _SEARCH_DEPTH = 3
 class JudgeVerdict(BaseModel):
     """What a judge's score file says beyond its score."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     success_criterion: str | None
     """Which verdict decided the score: "outcome", "process" (the rubric) or "both"; None if not said."""

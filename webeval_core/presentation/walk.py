@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 class Walk(BaseModel):
     """One trajectory's place in a list, by summary key (the folder relative to the root)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     position: int
     """Its place in the list, from 1."""

@@ -61,7 +61,7 @@ class Step(BaseModel):
     screenshots and times.json; the trajectory loader fills them in.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     index: int
     """1-based position among the agent's actions, one per action in log order."""
@@ -97,7 +97,7 @@ class Step(BaseModel):
 class ActionLog(BaseModel):
     """What a web_surfer.log says: the steps, which writer produced it, and what was skipped."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     steps: tuple[Step, ...] = ()
     """The agent's actions in log order, without screenshots, points or UTC times yet."""

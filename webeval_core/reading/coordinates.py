@@ -11,7 +11,7 @@ MODEL_SIZE = (1428, 896)
 class Point(BaseModel):
     """A position in a screenshot's PNG pixel space."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     x: float
     """Pixels from the screenshot's left edge (fractional: scaled from the model's space)."""
@@ -22,7 +22,7 @@ class Point(BaseModel):
 class Scaling(BaseModel):
     """How a logged (model-space) coordinate maps onto a screenshot's pixels."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     model_width: int
     """Width of the image the model saw, in pixels (`MODEL_SIZE[0]`, 1428 for Fara)."""

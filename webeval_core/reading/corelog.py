@@ -24,7 +24,7 @@ _ERROR_MARKS = tuple(f"[{level}]".encode() for level in sorted(_ERROR_LEVELS))
 class CoreLogLine(BaseModel):
     """One core.log record; `message` includes its continuation lines."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     line: int
     """1-based line of core.log where the record starts."""

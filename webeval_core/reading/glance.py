@@ -47,7 +47,7 @@ class Glance(BaseModel):
     its docstring says otherwise.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     task_id: str
     """The task's id (`Trajectory.task_id`)."""

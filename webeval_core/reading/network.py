@@ -39,7 +39,7 @@ Pairs = tuple[tuple[str, str], ...]
 class NetworkEvent(BaseModel):
     """One HAR entry: the request, its response status and what kind of resource it was."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     har_index: int
     """Position in `log.entries`, 0-based: the same index the evaluator's trace uses."""
@@ -88,7 +88,7 @@ class Har(BaseModel):
     Events are built on first use: scoring only needs a few of them, a viewer needs all.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: Path
     """The HAR file, as the caller named it."""

@@ -41,7 +41,7 @@ _FENCES = re.compile(r"```[A-Za-z]*[ \t]*\n?(.*?)```", re.DOTALL)
 class AgentResponse(BaseModel):
     """The response as found in the agent's text and as given to the evaluator."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     raw_text: str
     """The agent's final answer text, unchanged."""

@@ -35,7 +35,7 @@ JsonPath = list[str | int]
 class ScoreFile(BaseModel):
     """One score file of a trajectory."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     """File stem, the evaluation's hash, e.g. "gpt_eval" or "mmrubric_0.8-5-3"."""

@@ -50,7 +50,7 @@ IMAGE_READ_LIMIT = 64 * 1024 * 1024
 class Screenshot(BaseModel):
     """One screenshot that exists inside the folder and is a PNG."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     """Path relative to the trajectory folder, "/"-separated."""
@@ -65,7 +65,7 @@ class Screenshot(BaseModel):
 class Screenshots(BaseModel):
     """The usable screenshots of a folder, in order, and the naming that says which action is on which."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     naming: ScreenshotNaming | None = None
     """Fara's or the solver's file naming; None when the frames come from the answer file's list."""

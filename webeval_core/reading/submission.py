@@ -45,7 +45,7 @@ _ISSUES = (
 class SubmissionIssue(BaseModel):
     """One kind of problem the packager found, with the tasks it concerns."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     kind: str
     """The summary's name for it, e.g. "invalid_har_files" or "unknown_tasks"."""
@@ -60,7 +60,7 @@ class SubmissionIssue(BaseModel):
 class Submission(BaseModel):
     """A submission package's summary: what was packaged and what was left out or flagged."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: Path
     """The package (folder or tar) or the summary file it was read from."""

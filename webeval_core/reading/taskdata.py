@@ -32,7 +32,7 @@ TASK_TEXT_KEYS = (
 class TaskText(BaseModel):
     """The task as the agent was given it, and which file and key it was read from."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     text: str
     """The task, verbatim."""

@@ -39,7 +39,7 @@ _REQUIRED_FIELDS = (
 class ExpectedResponse(BaseModel):
     """What the AgentResponseEvaluator expects; list values in retrieved_data are alternatives."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     task_type: TaskType
     """The kind of work expected, lower-cased, from `task_type` (or the legacy `performed_operation`)."""
@@ -52,7 +52,7 @@ class ExpectedResponse(BaseModel):
 class NetworkCheck(BaseModel):
     """One NetworkEventEvaluator config, with the fields a viewer shows at a glance."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     position: int
     """Index in the task's `eval` list, and in the result's evaluators_results."""
@@ -73,7 +73,7 @@ class NetworkCheck(BaseModel):
 class Task(BaseModel):
     """One benchmark task as the inspector shows it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     task_id: int
     """The task's id in the dataset (0-811 for WebArena-Verified)."""
@@ -113,7 +113,7 @@ class Task(BaseModel):
 class TaskCatalog(BaseModel):
     """All tasks of one dataset file, by id; `checksum` is the SHA-256 the evaluator records."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: Path
     """The dataset file, resolved."""

@@ -90,7 +90,7 @@ _MAX_DURATION_S = 10 * 365 * 24 * 3600  # a solver run longer than this is a bro
 class TokenUsage(BaseModel):
     """LLM tokens of one component (or a sum); newer writers add reasoning_tokens and num_calls."""
 
-    model_config = ConfigDict(frozen=True, extra="allow", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="allow")
 
     prompt_tokens: int = 0
     """Tokens sent to the LLM (prompts, images included), summed over its calls."""
@@ -113,7 +113,7 @@ class TokenUsage(BaseModel):
 class FinalAnswer(BaseModel):
     """`<task_id>_final_answer.json`, with upstream's defaults; unknown keys are kept."""
 
-    model_config = ConfigDict(frozen=True, extra="allow", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="allow")
 
     final_answer: str = NO_ANSWER_MARKER
     """The agent's answer text (a structured answer as its JSON text); "<no_answer>" when it gave none."""
@@ -146,7 +146,7 @@ class Times(BaseModel):
     """times.json: unix seconds around the solver run."""
 
     # The harness writes this file: keys a newer writer adds are not ours to refuse.
-    model_config = ConfigDict(frozen=True, extra="ignore", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="ignore")
 
     start_time: float | None = None
     """When the solver started, in unix seconds; None when not recorded."""
@@ -168,7 +168,7 @@ class Times(BaseModel):
 class Trajectory(BaseModel):
     """Everything one trajectory folder says, checked and cross-referenced."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: Path
     """The trajectory folder, as given to `load_trajectory`."""

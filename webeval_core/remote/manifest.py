@@ -35,7 +35,7 @@ CREATE INDEX IF NOT EXISTS objects_folder ON objects (folder);
 class RemoteObject(BaseModel):
     """One object of the remote listing, as the mirror recorded it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: str
     """Path relative to the root, "/"-separated (e.g. "runs/m/traj/108/screenshot3.png")."""

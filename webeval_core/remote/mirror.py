@@ -66,7 +66,7 @@ class RemoteReadError(OSError):
 class OpenedRoot(BaseModel):
     """A root ready for the readers: a local folder, mirrored from a store when a URL was given."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     path: Path
     """The local folder to read: the given folder, or the mirror of the URL."""

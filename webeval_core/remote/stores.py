@@ -39,7 +39,7 @@ _SECRET_PATTERNS = (
 class RemoteLocation(BaseModel):
     """A remote root named by URL: the store's scheme and the path inside it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     url: str
     """The URL as given, without a trailing slash (e.g. "az://runs/fara-7b")."""

@@ -24,7 +24,7 @@ Item = tuple[str, str]
 class ReviewerAgreement(BaseModel):
     """Cohen's kappa of two reviewers' outcomes on the items both judged in one stage."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     a: str
     """One reviewer (the names of a pair are in sorted order)."""
@@ -41,7 +41,7 @@ class ReviewerAgreement(BaseModel):
 class JudgeAgreement(BaseModel):
     """One judge against the reviewers' majority outcome in one stage (success = positive)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     judge: str
     """The judge: "official" (the official WebArena-Verified evaluator) or a score file's name."""
@@ -64,7 +64,7 @@ class JudgeAgreement(BaseModel):
 class ConfusionCell(BaseModel):
     """The items where a judge said one outcome and the reviewers' majority another."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     judge: str
     """The judge."""
@@ -81,7 +81,7 @@ class ConfusionCell(BaseModel):
 class Agreement(BaseModel):
     """Every agreement figure of a set of annotations and judge verdicts."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     reviewers: tuple[ReviewerAgreement, ...]
     """Each pair of reviewers per stage, with at least one item in common."""

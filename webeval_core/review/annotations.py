@@ -68,7 +68,7 @@ LABEL_TEXT: dict[str, str] = {
 class Annotation(BaseModel):
     """One reviewer's judgement of one trajectory, in one stage, at one moment."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     run: str
     """The key of the run judged (`Run.key`, as `webeval ls --json` prints it); never blank."""

@@ -40,7 +40,7 @@ class CorrectionKind(StrEnum):
 class TaskCorrection(BaseModel):
     """One annotator's proposal about one task of the catalog."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     task_id: int
     """The task of the catalog it is about."""
@@ -67,7 +67,7 @@ class TaskCorrection(BaseModel):
 class Flip(BaseModel):
     """One attempt of the task scored with the catalog's expected answer and with the proposal."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     run: str
     """The run key of the attempt."""

@@ -24,7 +24,7 @@ Item = tuple[str, str]
 class ReviewQueue(BaseModel):
     """A named, shared set of trajectories to review and how to review them."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
     """The queue's name, unique in a store (the newest queue of a name wins); never blank."""

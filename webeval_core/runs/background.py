@@ -31,7 +31,7 @@ _PROGRESS_EVERY = 200  # folders between two progress lines of the child
 class RefreshStatus(BaseModel):
     """Where the background refresh of one root stands."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     running: bool = False
     """A refresh is under way."""

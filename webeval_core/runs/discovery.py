@@ -28,7 +28,7 @@ _NUMBER_DIGITS = 100
 class Run(BaseModel):
     """One agent run: a set of trajectory folders produced together."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     key: str
     """Run folder relative to the root, "/"-separated; stable id for links and tables."""

@@ -34,7 +34,7 @@ _REASON_CHARS = 300
 class TrajectorySummary(BaseModel):
     """What lists and charts need of one trajectory, without its steps."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     run_key: str
     """The key of the run the folder belongs to (`Run.key`)."""
@@ -90,7 +90,7 @@ class TrajectorySummary(BaseModel):
 class RootIndex(BaseModel):
     """Runs found under a root and one summary per trajectory folder."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     root: Path
     """The folder that was indexed, as given."""

@@ -366,7 +366,7 @@ class TrajectoryFilter(BaseModel):
     `(unknown)` matches a missing value.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     runs: frozenset[str] = frozenset()
     """Run keys (the `run` column)."""

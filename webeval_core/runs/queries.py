@@ -40,7 +40,7 @@ __all__ = [
     "WalkItem",
 ]
 
-_MODEL = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+_MODEL = ConfigDict(frozen=True, extra="forbid")
 CATALOG_COLUMNS = ("site", "task_type", "intent_template")
 """The breakdowns read from the task catalog (`metrics.breakdown`'s `by`)."""
 

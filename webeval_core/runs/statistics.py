@@ -50,7 +50,7 @@ TEST_NAMES = (
 class PairedStatistics(BaseModel):
     """Two runs compared on one group of shared tasks."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     group: str
     """Which tasks: "all", "site: <site>" or "type: <task type>"."""
