@@ -15,7 +15,10 @@ with `webeval index`, as after a first opening. Then, on a just-started server e
 Beside each figure, the framework's floor measured in the same run: a bare Streamlit app of the
 same shape (multipage navigation) showing only what the measure waits for: a metric and two Plotly
 bar charts; a title and a 500-row table of text; a heading and the same step image. The goal of
-issue 12 is each page within 1.3 times its floor. Results are printed and written to --out.
+issue 12 is each page within 1.3 times its floor. The overview is also measured beside a floor of
+its own shape ("its own shape": every kind of element it draws, with made-up data: widgets,
+metrics, tabs, two tables and the sidebar's), which tells what of its time is Streamlit's drawing
+of such a page and what is ours. Results are printed and written to --out.
 """
 
 from __future__ import annotations
@@ -77,12 +80,130 @@ def table_page():
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 """
 
+# The floor of the overview's own shape: every kind of element the overview of a root of many runs
+# draws (its latest eight, pooled), with made-up data and nothing of ours. The bench_app floor of a
+# metric and two charts leaves out the tables, widgets and sidebar, whose JavaScript the browser
+# loads and runs on a first visit; this one tells what of the overview's time is Streamlit's.
+_FLOOR_OVERVIEW = """
+
+def overview_page():
+    import pandas as pd
+    runs = [f"model · bench · run {n}" for n in range(62)]
+    sidebar()
+    st.title("Overview")
+    st.expander("62 runs under /root", key="runs-box", on_change="rerun")
+    st.multiselect("Runs", runs, default=runs[-8:])
+    st.caption("Verdicts of the official evaluator.")
+    st.markdown("**All 8 runs, pooled**")
+    with st.container(horizontal=True, gap="medium"):
+        for label, value in (("Trajectories", 6496), ("Success rate", "41.2%"), ("Passed", "2676 / 6496"),
+                             ("No answer", 310), ("Aborted", 0), ("Scoring errors", 0)):
+            st.metric(label, value, help="What it counts.", width="content")
+    heads = [{"run": run, "trajectories": 812, "success_rate": 41.2, "passed": 334, "counted": 812,
+              "no_answer": 39, "aborted": 0, "scoring_errors": 0} for run in runs[-8:]]
+    st.dataframe(pd.DataFrame(heads), hide_index=True, width="stretch")
+    success, *_ = st.tabs(["Success", "Outcomes and failures", "Intent templates", "Distributions"])
+    with success:
+        for number, column in enumerate(st.columns(2)):
+            column.plotly_chart(figure, key=f"chart-{number}", width="stretch")
+    st.subheader("Trajectories")
+    st.caption("All 6496 trajectories of the chosen runs; click a bar above to narrow the list.")
+    left, right = st.columns([1, 4], vertical_alignment="bottom")
+    left.number_input("Page", min_value=1, max_value=13, step=1)
+    right.caption("Rows 1–500 of 6496.")
+    rows = [{"run": runs[i % 8], "task": str(i), "result": "pass", "site": "gitlab", "type": "retrieve",
+             "intent": "Find the longest trail in Yosemite " * 3, "outcome": "answered", "status": "success",
+             "score": 1.0, "steps": i % 40, "duration (s)": 60.0 + i, "tokens": 1000 + i,
+             "failure tags": "", "answer": "The answer is " * 10} for i in range(ROWS)]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
+                 selection_mode="single-row")
+"""
+# The list's and the trajectory page's own shapes, alike: their widgets, tables, tabs and images.
+_FLOOR_SHAPED_PAGES = """
+
+def sidebar():
+    with st.sidebar:
+        st.expander("Root folder: root", key="root-box", on_change="rerun")
+        st.button("Reload from disk")
+        st.expander("Reviewer: (not named)", key="reviewer-box", on_change="rerun")
+
+
+def list_page():
+    import pandas as pd
+    sidebar()
+    st.title("Trajectories")
+    st.selectbox("Judge", ["official evaluator", "mmrubric"])
+    st.text_input("Search")
+    names = ["Run", "Site", "Task type", "Outcome", "Result", "Verdict status", "Failure tag",
+             "Intent template"]
+    for row in (names[:5], names[5:]):
+        for column, name in zip(st.columns(len(row)), row):
+            column.multiselect(name, [f"{name} {n}" for n in range(8)])
+    st.toggle("Judges disagree")
+    left, middle, right = st.columns([1, 2, 1])
+    left.segmented_control("Annotated by me", ["yes", "no"])
+    middle.multiselect("Human outcome", ["pass", "fail", "unsure"])
+    right.checkbox("Disagrees with the evaluator")
+    st.caption("50000 of 50000 trajectories · success rate 63.9% · select a row to open it")
+    left, right = st.columns([1, 4], vertical_alignment="bottom")
+    left.number_input("Page", min_value=1, max_value=100, step=1)
+    right.caption("Rows 1–500 of 50000.")
+    rows = [{"run": f"model · bench · run {i % 62}", "task": str(i), "result": "pass", "site": "gitlab",
+             "type": "retrieve", "intent": "Find the longest trail in Yosemite " * 3, "outcome": "answered",
+             "status": "success", "score": 1.0, "steps": i % 40, "duration (s)": 60.0 + i, "tokens": 1000 + i,
+             "failure tags": "", "answer": "The answer is " * 10} for i in range(ROWS)]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
+                 selection_mode="single-row")
+    st.download_button("Download these rows (CSV)", "run,task", file_name="trajectories.csv")
+
+
+def step_page():
+    sidebar()
+    left, right = st.columns(2)
+    left.selectbox("Run", ["model · bench · run 0"])
+    left.caption("model · bench · run 0")
+    right.selectbox("Task", ["0", "1", "2"])
+    st.title("Task 0")
+    st.text("Get the top-1 best-selling product name(s) in 2022")
+    st.caption("sites: shopping_admin · type: retrieve")
+    st.markdown(":green-badge[answered] :red-badge[official: 0]")
+    replay, *_ = st.tabs(["Replay", "Expected vs actual", "Network", "Evidence", "Re-score", "Annotate"])
+    with replay:
+        with st.container(horizontal=True):
+            st.button("◀ Previous")
+            st.button("Next ▶")
+            st.select_slider("Step", options=list(range(1, 41)))
+        left, right = st.columns(2)
+        left.toggle("Also show the page after this action")
+        right.segmented_control("Zoom on the action", ["off", "2x"])
+        st.image(image.read_bytes(), width="stretch")
+        st.caption("screenshot0.png")
+        text, requests = st.columns(2)
+        text.markdown(f"**{heading}** · left_click")
+        text.caption("2025-11-14 21:24:46 UTC (+0.0 s)")
+        text.text("http://localhost:7780/admin/admin/dashboard/")
+        text.markdown("**Thought**")
+        text.text("Product reviews are managed under Marketing.")
+        requests.expander("Requests during this step (0)")
+        for number, column in enumerate(st.columns(9)):
+            if number < 4:
+                column.image(image.read_bytes(), width=120)
+                column.button(str(number + 1), key=f"thumb-{number}")
+"""
+_SHAPED = {"overview": "shaped-overview", "list": "shaped-list", "trajectory page": "shaped-trajectory"}
+"""The floor app's URL paths of the pages of each measured page's own shape."""
+
 
 def _with_list_page(floor_app: Path) -> Path:
-    """The bench_app floor app with its Trajectories page showing a table instead of the image."""
+    """The bench_app floor app with its Trajectories page showing a table instead of the image, and
+    a page of the overview's shape.
+    """
     text = floor_app.read_text()
-    text = text.replace("\npages = [", _FLOOR_LIST.replace("ROWS", str(_TABLE_ROWS)) + "\npages = [", 1)
+    pages = (_FLOOR_LIST + _FLOOR_OVERVIEW + _FLOOR_SHAPED_PAGES).replace("ROWS", str(_TABLE_ROWS))
+    text = text.replace("\npages = [", pages + "\npages = [", 1)
     table = '[st.Page(table_page, title="Trajectories", url_path="trajectories")]'
+    for function, path in zip(("overview_page", "list_page", "step_page"), _SHAPED.values(), strict=True):
+        table += f' + [st.Page({function}, title="{path}", url_path="{path}")]'
     text = text.replace(
         'for name in ("trajectories", "trajectory")]', f'for name in ("trajectory",)]\npages += {table}'
     )
@@ -173,6 +294,26 @@ def _rss_after_trajectories(browser: Browser, root: Path, cache: Path, log: Path
         stop_server(process)
 
 
+def _against_shaped_floor(
+    browser: Browser, floor: Server, label: str, app: tuple[float, float], repeats: int, target: Target
+) -> str:
+    """A page's figures beside the floor of its own shape (`_FLOOR_OVERVIEW`, `_FLOOR_SHAPED_PAGES`)."""
+    path, (first, again) = _SHAPED[label], app
+    shown_js, arg = {
+        "overview": (_OVERVIEW_SHOWN_JS, 2),
+        "list": (_LIST_SHOWN_JS, _LIST_TEXT),
+        "trajectory page": (_STEP_SHOWN_JS, [_first_heading(target), None]),
+    }[label]
+    shaped_first, shaped_again = _first_and_again(
+        browser, floor, lambda c, b: _visit(c, f"{b}/{path}", shown_js, arg, "floor"), repeats
+    )
+    return (
+        f"{'':>7}  {'  its own shape':<16} first {first:6.2f} s (floor {shaped_first:5.2f},"
+        f" x{first / shaped_first:4.2f})   again {again:6.2f} s (floor {shaped_again:5.2f},"
+        f" x{again / shaped_again:4.2f})"
+    )
+
+
 def measure(browser: Browser, sample: Path, work: Path, roots: Path, size: int, repeats: int) -> list[str]:
     root = roots / f"root-{size}"
     if not root.is_dir():
@@ -210,6 +351,8 @@ def measure(browser: Browser, sample: Path, work: Path, roots: Path, size: int, 
             f" x{first / floor_first:4.2f})   again {again:6.2f} s (floor {floor_again:5.2f},"
             f" x{again / floor_again:4.2f})"
         )
+        print(lines[-1], flush=True)
+        lines.append(_against_shaped_floor(browser, floor, label, (first, again), repeats, target))
         print(lines[-1], flush=True)
     rss = _rss_after_trajectories(browser, root, cache, log, pages)
     lines.append(f"{size:>7}  server RSS after ten trajectory pages: {rss:.0f} MB")
