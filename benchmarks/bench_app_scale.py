@@ -15,10 +15,10 @@ with `webeval index`, as after a first opening. Then, on a just-started server e
 Beside each figure, the framework's floor measured in the same run: a bare Streamlit app of the
 same shape (multipage navigation) showing only what the measure waits for: a metric and two Plotly
 bar charts; a title and a 500-row table of text; a heading and the same step image. The goal of
-issue 12 is each page within 1.3 times its floor. The overview is also measured beside a floor of
+issue 12 is each page within 1.3 times its floor. Each page is also measured beside a floor of
 its own shape ("its own shape": every kind of element it draws, with made-up data: widgets,
-metrics, tabs, two tables and the sidebar's), which tells what of its time is Streamlit's drawing
-of such a page and what is ours. Results are printed and written to --out.
+metrics, tabs, tables, images and the sidebar's), which tells what of its time is Streamlit's
+drawing of such a page and what is ours. Results are printed and written to --out.
 """
 
 from __future__ import annotations
@@ -69,15 +69,20 @@ _TABLE_ROWS = 500
 # The floor's list page: the same caption and a table of as many rows of text as the app's page.
 _FLOOR_LIST = """
 
-def table_page():
+def made_up_rows(runs):
     import pandas as pd
+    return pd.DataFrame([
+        {"run": f"model · bench · run {i % runs}", "task": str(i), "result": "pass", "site": "gitlab",
+         "type": "retrieve", "intent": "Find the longest trail in Yosemite " * 3, "outcome": "answered",
+         "status": "success", "score": 1.0, "steps": i % 40, "duration (s)": 60.0 + i, "tokens": 1000 + i,
+         "failure tags": "", "answer": "The answer is " * 10} for i in range(ROWS)
+    ])
+
+
+def table_page():
     st.title("Trajectories")
     st.caption("50000 trajectories · select a row to open it")
-    rows = [{"run": f"model · bench · run {i % 62}", "task": str(i), "result": "pass", "site": "gitlab",
-             "type": "retrieve", "intent": "Find the longest trail in Yosemite " * 3, "outcome": "answered",
-             "status": "success", "score": 1.0, "steps": i % 40, "duration (s)": 60.0 + i, "tokens": 1000 + i,
-             "failure tags": "", "answer": "The answer is " * 10} for i in range(ROWS)]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.dataframe(made_up_rows(62), hide_index=True, width="stretch")
 """
 
 # The floor of the overview's own shape: every kind of element the overview of a root of many runs
@@ -111,11 +116,7 @@ def overview_page():
     left, right = st.columns([1, 4], vertical_alignment="bottom")
     left.number_input("Page", min_value=1, max_value=13, step=1)
     right.caption("Rows 1–500 of 6496.")
-    rows = [{"run": runs[i % 8], "task": str(i), "result": "pass", "site": "gitlab", "type": "retrieve",
-             "intent": "Find the longest trail in Yosemite " * 3, "outcome": "answered", "status": "success",
-             "score": 1.0, "steps": i % 40, "duration (s)": 60.0 + i, "tokens": 1000 + i,
-             "failure tags": "", "answer": "The answer is " * 10} for i in range(ROWS)]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
+    st.dataframe(made_up_rows(8), hide_index=True, width="stretch", on_select="rerun",
                  selection_mode="single-row")
 """
 # The list's and the trajectory page's own shapes, alike: their widgets, tables, tabs and images.
@@ -129,7 +130,6 @@ def sidebar():
 
 
 def list_page():
-    import pandas as pd
     sidebar()
     st.title("Trajectories")
     st.selectbox("Judge", ["official evaluator", "mmrubric"])
@@ -148,16 +148,13 @@ def list_page():
     left, right = st.columns([1, 4], vertical_alignment="bottom")
     left.number_input("Page", min_value=1, max_value=100, step=1)
     right.caption("Rows 1–500 of 50000.")
-    rows = [{"run": f"model · bench · run {i % 62}", "task": str(i), "result": "pass", "site": "gitlab",
-             "type": "retrieve", "intent": "Find the longest trail in Yosemite " * 3, "outcome": "answered",
-             "status": "success", "score": 1.0, "steps": i % 40, "duration (s)": 60.0 + i, "tokens": 1000 + i,
-             "failure tags": "", "answer": "The answer is " * 10} for i in range(ROWS)]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", on_select="rerun",
+    st.dataframe(made_up_rows(62), hide_index=True, width="stretch", on_select="rerun",
                  selection_mode="single-row")
     st.download_button("Download these rows (CSV)", "run,task", file_name="trajectories.csv")
 
 
 def step_page():
+    frame = image.read_bytes()
     sidebar()
     left, right = st.columns(2)
     left.selectbox("Run", ["model · bench · run 0"])
@@ -176,7 +173,7 @@ def step_page():
         left, right = st.columns(2)
         left.toggle("Also show the page after this action")
         right.segmented_control("Zoom on the action", ["off", "2x"])
-        st.image(image.read_bytes(), width="stretch")
+        st.image(frame, width="stretch")
         st.caption("screenshot0.png")
         text, requests = st.columns(2)
         text.markdown(f"**{heading}** · left_click")
@@ -187,16 +184,16 @@ def step_page():
         requests.expander("Requests during this step (0)")
         for number, column in enumerate(st.columns(9)):
             if number < 4:
-                column.image(image.read_bytes(), width=120)
+                column.image(frame, width=120)
                 column.button(str(number + 1), key=f"thumb-{number}")
 """
 _SHAPED = {"overview": "shaped-overview", "list": "shaped-list", "trajectory page": "shaped-trajectory"}
 """The floor app's URL paths of the pages of each measured page's own shape."""
 
 
-def _with_list_page(floor_app: Path) -> Path:
+def _with_scale_pages(floor_app: Path) -> Path:
     """The bench_app floor app with its Trajectories page showing a table instead of the image, and
-    a page of the overview's shape.
+    a page of each measured page's own shape (`_SHAPED`).
     """
     text = floor_app.read_text()
     pages = (_FLOOR_LIST + _FLOOR_OVERVIEW + _FLOOR_SHAPED_PAGES).replace("ROWS", str(_TABLE_ROWS))
@@ -329,7 +326,7 @@ def measure(browser: Browser, sample: Path, work: Path, roots: Path, size: int, 
     target = longest_trajectory(root)
     others = [d.name for d in first_run.trajectory_dirs if d.name != target.task][:10]
     pages = Pages(target, others)
-    floor_app = _with_list_page(write_floor_app(work, target))
+    floor_app = _with_scale_pages(write_floor_app(work, target))
     log = work / "server.log"
     lines = []
     for label, visit, floor_visit in (
