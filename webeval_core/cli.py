@@ -657,6 +657,7 @@ def cmd_annotations(args: argparse.Namespace, out: TextIO) -> int:
         getattr(args, "output", None),
         getattr(args, "file", ""),
         getattr(args, "corrections", None),
+        getattr(args, "adjudicator", None),
     )
     return commands.run_command(command, Path(args.root).resolve(), args.annotations, out, sys.stderr)
 
@@ -676,7 +677,9 @@ def _add_annotations_parser(sub: Any) -> None:
     export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
     export.add_argument(
-        "--corrections", metavar="FILE", help="also write proposed task corrections (dataset JSON)"
+        "--corrections",
+        metavar="FILE",
+        help="also write the corrected tasks (dataset JSON) and every proposal (FILE's .proposals.jsonl)",
     )
     imported = actions.add_parser(
         "import", parents=[store], help="rows of a CSV / JSON-lines file, all or none"
@@ -684,6 +687,9 @@ def _add_annotations_parser(sub: Any) -> None:
     imported.add_argument("file", help="a .csv or .jsonl file with the export's columns")
     agreement = actions.add_parser("agreement", parents=[store], help="reviewer and judge agreement")
     agreement.add_argument("--json", action="store_true", help="print one JSON object")
+    agreement.add_argument(
+        "--adjudicator", metavar="REVIEWER", help="whose outcome settles a tie between reviewers"
+    )
     notes.set_defaults(handler=cmd_annotations)
 
 

@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 # Bumped whenever a table or TrajectorySummary changes shape: older files are rebuilt, not trusted.
-SCHEMA_VERSION = f"{__version__}+store-2"
+SCHEMA_VERSION = f"{__version__}+store-3"  # store-3: run keys of a root that is a run
 _BUSY_TIMEOUT_S = 30.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -168,14 +168,26 @@ def test_agreement_json_has_reviewer_pairs_and_judges(
         "n": 4,
     }
     official = next(j for j in report["judges"] if j["judge"] == OFFICIAL)
-    assert set(official) == {"judge", "stage", "n", "kappa", "accuracy", "precision", "recall", "f1"}
-    # A tie (ann failure, bob success) has no majority: only the items ann passed count, and agree.
+    assert set(official) == {
+        *("judge", "stage", "n", "kappa", "accuracy", "precision", "recall", "f1"),
+        *("ties", "settled", "rule"),
+    }
+    # A tie (ann failure, bob success) has no majority: only the items ann passed count, and agree;
+    # the ties left out are counted beside the figures.
     passed = sum(1 for item in items if truth[item] == "success")
-    assert official["n"] == passed
+    assert (official["n"], official["ties"], official["rule"]) == (passed, 4 - passed, "majority")
     if passed:
         assert official["accuracy"] == 1.0
     code, text = cli("annotations", "agreement", root, "--annotations", location)
     assert code == 0 and "ann ~ bob: n=4" in text
+    assert (f"left out: {4 - passed} reviewer ties" in text) == (passed < 4)
+    # ann as adjudicator settles every tie with her outcome: all four items count.
+    code, text = cli(
+        "annotations", "agreement", root, "--json", "--adjudicator", "ANN", "--annotations", location
+    )
+    official = next(j for j in json.loads(text)["judges"] if j["judge"] == OFFICIAL and j["stage"] == "blind")
+    assert (official["n"], official["ties"], official["settled"]) == (4, 0, 4 - passed)
+    assert official["rule"] == "majority, ties settled by ANN" and official["accuracy"] == 1.0
 
 
 def test_list_shows_names_as_plain_text(scored_sample: Sample, tmp_path: Path) -> None:
@@ -186,6 +198,9 @@ def test_list_shows_names_as_plain_text(scored_sample: Sample, tmp_path: Path) -
     code, text = cli("annotations", "list", str(scored_sample.root), "--annotations", location)
     assert code == 0
     assert "\x1b" not in text and "ann\\x1b[31m" in text and "a\\nb" in text
+    # Fields are separated by real tabs (only the fields' own control characters are escaped).
+    fields = text.splitlines()[0].split("\t")
+    assert fields[1:] == [item[0], item[1], "ann\\x1b[31m", "blind", "success", "a\\nb"]
 
 
 def test_an_unreachable_store_is_one_line_without_the_password(
