@@ -24,6 +24,7 @@ from pages.common import (
     judge_picker,
     trajectory_query,
 )
+from pages.review_mode import hide_in_blind_review
 from pages.shell import require_app_shell
 from pages.state import Key
 from webeval_core.presentation.comparison import statistics_table
@@ -55,6 +56,7 @@ def _styled(table: pd.DataFrame, columns: list[str]) -> pd.io.formats.style.Styl
     return table.style.map(lambda v: _COLOURS.get(v, ""), subset=columns)
 
 
+hide_in_blind_review("Compare runs")
 st.title("Compare runs")
 index = index_or_stop()
 keys = [r.key for r in index.run_heads]

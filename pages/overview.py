@@ -26,6 +26,7 @@ from pages.common import (
     load_queries,
     query_table,
 )
+from pages.review_mode import hide_in_blind_review
 from pages.shell import require_app_shell
 from pages.state import Key, histogram_key
 from pages.walk import list_params
@@ -352,6 +353,7 @@ def latest_runs(index: IndexView) -> list[str]:
 
 
 def _page() -> None:
+    hide_in_blind_review("Overview")
     st.title("Overview")
     index = index_or_stop()
     judge = judge_picker(index)

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import PAGES, current_frame, current_index, inert, trajectory_query
+from pages.review_mode import hide_in_blind_review
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.task_correction import correction_box
@@ -137,6 +138,7 @@ def _filters(templates: dict[int, str], attempted: set[str]) -> TaskFilter:
     )
 
 
+hide_in_blind_review("Tasks")
 st.title("Tasks")
 try:
     catalog = load_catalog()

@@ -8,9 +8,11 @@ are this page's own: a widget key shared with another page would carry that page
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from pages.common import (
     current_frame,
@@ -66,6 +68,42 @@ def _choices(root: str, generation: int, judge: str | None) -> dict[str, list[st
     return choices | {"tags": list(queries.tags(judge))}
 
 
+class VerdictFilters(NamedTuple):
+    """The filters that read verdicts (none of them is offered in a blind review)."""
+
+    results: list[str]
+    """Results kept."""
+    statuses: list[str]
+    """Verdict statuses kept."""
+    tags: list[str]
+    """Failure tags kept."""
+    disagree: bool
+    """Only trajectories whose judges disagree."""
+
+
+def _verdict_filters(
+    result_box: DeltaGenerator, status_box: DeltaGenerator, tag_box: DeltaGenerator
+) -> VerdictFilters:
+    with result_box:
+        results = _multiselect("Result", Key.RESULTS, choices["result"], help="As counted in success rates")
+    with status_box:
+        statuses = _multiselect(
+            "Verdict status",
+            Key.STATUSES,
+            choices["status"],
+            help="WebArena-Verified status; (unknown) = not scored",
+        )
+    with tag_box:
+        tags = _multiselect("Failure tag", Key.TAGS, choices["tags"], help="Any of the chosen tags")
+    disagree = st.toggle(
+        "Judges disagree",
+        key=Key.DISAGREE,
+        bind="query-params",
+        help="Only trajectories whose judges (official evaluator, rubric, LLM) disagree on pass or fail.",
+    )
+    return VerdictFilters(results, statuses, tags, disagree)
+
+
 def _csv(rows: pd.DataFrame) -> str:
     """The rows as CSV; a cell from an answer or a folder name never runs as a formula."""
     if "tags" in rows:
@@ -78,8 +116,9 @@ def _csv(rows: pd.DataFrame) -> str:
 st.title("Trajectories")
 index = index_or_stop()
 queries = current_queries()
+blind = blind_list()  # a blind queue is worked: no verdict, score, tag or human label anywhere here
 
-judge = judge_picker(index)
+judge = None if blind else judge_picker(index)
 labels = metrics.run_labels(index.run_heads)
 choices = _choices(str(index.root), index.generation, judge)
 
@@ -100,30 +139,11 @@ with row1[2]:
     types = _multiselect("Task type", Key.TYPES, choices["task_type"])
 with row1[3]:
     outcomes = _multiselect("Outcome", Key.OUTCOMES, choices["outcome_group"])
-with row1[4]:
-    results = _multiselect(
-        "Result",
-        Key.RESULTS,
-        choices["result"],
-        help="As counted in success rates",
-    )
-with row2[0]:
-    statuses = _multiselect(
-        "Verdict status",
-        Key.STATUSES,
-        choices["status"],
-        help="WebArena-Verified status; (unknown) = not scored",
-    )
-with row2[1]:
-    tags = _multiselect("Failure tag", Key.TAGS, choices["tags"], help="Any of the chosen tags")
 with row2[2]:
     templates = _multiselect("Intent template", Key.TEMPLATES, choices["intent_template"])
-disagree = st.toggle(
-    "Judges disagree",
-    key=Key.DISAGREE,
-    bind="query-params",
-    help="Only trajectories whose judges (official evaluator, rubric, LLM) disagree on pass or fail.",
-)
+verdicts = _verdict_filters(row1[4], row2[0], row2[1]) if not blind else VerdictFilters([], [], [], False)
+if blind:
+    st.caption("Blind review: verdicts, scores, failure tags and other reviewers' labels are hidden.")
 
 criteria = TrajectoryFilter(
     runs=frozenset(runs),
@@ -131,11 +151,11 @@ criteria = TrajectoryFilter(
     task_types=frozenset(types),
     intent_templates=frozenset(templates),
     outcome_groups=frozenset(outcomes),
-    results=frozenset(results),
-    statuses=frozenset(statuses),
-    tags=frozenset(tags),
+    results=frozenset(verdicts.results),
+    statuses=frozenset(verdicts.statuses),
+    tags=frozenset(verdicts.tags),
     text=text,
-    judges_disagree=disagree,
+    judges_disagree=verdicts.disagree,
 )
 review = review_choice()  # review columns and filters; verdicts dropped in a blind review
 listed = list_params(current_filters())
@@ -155,7 +175,7 @@ def _caption(total: int, head: metrics.Headline | None) -> None:
 def _reviewed_list(choice: ReviewChoice) -> None:
     """A review filter is set: every row's review columns are needed, so the list is filtered in memory."""
     shown = review_rows(metrics.filter_frame(current_frame(judge), criteria), choice)
-    _caption(len(shown), metrics.headline(shown) if "result" in shown else None)
+    _caption(len(shown), metrics.headline(shown) if not blind else None)
     trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=listed)
     st.download_button(
         "Download these rows (CSV)",
@@ -177,7 +197,6 @@ def _queried_list(choice: ReviewChoice | None) -> None:
         listed=listed,
         columns=lambda rows: review_rows(rows, choice),
     )
-    blind = choice is not None and blind_list()
     _caption(total, None if blind else queries.headline(None, judge, criteria))
     st.download_button(
         "Download these rows (CSV)",
