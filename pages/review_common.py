@@ -178,10 +178,14 @@ def review_choice() -> ReviewChoice | None:
     return ReviewChoice(annotations, mine, human, disagree)
 
 
-def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None) -> pd.DataFrame:
-    """`frame` with its review columns, narrowed by `choice`; verdicts dropped in a blind review."""
-    if choice is None:  # the store cannot be opened: no review columns, verdicts still hidden if blind
-        return without_verdicts(frame) if blind_list() else frame
+def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None, blind: bool) -> pd.DataFrame:
+    """`frame` with its review columns, narrowed by `choice`; verdicts dropped when `blind`.
+
+    `blind` is passed, not looked up: a download's rows are made after the script ran, where the
+    session's review mode cannot be read.
+    """
+    if choice is None:  # the store cannot be opened: no review columns
+        return without_verdicts(frame) if blind else frame
     shown = human_columns(frame, choice.annotations, reviewer())
     if choice.mine:
         shown = shown[shown["mine"] == (choice.mine == "yes")]
@@ -189,12 +193,18 @@ def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None) -> pd.DataFram
         shown = shown[shown["human"].isin(choice.human)]
     if choice.disagree:
         shown = shown[shown["disagree"]]
-    if blind_list():
-        return without_verdicts(shown)
-    items = list(zip(shown["run"].astype(str), shown["task_id"].astype(str), strict=True))
-    note_shown([item for item, status in zip(items, shown["status"], strict=True) if status], Shown.VERDICT)
-    note_shown([item for item, human in zip(items, shown["human"], strict=True) if human], Shown.OTHERS)
-    return shown
+    return without_verdicts(shown) if blind else shown
+
+
+def note_rows_shown(rows: pd.DataFrame) -> None:
+    """The list showed these rows' verdicts and human labels to the reviewer: record it."""
+    items = list(zip(rows["run"].astype(str), rows["task_id"].astype(str), strict=True))
+    if "status" in rows:
+        note_shown(
+            [item for item, status in zip(items, rows["status"], strict=True) if status], Shown.VERDICT
+        )
+    if "human" in rows:
+        note_shown([item for item, human in zip(items, rows["human"], strict=True) if human], Shown.OTHERS)
 
 
 def without_verdicts(rows: pd.DataFrame) -> pd.DataFrame:

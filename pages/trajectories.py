@@ -15,6 +15,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from pages.common import (
+    TABLE_PAGE_ROWS,
     current_frame,
     current_queries,
     index_or_stop,
@@ -25,7 +26,7 @@ from pages.common import (
     query_table,
     trajectory_table,
 )
-from pages.review_common import ReviewChoice, blind_list, review_choice, review_rows
+from pages.review_common import ReviewChoice, blind_list, note_rows_shown, review_choice, review_rows
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.submission_view import package_issues
@@ -174,7 +175,9 @@ def _caption(total: int, head: metrics.Headline | None) -> None:
 
 def _reviewed_list(choice: ReviewChoice) -> None:
     """A review filter is set: every row's review columns are needed, so the list is filtered in memory."""
-    shown = review_rows(metrics.filter_frame(current_frame(judge), criteria), choice)
+    shown = review_rows(metrics.filter_frame(current_frame(judge), criteria), choice, blind)
+    if not blind:
+        note_rows_shown(shown.head(TABLE_PAGE_ROWS))
     _caption(len(shown), metrics.headline(shown) if not blind else None)
     trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=listed)
     st.download_button(
@@ -187,6 +190,18 @@ def _reviewed_list(choice: ReviewChoice) -> None:
     )
 
 
+def _drawn_rows(choice: ReviewChoice | None) -> Callable[[pd.DataFrame], pd.DataFrame]:
+    """What a page of the table gets before it is drawn: review columns; what it shows is recorded."""
+
+    def rows_of(rows: pd.DataFrame) -> pd.DataFrame:
+        shown = review_rows(rows, choice, blind)
+        if not blind:
+            note_rows_shown(shown)
+        return shown
+
+    return rows_of
+
+
 def _queried_list(choice: ReviewChoice | None) -> None:
     """The list as SQL on the index: a page of rows at a time, the headline counted by the query."""
     total = query_table(
@@ -195,12 +210,12 @@ def _queried_list(choice: ReviewChoice | None) -> None:
         labels,
         key=Key.TRAJECTORIES_TABLE,
         listed=listed,
-        columns=lambda rows: review_rows(rows, choice),
+        columns=_drawn_rows(choice),
     )
     _caption(total, None if blind else queries.headline(None, judge, criteria))
     st.download_button(
         "Download these rows (CSV)",
-        lambda: _csv(review_rows(listed_frame(queries.page(judge, criteria).rows), choice)),
+        lambda: _csv(review_rows(listed_frame(queries.page(judge, criteria).rows), choice, blind)),
         file_name="trajectories.csv",
         mime="text/csv",
         icon=":material/download:",

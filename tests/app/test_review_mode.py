@@ -77,8 +77,8 @@ def test_the_list_outside_review_mode_records_what_it_showed(
     at.button(key=label_key(review_field_key(Key.REVIEW_OUTCOME, *item), "success")).click().run()
     at.button(key=Key.REVIEW_SAVE).click().run()
     (saved,) = open_store(store_file).annotations()
-    assert (saved.reviewer, saved.stage, saved.revealed) == ("Cat", Stage.INFORMED, Revealed.VERDICT)
-    assert any("Saved as informed (not blind)" in s.value for s in at.success)
+    assert (saved.reviewer, saved.stage, saved.revealed) == ("cat", Stage.INFORMED, Revealed.VERDICT)
+    assert any("Saved as informed" in s.value for s in at.success)
 
 
 def test_the_annotate_tab_owns_its_keys_and_the_walk_bar_gives_up_f(app: OpenPage, sample: Sample) -> None:
@@ -90,12 +90,12 @@ def test_the_annotate_tab_owns_its_keys_and_the_walk_bar_gives_up_f(app: OpenPag
     at.session_state[Key.TAB] = "Annotate"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    shortcuts = [b.proto.shortcut for b in at.button if b.proto.shortcut]
-    assert "F" in shortcuts and len(shortcuts) == len(set(shortcuts)), shortcuts
+    shortcuts = [b.proto.shortcut.lower() for b in at.button if b.proto.shortcut]
+    assert "f" in shortcuts and len(shortcuts) == len(set(shortcuts)), shortcuts
     assert at.button(key=Key.LIST_NEXT_FAILURE).proto.shortcut == ""
     at.session_state[Key.TAB] = "Replay"
     at.run()
-    assert at.button(key=Key.LIST_NEXT_FAILURE).proto.shortcut == "F"  # F is the list's again
+    assert at.button(key=Key.LIST_NEXT_FAILURE).proto.shortcut.lower() == "f"  # F is the list's again
 
 
 def test_a_link_to_an_unknown_run_or_task_says_so(app: OpenPage, sample: Sample) -> None:

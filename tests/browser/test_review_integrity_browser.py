@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -114,14 +115,17 @@ def _item_of(app: App) -> tuple[str, str]:
 def _key(app: App, key: str) -> None:
     """Press a key with the focus on the page, not in a text box."""
     app.main.locator("h1").first.click()
+    app.wait()  # leaving a text box commits it: that run ends first
     app.page.keyboard.press(key)
     app.wait()
 
 
+def _label(app: App, label: str):  # noqa: ANN202 - a Playwright locator
+    return app.main.get_by_role("button", name=re.compile(f"^{re.escape(label)}( Shortcut|$)"))
+
+
 def _chosen(app: App, label: str) -> None:
-    expect(app.main.get_by_role("button", name=label, exact=True)).to_have_attribute(
-        "data-testid", "stBaseButton-primary"
-    )
+    expect(_label(app, label)).to_have_attribute("data-testid", "stBaseButton-primary")
 
 
 def _text_box(app: App):  # noqa: ANN202 - a Playwright locator
@@ -168,9 +172,7 @@ def _one_key_one_action_and_no_carried_text(
     assert _item_of(ann) == second
     expect(_text_box(ann)).to_have_value("")
     for label in ("agent failed", "agent succeeded"):
-        expect(ann.main.get_by_role("button", name=label, exact=True)).to_have_attribute(
-            "data-testid", "stBaseButton-secondary"
-        )
+        expect(_label(ann, label)).to_have_attribute("data-testid", "stBaseButton-secondary")
     ann.shot("integrity-next-item-clean")
     (row,) = team.rows("ann")
     assert (row.item, row.stage, row.outcome, row.justification) == (
@@ -217,7 +219,7 @@ def _an_outage_changes_no_mode(ann: App, team: Team, second: tuple[str, str]) ->
         _key(ann, "Control+Enter")
         ann.wait("Not saved; your labels and text are kept")
         _no_verdict_shown(ann)
-        expect(ann.main.get_by_role("button", name="Save and next")).to_be_visible()
+        expect(_label(ann, "Save and next")).to_be_visible()
         expect(_text_box(ann)).to_have_value("ann: saved after the outage")
         ann.shot("integrity-outage")
     finally:
@@ -236,10 +238,17 @@ def _an_outage_changes_no_mode(ann: App, team: Team, second: tuple[str, str]) ->
 
 def _nothing_shows_a_verdict_in_blind_review(ann: App, team: Team) -> None:
     """Issue 4: every page and the download, visited while the blind queue is worked."""
-    for path in ("", "tasks", "compare", "agreement"):
-        ann.goto(path, "this page shows verdicts")
-        expect(ann.page.locator("[data-testid='stSidebar']").get_by_text("Review mode")).to_be_visible()
-    ann.goto("trajectories", "Blind review: verdicts", statuses="failure")
+    nav = ann.page.locator("[data-testid='stSidebarNav']")
+    for title in ("Overview", "Tasks", "Compare runs", "Agreement"):  # as a reviewer goes: the sidebar
+        nav.get_by_text(title, exact=True).click()
+        ann.wait("this page shows verdicts")
+        expect(
+            ann.page.locator("[data-testid='stSidebar']").get_by_text("Review mode · queue")
+        ).to_be_visible()
+    nav.get_by_text("Trajectories", exact=True).click()
+    ann.wait("Blind review: verdicts")
+    # A crafted link filtering on verdicts (a new session, entering the queue it names): ignored.
+    ann.goto("trajectories", "Blind review: verdicts", statuses="failure", queue=QUEUE, reviewer="ann")
     ann.shot("integrity-list-blind")
     assert "Verdict status" not in ann.main.inner_text()
     headers = ann.main.locator("[data-testid='stDataFrame']").first.inner_text()
@@ -254,11 +263,12 @@ def _nothing_shows_a_verdict_in_blind_review(ann: App, team: Team) -> None:
 
 def _a_revision_after_the_reveal_is_informed(ann: App, team: Team, first: tuple[str, str]) -> None:
     """Issue 5: back on an item she saved, ann sees its verdict; changing her mind is informed."""
-    ann.goto("trajectory", "Informed: the verdict", run=first[0], task=first[1], tab="Annotate", queue=QUEUE)
+    query = {"run": first[0], "task": first[1], "tab": "Annotate", "queue": QUEUE, "reviewer": "ann"}
+    ann.goto("trajectory", "Informed: the verdict", **query)
     blind_before = _blind_kappa(team)
     _key(ann, "s")
     _key(ann, "Control+Enter")
-    ann.wait("Annotation saved (informed)")
+    ann.wait("Saved as informed (not blind)")
     rows = [r for r in team.rows("ann") if r.item == first]
     assert [(r.stage, r.outcome) for r in rows] == [(Stage.BLIND, "failure"), (Stage.INFORMED, "success")]
     assert rows[1].revealed in (Revealed.VERDICT, Revealed.BOTH)
@@ -281,7 +291,7 @@ def _agreement_of_the_replay(ann: App, team: Team, first: tuple[str, str], secon
     official = next(j for j in report.judges if j.judge == OFFICIAL and j.stage == Stage.BLIND)
     assert (official.n, official.ties, official.settled) == (1, 1, 0)
     ann.page.locator("[data-testid='stSidebar']").get_by_role("button", name="Leave review mode").click()
-    ann.goto("agreement", "Judges against the reviewers' outcome", adjudicator="ann")
+    ann.goto("agreement", "Judges against the reviewers", adjudicator="ann", reviewer="ann")
     ann.shot("integrity-agreement")
     assert "ties settled by the adjudicator" in ann.main.inner_text()
 
