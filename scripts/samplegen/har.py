@@ -8,7 +8,7 @@ import random
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from .sites import render_url
+from .sites import SITES, render_url
 from .trajectory import Trajectory, har_ts
 from .web import Req, View, json_req
 
@@ -20,20 +20,6 @@ DOC_ACCEPT = (
     "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,"
     "application/signed-exchange;v=b3;q=0.7"
 )
-ASSETS = {
-    "shopping": (
-        "/static/version1681922233/frontend/Magento/luma/en_US/css/styles-m.css",
-        "/static/version1681922233/frontend/Magento/luma/en_US/requirejs/require.js",
-    ),
-    "shopping_admin": (
-        "/static/version1681922233/adminhtml/Magento/backend/en_US/css/styles.css",
-        "/static/version1681922233/adminhtml/Magento/backend/en_US/requirejs/require.js",
-    ),
-    "reddit": ("/build/main.3b8f1d2e.css", "/build/main.7c41a9f0.js"),
-    "gitlab": ("/assets/application-5d1c7e0f.css", "/assets/webpack/main.8a2f4b61.chunk.js"),
-    "wikipedia": ("/skin/taskbar.css", "/skin/jquery-ui/jquery-ui.min.js"),
-    "map": ("/assets/application-9e8d3a1c.css", "/tile/15/9293/12320.png"),
-}
 
 
 class HarBuilder:
@@ -143,7 +129,7 @@ class HarBuilder:
         base = render_url(view.url)
         root = f"{urlsplit(base).scheme}://{urlsplit(base).netloc}"
         t2 = end + 2_000
-        for path in ASSETS[view.site]:
+        for path in SITES[view.site]["assets"]:
             dest = "style" if path.endswith(".css") else "image" if path.endswith(".png") else "script"
             mime = {"style": "text/css", "image": "image/png", "script": "application/javascript"}[dest]
             t2 = (

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .sites import CHROME_H, VIEW_H, VIEW_W, render_url
+from .sites import CHROME_H, FILLER, SITES, VIEW_H, VIEW_W, render_url
 from .web import Rows, View
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
@@ -42,112 +42,10 @@ class Frame:
     marks: bool = False  # draw set-of-marks ids (the solver's screenshots)
 
 
-FILLER: dict[str, tuple[str, ...]] = {
-    "products": (
-        "Bluetooth Speaker Portable Wireless 20W",
-        "Stainless Steel Water Bottle 32oz",
-        "LED Desk Lamp with USB Charging Port",
-        "Organic Green Tea Bags, 100 Count",
-        "Memory Foam Pillow, Queen Size",
-        "USB-C Hub 7-in-1 Adapter",
-        "Yoga Mat Non Slip 6mm",
-        "Ceramic Coffee Mug Set of 4",
-        "Wireless Mouse 2.4G Silent Click",
-        "Kids Toothbrush Soft Bristles 4 Pack",
-        "Cotton Bath Towels, 6 Piece Set",
-        "Phone Stand Adjustable Aluminum",
-    ),
-    "people": (
-        "Jane Doe",
-        "Sarah Miller",
-        "Alex Thomas",
-        "Grace Nguyen",
-        "Lily Potter",
-        "John Smith",
-        "Emma Lopez",
-        "Bob Jones",
-        "Adam Garcia",
-        "Ava Brown",
-        "Olivia Lee",
-        "Daniel Jackson",
-    ),
-    "posts": (
-        "What is the best way to learn a new language as an adult?",
-        "Finally finished my first marathon after two years of training",
-        "Local library is hosting a free book swap this weekend",
-        "Anyone else notice the new bike lanes downtown?",
-        "Tips for keeping houseplants alive during winter",
-        "My grandfather's old camera still works perfectly",
-        "Looking for recommendations: cozy mystery novels",
-        "The sunset over the river last night was unreal",
-        "How do you all budget for irregular expenses?",
-        "Weekly discussion thread: what are you reading?",
-    ),
-    "users": (
-        "Hammer94",
-        "mineinhusdson",
-        "ziostraccette",
-        "Dhghomon",
-        "Proud_Idiot",
-        "bookworm_22",
-        "quietriver",
-        "PixelPilot",
-        "MarvelsGrantMan136",
-        "jmvanhorn",
-        "tealeaf77",
-        "rustyspoon",
-    ),
-    "issues": (
-        "Broken link on the contributors page",
-        "Add dark mode toggle to the header",
-        "Improve focus styles for keyboard users",
-        "Update dependencies to latest minor versions",
-        "Typo in README installation section",
-        "Search results do not announce count to screen readers",
-        "CI pipeline fails on Node 18",
-        "Refactor navigation component",
-        "Add alt text to decorative images",
-        "Document release process",
-    ),
-    "places": (
-        "Forbes Avenue",
-        "Fifth Avenue",
-        "Schenley Park",
-        "Craig Street",
-        "Oakland",
-        "Squirrel Hill",
-        "Shadyside",
-        "Bellefield Avenue",
-        "Morewood Avenue",
-        "Panther Hollow",
-        "Junction Hollow",
-    ),
-    "sentences": (
-        "The article describes its history, organisation and notable events in detail.",
-        "It has been covered extensively by regional and national media since its founding.",
-        "Several sources give slightly different figures for the early years.",
-        "The following sections summarise the most commonly cited facts.",
-        "Later editions revised the methodology and expanded the list of entries.",
-        "Critics have noted both the strengths and the limitations of this approach.",
-    ),
-}
-
-
 def drawable(s: str) -> str:
     """Text the bundled font can draw: Pillow's default font has no accents, dashes or symbols."""
     s = s.translate({0x2014: "-", 0x2013: "-", 0x2605: "*", 0x2192: "->"})
     return "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
-
-
-REPO_FILES: Rows = (
-    ("Name", "Last commit", "Last update"),
-    (".gitlab", "Add issue templates", "1 year ago"),
-    ("src", "Refactor the build script", "1 year ago"),
-    (".gitignore", "Ignore editor folders", "2 years ago"),
-    ("LICENSE", "Add LICENSE", "2 years ago"),
-    ("README.md", "Update README.md", "1 year ago"),
-    ("package.json", "Bump dependencies", "1 year ago"),
-)
 
 
 class Painter:
@@ -235,15 +133,7 @@ class Painter:
         v = self.view
         self.rect((0, 0, VIEW_W, 36), fill="#dee1e6")
         self.rect((8, 6, 280, 42), fill="#ffffff", radius=8)
-        color = {
-            "shopping": "#1979c3",
-            "shopping_admin": "#eb5202",
-            "reddit": "#2a7ab0",
-            "gitlab": "#fc6d26",
-            "wikipedia": "#54595d",
-            "map": "#7ebc6f",
-        }[v.site]
-        self.rect((20, 14, 34, 28), fill=color, radius=3)
+        self.rect((20, 14, 34, 28), fill=SITES[v.site]["color"], radius=3)
         self.text((44, 12), v.title, 13, "#202124", 220)
         self.text((300, 10), "+", 18, "#5f6368")
         self.rect((0, 36, VIEW_W, CHROME_H), fill="#ffffff")
@@ -340,17 +230,7 @@ class Painter:
         self.text((1396, y0 + 58), "Cart", 13, "#555555")
         self.rect((0, y0 + 110, VIEW_W, y0 + 150), fill="#f0f0f0")
         x = 40
-        for cat in (
-            "Beauty & Personal Care",
-            "Sports & Outdoors",
-            "Clothing, Shoes & Jewelry",
-            "Home & Kitchen",
-            "Office Products",
-            "Tools & Home Improvement",
-            "Health & Household",
-            "Electronics",
-            "Video Games",
-        ):
+        for cat in SITES["shopping"]["menu"]:
             x = self.link((x, y0 + 122), cat, 13, "#575757")[2] + 22
         y = y0 + 172
         if v.banner:
@@ -403,17 +283,7 @@ class Painter:
                 "#555555",
             )
         elif kind in ("orders", "order"):
-            for i, item in enumerate(
-                (
-                    "My Account",
-                    "My Orders",
-                    "My Downloadable Products",
-                    "My Wish List",
-                    "Address Book",
-                    "Account Information",
-                    "My Product Reviews",
-                )
-            ):
+            for i, item in enumerate(SITES["shopping"]["account_menu"]):
                 self.link((40, y + i * 34), item, 14, "#333333" if item != "My Orders" else "#1979c3")
             if v.text:
                 y = self.para((320, y), v.text, 15, 1060, "#333333") + 10
@@ -453,19 +323,7 @@ class Painter:
         v, y0 = self.view, CHROME_H
         self.rect((0, y0, 88, VIEW_H), fill="#373330")
         self.rect((22, y0 + 14, 66, y0 + 54), fill="#eb5202", radius=4)
-        for i, item in enumerate(
-            (
-                "Dashboard",
-                "Sales",
-                "Catalog",
-                "Customers",
-                "Marketing",
-                "Content",
-                "Reports",
-                "Stores",
-                "System",
-            )
-        ):
+        for i, item in enumerate(SITES["shopping_admin"]["menu"]):
             yy = y0 + 80 + i * 64
             self.rect((36, yy, 52, yy + 16), outline="#aaa6a0")
             w = self.draw.textlength(item.upper(), font=font(10))
@@ -709,19 +567,7 @@ class Painter:
             self.rect((0, y0 + 44, 230, VIEW_H), fill="#fbfafd")
             self.draw.line((230, y0 + 44, 230, VIEW_H), fill="#dbdbdb")
             self.text((16, y0 + 60), path.split("/")[-1], 15, "#303030", 200)
-            for i, item in enumerate(
-                (
-                    "Project information",
-                    "Repository",
-                    "Issues",
-                    "Merge requests",
-                    "CI/CD",
-                    "Deployments",
-                    "Wiki",
-                    "Snippets",
-                    "Settings",
-                )
-            ):
+            for i, item in enumerate(SITES["gitlab"]["project_menu"]):
                 self.link((24, y0 + 100 + i * 36), item, 14, "#303030")
             x0 = 260
         y = y0 + 64
@@ -763,7 +609,7 @@ class Painter:
             for i, label in enumerate(v.buttons):
                 self.button((x0 + 80 + i * 120, y + 30), label, "#fafafa", "#303030", 13)
             y += 96
-            self.table((x0, y, 1400), v.rows or REPO_FILES)
+            self.table((x0, y, 1400), v.rows or tuple(map(tuple, SITES["gitlab"]["repo_files"])))
         elif kind in ("form", "mr", "settings"):
             if v.text:
                 y = self.para((x0, y), v.text, 14, 1000, "#303030") + 14

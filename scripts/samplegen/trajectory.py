@@ -15,7 +15,7 @@ from typing import Any
 from .painter import Box, Frame, layout
 from .plan import EXEC_HASH, RUN_ID, SCENARIOS, USER, Model, PlanRow, Scenario
 from .sites import LOCAL_TZ
-from .web import Act, Recipe, back, scroll
+from .web import Act, Recipe
 
 TERMINATE = Act("terminate")
 
@@ -106,13 +106,13 @@ def looping(recipe: Recipe, rounds: int) -> list[Act]:
     while len(acts) < rounds:
         post = opened[i % len(opened)]
         cycle = (
-            scroll(why=doubts[i % 4]),
-            scroll(why=doubts[(i + 1) % 4]),
-            scroll(up=True, why=doubts[(i + 2) % 4]),
-            scroll(up=True, why=doubts[(i + 3) % 4]),
+            Act("scroll_down", why=doubts[i % 4]),
+            Act("scroll_down", why=doubts[(i + 1) % 4]),
+            Act("scroll_up", why=doubts[(i + 2) % 4]),
+            Act("scroll_up", why=doubts[(i + 3) % 4]),
             replace(post, why=doubts[3]),
-            scroll(why=doubts[1]),
-            back(listing, why=doubts[0]),
+            Act("scroll_down", why=doubts[1]),
+            Act("back", view=listing, why=doubts[0]),
         )
         acts.extend(cycle)
         i += 1

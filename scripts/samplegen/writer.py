@@ -14,7 +14,7 @@ from typing import Any
 from .har import HarBuilder, har_document
 from .logs import traceback_text, web_surfer_log
 from .painter import Frame
-from .plan import ERRORS
+from .plan import ERRORS, JUDGE_SCORES
 from .trajectory import Trajectory
 
 
@@ -98,80 +98,3 @@ def write_trajectory(traj: Trajectory, out: Path, pngs: Mapping[Frame, bytes]) -
         (folder / "scores").mkdir(exist_ok=True)
         write_json(folder / "scores" / name, score, newline=False)
     return folder
-
-
-# Verdicts of other judges (illustrative LLM-judge outputs, as Fara's pipelines write them) so the viewer
-# has score files to show next to the official verdict; they are data, not something this script computes.
-JUDGE_SCORES: dict[tuple[str, int], dict[str, dict[str, Any]]] = {
-    ("fara", 108): {
-        "gpt_eval.json": {
-            "score": 1.0,
-            "gpt_response_text": "Thoughts: The agent opened Reports > Orders, limited the period to "
-            "January-May 2023, "
-            "filtered on the Complete status and grouped by month. The monthly counts in its "
-            'answer match the report rows shown in the last screenshot.\n\nStatus: "SUCCESS"',
-        }
-    },
-    ("fara", 11): {
-        "mmrubric_0.8-5-3.json": {
-            "score": 0,
-            "gpt_response_text": json.dumps(
-                {
-                    "is_success": 0,
-                    "success_criterion": "outcome",
-                    "final_answer": "[5]",
-                    "outcome_success": False,
-                    "outcome_reasoning": "The filtered review grid shows 6 records but the agent answered 5.",
-                    "outcome_primary_intent": "Count reviews mentioning 'disappointed'",
-                    "rubric_is_success": 0,
-                    "rubric_items": [
-                        {
-                            "criterion": "Find the reviews",
-                            "description": "Open Marketing > All Reviews",
-                            "max_points": 2,
-                            "earned_points": 2,
-                            "justification": "Screenshot 2 shows the review grid.",
-                        },
-                        {
-                            "criterion": "Filter by the term",
-                            "description": "Filter reviews on 'disappointed'",
-                            "max_points": 3,
-                            "earned_points": 3,
-                            "justification": "The keyword filter was applied.",
-                        },
-                        {
-                            "criterion": "Report the count",
-                            "description": "Answer with the number of matching reviews",
-                            "max_points": 5,
-                            "earned_points": 0,
-                            "justification": "Answered 5; the grid says 6 records found.",
-                        },
-                    ],
-                    "rubric_total_earned_points": 5,
-                    "rubric_total_max_points": 10,
-                    "first_point_of_failure": {"step": 4, "reason": "Miscounted the filtered rows"},
-                    "is_ambiguous": False,
-                    "is_invalid": False,
-                },
-                ensure_ascii=False,
-            ),
-        }
-    },
-    ("fara", 66): {
-        "mmrubric_0.8-5-3.json": {
-            "score": 0,
-            "gpt_response_text": json.dumps(
-                {"verifier_reasoning": 'The last action must be "terminate".', "verifier_success": False}
-            ),
-        }
-    },
-    ("som", 288): {
-        "WebJudge_Online_Mind2Web_eval-3.json": {
-            "score": 1.0,
-            "gpt_response_text": "The agent filtered the orders to canceled ones, identified a customer with "
-            "repeated "
-            "cancellations and reported an email address from the customer grid. Key points "
-            "satisfied.\nStatus: success",
-        }
-    },
-}
