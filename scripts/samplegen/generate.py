@@ -57,15 +57,9 @@ def generate(out: Path, jobs: int = 1) -> dict[str, Any]:
         folder = write_trajectory(traj, out, pngs)
         status, raw = check(checker, traj, folder)
         (folder / "core.log").write_text(core_log(traj, status), encoding="utf-8")
-        key = (traj.model.key, traj.row.task_id)
-        verdicts[traj.rel] = {
-            "task_id": traj.row.task_id,
-            "model": traj.model.name,
-            "scenario": traj.scenario_name,
-            "expected_status": status,
-            "raw_text_status": raw,
-            "note": " ".join(p for p in (traj.scenario.note, NOTES.get(key, "")) if p),
-        }
+        notes = (traj.scenario.note, NOTES.get((traj.model.key, traj.row.task_id), ""))
+        note = " ".join(p for p in notes if p)
+        verdicts[traj.rel] = intended(traj, status, raw, note)
     by_rel = {t.rel: t for t in trajectories}
     for tid in CLI_TASKS:
         traj = by_rel[f"runs/{MODELS[0].system}/{MODELS[0].name}/{USER}/{EXEC_HASH}/{RUN_ID}/traj/{tid}"]
@@ -76,18 +70,18 @@ def generate(out: Path, jobs: int = 1) -> dict[str, Any]:
         shutil.copyfile(out / traj.rel / "network.har", folder / "network.har")
         raw = checker.verdict(tid, text, folder / "network.har")
         status = checker.verdict(tid, traj.response, folder / "network.har")
-        verdicts[f"webarena-verified-cli/{tid}"] = {
-            "task_id": tid,
-            "model": traj.model.name,
-            "scenario": traj.scenario_name,
-            "expected_status": status,
-            "raw_text_status": raw,
-            "note": f"Official CLI layout, copied from {traj.rel}. {traj.scenario.note}",
-        }
+        note = f"Official CLI layout, copied from {traj.rel}. {traj.scenario.note}"
+        verdicts[f"webarena-verified-cli/{tid}"] = intended(traj, status, raw, note)
     write_json(out / "intended_verdicts.json", verdicts)
     score_officially(out)
     (out / "README.md").write_text(readme(trajectories, tasks, verdicts), encoding="utf-8")
     return verdicts
+
+
+def intended(traj: Trajectory, status: str | None, raw: str | None, note: str) -> dict[str, Any]:
+    """One entry of intended_verdicts.json."""
+    entry = {"task_id": traj.row.task_id, "model": traj.model.name, "scenario": traj.scenario_name}
+    return entry | {"expected_status": status, "raw_text_status": raw, "note": note}
 
 
 def score_officially(out: Path) -> None:
@@ -121,20 +115,12 @@ def readme(
     for row in PLAN:
         task = tasks[row.task_id]
         scenarios = " | ".join(getattr(row, m.key) for m in MODELS)
-        rows.append(
-            f"| {row.task_id} | {', '.join(task['sites'])} | {expected_of(task)['task_type']} | {scenarios} |"
-        )
-    return (
-        (DATA / "sample_readme.md")
-        .read_text(encoding="utf-8")
-        .format(
-            tasks=len(PLAN),
-            models="\n".join(models),
-            names=" | ".join(m.name for m in MODELS),
-            dashes="---|" * len(MODELS),
-            rows="\n".join(rows),
-        )
-    )
+        kind = expected_of(task)["task_type"]
+        rows.append(f"| {row.task_id} | {', '.join(task['sites'])} | {kind} | {scenarios} |")
+    template = (DATA / "sample_readme.md").read_text(encoding="utf-8")
+    tables = {"models": "\n".join(models), "rows": "\n".join(rows)}
+    names, dashes = " | ".join(m.name for m in MODELS), "---|" * len(MODELS)
+    return template.format(tasks=len(PLAN), names=names, dashes=dashes, **tables)
 
 
 def tree_digest(root: Path) -> str:

@@ -6,7 +6,7 @@ import json
 import random
 from typing import Any
 
-from .plan import ERRORS
+from .plan import ERRORS, OBSERVATIONS
 from .sites import MODEL_H, MODEL_W, VIEW_H, VIEW_W, render_url
 from .trajectory import Step, Trajectory, core_ts, log_ts
 
@@ -42,14 +42,8 @@ def fara_observation(step: Step, args: dict[str, Any]) -> str:
     if act.kind == "click":
         x, y = args["coordinate"]
         return f"I clicked at coordinates ({x * VIEW_W / MODEL_W}, {y * VIEW_H / MODEL_H})."
-    return {
-        "type": f"I typed '{act.text}'.",
-        "scroll_down": "I scrolled down one page in the browser.",
-        "scroll_up": "I scrolled up one page in the browser.",
-        "visit_url": f"I typed '{act.text}' into the browser address bar.",
-        "back": "I clicked the browser back button.",
-        "memorize": f"I memorized the following fact: {act.text}",
-    }.get(act.kind, step.thought)
+    said = OBSERVATIONS.get(act.kind)
+    return step.thought if said is None else said.format(text=act.text)
 
 
 def solver_call(step: Step) -> tuple[str, dict[str, Any]]:

@@ -149,34 +149,37 @@ USER, EXEC_HASH, RUN_ID = (_PLAN["run"][k] for k in ("user", "exec_hash", "run_i
 SCENARIOS = {
     name: Scenario(**({"status": None, "answer": None} | s)) for name, s in _PLAN["scenarios"].items()
 }
+THOUGHTS: dict[str, str] = _PLAN["thoughts"]  # what an agent says of a step its recipe gives no `why` for
+OBSERVATIONS: dict[str, str] = _PLAN["observations"]  # what Fara's log says after a step
 
-Notes = dict[tuple[str, int], str]  # (model key, task id) -> what goes wrong, when the scenario does not say
-Scores = dict[tuple[str, int], dict[str, dict[str, Any]]]  # (model key, task id) -> other judges' score files
+# Facts of one model's trajectory of a task, in its recipe file as [task.<table>.<model key>].
+PER_TRAJECTORY = ("notes", "errors", "judge_scores", "log")
 
 
-def _load_tasks() -> tuple[
-    tuple[PlanRow, ...], dict[int, Recipe], Notes, dict[tuple[str, int], Error], Scores
-]:
+def _load_tasks() -> tuple[tuple[PlanRow, ...], dict[int, Recipe], dict[str, dict[tuple[str, int], Any]]]:
     plan: list[PlanRow] = []
     recipes: dict[int, Recipe] = {}
-    notes: Notes = {}
-    errors: dict[tuple[str, int], Error] = {}  # environment errors of aborted / crashed runs
-    scores: Scores = {}
+    tables: dict[str, dict[tuple[str, int], Any]] = {name: {} for name in PER_TRAJECTORY}
     for site in _PLAN["sites"]:
         file = RecipeFile(DATA / "recipes" / f"{site}.toml")
         for task in file.tasks:
             tid = task["id"]
             plan.append(PlanRow(tid, task["fara"], task["som"], task.get("fara_log", "fara")))
             recipes[tid] = file.recipe(task)
-            for key in ("fara", "som"):
-                if key in task.get("notes", {}):
-                    notes[key, tid] = task["notes"][key]
-                if key in task.get("errors", {}):
-                    e = task["errors"][key]
-                    errors[key, tid] = (e["message"], e["exception"], tuple(e["traceback"]))
-                if key in task.get("judge_scores", {}):
-                    scores[key, tid] = {n: judge_score(s) for n, s in task["judge_scores"][key].items()}
-    return tuple(plan), recipes, notes, errors, scores
+            for name, table in tables.items():
+                table.update({(key, tid): value for key, value in task.get(name, {}).items()})
+    return tuple(plan), recipes, tables
 
 
-PLAN, RECIPES, NOTES, ERRORS, JUDGE_SCORES = _load_tasks()
+PLAN, RECIPES, _TABLES = _load_tasks()
+# (model key, task id) -> what goes wrong, when the scenario name does not say it all
+NOTES: dict[tuple[str, int], str] = _TABLES["notes"]
+# (model key, task id) -> the environment error of an aborted or crashed run
+ERRORS: dict[tuple[str, int], Error] = {
+    k: (e["message"], e["exception"], tuple(e["traceback"])) for k, e in _TABLES["errors"].items()
+}
+# (model key, task id) -> score files of other judges
+JUDGE_SCORES = {
+    k: {n: judge_score(s) for n, s in files.items()} for k, files in _TABLES["judge_scores"].items()
+}
+LOG_QUIRKS: dict[tuple[str, int], str] = _TABLES["log"]  # "empty" | "blank_line": how web_surfer.log is off

@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .painter import Box, Frame, layout
-from .plan import EXEC_HASH, RUN_ID, SCENARIOS, USER, Model, PlanRow, Scenario
+from .plan import EXEC_HASH, RUN_ID, SCENARIOS, THOUGHTS, USER, Model, PlanRow, Scenario
 from .sites import LOCAL_TZ
 from .web import Act, Recipe
 
@@ -60,9 +60,8 @@ class Trajectory:
 
 
 def expected_of(task: dict[str, Any]) -> dict[str, Any]:
-    expected: dict[str, Any] = next(e for e in task["eval"] if e["evaluator"] == "AgentResponseEvaluator")[
-        "expected"
-    ]
+    evaluator = next(e for e in task["eval"] if e["evaluator"] == "AgentResponseEvaluator")
+    expected: dict[str, Any] = evaluator["expected"]
     return expected
 
 
@@ -139,13 +138,9 @@ def build_response(
             status, data, details = "NOT_FOUND_ERROR", None, recipe.wrong_finding or "Not found."
         else:
             status, data, details = "SUCCESS", recipe.wrong_answer, None
-    upper = model.key == "fara"  # the two agents spell enum values differently; both are accepted
-    return {
-        "task_type": task_type.upper() if upper else task_type.lower(),
-        "status": status,
-        "retrieved_data": data,
-        "error_details": details,
-    }
+    # The two agents spell enum values differently; both are accepted.
+    task_type = task_type.upper() if model.key == "fara" else task_type.lower()
+    return {"task_type": task_type, "status": status, "retrieved_data": data, "error_details": details}
 
 
 def answer_text(resp: dict[str, Any], style: str, finding: str) -> str:
@@ -155,12 +150,8 @@ def answer_text(resp: dict[str, Any], style: str, finding: str) -> str:
     if style == "prose":
         return f"{finding} My final response is {body} and the task is complete."
     if style == "action_results":
-        published = {
-            "action": resp["task_type"].lower(),
-            "status": resp["status"],
-            "results": resp["retrieved_data"],
-            "error_details": resp["error_details"],
-        }
+        published = {"action": resp["task_type"].lower(), "status": resp["status"]}
+        published |= {"results": resp["retrieved_data"], "error_details": resp["error_details"]}
         return json.dumps(published, ensure_ascii=False)
     if style == "malformed":
         if resp["task_type"].lower() == "mutate":
@@ -195,9 +186,8 @@ def plan_trajectory(model: Model, row: PlanRow, task: dict[str, Any], recipe: Re
         after = next_frame(frame, act, solver)
         steps.append(Step(act, frame, after, box, mark))
         frame = after
-    return Trajectory(
-        model, row, name, task, recipe, steps, start, text, response, is_aborted=name == "aborted"
-    )
+    aborted = name == "aborted"
+    return Trajectory(model, row, name, task, recipe, steps, start, text, response, aborted)
 
 
 def next_frame(frame: Frame, act: Act, solver: bool) -> Frame:
@@ -220,15 +210,7 @@ def think(step: Step, traj: Trajectory) -> str:
         return traj.answer_text or ""
     if act.why:
         return act.why
-    return {
-        "click": f"I'll click on '{act.target}'.",
-        "type": f"I'll type '{act.text}' into the {act.target} field.",
-        "scroll_down": "I'll scroll down to see more.",
-        "scroll_up": "I'll scroll back up.",
-        "back": "I'll go back to the previous page.",
-        "visit_url": f"I'll go to {act.text}.",
-        "memorize": f"I'll remember this: {act.text}",
-    }.get(act.kind, "Continuing.")
+    return THOUGHTS.get(act.kind, "Continuing.").format(target=act.target, text=act.text)
 
 
 def schedule(traj: Trajectory, start_us: int) -> None:

@@ -14,17 +14,15 @@ from typing import Any
 from .har import HarBuilder, har_document
 from .logs import traceback_text, web_surfer_log
 from .painter import Frame
-from .plan import ERRORS, JUDGE_SCORES
+from .plan import ERRORS, JUDGE_SCORES, LOG_QUIRKS
 from .trajectory import Trajectory
 
 
 def token_usage(traj: Trajectory) -> dict[str, Any]:
     rng = random.Random(f"usage:{traj.rel}")
     calls = len(traj.steps)
-    usage: dict[str, Any] = {
-        "prompt_tokens": sum(rng.randint(3300, 9800) for _ in range(calls)),
-        "completion_tokens": sum(rng.randint(40, 190) for _ in range(calls)),
-    }
+    usage: dict[str, Any] = {"prompt_tokens": sum(rng.randint(3300, 9800) for _ in range(calls))}
+    usage["completion_tokens"] = sum(rng.randint(40, 190) for _ in range(calls))
     if traj.task["task_id"] % 3 == 0:  # newer writers add these; readers must accept them
         usage["reasoning_tokens"] = 0 if traj.model.key == "fara" else rng.randint(200, 900)
         usage["num_calls"] = calls
@@ -58,40 +56,28 @@ def write_trajectory(traj: Trajectory, out: Path, pngs: Mapping[Frame, bytes]) -
         generation = "text"
     lines = web_surfer_log(traj, generation)
     error = ERRORS.get((key, tid))
-    if key == "fara" and tid == 156:
+    quirk = LOG_QUIRKS.get((key, tid))
+    if quirk == "empty":
         lines = []  # DEBUG lines filtered: an empty log is common in this generation
-    if key == "som" and tid == 44:
-        lines.insert(len(lines) // 2, "")  # a stray blank line
+    if quirk == "blank_line":
+        lines.insert(len(lines) // 2, "")
     log = "".join(line + "\n" for line in lines)
     if crashed and error and key == "fara":
         log += "\n".join(traceback_text(error)) + "\n"  # a traceback appended after the last JSON line
-    if crashed and key == "som":
-        log = (
-            log[: log.rfind("\n", 0, len(log) - 1) + 1] + lines[-1][: len(lines[-1]) // 2]
-        )  # killed mid-write
+    if crashed and key == "som":  # killed mid-write
+        log = log[: log.rfind("\n", 0, len(log) - 1) + 1] + lines[-1][: len(lines[-1]) // 2]
     (folder / "web_surfer.log").write_text(log, encoding="utf-8")
 
     if not crashed:
-        answer = {
-            "final_answer": traj.answer_text if traj.answer_text is not None else "<no_answer>",
-            "env_state_json": "<no_answer>",
-            "env_state_raw": "<no_answer>",
-            "screenshots": [name for name, _ in shots],
-            "is_aborted": traj.is_aborted,
-            "is_rel_paths": True,
-            "token_usage": token_usage(traj),
-        }
+        none = "<no_answer>"
+        final = traj.answer_text if traj.answer_text is not None else none
+        answer: dict[str, Any] = {"final_answer": final, "env_state_json": none, "env_state_raw": none}
+        answer |= {"screenshots": [n for n, _ in shots], "is_aborted": traj.is_aborted, "is_rel_paths": True}
+        answer["token_usage"] = token_usage(traj)
         write_json(folder / f"{tid}_final_answer.json", answer, newline=False)
-        write_json(
-            folder / "times.json",
-            {
-                "start_time": traj.start_us / 1e6,
-                "end_time": traj.end_us / 1e6,
-                "duration": (traj.end_us - traj.start_us) / 1e6,
-            },
-            indent=None,
-            newline=False,
-        )
+        duration = (traj.end_us - traj.start_us) / 1e6
+        times = {"start_time": traj.start_us / 1e6, "end_time": traj.end_us / 1e6, "duration": duration}
+        write_json(folder / "times.json", times, indent=None, newline=False)
         if traj.scenario_name != "har_missing":
             write_json(folder / "network.har", har_document(traj, HarBuilder(traj).build()))
     for name, score in JUDGE_SCORES.get((key, tid), {}).items():
