@@ -134,12 +134,8 @@ def main(argv: Sequence[str] | None = None, doc: str | None = None) -> int:
     # The entry script passes its own docstring, so `--help` describes the command that was run.
     parser = argparse.ArgumentParser(description=doc.splitlines()[0] if doc else None)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output folder (default: sample_runs/)")
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        default=min(8, os.cpu_count() or 1),
-        help="processes drawing screenshots (the output is the same for any value)",
-    )
+    jobs = min(8, os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=int, default=jobs, help="processes drawing screenshots (same output)")
     args = parser.parse_args(argv)
     began = time.perf_counter()
     verdicts = generate(args.out, args.jobs)

@@ -70,6 +70,11 @@ def surfer_event(
     return json.dumps(event | {"url": url, "action": action, "arguments": arguments})
 
 
+def other_event(message: str, us: int) -> str:
+    """One OtherEvent line of Fara's generations."""
+    return json.dumps({"message": message, "timestamp": log_ts(us), "type": "OtherEvent"})
+
+
 def web_surfer_log(traj: Trajectory, generation: str) -> list[str]:
     lines: list[str] = []
     for n, step in enumerate(traj.steps, 1):
@@ -85,27 +90,17 @@ def web_surfer_log(traj: Trajectory, generation: str) -> list[str]:
             lines.append(surfer_event(step.t + step.dur, "WebSurfer-SummarizedAction", summary, after))
             continue
         args = fara_args(step)
-        plain = dict(args)
-        text = (
-            f"\nThought #{n}: {step.thought}\nAction #{n}: executing tool '{args['action']}' with arguments "
-            f"{json.dumps(plain)}"
-        )
-        lines.append(json.dumps({"message": text, "timestamp": log_ts(step.t), "type": "OtherEvent"}))
+        tool = f"executing tool '{args['action']}' with arguments {json.dumps(args)}"
+        lines.append(other_event(f"\nThought #{n}: {step.thought}\nAction #{n}: {tool}", step.t))
         if generation == "fara":
             structured = {**args, "thoughts": step.thought}
             call = f"computer_use( {json.dumps(structured)} )"
             ts = log_ts(step.t + 1_100 + n % 7 * 130)
-            event: dict[str, Any] = {
-                "source": "FaraAgent",
-                "message": call,
-                "url": url,
-                "action": "computer_use",
-            }
-            lines.append(json.dumps(event | {"arguments": structured, "timestamp": ts, "type": "OtherEvent"}))
-        seen = f"Observation#{n}: {fara_observation(step, args)}"
-        lines.append(
-            json.dumps({"message": seen, "timestamp": log_ts(step.t + step.dur), "type": "OtherEvent"})
-        )
+            event = {"source": "FaraAgent", "message": call, "url": url, "action": "computer_use"}
+            lines.append(
+                json.dumps({**event, "arguments": structured, "timestamp": ts, "type": "OtherEvent"})
+            )
+        lines.append(other_event(f"Observation#{n}: {fara_observation(step, args)}", step.t + step.dur))
     if generation == "solver" and traj.answer_text is not None:
         final = render_url(traj.steps[-1].after.view.url)
         done = f"Web surfing done. Final target: {final}"
@@ -124,15 +119,13 @@ def traceback_text(error: tuple[str, str, tuple[str, ...]]) -> list[str]:
 def event_repr(traj: Trajectory, step: Step) -> str:
     url = render_url(step.before.view.url)
     if traj.model.generation == "solver":
-        name, args = solver_call(step)
-        return (
-            f"WebSurferEvent(source='WebSurfer', message={f'{name}( {json.dumps(args)} )'!r}, url={url!r}, "
-            f"action={name!r}, arguments={args!r})"
-        )
-    args = {**fara_args(step), "thoughts": step.thought}
+        source, (name, args) = "WebSurfer", solver_call(step)
+    else:
+        source, name, args = "FaraAgent", "computer_use", {**fara_args(step), "thoughts": step.thought}
+    message = f"{name}( {json.dumps(args)} )"
     return (
-        f"WebSurferEvent(source='FaraAgent', message={f'computer_use( {json.dumps(args)} )'!r}, url={url!r}, "
-        f"action='computer_use', arguments={args!r})"
+        f"WebSurferEvent(source={source!r}, message={message!r}, url={url!r}, action={name!r}, "
+        f"arguments={args!r})"
     )
 
 

@@ -186,13 +186,10 @@ class Painter:
 
     def paint(self) -> None:
         self.chrome()
-        if self.view.menu or self.view.dialog:
-            # The page under an open menu is not clickable: draw it, then forget its targets.
-            getattr(self, f"site_{self.view.site}")()
+        getattr(self, f"site_{self.view.site}")()
+        if self.view.menu or self.view.dialog:  # the page under an open menu is not clickable
             self.targets = {k: b for k, b in self.targets.items() if b[1] < CHROME_H}
             self.overlays()
-        else:
-            getattr(self, f"site_{self.view.site}")()
         if self.frame.marks:
             self.set_of_marks()
 

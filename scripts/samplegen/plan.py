@@ -1,10 +1,7 @@
-"""The plan and the recipes of the sample, read from the TOML files in `data/` (`data/README.md` says how).
+"""The plan and the recipes of the sample, read from `data/plan.toml` and `data/recipes/*.toml`.
 
-`data/plan.toml` holds the two models and the scenarios (with the verdict each must get); each file of
-`data/recipes/` holds the tasks that start on one site: for every task, the scenario of each model's
-trajectory, the pages (views) the agent sees, its step lists and its answers. This module turns them
-into the objects the generator works with: MODELS, SCENARIOS, PLAN (in file order), RECIPES, NOTES,
-ERRORS and JUDGE_SCORES.
+The format is described in README.md next to this file. Read once, at import, into MODELS, SCENARIOS,
+PLAN (in file order), RECIPES and what is said per trajectory (NOTES, ERRORS, JUDGE_SCORES, LOG_QUIRKS).
 """
 
 from __future__ import annotations
@@ -87,6 +84,8 @@ class RecipeFile:
         """A step list: each item is a step, or the name of a step list under [paths]."""
         out: list[Act] = []
         for item in items:
+            if isinstance(item, str) and item not in self.paths:
+                raise KeyError(f"{self.path.name}: no step list named {item!r} under [paths]")
             out += self.acts(self.paths[item]) if isinstance(item, str) else [self.act(dict(item))]
         return tuple(out)
 
@@ -95,6 +94,8 @@ class RecipeFile:
         fields["reqs"] = tuple(request(r) for r in d.pop("reqs", ()))
         if "view" in d:
             fields["view"] = self.view(d.pop("view"))
+        if len(d) != 1 or not {*d} <= {*_ACTIONS, "scroll", "visit", "back"}:
+            raise ValueError(f"{self.path.name}: not one of click, type, visit, back, scroll, memorize: {d}")
         ((verb, value),) = d.items()
         if verb == "scroll":
             return Act(f"scroll_{value}", **fields)
@@ -115,6 +116,7 @@ class RecipeFile:
             {name: self.acts(steps) for name, steps in task.get("variants", {}).items()},
             task.get("finding", ""),
             task.get("wrong_finding", ""),
+            tuple(task.get("doubts", ())),
         )
 
 

@@ -6,6 +6,7 @@ seeded times, and the `*_ts` helpers format those times the way each file writes
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from dataclasses import dataclass, field, replace
@@ -72,13 +73,8 @@ def acts_for(recipe: Recipe, scenario: Scenario, model: Model) -> list[Act]:
         acts = list(recipe.variants[kind])
     elif kind == "left":
         raise ValueError(f"task {recipe.task_id}: a 'left' scenario needs its own step list")
-    elif kind == "missing":
-        # Stop right before the first action that changes server state.
-        acts = []
-        for act in recipe.steps:
-            if any(r.method != "GET" for r in act.reqs):
-                break
-            acts.append(act)
+    elif kind == "missing":  # stop right before the first action that changes server state
+        acts = list(itertools.takewhile(lambda a: all(r.method == "GET" for r in a.reqs), recipe.steps))
     elif kind == "loop":
         acts = looping(recipe, model.max_rounds)
     elif kind == "truncated":
@@ -94,12 +90,7 @@ def looping(recipe: Recipe, rounds: int) -> list[Act]:
     """An agent that never decides: re-reads the same pages until it runs out of rounds."""
     opened = [a for a in recipe.steps if a.kind == "click" and a.view is not None and a.view.kind == "post"]
     listing = next(a.view for a in recipe.steps if a.kind == "back" and a.view is not None)
-    doubts = (
-        "Let me look at the list again to make sure I haven't missed a post that recommends a single book.",
-        "I'm not sure whether this post counts; I'll scroll further.",
-        "I should double check the remaining posts in the top 10.",
-        "Let me re-read this post to see how many books it mentions.",
-    )
+    doubts = recipe.doubts
     acts = list(recipe.steps)
     i = 0
     while len(acts) < rounds:

@@ -77,8 +77,8 @@ class Recipe:
 
     `variants` hold alternative step lists keyed by what goes wrong: "wrong" (wrong final page or
     wrong request), "missing" (the mutating request never fires), "left" (the right page, then
-    another one). `answer` is the retrieved data of
-    a right answer and `wrong_answer` what a mistaken agent returns.
+    another one). `answer` is the retrieved data of a right answer and `wrong_answer` what a mistaken
+    agent returns.
     """
 
     task_id: int
@@ -89,25 +89,9 @@ class Recipe:
     variants: Mapping[str, tuple[Act, ...]] = field(default_factory=dict)
     finding: str = ""  # one sentence the agent says when it is done
     wrong_finding: str = ""
+    doubts: tuple[str, ...] = ()  # what the agent of a "loop" scenario keeps telling itself
 
 
-def json_req(
-    method: str,
-    url: str,
-    body: Any,
-    *,
-    status: int = 200,
-    response: Any = None,
-    kind: str = "xhr",
-    headers: tuple[tuple[str, str], ...] = (),
-) -> Req:
-    return Req(
-        method,
-        url,
-        json.dumps(body, separators=(",", ":")),
-        "application/json",
-        status,
-        kind,
-        response,
-        headers=headers,
-    )
+def json_req(method: str, url: str, body: Any, **fields: Any) -> Req:
+    """A request with a JSON body, compact as a page's script sends it (`fields`: the rest of `Req`)."""
+    return Req(method, url, json.dumps(body, separators=(",", ":")), "application/json", **fields)
