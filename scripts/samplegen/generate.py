@@ -19,7 +19,7 @@ from typing import Any
 from .checker import Checker, check
 from .logs import core_log
 from .painter import render_all
-from .plan import DATA, EXEC_HASH, MODELS, NOTES, PLAN, RECIPES, RUN_ID, USER
+from .plan import DATA, MODELS, NOTES, PLAN, RECIPES
 from .sites import SITE_URLS
 from .trajectory import Trajectory, expected_of, plan_trajectory, schedule
 from .writer import screenshot_frames, write_json, write_trajectory
@@ -60,9 +60,9 @@ def generate(out: Path, jobs: int = 1) -> dict[str, Any]:
         notes = (traj.scenario.note, NOTES.get((traj.model.key, traj.row.task_id), ""))
         note = " ".join(p for p in notes if p)
         verdicts[traj.rel] = intended(traj, status, raw, note)
-    by_rel = {t.rel: t for t in trajectories}
+    by_task = {(t.model.key, t.row.task_id): t for t in trajectories}
     for tid in CLI_TASKS:
-        traj = by_rel[f"runs/{MODELS[0].system}/{MODELS[0].name}/{USER}/{EXEC_HASH}/{RUN_ID}/traj/{tid}"]
+        traj = by_task[MODELS[0].key, tid]
         folder = out / "webarena-verified-cli" / str(tid)
         folder.mkdir(parents=True)
         text = traj.answer_text or ""

@@ -160,20 +160,9 @@ def _pairs(items: list[tuple[str, str]]) -> list[dict[str, str]]:
 
 
 def har_document(traj: Trajectory, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    last_view = traj.steps[-1].after.view if traj.steps else traj.start.view
-    return {
-        "log": {
-            "version": "1.2",
-            "creator": {"name": "Playwright", "version": "1.49.1"},
-            "browser": {"name": "chromium", "version": "131.0.6778.33"},
-            "pages": [
-                {
-                    "startedDateTime": entries[0]["startedDateTime"],
-                    "id": entries[0]["pageref"],
-                    "title": last_view.title,
-                    "pageTimings": {"onContentLoad": 412.8, "onLoad": 655.1},
-                }
-            ],
-            "entries": entries,
-        }
-    }
+    title = (traj.steps[-1].after.view if traj.steps else traj.start.view).title
+    page = {"startedDateTime": entries[0]["startedDateTime"], "id": entries[0]["pageref"], "title": title}
+    page["pageTimings"] = {"onContentLoad": 412.8, "onLoad": 655.1}
+    tools = {"creator": {"name": "Playwright", "version": "1.49.1"}}
+    tools["browser"] = {"name": "chromium", "version": "131.0.6778.33"}
+    return {"log": {"version": "1.2", **tools, "pages": [page], "entries": entries}}

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import random
@@ -24,13 +25,11 @@ from .web import Rows, View
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 Box = tuple[int, int, int, int]
-_FONTS: dict[int, Font] = {}
 
 
+@functools.cache
 def font(size: int) -> Font:
-    if size not in _FONTS:
-        _FONTS[size] = ImageFont.load_default(size=size)
-    return _FONTS[size]
+    return ImageFont.load_default(size=size)
 
 
 @dataclass(frozen=True)
@@ -717,16 +716,12 @@ class Painter:
         self.text((VIEW_W - 300, VIEW_H - 22), "© OpenStreetMap contributors", 12, "#555555")
 
 
-_LAYOUTS: dict[Frame, dict[str, Box]] = {}
-
-
+@functools.cache
 def layout(frame: Frame) -> dict[str, Box]:
     """Where the clickable texts of a frame are (cached; the same code path as the real drawing)."""
-    if frame not in _LAYOUTS:
-        painter = Painter(frame, layout_only=True)
-        painter.paint()
-        _LAYOUTS[frame] = painter.targets
-    return _LAYOUTS[frame]
+    painter = Painter(frame, layout_only=True)
+    painter.paint()
+    return painter.targets
 
 
 def png(frame: Frame) -> bytes:

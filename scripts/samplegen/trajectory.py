@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -39,7 +39,6 @@ class Trajectory:
     row: PlanRow
     scenario_name: str
     task: dict[str, Any]
-    recipe: Recipe
     steps: list[Step]
     start: Frame
     answer_text: str | None  # final_answer; None when no answer file is written
@@ -47,8 +46,6 @@ class Trajectory:
     is_aborted: bool
     start_us: int = 0
     end_us: int = 0
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    frames: list[Frame] = field(default_factory=list)  # screenshots in file order
 
     @property
     def scenario(self) -> Scenario:
@@ -178,7 +175,7 @@ def plan_trajectory(model: Model, row: PlanRow, task: dict[str, Any], recipe: Re
         steps.append(Step(act, frame, after, box, mark))
         frame = after
     aborted = name == "aborted"
-    return Trajectory(model, row, name, task, recipe, steps, start, text, response, aborted)
+    return Trajectory(model, row, name, task, steps, start, text, response, aborted)
 
 
 def next_frame(frame: Frame, act: Act, solver: bool) -> Frame:
