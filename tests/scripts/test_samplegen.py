@@ -9,8 +9,11 @@ the verdicts it claims, is tests/test_sample_runs.py.
 from __future__ import annotations
 
 import re
+import sys
 from collections import defaultdict
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLEGEN = ROOT / "scripts" / "samplegen"
@@ -73,3 +76,26 @@ def test_the_generator_stays_under_its_line_budget() -> None:
     total = sum(counts.values())
     biggest = sorted(counts.items(), key=lambda kv: -kv[1])[:5]
     assert total < LINE_BUDGET, f"{total} lines of Python (budget {LINE_BUDGET}); biggest: {biggest}"
+
+
+def test_a_mistake_in_a_recipe_file_names_the_file(tmp_path: Path) -> None:
+    """Adding a recipe is editing data: a wrong step or name must say where it is."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from samplegen.plan import RecipeFile
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    path = tmp_path / "mine.toml"
+    path.write_text(
+        '[views.home]\nurl = "__SHOPPING__/"\ntitle = "Home"\nkind = "home"\n\n'
+        '[[task]]\nid = 1\nfara = "right_answer"\nsom = "right_answer"\nstart = "home"\n'
+        'steps = [{click = "Cart", view = "cart"}, {press = "Enter"}, "to_cart"]\n',
+        encoding="utf-8",
+    )
+    recipes = RecipeFile(path)
+    for bad, error in (([{"click": "Cart", "view": "cart"}], KeyError), ([{"press": "Enter"}], ValueError)):
+        with pytest.raises(error, match=re.escape("mine.toml")):
+            recipes.acts(bad)
+    with pytest.raises(KeyError, match=re.escape("mine.toml: no step list named 'to_cart'")):
+        recipes.acts(["to_cart"])
+    assert recipes.acts([{"scroll": "down", "why": "More."}])[0].kind == "scroll_down"
