@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -69,9 +69,10 @@ class RecipeFile:
     def __init__(self, path: Path) -> None:
         data = _read(path)
         self.path = path
-        self.views = {
-            name: View(**{k: _tuples(v) for k, v in d.items()}) for name, d in data["views"].items()
-        }
+        self.views: dict[str, View] = {}
+        for name, d in data["views"].items():  # `base`: an earlier view this one changes
+            fields = {k: _tuples(v) for k, v in d.items() if k != "base"}
+            self.views[name] = replace(self.view(d["base"]), **fields) if "base" in d else View(**fields)
         self.paths: dict[str, list[Any]] = data.get("paths", {})
         self.tasks: list[dict[str, Any]] = data["task"]
 
