@@ -60,6 +60,11 @@ def test_no_block_of_more_than_ten_lines_is_repeated_between_recipes() -> None:
     assert not repeated, "\n".join(f"{where}: {first}" for first, where in repeated[:20])
 
 
+def test_no_block_of_more_than_ten_lines_is_repeated_between_generator_modules() -> None:
+    repeated = repeated_blocks(_code_files())
+    assert not repeated, "\n".join(f"{where}: {first}" for first, where in repeated[:20])
+
+
 def test_the_check_finds_a_repeated_block(tmp_path: Path) -> None:
     block = [f"  {{click = 'item {i}', why = 'step {i}'}}," for i in range(WINDOW)]
     (tmp_path / "a.toml").write_text("\n".join(["[a]", *block, "x = 1"]), encoding="utf-8")
