@@ -29,8 +29,10 @@ from pages.state import Key
 from pages.submission_view import package_issues
 from pages.walk import current_filters, list_params
 from webeval_core.reading.tasks import TASK_TYPES
+from webeval_core.reading.taxonomy import code_label
 from webeval_core.runs import metrics
 from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs.queries import code_choice, parse_code_choice
 from webeval_core.safe_output import spreadsheet_cell
 
 require_app_shell()
@@ -63,7 +65,18 @@ def _choices(root: str, generation: int, judge: str | None) -> dict[str, list[st
     choices = {
         column: _options(queries.distinct(column, judge), orders.get(column, ())) for column in columns
     }
-    return choices | {"tags": list(queries.tags(judge))}
+    codes = [
+        code_choice(row.judge, row.code)
+        for by_category in (True, False)
+        for row in queries.failure_codes(None, judge, by_category=by_category)
+    ]
+    return choices | {"tags": list(queries.tags(judge)), "codes": list(dict.fromkeys(codes))}
+
+
+def _code_name(choice: str) -> str:
+    """A "<judge>:<code>" filter value as the list names it: the code named, after its judge."""
+    judge, code = parse_code_choice(choice)
+    return f"{judge}: {code_label(code)}"
 
 
 def _csv(rows: pd.DataFrame) -> str:
@@ -91,7 +104,7 @@ text = st.text_input(
     icon=":material/search:",
 )
 row1 = st.columns(5)
-row2 = st.columns([1, 1, 2])
+row2 = st.columns([1, 1, 1, 2])
 with row1[0]:
     runs = _multiselect("Run", Key.RUNS, [r.key for r in index.run_heads], format_func=labels.__getitem__)
 with row1[1]:
@@ -117,6 +130,14 @@ with row2[0]:
 with row2[1]:
     tags = _multiselect("Failure tag", Key.TAGS, choices["tags"], help="Any of the chosen tags")
 with row2[2]:
+    codes = _multiselect(
+        "Error code",
+        Key.FAILURE_CODES,
+        choices["codes"],
+        format_func=_code_name,
+        help="Fara's error taxonomy: a verifier gives any of the chosen codes (a category keeps its codes)",
+    )
+with row2[3]:
     templates = _multiselect("Intent template", Key.TEMPLATES, choices["intent_template"])
 disagree = st.toggle(
     "Judges disagree",
@@ -134,6 +155,7 @@ criteria = TrajectoryFilter(
     results=frozenset(results),
     statuses=frozenset(statuses),
     tags=frozenset(tags),
+    failure_codes=frozenset(codes),
     text=text,
     judges_disagree=disagree,
 )
