@@ -13,6 +13,14 @@ from pathlib import Path
 from typing import Any
 
 JUDGE = "mmrubric_0.8-5-3"
+RUN = "WebTailBench_hf"
+"""The run (its folder under the root) of `verifier_root`."""
+TASK = "alltrails_find_23"
+"""The trajectory judged by the hand-written file."""
+SECOND = "alltrails_find_24"
+"""A second failed trajectory (one 2.1 failure point at step 4)."""
+PASSED = "alltrails_find_25"
+"""A passed trajectory (no failure)."""
 
 HAND_WRITTEN_RESPONSE = r"""
 {
@@ -88,6 +96,17 @@ OLDER_RESPONSE = r"""
 """
 """An earlier generation: no success criterion, critical point or taxonomy; the failure nested."""
 
+SECOND_RESPONSE = r"""
+{"success_criterion": "outcome", "outcome_success": false, "outcome_reasoning": "Wrong trail named.",
+ "cp_type_used": "NO_CRITICAL_POINT", "cp_violation": false,
+ "first_point_of_failure": {"reasoning": "The answer contradicts the page.", "has_failure": true,
+   "failure_points": [{"step_numbers": "4", "error_code": "2.1", "error_category": "Hallucination",
+     "error_type": "Output contradiction",
+     "what_happened": "Named Mist Trail though the page lists Half Dome.",
+     "agent_reasoning": "", "evidence": "Step 4's screenshot.", "impact": "Wrong answer."}]}}
+"""
+"""A second Universal Verifier file, by hand: one failure point."""
+
 
 def strings_of(value: Any) -> list[str]:
     """Every non-empty string value of a decoded JSON document (the texts a view must show)."""
@@ -98,6 +117,33 @@ def strings_of(value: Any) -> list[str]:
     if isinstance(value, list):
         return [s for v in value for s in strings_of(v)]
     return []
+
+
+def verifier_root(tmp_path: Path, response: str = HAND_WRITTEN_RESPONSE) -> Path:
+    """A Fara run of three trajectories of 5 steps: `TASK` judged by `response` (the hand-written
+    file), `SECOND` failing once (2.1), `PASSED`; and its run report (an ok row that disagrees with
+    `TASK`'s score file on the first failing step, and an error row).
+    """
+    from tests.builders import fara_folder
+
+    root = tmp_path / "runs"
+    traj = root / RUN / "traj"
+    folder = fara_folder(traj, TASK)
+    (folder / "task_data.json").write_text(json.dumps({"task_proposal": "Find the longest trail."}))
+    write_hand_written(folder, response)
+    write_hand_written(fara_folder(traj, SECOND), SECOND_RESPONSE)
+    write_hand_written(
+        fara_folder(traj, PASSED), '{"success_criterion": "outcome", "outcome_success": true}', 1
+    )
+    rows = [
+        {"status": "ok", "task_id": TASK, "score_path": f"{folder}/scores/{JUDGE}.json",
+         "outcome_success": False, "rubric_is_success": 0, "has_failure": True, "first_failure_step": 3,
+         "n_actions": 5},
+        {"status": "error", "task_id": "alltrails_find_26",
+         "error": "TimeoutError: the judge did not answer"},
+    ]  # fmt: skip
+    (root / RUN / "verify_report.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return root
 
 
 def write_hand_written(folder: Path, response: str = HAND_WRITTEN_RESPONSE, score: int = 0) -> Path:
