@@ -51,7 +51,7 @@ def _flags(folder: str, fingerprint: str, _trajectory: Trajectory) -> Flags:
 def _flagged_bar(flags: Flags, current: int) -> None:
     """A button per step a judge flagged: the failures are one click away from any step."""
     with st.container(horizontal=True, vertical_alignment="center"):
-        st.caption("Flagged by a judge:")
+        st.caption("Flagged by a judge:", width="content")
         for step, marks in flags.items():
             st.button(
                 f"⚑ {step}",
