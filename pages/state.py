@@ -89,7 +89,7 @@ class Key(StrEnum):
     TAGS = "tags"
     """Failure tags kept (any of them)."""
     FAILURE_CODES = "codes"
-    """Error-taxonomy codes kept, as "<judge>:<code>" (any of them; a category keeps its codes)."""
+    """Error-taxonomy codes kept, as "<judge>: <code named>" (any of them; a category keeps its codes)."""
     TRAJECTORIES_TABLE = "trajectories_table"
     """The Trajectories page's table (its selected row)."""
 

@@ -29,10 +29,9 @@ from pages.state import Key
 from pages.submission_view import package_issues
 from pages.walk import current_filters, list_params
 from webeval_core.reading.tasks import TASK_TYPES
-from webeval_core.reading.taxonomy import code_label
 from webeval_core.runs import metrics
 from webeval_core.runs.metrics import TrajectoryFilter
-from webeval_core.runs.queries import code_choice, parse_code_choice
+from webeval_core.runs.queries import code_choice
 from webeval_core.safe_output import spreadsheet_cell
 
 require_app_shell()
@@ -71,12 +70,6 @@ def _choices(root: str, generation: int, judge: str | None) -> dict[str, list[st
         for row in queries.failure_codes(None, judge, by_category=by_category)
     ]
     return choices | {"tags": list(queries.tags(judge)), "codes": list(dict.fromkeys(codes))}
-
-
-def _code_name(choice: str) -> str:
-    """A "<judge>:<code>" filter value as the list names it: the code named, after its judge."""
-    judge, code = parse_code_choice(choice)
-    return f"{judge}: {code_label(code)}"
 
 
 def _csv(rows: pd.DataFrame) -> str:
@@ -134,7 +127,6 @@ with row2[2]:
         "Error code",
         Key.FAILURE_CODES,
         choices["codes"],
-        format_func=_code_name,
         help="Fara's error taxonomy: a verifier gives any of the chosen codes (a category keeps its codes)",
     )
 with row2[3]:

@@ -6,6 +6,7 @@ the overview's error-taxonomy charts filtering the list."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -113,4 +114,33 @@ def test_the_overview_charts_error_categories_and_filters_the_list(app: OpenPage
     click(at, "chart_failure_category", trace["customdata"][0])
     assert table(at)["task_id"].tolist() == [TASK, SECOND]
     click(at, "chart_failure_category", trace["customdata"][1])  # 3 Execution & Strategy
+    assert table(at)["task_id"].tolist() == [TASK]
+
+
+def test_two_runs_compare_their_error_categories(app: OpenPage, tmp_path: Path) -> None:
+    root = verifier_root(tmp_path)
+    other = root / "WebTailBench_b"
+    shutil.copytree(root / RUN, other)
+    (other / "traj" / SECOND / "scores" / f"{JUDGE}.json").unlink()  # B: one trajectory fewer in 2
+    at = app("pages/compare.py", root, a=RUN, b="WebTailBench_b")
+    counts = next(d.value for d in at.dataframe if "verifier" in d.value.columns)
+    assert counts.values.tolist() == [
+        [JUDGE, "2 Hallucination", 2, 1, -1],
+        [JUDGE, "3 Execution & Strategy", 1, 1, 0],
+        [JUDGE, "6 Tool Interaction", 1, 1, 0],
+        [JUDGE, "7 Task Ambiguity", 1, 1, 0],
+        [JUDGE, "8 Invalid Task", 1, 1, 0],
+    ]
+    at.segmented_control(key="taxonomy_level").set_value("code").run()
+    counts = next(d.value for d in at.dataframe if "verifier" in d.value.columns)
+    assert counts["code"].tolist()[:2] == ["2.1 Output contradiction", "2.3 Output fabrication"]
+    assert counts["B - A"].tolist()[0] == -1
+
+
+def test_the_trajectories_page_filters_by_error_code(app: OpenPage, tmp_path: Path) -> None:
+    chosen = [f"{JUDGE}: 2 Hallucination", f"{JUDGE}: 2.1 Output contradiction"]
+    at = app("pages/trajectories.py", verifier_root(tmp_path), codes=chosen)
+    assert at.multiselect(key="codes").value == chosen
+    assert table(at)["task_id"].tolist() == [TASK, SECOND]
+    at.multiselect(key="codes").set_value([f"{JUDGE}: 3.2.1 API-sniffing"]).run()
     assert table(at)["task_id"].tolist() == [TASK]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.reading.taxonomy import sorted_codes
+from webeval_core.reading.taxonomy import code_label, sorted_codes
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_threshold
 from webeval_core.runs.store import read_connection
@@ -163,14 +163,18 @@ class CodeCountRow(BaseModel):
 
 
 def code_choice(judge: str, code: str) -> str:
-    """A judge's code as the `failure_codes` filter and a chart's bar name it: "<judge>:<code>"."""
-    return f"{judge}:{code}"
+    """A judge's code as the `failure_codes` filter, a chart's bar and a URL name it, readable:
+    "<judge>: <code named>" ("mmrubric_0.8-5-3: 2.3 Output fabrication"; a category, "...: 2 Hallucination").
+    """
+    return f"{judge}: {code_label(code)}"
 
 
 def parse_code_choice(choice: str) -> tuple[str, str]:
-    """(judge, code) of a `code_choice` (codes hold no colon; a judge's name may)."""
-    judge, _, code = choice.rpartition(":")
-    return judge, code
+    """(judge, code) of a `code_choice`; "<judge>:<code>" is read too (a link typed by hand)."""
+    judge, separator, label = choice.rpartition(": ")
+    if not separator:
+        judge, _, label = choice.rpartition(":")
+    return judge, label.strip().split(" ", 1)[0]
 
 
 class MeasureStats(BaseModel):

@@ -274,9 +274,9 @@ def test_failure_codes_counted_by_category_and_code_and_filtered(tmp_path: Path)
         page = queries.page(judge, m.TrajectoryFilter(**kw))  # type: ignore[arg-type]
         return [row.key for row in page.rows]
 
-    assert listed(failure_codes={f"{judge}:2"}) == [f"{A}/1", f"{B}/2"]
+    assert listed(failure_codes={f"{judge}: 2 Hallucination"}) == [f"{A}/1", f"{B}/2"]
     assert listed(failure_codes={f"{judge}:3.2"}) == [f"{A}/2"]  # 3.2 keeps 3.2.1
-    assert listed(failure_codes={"gpt_eval:2"}) == [f"{A}/2"]  # judges apart
+    assert listed(failure_codes={"gpt_eval: 2 Hallucination"}) == [f"{A}/2"]  # judges apart
     bars = [[BarChoice(run=B, field="failure_codes", value=f"{judge}:2")]]
     assert [r.key for r in queries.page(judge, bars=bars).rows] == [f"{B}/2"]
     with stored.transaction() as db:
