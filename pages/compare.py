@@ -3,6 +3,7 @@
 Whether the difference is more than chance (McNemar's exact test, a paired bootstrap interval,
 overall and per site and type), then the pass -> fail / fail -> pass flips are listed, one task's
 two trajectories are stepped side by side, and a matrix shows every task's result in each run.
+Their error-taxonomy counts (Fara's verifiers, by category or code) stand side by side.
 
 Only results that enter success rates are compared (aborted, unscored or errored tasks are "not
 comparable"); a selected flip links to each side's trajectory and opens it side by side.
@@ -18,6 +19,7 @@ from pages.common import (
     PAGES,
     contained,
     current_frame,
+    current_queries,
     index_or_stop,
     inert,
     judge_caption,
@@ -27,7 +29,7 @@ from pages.common import (
 from pages.review_mode import hide_in_blind_review
 from pages.shell import require_app_shell
 from pages.state import Key
-from webeval_core.presentation.comparison import statistics_table
+from webeval_core.presentation.comparison import code_counts_table, statistics_table
 from webeval_core.runs import metrics
 from webeval_core.runs.statistics import TEST_NAMES, paired_statistics
 from webeval_core.scoring import verdicts
@@ -111,6 +113,25 @@ else:
         "Then per site and per task type; n is the number of tasks each row tests."
     )
     st.dataframe(statistics_table(statistics), hide_index=True, width="stretch")
+
+st.subheader("Error taxonomy")
+_LEVELS = {"category": True, "code": False}
+level = st.segmented_control(
+    "Count by", list(_LEVELS), default="category", key=Key.TAXONOMY_LEVEL, bind="query-params"
+)
+by_category = _LEVELS.get(level or "category", True)
+code_rows = current_queries().failure_codes([run_a, run_b], judge, by_category=by_category)
+if not code_rows:
+    st.caption("No verifier gave either run error-taxonomy codes.")
+else:
+    st.caption(
+        "Trajectories of each run to which a verifier gives each category (or code) of Fara's error"
+        " taxonomy; a trajectory counts once per code. The WebArena-Verified failure tags are on the"
+        " Overview."
+    )
+    st.dataframe(
+        code_counts_table(code_rows, run_a, run_b, by_category=by_category), hide_index=True, width="stretch"
+    )
 
 st.subheader("Flips")
 flips = comparison[comparison["change"].isin([metrics.PASS_TO_FAIL, metrics.FAIL_TO_PASS])]

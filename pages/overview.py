@@ -1,4 +1,5 @@
-"""Overview: headline numbers, success breakdowns, outcomes and the failure taxonomy of chosen runs.
+"""Overview: headline numbers, success breakdowns, outcomes and failures of chosen runs (the
+WebArena-Verified failure tags, and Fara's error taxonomy by verifier, category and code).
 
 Everything is a query on the root's index file (runs/queries.py; no trajectory file is opened
 here, and no row per trajectory is held). A root of many runs opens on its latest
@@ -59,6 +60,8 @@ _CHART_KEYS: Mapping[Breakdown, Key] = {
     Breakdown.INTENT_TEMPLATE: Key.CHART_TEMPLATE,
     Breakdown.OUTCOME: Key.CHART_OUTCOME,
     Breakdown.TAG: Key.CHART_TAXONOMY,
+    Breakdown.FAILURE_CATEGORY: Key.CHART_FAILURE_CATEGORY,
+    Breakdown.FAILURE_CODE: Key.CHART_FAILURE_CODE,
 }
 _LINK_FILTERS: Mapping[Breakdown, Key] = {
     Breakdown.SITE: Key.SITES,
@@ -66,6 +69,8 @@ _LINK_FILTERS: Mapping[Breakdown, Key] = {
     Breakdown.INTENT_TEMPLATE: Key.TEMPLATES,
     Breakdown.OUTCOME: Key.RESULTS,
     Breakdown.TAG: Key.TAGS,
+    Breakdown.FAILURE_CATEGORY: Key.FAILURE_CODES,
+    Breakdown.FAILURE_CODE: Key.FAILURE_CODES,
 }
 Clicks = dict[Breakdown, list[BarClick]]
 # (Comments, not docstrings: Streamlit's magic would draw a bare string of a page script.)
@@ -293,6 +298,17 @@ def _chart_tabs(shown: Shown) -> Clicks:
     if failures.open:
         with failures:
             _chart_pair(shown, clicks, ("Outcomes", Breakdown.OUTCOME), ("Failure taxonomy", Breakdown.TAG))
+            st.caption(
+                "Failure taxonomy: WebArena-Verified failure tags and core.log errors. Below: the error"
+                " taxonomy of Fara's verifiers (a trajectory counts once per code its failure points or"
+                " task checks give), each verifier apart."
+            )
+            _chart_pair(
+                shown,
+                clicks,
+                ("Error categories by verifier", Breakdown.FAILURE_CATEGORY),
+                ("Error codes by verifier", Breakdown.FAILURE_CODE),
+            )
     if templates.open:
         with templates:
             title = f"Intent templates with the lowest success (up to {TEMPLATES_SHOWN})"

@@ -62,6 +62,10 @@ class Key(StrEnum):
     """Outcomes chart."""
     CHART_TAXONOMY = "chart_taxonomy"
     """Failure-taxonomy chart."""
+    CHART_FAILURE_CATEGORY = "chart_failure_category"
+    """Fara's error taxonomy by verifier, category level."""
+    CHART_FAILURE_CODE = "chart_failure_code"
+    """Fara's error taxonomy by verifier, code level."""
     OVERVIEW_TABLE = "overview_table"
     """The overview's trajectory table (its selected row)."""
 
@@ -84,6 +88,8 @@ class Key(StrEnum):
     """Verdict statuses kept."""
     TAGS = "tags"
     """Failure tags kept (any of them)."""
+    FAILURE_CODES = "codes"
+    """Error-taxonomy codes kept, as "<judge>: <code named>" (any of them; a category keeps its codes)."""
     TRAJECTORIES_TABLE = "trajectories_table"
     """The Trajectories page's table (its selected row)."""
 
@@ -182,6 +188,8 @@ class Key(StrEnum):
     """The side by side's previous-step button."""
     PAIR_NEXT = "_pair_next"
     """The side by side's next-step button."""
+    TAXONOMY_LEVEL = "taxonomy_level"
+    """Whether the error-taxonomy comparison counts categories or codes (bound)."""
     CHANGE = "change"
     """Changes shown in the tasks x runs matrix (bound)."""
     MATRIX = "matrix"
@@ -280,6 +288,16 @@ def histogram_key(column: str) -> str:
 def film_key(number: int) -> str:
     """Key of the filmstrip button of one step."""
     return f"_film_{number}"
+
+
+def failure_table_key(judge: str) -> str:
+    """Key of the Judges tab's failure-points table of one judge (its selected row opens the replay)."""
+    return f"_failures:{judge}"
+
+
+def flag_key(step: int) -> str:
+    """Key of the replay's button jumping to one step a judge flagged."""
+    return f"_flagged_{step}"
 
 
 def candidates_key(position: int) -> str:

@@ -34,6 +34,7 @@ from pages.walk import current_filters, list_params
 from webeval_core.reading.tasks import TASK_TYPES
 from webeval_core.runs import metrics
 from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs.queries import code_choice
 from webeval_core.safe_output import spreadsheet_cell
 
 require_app_shell()
@@ -66,7 +67,12 @@ def _choices(root: str, generation: int, judge: str | None) -> dict[str, list[st
     choices = {
         column: _options(queries.distinct(column, judge), orders.get(column, ())) for column in columns
     }
-    return choices | {"tags": list(queries.tags(judge))}
+    codes = [
+        code_choice(row.judge, row.code)
+        for by_category in (True, False)
+        for row in queries.failure_codes(None, judge, by_category=by_category)
+    ]
+    return choices | {"tags": list(queries.tags(judge)), "codes": list(dict.fromkeys(codes))}
 
 
 class VerdictFilters(NamedTuple):
@@ -78,12 +84,14 @@ class VerdictFilters(NamedTuple):
     """Verdict statuses kept."""
     tags: list[str]
     """Failure tags kept."""
+    codes: list[str]
+    """Error-taxonomy codes (or categories) of a verifier kept."""
     disagree: bool
     """Only trajectories whose judges disagree."""
 
 
 def _verdict_filters(
-    result_box: DeltaGenerator, status_box: DeltaGenerator, tag_box: DeltaGenerator
+    result_box: DeltaGenerator, status_box: DeltaGenerator, tag_box: DeltaGenerator, code_box: DeltaGenerator
 ) -> VerdictFilters:
     with result_box:
         results = _multiselect("Result", Key.RESULTS, choices["result"], help="As counted in success rates")
@@ -96,13 +104,20 @@ def _verdict_filters(
         )
     with tag_box:
         tags = _multiselect("Failure tag", Key.TAGS, choices["tags"], help="Any of the chosen tags")
+    with code_box:
+        codes = _multiselect(
+            "Error code",
+            Key.FAILURE_CODES,
+            choices["codes"],
+            help="Fara's error taxonomy: a verifier gives any of the chosen codes (a category keeps its own)",
+        )
     disagree = st.toggle(
         "Judges disagree",
         key=Key.DISAGREE,
         bind="query-params",
         help="Only trajectories whose judges (official evaluator, rubric, LLM) disagree on pass or fail.",
     )
-    return VerdictFilters(results, statuses, tags, disagree)
+    return VerdictFilters(results, statuses, tags, codes, disagree)
 
 
 def _csv(rows: pd.DataFrame) -> str:
@@ -131,7 +146,7 @@ text = st.text_input(
     icon=":material/search:",
 )
 row1 = st.columns(5)
-row2 = st.columns([1, 1, 2])
+row2 = st.columns([1, 1, 1, 2])
 with row1[0]:
     runs = _multiselect("Run", Key.RUNS, [r.key for r in index.run_heads], format_func=labels.__getitem__)
 with row1[1]:
@@ -140,9 +155,9 @@ with row1[2]:
     types = _multiselect("Task type", Key.TYPES, choices["task_type"])
 with row1[3]:
     outcomes = _multiselect("Outcome", Key.OUTCOMES, choices["outcome_group"])
-with row2[2]:
+with row2[3]:
     templates = _multiselect("Intent template", Key.TEMPLATES, choices["intent_template"])
-verdicts = _verdict_filters(row1[4], row2[0], row2[1]) if not blind else VerdictFilters([], [], [], False)
+verdicts = _verdict_filters(row1[4], *row2[:3]) if not blind else VerdictFilters([], [], [], [], False)
 if blind:
     st.caption("Blind review: verdicts, scores, failure tags and other reviewers' labels are hidden.")
 
@@ -155,6 +170,7 @@ criteria = TrajectoryFilter(
     results=frozenset(verdicts.results),
     statuses=frozenset(verdicts.statuses),
     tags=frozenset(verdicts.tags),
+    failure_codes=frozenset(verdicts.codes),
     text=text,
     judges_disagree=verdicts.disagree,
 )

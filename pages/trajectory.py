@@ -45,10 +45,10 @@ require_app_shell()
 # Each tab's module (its `render` draws it), in the order of TABS. A tab's module is imported
 # when the tab is opened: most pull in pandas, the evaluator's types or the annotation store,
 # none of which the replay, the page's first view, needs before its screenshot is drawn.
-_TAB_MODULES = ("replay", "expected", "network", "evidence", "rescore", "annotate")
+_TAB_MODULES = ("replay", "expected", "judges", "network", "evidence", "rescore", "annotate")
 
 # Tabs that show the evaluator's or judges' verdicts, scores or failure tags (hidden in blind review).
-_VERDICT_TABS = frozenset({"network", "evidence", "rescore"})
+_VERDICT_TABS = frozenset({"judges", "network", "evidence", "rescore"})
 
 
 def _tab_view(module: str) -> Callable[[TabContext], None]:

@@ -29,6 +29,7 @@ _CHOICES: Mapping[Key, str] = {
     Key.RESULTS: "results",
     Key.STATUSES: "statuses",
     Key.TAGS: "tags",
+    Key.FAILURE_CODES: "failure_codes",
 }
 # The Trajectories page's parameters that describe its list (the judge and the filters).
 FILTERS = (Key.JUDGE, Key.SEARCH, Key.RUNS, Key.DISAGREE, *_CHOICES)

@@ -68,7 +68,8 @@ class Glance(BaseModel):
     """The agent's answer (`Trajectory.final_answer_text`)."""
     scores: dict[str, ScoreFile] = {}
     """The readable score files (`Trajectory.scores`), with `response` decoded only where it may hold
-    an `engine` key (the stored evaluations verdicts are read from), None elsewhere."""
+    an `engine` key (the stored evaluations verdicts are read from) or taxonomy codes (a verifier's),
+    None elsewhere."""
     eval_result: dict[str, Any] | None = None
     """eval_result.json as written (`Trajectory.eval_result`)."""
     last_error: str | None = None

@@ -22,6 +22,7 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import ProgressCallback
 from webeval_core.reading.glance import glance_trajectory
 from webeval_core.reading.trajectory import Outcome
+from webeval_core.reading.verifier import failure_codes
 from webeval_core.runs.discovery import Run
 from webeval_core.scoring.verdicts import Verdict, read_verdict
 
@@ -71,6 +72,9 @@ class TrajectorySummary(BaseModel):
     """`Trajectory.crash_reason`: core.log's last error when that log is all a crashed task left."""
     verdict: Verdict | None = None
     """WebArena-Verified verdict from a score file or eval_result.json; None when not scored."""
+    failure_codes: dict[str, tuple[str, ...]] = {}
+    """Error-taxonomy codes each verifier gives (`reading.verifier.failure_codes`), by judge (score
+    file stem): its failure points' codes, then the task's; judges giving none are left out."""
     warnings: int = 0
     """How many problems the index's light read of the folder met (`Glance.warnings`: those of its
     answer, times, core.log, score and eval files; the trajectory page lists every warning of the
@@ -152,6 +156,7 @@ def _summary(run_key: str, trajectory_dir: Path, key: str) -> TrajectorySummary:
         core_error=_error_type(glance.last_error) if glance.last_error is not None else None,
         crash_reason=glance.crash_reason,
         verdict=read_verdict(glance.scores, glance.eval_result),
+        failure_codes=failure_codes(glance.scores),
         warnings=len(glance.warnings),
     )
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
+from webeval_core.reading.taxonomy import code_label, sorted_codes
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_threshold
 from webeval_core.runs.store import read_connection
@@ -32,12 +33,15 @@ __all__ = [
     "CATALOG_COLUMNS",
     "BarChoice",
     "BreakdownRow",
+    "CodeCountRow",
     "CountRow",
     "IndexQueries",
     "ListedTrajectory",
     "MeasureStats",
     "TrajectoryPage",
     "WalkItem",
+    "code_choice",
+    "parse_code_choice",
 ]
 
 _MODEL = ConfigDict(frozen=True, extra="forbid")
@@ -141,6 +145,36 @@ class CountRow(BaseModel):
     """The category."""
     trajectories: int
     """How many trajectories."""
+
+
+class CodeCountRow(BaseModel):
+    """How many of one run's trajectories one judge gives one error-taxonomy code (or category)."""
+
+    model_config = _MODEL
+
+    run: str
+    """The run key (or the pool's name)."""
+    judge: str
+    """The judge (score file stem)."""
+    code: str
+    """The code ("2.3") or, counted by category, the category's number ("2")."""
+    trajectories: int
+    """How many trajectories (a trajectory with two failure points of one code counts once)."""
+
+
+def code_choice(judge: str, code: str) -> str:
+    """A judge's code as the `failure_codes` filter, a chart's bar and a URL name it, readable:
+    "<judge>: <code named>" ("mmrubric_0.8-5-3: 2.3 Output fabrication"; a category, "...: 2 Hallucination").
+    """
+    return f"{judge}: {code_label(code)}"
+
+
+def parse_code_choice(choice: str) -> tuple[str, str]:
+    """(judge, code) of a `code_choice`; "<judge>:<code>" is read too (a link typed by hand)."""
+    judge, separator, label = choice.rpartition(": ")
+    if not separator:
+        judge, _, label = choice.rpartition(":")
+    return judge, label.strip().split(" ", 1)[0]
 
 
 class MeasureStats(BaseModel):
@@ -406,6 +440,29 @@ class IndexQueries:
         counts.sort(key=lambda c: (c[1].startswith(CORE_LOG_PREFIX), -totals[c[1]], c[1], c[0]))
         return tuple(CountRow(run=r, value=v, trajectories=n) for r, v, n in counts)
 
+    def failure_codes(
+        self,
+        runs: Sequence[str] | None,
+        judge: str | None,
+        *,
+        by_category: bool = True,
+        pool: str | None = None,
+    ) -> tuple[CodeCountRow, ...]:
+        """Trajectories per run (or `pool`), verifier and error-taxonomy category (or code).
+
+        Every verifier's codes are counted, whichever judge `judge` (the one the rates use) is.
+        Ordered by run, judge, then the taxonomy's order.
+        """
+        value = "CASE WHEN instr(f.code, '.') THEN substr(f.code, 1, instr(f.code, '.') - 1) ELSE f.code END"
+        select = (
+            f"SELECT r.run, f.judge, {value if by_category else 'f.code'} AS v, COUNT(DISTINCT r.key)"
+            " FROM rows r JOIN failure_codes f ON f.key = r.key GROUP BY r.run, f.judge, v"
+        )
+        found = self._query(select, runs, judge, {"pool": pool})
+        order = {code: i for i, code in enumerate(sorted_codes([row[2] for row in found]))}
+        found.sort(key=lambda row: (row[0], row[1], order[row[2]]))
+        return tuple(CodeCountRow(run=r, judge=j, code=c, trajectories=n) for r, j, c, n in found)
+
     def distribution(
         self, runs: Sequence[str] | None, judge: str | None, measure: str
     ) -> tuple[MeasureStats, ...]:
@@ -597,6 +654,12 @@ def _where(
         )
     if criteria.judges_disagree:
         clauses.append("judges_disagree")
+    if criteria.failure_codes:
+        clauses.append(
+            "("
+            + " OR ".join(_has_code(f"fc{i}_", c, args) for i, c in enumerate(sorted(criteria.failure_codes)))
+            + ")"
+        )
     for chart, picked in enumerate(bars):
         clauses.append("(" + " OR ".join(_bar(chart, i, bar, args) for i, bar in enumerate(picked)) + ")")
     return ("WHERE " + " AND ".join(clauses)) if clauses else "", args
@@ -608,8 +671,19 @@ def _bar(chart: int, i: int, bar: BarChoice, args: dict[str, Any]) -> str:
     run = f"COALESCE(:{name}run = run, 1)"  # a pooled bar (no run) keeps every run's rows
     if bar.field == "tags":
         return f"({run} AND {_any_tag([bar.value], args, name)})"
+    if bar.field == "failure_codes":
+        return f"({run} AND {_has_code(name, bar.value, args)})"
     args[f"{name}value"] = bar.value
     return f"({run} AND COALESCE({metrics.FILTER_COLUMNS[bar.field]}, :unknown) = :{name}value)"
+
+
+def _has_code(name: str, choice: str, args: dict[str, Any]) -> str:
+    """SQL: one of the row's verifiers (the judge of `choice`) gives its code or one under it."""
+    args[f"{name}judge"], args[f"{name}code"] = parse_code_choice(choice)
+    return (
+        f"EXISTS (SELECT 1 FROM failure_codes f WHERE f.key = rows.key AND f.judge = :{name}judge"
+        f" AND (f.code = :{name}code OR f.code LIKE :{name}code || '.%'))"
+    )
 
 
 def _any_tag(tags: Iterable[str], args: dict[str, Any], prefix: str) -> str:
