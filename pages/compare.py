@@ -26,7 +26,7 @@ from pages.common import (
     judge_picker,
     trajectory_query,
 )
-from pages.review_mode import hide_in_blind_review
+from pages.review_mode import hide_in_blind_review, note_verdicts_shown
 from pages.shell import require_app_shell
 from pages.state import Key
 from webeval_core.presentation.comparison import code_counts_table, statistics_table
@@ -180,6 +180,7 @@ pair_task = st.selectbox(
 
 @contained("The side-by-side view")
 def _side_by_side(row: pd.Series, task: str) -> None:
+    note_verdicts_shown([(run_a, task), (run_b, task)])
     summaries = {(s.run_key, s.task_id): s for run in (run_a, run_b) for s in index.summaries_of(run)}
     compare_pair.render(
         [

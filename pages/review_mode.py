@@ -13,11 +13,13 @@ first loads do not pay for it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 import streamlit as st
 
 from pages.common import inert
+from pages.reviewer import reviewer
 from pages.state import Key
 
 
@@ -84,6 +86,19 @@ def hide_in_blind_review(title: str) -> None:
         " closed until you leave review mode (sidebar)."
     )
     st.stop()
+
+
+def note_verdicts_shown(items: Iterable[tuple[str, str]]) -> None:
+    """A view showed these trajectories' verdicts: recorded for a named reviewer (review_store.note_shown).
+
+    The annotation store is imported only when a reviewer is named.
+    """
+    if not reviewer():
+        return
+    from pages.review_store import note_shown
+    from webeval_core.review.annotations import Shown
+
+    note_shown(list(items), Shown.VERDICT)
 
 
 def _enter_named(name: str) -> WorkedQueue | None:

@@ -24,8 +24,7 @@ from pages.common import (
     lazy_expander,
     load_trajectory_cached,
 )
-from pages.review_mode import in_blind_review, worked_queue
-from pages.reviewer import reviewer
+from pages.review_mode import in_blind_review, note_verdicts_shown, worked_queue
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.trajectory_tabs.context import TabContext
@@ -68,12 +67,8 @@ def _blind(run_key: str, task_id: str) -> bool:
 def _note_verdict_shown(context: TabContext) -> None:
     """The header shows this trajectory's verdicts to a named reviewer: their save of it is informed."""
     trajectory = context.trajectory
-    if context.blind or not reviewer() or not (trajectory.scores or trajectory.eval_result):
-        return
-    from pages.review_store import note_shown
-    from webeval_core.review.annotations import Shown
-
-    note_shown([(context.run_key, trajectory.task_id)], Shown.VERDICT)
+    if not context.blind and (trajectory.scores or trajectory.eval_result):
+        note_verdicts_shown([(context.run_key, trajectory.task_id)])
 
 
 def _unknown_link_target(runs: Collection[str], choices: Collection[str]) -> None:

@@ -279,3 +279,31 @@ def test_two_writers_and_a_cli_import_at_once_lose_nothing(
     assert importer.wait(timeout=120) == 0
     saved = open_store(location).annotations()
     assert sorted(Counter(a.reviewer for a in saved).items()) == [("ann", 20), ("bob", 20), ("importer", 20)]
+
+
+def test_annotations_of_a_root_that_is_a_run_are_found_however_the_root_is_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20 (9): an annotation saved under the app's run key is listed by the CLI with another
+    cache, the root typed relative, with a trailing slash or through a link."""
+    from tests.builders import wav_folder
+    from webeval_core.review.judging import Draft, save_judgement
+    from webeval_core.runs.refresh import refresh_index
+    from webeval_core.runs.store import IndexStore, IndexView
+
+    run = tmp_path / "official-run"
+    wav_folder(run, "7")
+    (tmp_path / "link").symlink_to(run, target_is_directory=True)
+    location = str(tmp_path / "store.sqlite")
+    app_index = IndexStore(run, tmp_path / "app-cache")  # as the app's index names the run
+    refresh_index(app_index, workers=1)
+    (head,) = IndexView(app_index).run_heads
+    save_judgement(
+        open_store(location),
+        Draft(run=head.key, task_id="7", reviewer="ann", stage="blind", outcome="success"),
+    )
+    monkeypatch.chdir(tmp_path)
+    for typed in ("official-run", "official-run/", str(run), "link"):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{typed.replace('/', '_')}"))
+        code, text = cli("annotations", "list", typed, "--annotations", location)
+        assert code == 0 and "\tofficial-run\t7\tann\tblind\tsuccess" in text, (typed, text)
