@@ -22,7 +22,6 @@ from webeval_core.presentation.report import trajectory_html
 from webeval_core.presentation.tones import score_tone
 from webeval_core.reading.tasks import TaskCatalog
 from webeval_core.reading.trajectory import load_trajectory
-from webeval_core.runs.index import RootIndex, TrajectorySummary
 from webeval_core.runs.metrics import (
     FAIL,
     PASS,
@@ -34,6 +33,7 @@ from webeval_core.runs.metrics import (
     taxonomy,
     trajectory_frame,
 )
+from webeval_core.runs.summary import RootIndex, TrajectorySummary
 
 PAGES_FOLDER = "trajectories"
 OFFICIAL_JUDGE = "the official WebArena-Verified evaluator"
