@@ -92,9 +92,8 @@ def start_server(
     """Start `streamlit run app.py` (or another script) on a free loopback port browsing `root`
     (and allowed to open `allowed`, as `webeval app --allow-root` says); return it and its URL."""
     port = free_port()
-    # The command `webeval app` runs, so tests serve the app as users get it; no file watcher,
-    # which would only cost the tests time.
-    command = [*streamlit_command(script, "127.0.0.1", port), "--server.fileWatcherType=none"]
+    # The command `webeval app` runs, so tests serve the app as users get it (no file watcher).
+    command = streamlit_command(script, "127.0.0.1", port)
     env = {
         **os.environ,
         **root_environment(str(root), allowed),
