@@ -1,4 +1,4 @@
-"""What `webeval annotations list | export | import | agreement` do; cli.py only parses arguments.
+"""What `webeval annotations list | export | import | agreement` do; `cli/annotations.py` parses arguments.
 
 Each command opens the store (`--annotations PATH_OR_URL`, else `WEBEVAL_ANNOTATIONS`, else the
 SQLite file), reads the root's index for the trajectories and their judges, and returns an exit
@@ -69,8 +69,17 @@ def list_command(store: AnnotationStore, root: Path, out: TextIO) -> int:
     known = judge_verdicts(build_index(root))
     for a in store.annotations():
         if a.item in known:
-            fields = [a.created.isoformat(), a.run, a.task_id, a.reviewer, a.stage, a.outcome]
-            out.write(terminal_text("\t".join(str(f) for f in fields) + "\t" + a.justification) + "\n")
+            fields = [
+                a.created.isoformat(),
+                a.run,
+                a.task_id,
+                a.reviewer,
+                a.stage,
+                a.outcome,
+                a.justification,
+            ]
+            # Each field escaped apart: a tab inside one stays "\t", the tabs between them stay tabs.
+            out.write("\t".join(terminal_text(str(f)) for f in fields) + "\n")
     return 0
 
 
