@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.streamlit_server import free_port, port_free_within, process_group_members, wait_healthy
+from tests.browser.streamlit_server import free_port, kill_group, stop_leaves_nothing, wait_healthy
 from tests.builders import fara_folder
 
 REPO = Path(__file__).resolve().parents[1]
@@ -116,11 +116,6 @@ def test_app_stopped_by_sigterm_leaves_no_server(tmp_path: Path) -> None:
         )
     try:
         wait_healthy(f"http://127.0.0.1:{port}", process, log, timeout_s=90)
-        process.send_signal(signal.SIGTERM)  # to dev.py only, as an IDE's stop button does
-        assert port_free_within(port, timeout_s=10), log.read_text()
-        process.wait(timeout=10)
-        assert process_group_members(process.pid) == [], "a process of `dev.py app` outlived it"
+        stop_leaves_nothing(process, port, log, signal.SIGTERM, timeout_s=10)
     finally:
-        if process_group_members(process.pid):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=20)
+        kill_group(process)

@@ -11,7 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.streamlit_server import port_free_within, process_group_members, wait_healthy
+from tests.browser.streamlit_server import (
+    kill_group,
+    process_group_members,
+    stop_leaves_nothing,
+    wait_healthy,
+)
 from tests.core.cli.helpers import run_cli, start_app
 
 
@@ -55,15 +60,10 @@ def test_app_stops_its_server_on_a_signal(tmp_path: Path, signum: signal.Signals
     try:
         wait_healthy(f"http://127.0.0.1:{port}", process, log, timeout_s=60)
         assert len(process_group_members(process.pid)) >= 2, "webeval app runs Streamlit as a child"
-        process.send_signal(signum)  # to `webeval app` only, as a service manager would
-        assert port_free_within(port, timeout_s=5), log.read_text()
-        process.wait(timeout=5)
+        stop_leaves_nothing(process, port, log, signum)
         assert process.returncode == 0, log.read_text()
-        assert process_group_members(process.pid) == [], "a process of `webeval app` outlived it"
     finally:
-        if process_group_members(process.pid):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=20)
+        kill_group(process)
 
 
 def test_app_on_a_busy_port_says_so_and_names_it(tmp_path: Path) -> None:
