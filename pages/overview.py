@@ -228,13 +228,22 @@ def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:
             hide_index=True,
             width="stretch",
         )
-        _report_download(index, labels)
+
+
+@st.cache_data(show_spinner="Preparing the run report…", max_entries=4)
+def _report_zip(root: str, run_key: str, generation: int) -> bytes:
+    """A run's report as a zip, made once per index generation."""
+    from webeval_core.presentation.runreport import report_zip
+
+    return report_zip(current_index().root_index([run_key]), run_key, installed_catalog())
 
 
 def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
-    """A run's report (index.html and a page per trajectory) as a zip, drawn only when clicked."""
-    # Imported with the opened runs table only: the report's HTML templates cost a first load 0.1 s.
-    from webeval_core.presentation.runreport import report_file_stem, report_zip
+    """At the top, where a presenter looks: a run's report (index.html and a page per trajectory)
+    made when asked for, then offered with its size.
+    """
+    # The report's HTML templates cost a first load 0.1 s: imported when the report is asked for.
+    from webeval_core.presentation.runreport import report_file_stem
 
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     run_key = left.selectbox(
@@ -242,13 +251,21 @@ def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
     )
     if run_key is None:
         return
-    right.download_button(
-        "Download (HTML, zip)",
-        data=lambda: report_zip(index.root_index([run_key]), run_key, installed_catalog()),
+    slot = right.empty()
+    if not slot.button(
+        "Prepare run report",
+        help="The run's headline, breakdowns, failure taxonomy and a page per trajectory, as one zip"
+        " that opens offline; its size is said before you download it.",
+    ):
+        return
+    data = _report_zip(str(index.root), run_key, index.generation)
+    size = f"{len(data) / 1e6:.1f} MB" if len(data) >= 1e6 else f"{len(data) / 1e3:.0f} KB"
+    slot.download_button(
+        f"Download report ({size} zip)",
+        data=data,
         file_name=f"{report_file_stem(run_key)}-report.zip",
         mime="application/zip",
         on_click="ignore",
-        help="The run's headline, breakdowns, failure taxonomy and a page per trajectory; opens offline.",
     )
 
 
@@ -374,6 +391,7 @@ def _page() -> None:
     index = index_or_stop()
     judge = judge_picker(index)
     labels = metrics.run_labels(index.run_heads)
+    _report_download(index, labels)
     _runs_table(index, labels)
     chosen = st.multiselect(
         "Runs",

@@ -20,24 +20,26 @@ from pydantic import BaseModel, ConfigDict
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.actionlog import count_steps
 from webeval_core.reading.corelog import last_error_message
+from webeval_core.reading.folderreader import (
+    EVAL_RESULT_NAME,
+    LOG_READ_LIMIT,
+    FolderReader,
+    folder_kind,
+    read_guarded,
+)
 from webeval_core.reading.markers import CORE_LOG_NAME
 from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
 from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.trajectory import (
-    EVAL_RESULT_NAME,
-    LOG_READ_LIMIT,
     NO_ANSWER_MARKER,
-    FolderReader,
     Layout,
     Outcome,
     TokenUsage,
     answer_task_id,
     crash_reason,
     fara_outcome,
-    folder_kind,
     read_agent_response,
     read_fara_answer_and_log,
-    read_guarded,
     read_times,
 )
 

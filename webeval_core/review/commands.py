@@ -1,4 +1,4 @@
-"""What `webeval annotations list | export | import | agreement` do; cli.py only parses arguments.
+"""What `webeval annotations list | export | import | agreement` do; `cli/annotations.py` parses arguments.
 
 Each command opens the store (`--annotations PATH_OR_URL`, else `WEBEVAL_ANNOTATIONS`, else the
 SQLite file), reads the root's index for the trajectories and their judges, and returns an exit

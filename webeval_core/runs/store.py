@@ -28,7 +28,7 @@ from webeval_core.version import __version__
 
 if TYPE_CHECKING:
     from webeval_core.runs.discovery import Run
-    from webeval_core.runs.index import RootIndex, TrajectorySummary
+    from webeval_core.runs.summary import RootIndex, TrajectorySummary
 
 # A warm refresh (nothing changed) needs only this module and sqlite3: the summary models,
 # discovery and the judges (pydantic and the readers, a third of a second) are imported where used.
@@ -309,7 +309,7 @@ class IndexStore:
         return tuple(self._summary(rel, text) for rel, text in rows)
 
     def _summary(self, rel: str, text: str) -> TrajectorySummary:
-        from webeval_core.runs.index import TrajectorySummary
+        from webeval_core.runs.summary import TrajectorySummary
 
         data = json.loads(text)
         data["path"] = self._path(rel)  # the root as given now, which may be spelled another way
@@ -573,7 +573,7 @@ class IndexView:
 
     def root_index(self, run_keys: Iterable[str]) -> RootIndex:
         """A `RootIndex` of some runs (a run's report, two runs compared)."""
-        from webeval_core.runs.index import RootIndex
+        from webeval_core.runs.summary import RootIndex
 
         runs = tuple(run for key in run_keys if (run := self.run(key)) is not None)
         return RootIndex(
