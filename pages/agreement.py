@@ -1,12 +1,14 @@
 """Agreement: reviewers with each other and each judge with the reviewers' majority, per stage.
 
 Cohen's kappa for each pair of reviewers on the items both annotated; kappa, accuracy,
-precision, recall and F1 of each judge (the official evaluator and every score-file judge)
+precision, recall, F1 and false-positive rate of each judge (the official evaluator and every score-file judge)
 against the majority outcome (success = positive); each figure with its number of items. The
 confusion table of one judge: select a cell to list its trajectories, and a row there opens one.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -18,6 +20,7 @@ from pages.review_store import all_annotations, review_store
 from pages.shell import require_app_shell
 from pages.state import Key
 from webeval_core.review import LABEL_TEXT, Agreement, Annotation, Outcome, Stage, agreement_report, current
+from webeval_core.review.failure_agreement import JudgeFailure, failure_agreement, read_failures
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_label
 
@@ -38,12 +41,43 @@ def _confusion(report: Agreement, stage: Stage, judge: str) -> pd.DataFrame:
 
 def _figures(table: pd.DataFrame) -> pd.DataFrame:
     """Three decimals; a figure with nothing behind it (one class only, no positive) is "–", not 0."""
-    figures = [c for c in ("kappa", "accuracy", "precision", "recall", "f1") if c in table]
+    named = ("kappa", "accuracy", "precision", "recall", "f1", "false_positive_rate")
+    figures = [c for c in named if c in table]
     return table.assign(**{c: table[c].map(_figure) for c in figures})
 
 
 def _figure(value: object) -> str:
     return "–" if value is None or pd.isna(value) else f"{float(value):.3f}"  # type: ignore[arg-type]
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _failures(folders: tuple[tuple[str, str, str], ...]) -> dict[tuple[str, str], dict[str, JudgeFailure]]:
+    # Read from the verifiers' files, and only for reviewed trajectories (the index keeps codes only).
+    return read_failures({(run, task): Path(path) for run, task, path in folders})
+
+
+def _failure_section(annotations: list[Annotation], stage: Stage) -> None:
+    """Each reviewer against each verifier's first point of failure, in the taxonomy's terms."""
+    reviewed = {a.item for a in annotations}
+    frame = current_frame()
+    folders = tuple(
+        (str(r), str(t), str(p))
+        for r, t, p in zip(frame["run"], frame["task_id"], frame["path"], strict=True)
+        if (r, t) in reviewed
+    )
+    figures = [f for f in failure_agreement(annotations, _failures(folders)) if f.stage == stage]
+    rows = [f.model_dump(exclude={"stage"}) for f in figures]
+    st.subheader("Failures in the taxonomy (each reviewer against each verifier)")
+    if not rows:
+        st.caption("No reviewed trajectory has a verifier's first point of failure in this stage yet.")
+        return
+    shown = pd.DataFrame(rows).assign(judge=lambda t: t["judge"].map(judge_label))
+    named = ("has_failure", "category", "step_exact", "step_within_one")
+    st.dataframe(shown.assign(**{c: shown[c].map(_figure) for c in named}), hide_index=True, width="stretch")
+    st.caption(
+        "Share of (reviewer, verifier) pairs agreeing on whether there is a failure, on the first"
+        " failure's category, and on its first step (exactly, or within one); each _n: the pairs behind it."
+    )
 
 
 def _adjudicator(annotations: list[Annotation]) -> str | None:
@@ -93,6 +127,7 @@ def _page() -> None:
         st.caption("No two reviewers annotated the same trajectory in this stage yet.")
     rule = "majority, ties settled by the adjudicator" if adjudicator else "majority"
     st.subheader(f"Judges against the reviewers' outcome ({rule}; success = positive)")
+    _failure_section(annotations, stage)
     figures = [j.model_dump(exclude={"stage", "rule"}) for j in report.judges if j.stage == stage]
     if not figures:
         st.caption("No reviewed trajectory has a judge's verdict in this stage yet.")
@@ -109,7 +144,8 @@ def _page() -> None:
             else " (name an adjudicator to settle them)"
         )
         + " · settled: ties the adjudicator settled · – : undefined for these items (e.g. kappa when all"
-        " are one class; precision with no success)."
+        " are one class; precision with no success) · false_positive_rate: of the items the reviewers"
+        " failed, the share the judge passed."
     )
     judges = [f["judge"] for f in figures]
     judge = st.selectbox(

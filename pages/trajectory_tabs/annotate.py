@@ -1,7 +1,8 @@
 """Annotate tab: the reviewer's labels for this trajectory, saved to the store; in a queue, save-and-next.
 
 Labels do not overlap (outcome, process, task, environment problem) and nothing is preselected;
-saving needs an outcome. One key per label (S/F/U outcome, 1-3 process, 4-7 task, E/N
+saving needs an outcome. Optional, in the verifier's own taxonomy: the first failing step(s), the
+error codes and the task codes, so reviewers and judges can be compared failure by failure. One key per label (S/F/U outcome, 1-3 process, 4-7 task, E/N
 environment) and Ctrl+Enter to save (and open the queue's next item), from the text box too.
 
 The form belongs to one trajectory: its widgets are keyed by the item, and when the page shows
@@ -39,6 +40,8 @@ from webeval_core.review import (
     TaskLabel,
 )
 from webeval_core.review.annotations import Shown, reviewer_key
+from webeval_core.reading.taxonomy import CODES, category_of, code_label, describes_task, sorted_codes
+from webeval_core.reading.verifier import parse_step_numbers
 from webeval_core.review.judging import Draft, Saved, save_judgement
 from webeval_core.scoring import read_verdict
 
@@ -63,7 +66,14 @@ _FIELDS = (
     Key.REVIEW_TASK,
     Key.REVIEW_ENVIRONMENT,
     Key.REVIEW_JUSTIFICATION,
+    Key.REVIEW_STEPS,
+    Key.REVIEW_ERROR_CODES,
+    Key.REVIEW_TASK_CODES,
 )
+# The taxonomy codes a reviewer may give: the agent's errors (1-6) and the task's (7-8); category
+# 9 is a harness recheck that takes no part in a judgement.
+_ERROR_CODES = [code for code in sorted_codes(list(CODES)) if category_of(code) in set("123456")]
+_TASK_CODES = [code for code in sorted_codes(list(CODES)) if describes_task(code)]
 
 
 def _field(group: Key, item: Item) -> str:
@@ -118,6 +128,9 @@ def _draft(item: Item, base: dict[str, object]) -> Draft:
             "task": state.get(_field(Key.REVIEW_TASK, item)),
             "environment_problem": None if environment is None else environment == "yes",
             "justification": state.get(_field(Key.REVIEW_JUSTIFICATION, item)) or "",
+            "failing_steps": parse_step_numbers(state.get(_field(Key.REVIEW_STEPS, item)) or "") or (),
+            "error_codes": tuple(state.get(_field(Key.REVIEW_ERROR_CODES, item)) or ()),
+            "task_codes": tuple(state.get(_field(Key.REVIEW_TASK_CODES, item)) or ()),
         }
     )
 
@@ -127,6 +140,9 @@ def _save(store: AnnotationStore, item: Item, base: dict[str, object]) -> None:
     state = st.session_state
     if state.get(_field(Key.REVIEW_OUTCOME, item)) is None:
         _say("error", "Choose an outcome first (S, F or U): nothing was saved.")
+        return
+    if parse_step_numbers(state.get(_field(Key.REVIEW_STEPS, item)) or "") is None:
+        _say("error", 'Write the failing steps as numbers ("4", "4, 5" or "4-6"): nothing was saved.')
         return
     try:
         flush_shown(store)  # what was shown during an outage counts before this save
@@ -235,6 +251,7 @@ def render(context: TabContext) -> None:
         "verdict_source": verdict.source if verdict else None,
         "verdict_status": verdict.status if verdict else None,
     }
+    _taxonomy(item)
     # Outside the labels' fragment, so that committing the text (Ctrl+Enter in the box) and the
     # save run the whole page, which then shows the next item, in one go.
     st.text_area(
@@ -263,6 +280,23 @@ def _labels(item: Item) -> None:
     _label_row("Task", _field(Key.REVIEW_TASK, item), _enum_options(TaskLabel))
     _label_row(
         "Environment", _field(Key.REVIEW_ENVIRONMENT, item), [(k, *v) for k, v in _ENVIRONMENT.items()]
+    )
+
+
+def _taxonomy(item: Item) -> None:
+    """The failure in the verifier's own terms (optional): first failing step(s), error and task codes."""
+    steps, errors, tasks = st.columns([1, 2, 2])
+    steps.text_input(
+        "First failing step(s)",
+        key=_field(Key.REVIEW_STEPS, item),
+        placeholder="e.g. 4 or 4, 5",
+        help="Where the agent first went wrong, numbered as the verifier numbers steps (optional).",
+    )
+    errors.multiselect(
+        "Error codes", _ERROR_CODES, key=_field(Key.REVIEW_ERROR_CODES, item), format_func=code_label
+    )
+    tasks.multiselect(
+        "Task codes", _TASK_CODES, key=_field(Key.REVIEW_TASK_CODES, item), format_func=code_label
     )
 
 

@@ -24,8 +24,13 @@ def add_parser(sub: Subparsers) -> None:
     )
     actions.add_parser("list", parents=[store], help="every annotation, history included")
     export = actions.add_parser("export", parents=[store], help="one row per (trajectory, reviewer, stage)")
-    export.add_argument("--format", choices=("csv", "jsonl"), default="csv")
-    export.add_argument("-o", "--output", help="file to write (default: stdout)")
+    export.add_argument(
+        "--format",
+        choices=("csv", "jsonl", "cuaverifierbench"),
+        default="csv",
+        help="cuaverifierbench: trajectories.csv and annotations.csv into the folder -o names",
+    )
+    export.add_argument("-o", "--output", help="file to write (default: stdout); a folder for cuaverifierbench")
     export.add_argument(
         "--corrections",
         metavar="FILE",
@@ -48,6 +53,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from webeval_core.review import commands
 
     fmt = "json" if getattr(args, "json", False) else getattr(args, "format", "csv")
+    if fmt == "cuaverifierbench" and not args.output:
+        # Two tables cannot share stdout; refusing beats writing them into the working folder.
+        sys.stderr.write("webeval annotations export: --format cuaverifierbench needs -o DIR\n")
+        return 2
     command = commands.command_for(
         args.action,
         fmt,

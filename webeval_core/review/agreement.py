@@ -5,7 +5,8 @@ newest informed one), blind and informed stages apart. A judge is compared with 
 outcome of the reviewers of an item; success is the positive class. A tie has no majority: with
 an adjudicator named, their outcome settles it when they judged the item, else the item is left
 out, and every judge figure says how many items were left out that way (`ties`) and by which
-rule its reference was made (`rule`). Every figure carries
+rule its reference was made (`rule`). Each judge also has its false-positive rate (passed where
+the reviewers failed), the figure CUAVerifierBench reports per verifier. Every figure carries
 the number of items behind it; a figure that is undefined on them (kappa when both raters use one
 label, precision without a predicted success) is None.
 """
@@ -68,6 +69,9 @@ class JudgeAgreement(BaseModel):
     """Of the items the reviewers passed, the share the judge passed; None when they passed none."""
     f1: float | None
     """Harmonic mean of precision and recall; None when either is undefined."""
+    false_positive_rate: float | None = None
+    """Of the items the reviewers failed, the share the judge passed (CUAVerifierBench's headline
+    figure for a verifier); None when the reviewers failed none."""
 
 
 class ConfusionCell(BaseModel):
@@ -127,6 +131,12 @@ def binary_scores(pairs: Sequence[tuple[Outcome, Outcome]]) -> tuple[float | Non
     else:
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
     return accuracy, precision, recall, f1
+
+
+def false_positive_rate(pairs: Sequence[tuple[Outcome, Outcome]]) -> float | None:
+    """Of (predicted, actual) pairs whose actual is a failure, the share predicted a success."""
+    failed = [p for p, a in pairs if a == Outcome.FAILURE]
+    return sum(1 for p in failed if p == Outcome.SUCCESS) / len(failed) if failed else None
 
 
 def majority(outcomes: Iterable[Outcome]) -> Outcome | None:
@@ -227,6 +237,7 @@ def _judge_figures(judge: str, stage: Stage, pairs: list[tuple[Outcome, Outcome]
         precision=precision,
         recall=recall,
         f1=f1,
+        false_positive_rate=false_positive_rate(decided),
     )
 
 

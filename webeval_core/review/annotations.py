@@ -13,7 +13,9 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from webeval_core.reading.taxonomy import code_name, describes_task
 
 
 class Outcome(StrEnum):
@@ -129,6 +131,14 @@ class Annotation(BaseModel):
     """That verdict's status (success | failure | error); None when there was none."""
     revealed: Revealed = Revealed.NONE
     """What had been shown to the reviewer before their first save of this trajectory."""
+    failing_steps: tuple[int, ...] = ()
+    """The step number(s) where the agent first went wrong, as the verifier's failure points give
+    them (sorted, each once); empty when the reviewer did not say."""
+    error_codes: tuple[str, ...] = ()
+    """Codes of Fara's error taxonomy (categories 1-6, `reading.taxonomy`) for that failure, in the
+    reviewer's order; empty when not said."""
+    task_codes: tuple[str, ...] = ()
+    """Taxonomy codes describing the task itself (7.x ambiguous, 8.x invalid); empty when not said."""
 
     @field_validator("run", "task_id", "reviewer")
     @classmethod
@@ -137,6 +147,26 @@ class Annotation(BaseModel):
         if not value.strip():
             raise ValueError("must not be blank")
         return value.strip()
+
+    @field_validator("failing_steps")
+    @classmethod
+    def _steps(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        """Steps are numbered as the verifier numbers them (never negative); order and repeats carry nothing."""
+        if any(step < 0 for step in value):
+            raise ValueError("step numbers are not negative")
+        return tuple(sorted(set(value)))
+
+    @field_validator("error_codes", "task_codes")
+    @classmethod
+    def _known_codes(cls, value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        """Only published codes, each in its place: an agent's error is no task code, and back."""
+        codes = tuple(dict.fromkeys(code.strip() for code in value if code.strip()))
+        for code in codes:
+            if code_name(code) is None:
+                raise ValueError(f"{code!r} is not a code of the error taxonomy")
+            if describes_task(code) != (info.field_name == "task_codes"):
+                raise ValueError(f"{code!r} belongs in {'task_codes' if describes_task(code) else 'error_codes'}")
+        return codes
 
     @field_validator("created")
     @classmethod
@@ -157,8 +187,11 @@ class Annotation(BaseModel):
     @property
     def judgement(self) -> tuple[str, ...]:
         """What was decided, about what and by whom, whenever it was (no time, no verdict)."""
+        # The taxonomy fields came later: left out when empty, so rows stored before them keep
+        # the digest they were stored under (the store finds a repeated judgement by it).
+        unset = {name for name in _TAXONOMY_FIELDS if not getattr(self, name)}
         fields = self.model_dump(
-            mode="json", exclude={"created", "verdict_source", "verdict_status", "revealed"}
+            mode="json", exclude={"created", "verdict_source", "verdict_status", "revealed", *unset}
         )
         return tuple(f"{key}={fields[key]}" for key in sorted(fields))
 
@@ -167,6 +200,9 @@ class Annotation(BaseModel):
         """Identity of the row: the same judgement made at the same time is stored once."""
         text = "\x1f".join((*self.judgement, self.created.isoformat()))
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+_TAXONOMY_FIELDS = ("failing_steps", "error_codes", "task_codes")
 
 
 def reviewer_key(name: str) -> str:

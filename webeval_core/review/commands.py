@@ -14,7 +14,9 @@ from typing import TextIO
 
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.review.agreement import agreement_report
+from webeval_core.review.cuaverifierbench import write_tables
 from webeval_core.review.corrections import corrections_as_tasks, proposals, read_corrections
+from webeval_core.review.failure_agreement import FailureAgreement, failure_agreement, read_failures
 from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text, unseen
 from webeval_core.review.judges import judge_verdicts
 from webeval_core.review.legacy import open_annotations
@@ -96,6 +98,9 @@ def export_command(fmt: str, output: str | None, corrections: str | None = None)
     reviewer, reason, time) to its sidecar `<name>.proposals.jsonl`, ready to file upstream.
     """
 
+    if fmt == "cuaverifierbench":
+        return cuaverifierbench_command(Path(output or "."))
+
     def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
         text = rows_as_text(export_rows(store.annotations(), judge_verdicts(build_index(root))), fmt)
         if output:
@@ -104,6 +109,18 @@ def export_command(fmt: str, output: str | None, corrections: str | None = None)
             out.write(text)
         if corrections:
             write_corrections(store, Path(corrections))
+        return 0
+
+    return run
+
+
+def cuaverifierbench_command(folder: Path) -> Command:
+    """`export --format cuaverifierbench -o DIR`: the two tables of CUAVerifierBench into DIR."""
+
+    def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
+        index = build_index(root)
+        paths = write_tables(folder, index, store.annotations(), judge_verdicts(index))
+        out.write("".join(f"Wrote {path}\n" for path in paths))
         return 0
 
     return run
@@ -140,9 +157,15 @@ def agreement_command(as_json: bool, adjudicator: str | None = None) -> Command:
     """`agreement`: reviewer pairs and judges against the reviewers' outcome, per stage."""
 
     def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
-        report = agreement_report(store.annotations(), judge_verdicts(build_index(root)), adjudicator)
+        index = build_index(root)
+        annotations = store.annotations()
+        report = agreement_report(annotations, judge_verdicts(index), adjudicator)
+        reviewed = {a.item for a in annotations}
+        folders = {(s.run_key, s.task_id): s.path for s in index.summaries if (s.run_key, s.task_id) in reviewed}
+        failures = failure_agreement(annotations, read_failures(folders))
         if as_json:
             content = report.model_dump(mode="json", include={"reviewers", "judges"})
+            content["failures"] = [f.model_dump(mode="json") for f in failures]
             out.write(strict_json(content, indent=2) + "\n")
             return 0
         out.write("Reviewer pairs (Cohen's kappa of the outcome)\n")
@@ -154,15 +177,29 @@ def agreement_command(as_json: bool, adjudicator: str | None = None) -> Command:
         for judge in report.judges:
             figures = " ".join(
                 f"{name}={_figure(getattr(judge, name))}"
-                for name in ("kappa", "accuracy", "precision", "recall", "f1")
+                for name in ("kappa", "accuracy", "precision", "recall", "f1", "false_positive_rate")
             )
             ties = f" (left out: {judge.ties} reviewer ties)" if judge.ties else ""
             settled = f" ({judge.settled} ties settled)" if judge.settled else ""
             line = f"  {judge.stage:9} {judge.judge}: n={judge.n}{settled} {figures}{ties}"
             out.write(terminal_text(line) + "\n")
+        _write_failures(failures, out)
         return 0
 
     return run
+
+
+def _write_failures(failures: tuple[FailureAgreement, ...], out: TextIO) -> None:
+    if not failures:
+        return
+    out.write("Reviewers against each verifier's first point of failure (share agreeing, n)\n")
+    for f in failures:
+        figures = (
+            f"has failure={_figure(f.has_failure)} (n={f.has_failure_n})",
+            f"category={_figure(f.category)} (n={f.category_n})",
+            f"first step exact={_figure(f.step_exact)}, within one={_figure(f.step_within_one)} (n={f.step_n})",
+        )
+        out.write(terminal_text(f"  {f.stage:9} {f.judge}: " + " ".join(figures)) + "\n")
 
 
 def _figure(value: float | None) -> str:

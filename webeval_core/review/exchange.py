@@ -1,7 +1,8 @@
 """Annotations to and from files (CSV or JSON lines), in CUAVerifierBench's `annotations` shape.
 
 Export writes one row per (trajectory, reviewer, stage), the current judgement, with the columns
-`EXPORT_COLUMNS` and then one column per judge with its verdict; `review_columns` is the same
+`EXPORT_COLUMNS` (the failing steps and taxonomy codes as comma-separated text, "3,4") and then
+one column per judge with its verdict; `review_columns` is the same
 judgements as columns of a trajectory's row (`webeval export --annotations`). Import reads the same columns
 (judge columns and any other unknown ones ignored, `created` optional) and is all or nothing:
 every bad row is named with its line and reason, and then nothing of the file is stored.
@@ -34,8 +35,13 @@ EXPORT_COLUMNS = (
     "environment_problem",
     "justification",
     "created",
+    "failing_steps",
+    "error_codes",
+    "task_codes",
 )
 _OPTIONAL_LABELS = ("process", "task", "environment_problem", "created")
+_LISTS = ("failing_steps", "error_codes", "task_codes")
+"""Columns holding a list, written as comma-separated text ("3,4") in both formats."""
 _YES = {"yes", "true", "1", "y"}
 _NO = {"no", "false", "0", "n"}
 
@@ -70,6 +76,7 @@ def export_rows(
         if annotation.item not in judged:
             continue
         row = annotation.model_dump(mode="json", include=set(EXPORT_COLUMNS))
+        row |= {name: ",".join(str(v) for v in row[name]) for name in _LISTS}
         verdicts = judged[annotation.item]
         rows.append(
             {column: row[column] for column in EXPORT_COLUMNS}
@@ -191,7 +198,18 @@ def _annotation(row: Any) -> Annotation:
         values["justification"] = ""
     if isinstance(values.get("environment_problem"), str):
         values["environment_problem"] = _yes_no(values["environment_problem"])
+    for key in _LISTS:
+        values[key] = _listed(values.get(key))
     return Annotation.model_validate(values)
+
+
+def _listed(value: Any) -> list[Any]:
+    # Older files have no such column; a spreadsheet may have put spaces after the commas.
+    if value in ("", None):
+        return []
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return list(value) if isinstance(value, list) else [value]
 
 
 def _yes_no(text: str) -> bool:

@@ -58,6 +58,12 @@ class Draft(BaseModel):
     """Score file stem of the verdict in force (recorded, shown or not)."""
     verdict_status: str | None = None
     """That verdict's status."""
+    failing_steps: tuple[int, ...] = ()
+    """The first failing step(s) given; empty when none were."""
+    error_codes: tuple[str, ...] = ()
+    """The taxonomy's error codes (1-6) chosen; empty when none were."""
+    task_codes: tuple[str, ...] = ()
+    """The taxonomy's task codes (7.x, 8.x) chosen; empty when none were."""
 
 
 class Saved(BaseModel):
@@ -111,4 +117,7 @@ def _repeats(previous: Annotation, annotation: Annotation) -> bool:
     return same and annotation.created - previous.created <= REPEAT_WINDOW
 
 
-_COMPARED = {"outcome", "process", "task", "environment_problem", "justification"}
+_COMPARED = {
+    *("outcome", "process", "task", "environment_problem", "justification"),
+    *("failing_steps", "error_codes", "task_codes"),
+}

@@ -49,6 +49,10 @@ _annotations = sa.Table(
     sa.Column("verdict_status", sa.String(16)),
     sa.Column("revealed", sa.String(16), nullable=False, server_default="none"),
     sa.Column("reviewer_key", sa.Text),
+    # The taxonomy fields, each a comma-separated list ("3,4"; "2.1,3.2"); NULL when not said.
+    sa.Column("failing_steps", sa.Text),
+    sa.Column("error_codes", sa.Text),
+    sa.Column("task_codes", sa.Text),
 )
 # What was shown to whom (a verdict, others' labels), one row per (trajectory, reviewer, what):
 # a save decides its stage from it, whatever page showed it and whether the save came later.
@@ -71,6 +75,10 @@ _records = sa.Table(
     sa.Column("kind", sa.String(32), nullable=False),
     sa.Column("body", sa.Text, nullable=False),
 )
+
+
+_LIST_COLUMNS = ("failing_steps", "error_codes", "task_codes")
+"""Annotation fields that are tuples, stored as comma-separated text."""
 
 
 def _create_tables(connection: Connection) -> None:
@@ -110,8 +118,21 @@ def _audit_columns(connection: Connection) -> None:
     connection.execute(sa.text("CREATE INDEX IF NOT EXISTS ix_shown_item ON shown (run, task_id)"))
 
 
+def _taxonomy_columns(connection: Connection) -> None:
+    """Version 4: a reviewer's failing steps, error codes and task codes (issue 22), as text lists."""
+    present = {column["name"] for column in sa.inspect(connection).get_columns("annotations")}
+    for name in _LIST_COLUMNS:
+        if name not in present:
+            connection.execute(sa.text(f"ALTER TABLE annotations ADD COLUMN {name} TEXT"))
+
+
 # Migration n brings the schema from version n to n + 1; append, never edit.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_create_tables, _index_lookups, _audit_columns)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
+    _create_tables,
+    _index_lookups,
+    _audit_columns,
+    _taxonomy_columns,
+)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -353,6 +374,8 @@ def _migrate(engine: Engine) -> None:
 
 def _annotation_row(annotation: Annotation) -> dict[str, Any]:
     row = annotation.model_dump(mode="json")
+    for name in _LIST_COLUMNS:
+        row[name] = ",".join(str(value) for value in row[name]) or None
     row["digest"] = annotation.digest
     row["reviewer_key"] = annotation.reviewer_key
     return row
@@ -362,4 +385,6 @@ def _annotation_from(row: Any) -> Annotation:
     values = {key: row[key] for key in Annotation.model_fields}
     values["created"] = datetime.fromisoformat(values["created"])
     values["revealed"] = values["revealed"] or "none"
+    for name in _LIST_COLUMNS:
+        values[name] = tuple(part for part in (values[name] or "").split(",") if part)
     return Annotation.model_validate(values)

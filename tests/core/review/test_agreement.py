@@ -6,7 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from webeval_core.review.agreement import agreement_report, binary_scores, cohen_kappa, majority
+from webeval_core.review.agreement import (
+    agreement_report,
+    binary_scores,
+    cohen_kappa,
+    false_positive_rate,
+    majority,
+)
 from webeval_core.review.annotations import Annotation, Outcome, Stage
 
 S, F, U = Outcome.SUCCESS, Outcome.FAILURE, Outcome.UNSURE
@@ -40,6 +46,15 @@ def test_accuracy_precision_recall_f1() -> None:
     accuracy, precision, recall, f1 = binary_scores(pairs)
     assert (accuracy, precision, recall) == pytest.approx((0.7, 0.75, 0.6))
     assert f1 == pytest.approx(2 / 3)
+
+
+def test_false_positive_rate_is_passed_among_what_the_reviewers_failed() -> None:
+    # (judge, humans): the reviewers failed 5; the judge passed 1 of them -> 1/5; an item the
+    # reviewers passed never counts, and without a reviewers' failure the rate is undefined.
+    pairs = [(S, S)] * 3 + [(S, F)] + [(F, S)] * 2 + [(F, F)] * 4
+    assert false_positive_rate(pairs) == pytest.approx(0.2)
+    assert false_positive_rate([(S, S), (F, S)]) is None
+    assert false_positive_rate([]) is None
 
 
 def test_figures_without_a_predicted_or_actual_success_are_undefined() -> None:
@@ -101,6 +116,9 @@ def test_agreement_per_pair_per_judge_per_stage_with_counts() -> None:
     assert (official.n, official.ties, official.settled, official.rule) == (2, 1, 0, "majority")
     assert (official.accuracy, official.precision, official.recall) == pytest.approx((0.5, 0.5, 1.0))
     assert official.f1 == pytest.approx(2 / 3)
+    # The reviewers failed task 2 only, and the judge passed it: false-positive rate 1/1.
+    assert official.false_positive_rate == 1.0
+    assert figures[("gpt_eval", Stage.BLIND)].false_positive_rate is None
     assert figures[("gpt_eval", Stage.BLIND)].n == 1
     assert figures[("webarena-verified", Stage.INFORMED)].n == 1
     cells = {(c.judge, c.stage, c.judge_outcome, c.human_outcome): c.items for c in report.confusion}

@@ -169,7 +169,7 @@ def test_agreement_json_has_reviewer_pairs_and_judges(
     }
     official = next(j for j in report["judges"] if j["judge"] == OFFICIAL)
     assert set(official) == {
-        *("judge", "stage", "n", "kappa", "accuracy", "precision", "recall", "f1"),
+        *("judge", "stage", "n", "kappa", "accuracy", "precision", "recall", "f1", "false_positive_rate"),
         *("ties", "settled", "rule"),
     }
     # A tie (ann failure, bob success) has no majority: only the items ann passed count, and agree;
@@ -188,6 +188,69 @@ def test_agreement_json_has_reviewer_pairs_and_judges(
     official = next(j for j in json.loads(text)["judges"] if j["judge"] == OFFICIAL and j["stage"] == "blind")
     assert (official["n"], official["ties"], official["settled"]) == (4, 0, 4 - passed)
     assert official["rule"] == "majority, ties settled by ANN" and official["accuracy"] == 1.0
+
+
+def test_cuaverifierbench_export_writes_its_two_tables(
+    scored_sample: Sample, location: str, tmp_path: Path
+) -> None:
+    judged = judge_verdicts(build_index(scored_sample.root))
+    one, two = _items(scored_sample)[:2]
+    rows = [
+        _row(one, "ann", "failure", process="unsafe", justification="=SUM(A1)"),
+        _row(one, "ann", "success", stage="informed"),
+        _row(two, "bob", "success"),
+    ]
+    file = _write_rows(tmp_path / "in.jsonl", rows)
+    root = str(scored_sample.root)
+    assert cli("annotations", "import", root, str(file), "--annotations", location)[0] == 0
+    out = tmp_path / "bench"
+    code, text = cli(
+        "annotations", "export", root, "--format", "cuaverifierbench", "-o", str(out), "--annotations", location
+    )
+    assert code == 0 and text.count("Wrote ") == 2
+    with (out / "trajectories.csv").open(newline="") as handle:
+        trajectories = list(csv.DictReader(handle))
+    assert len(trajectories) == len(judged)  # every trajectory, reviewed or not
+    first = next(t for t in trajectories if (t["run"], t["task_id"]) == one)
+    assert first["trajectory_id"] == f"{one[0]}/{one[1]}"
+    assert first[f"{OFFICIAL}_outcome"] == judged[one][OFFICIAL]
+    with (out / "annotations.csv").open(newline="") as handle:
+        notes = list(csv.DictReader(handle))
+    assert list(notes[0])[:8] == [
+        *("trajectory_id", "task_id", "run", "annotator", "stage", "outcome", "process", "justification"),
+    ]
+    labelled = sorted((n["annotator"], n["stage"], n["outcome"], n["process"]) for n in notes)
+    assert labelled == [
+        ("ann", "UV-blind", "failure", "unsafe"),
+        ("ann", "UV-informed", "success", ""),
+        ("bob", "UV-blind", "success", ""),
+    ]
+    # A formula-like justification is quoted for spreadsheets, as in every CSV export.
+    assert next(n for n in notes if n["process"] == "unsafe")["justification"] != "=SUM(A1)"
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".jsonl"])
+def test_the_taxonomy_fields_go_out_and_come_back(
+    scored_sample: Sample, location: str, tmp_path: Path, suffix: str
+) -> None:
+    (one,) = _items(scored_sample)[:1]
+    rows = [_row(one, "ann", "failure", failing_steps="5, 4", error_codes="2.1,3.2", task_codes="7.1")]
+    root = str(scored_sample.root)
+    assert cli("annotations", "import", root, str(_write_rows(tmp_path / f"in{suffix}", rows)), "--annotations", location)[0] == 0
+    (stored,) = open_store(location).annotations()
+    assert (stored.failing_steps, stored.error_codes, stored.task_codes) == ((4, 5), ("2.1", "3.2"), ("7.1",))
+    out = tmp_path / f"out{suffix}"
+    assert cli("annotations", "export", root, "--format", suffix[1:], "-o", str(out), "--annotations", location)[0] == 0
+    text = out.read_text()
+    exported = next(csv.DictReader(io.StringIO(text))) if suffix == ".csv" else json.loads(text.splitlines()[0])
+    assert (exported["failing_steps"], exported["error_codes"], exported["task_codes"]) == ("4,5", "2.1,3.2", "7.1")
+    code, _ = cli("annotations", "import", root, str(out), "--annotations", location)
+    assert code == 0 and len(open_store(location).annotations()) == 1  # the same judgement: not stored again
+
+
+def test_cuaverifierbench_export_needs_a_folder(scored_sample: Sample, location: str) -> None:
+    code, _ = cli("annotations", "export", str(scored_sample.root), "--format", "cuaverifierbench")
+    assert code == 2
 
 
 def test_list_shows_names_as_plain_text(scored_sample: Sample, tmp_path: Path) -> None:

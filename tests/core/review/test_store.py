@@ -184,7 +184,7 @@ def test_a_version_1_store_is_migrated_and_keeps_its_rows(location: str) -> None
     assert {"ix_annotations_reviewer", "ix_annotations_item"} <= indexes
     with engine.connect() as connection:
         assert (
-            connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION == 3
+            connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION == 4
         )
     engine.dispose()
 
@@ -203,6 +203,24 @@ def test_a_version_2_store_gains_the_audit_columns_and_keeps_its_rows(location: 
     assert (row.reviewer, row.revealed) == ("Ann", "none")
     assert store.reviewed("ANN", "blind") == {("run-a", "1")}  # names compared case-insensitively
     assert store.reviewer_name("aNN") == "Ann"  # and kept as first typed
+    engine.dispose()
+
+
+def test_a_version_3_store_gains_the_taxonomy_columns_and_its_rows_keep_their_digest(location: str) -> None:
+    old = judgement("1")
+    open_store(location).add(old)
+    engine = sa.create_engine(_sqlalchemy_url(location))
+    with engine.begin() as connection:  # back to what version 3 made
+        for column in ("failing_steps", "error_codes", "task_codes"):
+            connection.execute(sa.text(f"ALTER TABLE annotations DROP COLUMN {column}"))
+        connection.execute(sa.text("UPDATE webeval_schema SET version = 3"))
+    store = open_store(location)
+    assert store.annotations() == [old]
+    assert not store.add(old)  # the same digest: found, not stored twice
+    named = judgement("2", failing_steps=(5, 4, 5), error_codes=("2.1", "3.2"), task_codes=("7.1",))
+    assert store.add(named)
+    assert store.annotations()[-1] == named
+    assert named.failing_steps == (4, 5)
     engine.dispose()
 
 

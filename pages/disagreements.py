@@ -1,0 +1,113 @@
+"""Judges disagree: for the loaded runs, how often each pair of judges differs, and where.
+
+The judges are the official evaluator, every score-file judge, the outcome and rubric halves of a
+rubric verifier (read from its files) and the reviewers' majority (when the annotation store can
+be read). A cell of the table is "disagreements of n judged by both"; selecting it lists those
+trajectories, and a row there opens one with previous / next through the list. The computation is
+`webeval_core.review.disagreement`; this page only draws it. Hidden in a blind review: it is made
+of verdicts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import current_frame, index_or_stop, inert, trajectory_table
+from pages.review_common import judged
+from pages.review_mode import hide_in_blind_review
+from pages.review_store import review_store_quiet
+from pages.shell import require_app_shell
+from pages.state import Key
+from webeval_core.review import Outcome
+from webeval_core.review.agreement import Item
+from webeval_core.review.disagreement import (
+    REVIEWERS,
+    JudgePair,
+    judge_pairs,
+    reviewers_majority,
+    verifier_halves,
+    with_reviewers,
+)
+from webeval_core.review.store import StoreError
+from webeval_core.runs import metrics
+from webeval_core.runs.judges import OFFICIAL, judge_label, order_judges
+
+require_app_shell()
+
+
+@st.cache_data(show_spinner="Reading the verifiers' outcome and rubric verdicts…", max_entries=4)
+def _halves(root: str, generation: int, folders: tuple[tuple[str, str, str], ...]) -> dict[Item, dict[str, Outcome]]:
+    # The index keeps a verifier's score only; its two halves are read from the files, once per
+    # index generation, and only for trajectories that have a score file at all.
+    return {(run, task): verifier_halves(Path(path)) for run, task, path in folders}
+
+
+def _label(name: str) -> str:
+    return "reviewers' majority" if name == REVIEWERS else judge_label(name) if " · " not in name else name
+
+
+def _all_verdicts(frame: pd.DataFrame) -> dict[Item, dict[str, Outcome]]:
+    """Every judge's verdict per trajectory: the index's judges, the verifiers' halves, the reviewers."""
+    verdicts = {item: dict(v) for item, v in judged().items()}
+    scored = frame[frame["path"].notna()]
+    folders = tuple(
+        (str(r), str(t), str(p))
+        for r, t, p in zip(scored["run"], scored["task_id"], scored["path"], strict=True)
+        if any(name != OFFICIAL for name in verdicts.get((str(r), str(t)), {}))
+    )
+    index = index_or_stop()
+    for item, halves in _halves(str(index.root), index.generation, folders).items():
+        verdicts.setdefault(item, {}).update(halves)
+    store = review_store_quiet()
+    if store is not None:
+        try:
+            verdicts = with_reviewers(verdicts, reviewers_majority(store.annotations()))
+        except StoreError:
+            st.caption("The annotation store cannot be read: the reviewers' majority is left out.")
+    return verdicts
+
+
+def _matrix(pairs: tuple[JudgePair, ...]) -> pd.DataFrame:
+    """Judges by judges; a cell: "k of n" (disagreements of trajectories both judged), else blank."""
+    names = list(order_judges(name for p in pairs for name in (p.a, p.b)))
+    labels = [_label(n) for n in names]
+    table = pd.DataFrame("", index=labels, columns=labels)
+    for p in pairs:
+        text = f"{len(p.disagree)} of {p.n}"
+        table.loc[_label(p.a), _label(p.b)] = text
+        table.loc[_label(p.b), _label(p.a)] = text
+    return table
+
+
+def _page() -> None:
+    hide_in_blind_review("Judges disagree")
+    st.title("Judges disagree")
+    index = index_or_stop()
+    frame = current_frame()
+    pairs = judge_pairs(_all_verdicts(frame))
+    if not pairs:
+        st.caption("No two judges gave a verdict on the same trajectory in the loaded runs.")
+        return
+    st.caption(
+        "Each cell: on how many trajectories two judges disagree (one passed, the other failed), of"
+        " those both judged. Select a cell to list them; a row there opens the trajectory."
+    )
+    table = _matrix(pairs)
+    event = st.dataframe(table, key=Key.DISAGREE_TABLE, on_select="rerun", selection_mode="single-cell")
+    if not event.selection.cells:
+        return
+    row, column = event.selection.cells[0]
+    a, b = table.index[row], column
+    chosen = next((p for p in pairs if {_label(p.a), _label(p.b)} == {a, b}), None)
+    if chosen is None:
+        return
+    keys = pd.Series(list(zip(frame["run"], frame["task_id"], strict=True)), index=frame.index)
+    rows = frame[keys.isin(set(chosen.disagree))]
+    st.caption(f"{len(rows)} trajectories where the {inert(a)} and the {inert(b)} disagree")
+    trajectory_table(rows, metrics.run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE)
+
+
+_page()
