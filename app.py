@@ -37,7 +37,10 @@ navigation = st.navigation(
         st.Page(PAGES["review"], title="Review", icon=":material/rate_review:", url_path="review"),
         st.Page(PAGES["agreement"], title="Agreement", icon=":material/handshake:", url_path="agreement"),
         st.Page(
-            PAGES["disagreements"], title="Judges disagree", icon=":material/call_split:", url_path="disagreements"
+            PAGES["disagreements"],
+            title="Judges disagree",
+            icon=":material/call_split:",
+            url_path="disagreements",
         ),
         st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden"),
     ]

@@ -1,9 +1,10 @@
 """Agreement: reviewers with each other and each judge with the reviewers' majority, per stage.
 
 Cohen's kappa for each pair of reviewers on the items both annotated; kappa, accuracy,
-precision, recall, F1 and false-positive rate of each judge (the official evaluator and every score-file judge)
-against the majority outcome (success = positive); each figure with its number of items. The
+precision, recall, F1 and false-positive rate of each judge (the official evaluator and every
+score-file judge) against the majority outcome (success = positive); each figure with its number of items. The
 confusion table of one judge: select a cell to list its trajectories, and a row there opens one.
+Each reviewer against each verifier's first point of failure, in the taxonomy's terms.
 """
 
 from __future__ import annotations

@@ -39,7 +39,9 @@ require_app_shell()
 
 
 @st.cache_data(show_spinner="Reading the verifiers' outcome and rubric verdicts…", max_entries=4)
-def _halves(root: str, generation: int, folders: tuple[tuple[str, str, str], ...]) -> dict[Item, dict[str, Outcome]]:
+def _halves(
+    root: str, generation: int, folders: tuple[tuple[str, str, str], ...]
+) -> dict[Item, dict[str, Outcome]]:
     # The index keeps a verifier's score only; its two halves are read from the files, once per
     # index generation, and only for trajectories that have a score file at all.
     return {(run, task): verifier_halves(Path(path)) for run, task, path in folders}

@@ -2,8 +2,9 @@
 
 Labels do not overlap (outcome, process, task, environment problem) and nothing is preselected;
 saving needs an outcome. Optional, in the verifier's own taxonomy: the first failing step(s), the
-error codes and the task codes, so reviewers and judges can be compared failure by failure. One key per label (S/F/U outcome, 1-3 process, 4-7 task, E/N
-environment) and Ctrl+Enter to save (and open the queue's next item), from the text box too.
+error codes and the task codes, so reviewers and judges can be compared failure by failure.
+One key per label (S/F/U outcome, 1-3 process, 4-7 task, E/N environment) and Ctrl+Enter to
+save (and open the queue's next item), from the text box too.
 
 The form belongs to one trajectory: its widgets are keyed by the item, and when the page shows
 another item by any route (save-and-next, the list's keys, a link, the pickers) the previous
@@ -29,6 +30,8 @@ from pages.state import Key, label_key, review_field_key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import reset_step
 from webeval_core.presentation.tables import annotation_table
+from webeval_core.reading.taxonomy import CODES, category_of, code_label, describes_task, sorted_codes
+from webeval_core.reading.verifier import parse_step_numbers
 from webeval_core.review import (
     LABEL_TEXT,
     AnnotationStore,
@@ -40,8 +43,6 @@ from webeval_core.review import (
     TaskLabel,
 )
 from webeval_core.review.annotations import Shown, reviewer_key
-from webeval_core.reading.taxonomy import CODES, category_of, code_label, describes_task, sorted_codes
-from webeval_core.reading.verifier import parse_step_numbers
 from webeval_core.review.judging import Draft, Saved, save_judgement
 from webeval_core.scoring import read_verdict
 

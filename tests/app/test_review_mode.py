@@ -39,7 +39,13 @@ def _texts(at: AppTest) -> str:
 
 @pytest.mark.parametrize(
     "page",
-    ["pages/overview.py", "pages/tasks.py", "pages/compare.py", "pages/agreement.py", "pages/disagreements.py"],
+    [
+        "pages/overview.py",
+        "pages/tasks.py",
+        "pages/compare.py",
+        "pages/agreement.py",
+        "pages/disagreements.py",
+    ],
 )
 def test_pages_made_of_verdicts_stay_closed_in_a_blind_review(
     app: OpenPage, store_file: str, page: str

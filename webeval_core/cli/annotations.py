@@ -30,7 +30,9 @@ def add_parser(sub: Subparsers) -> None:
         default="csv",
         help="cuaverifierbench: trajectories.csv and annotations.csv into the folder -o names",
     )
-    export.add_argument("-o", "--output", help="file to write (default: stdout); a folder for cuaverifierbench")
+    export.add_argument(
+        "-o", "--output", help="file to write (default: stdout); a folder for cuaverifierbench"
+    )
     export.add_argument(
         "--corrections",
         metavar="FILE",

@@ -151,7 +151,7 @@ class Annotation(BaseModel):
     @field_validator("failing_steps")
     @classmethod
     def _steps(cls, value: tuple[int, ...]) -> tuple[int, ...]:
-        """Steps are numbered as the verifier numbers them (never negative); order and repeats carry nothing."""
+        """Steps numbered as the verifier numbers them (never negative); order and repeats mean nothing."""
         if any(step < 0 for step in value):
             raise ValueError("step numbers are not negative")
         return tuple(sorted(set(value)))
@@ -165,7 +165,9 @@ class Annotation(BaseModel):
             if code_name(code) is None:
                 raise ValueError(f"{code!r} is not a code of the error taxonomy")
             if describes_task(code) != (info.field_name == "task_codes"):
-                raise ValueError(f"{code!r} belongs in {'task_codes' if describes_task(code) else 'error_codes'}")
+                raise ValueError(
+                    f"{code!r} belongs in {'task_codes' if describes_task(code) else 'error_codes'}"
+                )
         return codes
 
     @field_validator("created")

@@ -14,10 +14,10 @@ from typing import TextIO
 
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.review.agreement import agreement_report
-from webeval_core.review.cuaverifierbench import write_tables
 from webeval_core.review.corrections import corrections_as_tasks, proposals, read_corrections
-from webeval_core.review.failure_agreement import FailureAgreement, failure_agreement, read_failures
+from webeval_core.review.cuaverifierbench import write_tables
 from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text, unseen
+from webeval_core.review.failure_agreement import FailureAgreement, failure_agreement, read_failures
 from webeval_core.review.judges import judge_verdicts
 from webeval_core.review.legacy import open_annotations
 from webeval_core.review.store import AnnotationStore, StoreError
@@ -97,7 +97,6 @@ def export_command(fmt: str, output: str | None, corrections: str | None = None)
     dataset's shape (revision raised by one), and every proposal (corrected, ambiguous, infeasible;
     reviewer, reason, time) to its sidecar `<name>.proposals.jsonl`, ready to file upstream.
     """
-
     if fmt == "cuaverifierbench":
         return cuaverifierbench_command(Path(output or "."))
 
@@ -161,7 +160,9 @@ def agreement_command(as_json: bool, adjudicator: str | None = None) -> Command:
         annotations = store.annotations()
         report = agreement_report(annotations, judge_verdicts(index), adjudicator)
         reviewed = {a.item for a in annotations}
-        folders = {(s.run_key, s.task_id): s.path for s in index.summaries if (s.run_key, s.task_id) in reviewed}
+        folders = {
+            (s.run_key, s.task_id): s.path for s in index.summaries if (s.run_key, s.task_id) in reviewed
+        }
         failures = failure_agreement(annotations, read_failures(folders))
         if as_json:
             content = report.model_dump(mode="json", include={"reviewers", "judges"})
@@ -197,7 +198,8 @@ def _write_failures(failures: tuple[FailureAgreement, ...], out: TextIO) -> None
         figures = (
             f"has failure={_figure(f.has_failure)} (n={f.has_failure_n})",
             f"category={_figure(f.category)} (n={f.category_n})",
-            f"first step exact={_figure(f.step_exact)}, within one={_figure(f.step_within_one)} (n={f.step_n})",
+            f"first step exact={_figure(f.step_exact)},",
+            f"within one={_figure(f.step_within_one)} (n={f.step_n})",
         )
         out.write(terminal_text(f"  {f.stage:9} {f.judge}: " + " ".join(figures)) + "\n")
 

@@ -47,7 +47,9 @@ def trajectory_id(run: str, task_id: str) -> str:
     return f"{run}/{task_id}"
 
 
-def trajectory_rows(index: RootIndex, judged: Mapping[tuple[str, str], Mapping[str, Outcome]]) -> list[dict[str, Any]]:
+def trajectory_rows(
+    index: RootIndex, judged: Mapping[tuple[str, str], Mapping[str, Outcome]]
+) -> list[dict[str, Any]]:
     """One row per readable trajectory of the root, with each judge's outcome (empty when it has none)."""
     judges = sorted({name for verdicts in judged.values() for name in verdicts})
     rows = []
@@ -64,7 +66,9 @@ def trajectory_rows(index: RootIndex, judged: Mapping[tuple[str, str], Mapping[s
     return rows
 
 
-def annotation_rows(annotations: Iterable[Annotation], known: Iterable[tuple[str, str]]) -> list[dict[str, Any]]:
+def annotation_rows(
+    annotations: Iterable[Annotation], known: Iterable[tuple[str, str]]
+) -> list[dict[str, Any]]:
     """One row per (trajectory, reviewer, stage) of the `known` trajectories: the current judgement."""
     wanted = set(known)
     latest = current(annotations)
@@ -106,6 +110,8 @@ def write_tables(
 def _write_csv(path: Path, rows: list[dict[str, Any]], columns: tuple[str, ...]) -> None:
     # Cells a spreadsheet would run as formulas are quoted (`spreadsheet_row`), as in every export.
     with path.open("w", encoding="utf-8", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else list(columns), lineterminator="\n")
+        writer = csv.DictWriter(
+            handle, fieldnames=list(rows[0]) if rows else list(columns), lineterminator="\n"
+        )
         writer.writeheader()
         writer.writerows(spreadsheet_row(row) for row in rows)

@@ -59,7 +59,10 @@ def verifier_halves(folder: Path) -> dict[str, Outcome]:
     scores, _ = read_score_files(folder)
     halves: dict[str, Outcome] = {}
     for output in verifier_outputs(scores)[0]:
-        for half, verdict in ((OUTCOME_HALF, output.outcome_success), (RUBRIC_HALF, output.rubric_is_success)):
+        for half, verdict in (
+            (OUTCOME_HALF, output.outcome_success),
+            (RUBRIC_HALF, output.rubric_is_success),
+        ):
             if verdict is not None:
                 halves[half_name(output.judge, half)] = Outcome.SUCCESS if verdict else Outcome.FAILURE
     return halves
@@ -81,7 +84,10 @@ def with_reviewers(
     judged: Mapping[Item, Mapping[str, Outcome]], reviewers: Mapping[Item, Outcome]
 ) -> dict[Item, dict[str, Outcome]]:
     """`judged` with the reviewers' majority added as the judge `REVIEWERS` where there is one."""
-    return {item: {**verdicts, **({REVIEWERS: reviewers[item]} if item in reviewers else {})} for item, verdicts in judged.items()}
+    return {
+        item: {**verdicts, **({REVIEWERS: reviewers[item]} if item in reviewers else {})}
+        for item, verdicts in judged.items()
+    }
 
 
 def judge_pairs(judged: Mapping[Item, Mapping[str, Outcome]]) -> tuple[JudgePair, ...]:

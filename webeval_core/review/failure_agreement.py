@@ -123,7 +123,11 @@ def _share(matches: list[bool]) -> float | None:
 def _figures(judge: str, stage: Stage, pairs: list[tuple[JudgeFailure, JudgeFailure]]) -> FailureAgreement:
     has = [h.has_failure == j.has_failure for h, j in pairs if None not in (h.has_failure, j.has_failure)]
     category = [h.category == j.category for h, j in pairs if h.category and j.category]
-    steps = [abs(h.first_step - j.first_step) for h, j in pairs if h.first_step is not None and j.first_step is not None]
+    steps = [
+        abs(h.first_step - j.first_step)
+        for h, j in pairs
+        if h.first_step is not None and j.first_step is not None
+    ]
     return FailureAgreement(
         judge=judge,
         stage=stage,

@@ -205,7 +205,15 @@ def test_cuaverifierbench_export_writes_its_two_tables(
     assert cli("annotations", "import", root, str(file), "--annotations", location)[0] == 0
     out = tmp_path / "bench"
     code, text = cli(
-        "annotations", "export", root, "--format", "cuaverifierbench", "-o", str(out), "--annotations", location
+        "annotations",
+        "export",
+        root,
+        "--format",
+        "cuaverifierbench",
+        "-o",
+        str(out),
+        "--annotations",
+        location,
     )
     assert code == 0 and text.count("Wrote ") == 2
     with (out / "trajectories.csv").open(newline="") as handle:
@@ -236,14 +244,35 @@ def test_the_taxonomy_fields_go_out_and_come_back(
     (one,) = _items(scored_sample)[:1]
     rows = [_row(one, "ann", "failure", failing_steps="5, 4", error_codes="2.1,3.2", task_codes="7.1")]
     root = str(scored_sample.root)
-    assert cli("annotations", "import", root, str(_write_rows(tmp_path / f"in{suffix}", rows)), "--annotations", location)[0] == 0
+    assert (
+        cli(
+            "annotations",
+            "import",
+            root,
+            str(_write_rows(tmp_path / f"in{suffix}", rows)),
+            "--annotations",
+            location,
+        )[0]
+        == 0
+    )
     (stored,) = open_store(location).annotations()
     assert (stored.failing_steps, stored.error_codes, stored.task_codes) == ((4, 5), ("2.1", "3.2"), ("7.1",))
     out = tmp_path / f"out{suffix}"
-    assert cli("annotations", "export", root, "--format", suffix[1:], "-o", str(out), "--annotations", location)[0] == 0
+    assert (
+        cli("annotations", "export", root, "--format", suffix[1:], "-o", str(out), "--annotations", location)[
+            0
+        ]
+        == 0
+    )
     text = out.read_text()
-    exported = next(csv.DictReader(io.StringIO(text))) if suffix == ".csv" else json.loads(text.splitlines()[0])
-    assert (exported["failing_steps"], exported["error_codes"], exported["task_codes"]) == ("4,5", "2.1,3.2", "7.1")
+    exported = (
+        next(csv.DictReader(io.StringIO(text))) if suffix == ".csv" else json.loads(text.splitlines()[0])
+    )
+    assert (exported["failing_steps"], exported["error_codes"], exported["task_codes"]) == (
+        "4,5",
+        "2.1,3.2",
+        "7.1",
+    )
     code, _ = cli("annotations", "import", root, str(out), "--annotations", location)
     assert code == 0 and len(open_store(location).annotations()) == 1  # the same judgement: not stored again
 

@@ -25,7 +25,13 @@ S, F, U = Outcome.SUCCESS, Outcome.FAILURE, Outcome.UNSURE
 def _note(task: str, reviewer: str, outcome: Outcome, stage: Stage = Stage.BLIND, **kw: object) -> Annotation:
     created = datetime(2026, 1, 1, tzinfo=UTC)
     return Annotation(
-        run="r", task_id=task, reviewer=reviewer, stage=stage, outcome=outcome, created=created, **kw  # type: ignore[arg-type]
+        run="r",
+        task_id=task,
+        reviewer=reviewer,
+        stage=stage,
+        outcome=outcome,
+        created=created,
+        **kw,  # type: ignore[arg-type]
     )
 
 
@@ -34,7 +40,15 @@ def test_an_annotation_without_the_taxonomy_keeps_the_digest_it_had() -> None:
     # The digest as it was computed before the taxonomy fields existed.
     fields = note.model_dump(
         mode="json",
-        exclude={"created", "verdict_source", "verdict_status", "revealed", "failing_steps", "error_codes", "task_codes"},
+        exclude={
+            "created",
+            "verdict_source",
+            "verdict_status",
+            "revealed",
+            "failing_steps",
+            "error_codes",
+            "task_codes",
+        },
     )
     judgement = tuple(f"{key}={fields[key]}" for key in sorted(fields))
     text = "\x1f".join((*judgement, note.created.isoformat()))
@@ -78,8 +92,17 @@ def test_four_figures_per_judge_and_stage_each_with_n() -> None:
     # has failure: 4 blind pairs, 3 agree; category: 2 pairs, 1 agrees; steps |0|, |1|, |5|.
     assert (blind.judge, blind.stage, blind.has_failure_n, blind.has_failure) == ("v", Stage.BLIND, 4, 0.75)
     assert (blind.category_n, blind.category) == (2, 0.5)
-    assert (blind.step_n, blind.step_exact, blind.step_within_one) == (3, pytest.approx(1 / 3), pytest.approx(2 / 3))
-    assert (informed.stage, informed.has_failure_n, informed.has_failure, informed.step_n) == (Stage.INFORMED, 1, 1.0, 0)
+    assert (blind.step_n, blind.step_exact, blind.step_within_one) == (
+        3,
+        pytest.approx(1 / 3),
+        pytest.approx(2 / 3),
+    )
+    assert (informed.stage, informed.has_failure_n, informed.has_failure, informed.step_n) == (
+        Stage.INFORMED,
+        1,
+        1.0,
+        0,
+    )
     assert informed.step_exact is None and informed.category is None
 
 
