@@ -128,7 +128,6 @@ def _page() -> None:
         st.caption("No two reviewers annotated the same trajectory in this stage yet.")
     rule = "majority, ties settled by the adjudicator" if adjudicator else "majority"
     st.subheader(f"Judges against the reviewers' outcome ({rule}; success = positive)")
-    _failure_section(annotations, stage)
     figures = [j.model_dump(exclude={"stage", "rule"}) for j in report.judges if j.stage == stage]
     if not figures:
         st.caption("No reviewed trajectory has a judge's verdict in this stage yet.")
@@ -148,6 +147,7 @@ def _page() -> None:
         " are one class; precision with no success) · false_positive_rate: of the items the reviewers"
         " failed, the share the judge passed."
     )
+    _failure_section(annotations, stage)
     judges = [f["judge"] for f in figures]
     judge = st.selectbox(
         "Confusion table of", judges, format_func=judge_label, key=Key.CONFUSION_JUDGE, bind="query-params"

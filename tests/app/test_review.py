@@ -13,6 +13,7 @@ from pages.state import Key, label_key, review_field_key
 from tests.builders import snapshot
 from tests.conftest import Sample
 from tests.postgres_server import PASSWORD, PostgresServer, running_postgres
+from tests.verifier_files import JUDGE, SECOND, verifier_root
 from webeval_core.review import (
     OFFICIAL,
     Annotation,
@@ -90,6 +91,32 @@ def test_annotating_needs_a_reviewer_and_an_outcome_and_keeps_the_reviewer(
     history = next(df.value for df in at.dataframe if "justification" in df.value.columns)
     assert history["justification"].tolist() == ["deleted the *wrong* <b>repo</b>"]  # as plain text
     assert snapshot(sample.root) == before  # annotations never touch the runs
+
+
+def test_the_failure_in_the_taxonomy_is_saved_with_the_judgement(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    item = _scored_items(sample)[0]
+    at = app(TRAJECTORY, run=item[0], task=item[1], tab="Annotate", reviewer="ann")
+    _click_label(at, item, Key.REVIEW_OUTCOME, "failure")
+    steps = at.text_input(key=review_field_key(Key.REVIEW_STEPS, *item))
+    steps.input("four").run()
+    at.button(key=Key.REVIEW_SAVE).click().run()  # steps that are not numbers: nothing saved
+    assert any("failing steps as numbers" in e.value for e in at.error)
+    assert open_store(store_file).annotations() == []
+    at.text_input(key=review_field_key(Key.REVIEW_STEPS, *item)).input("5, 4").run()
+    codes = at.multiselect(key=review_field_key(Key.REVIEW_ERROR_CODES, *item))
+    # Codes are named; task codes (7.x, 8.x) have their own box.
+    assert "2.1 Output contradiction" in codes.options
+    assert not any(option.startswith(("7.", "8.")) for option in codes.options)
+    codes.select("2.1").run()
+    at.multiselect(key=review_field_key(Key.REVIEW_TASK_CODES, *item)).select("7.1").run()
+    at.button(key=Key.REVIEW_SAVE).click().run()
+    assert not at.exception
+    (saved,) = open_store(store_file).annotations()
+    assert (saved.failing_steps, saved.error_codes, saved.task_codes) == ((4, 5), ("2.1",), ("7.1",))
+    assert at.text_input(key=review_field_key(Key.REVIEW_STEPS, *item)).value == ""  # cleared for the next
+    assert at.multiselect(key=review_field_key(Key.REVIEW_ERROR_CODES, *item)).value == []
 
 
 def _blind_queue(store_file: str, sample: Sample, items: list[tuple[str, str]]) -> ReviewQueue:
@@ -171,6 +198,7 @@ def test_the_agreement_page_shows_pairs_and_judges(app: OpenPage, sample: Sample
     assert pairs[["a", "b", "n"]].values.tolist() == [["ann", "bob", 3]]
     judges = next(f for f in frames if "judge" in f.columns)
     assert judge_label(OFFICIAL) in judges["judge"].tolist()
+    assert "false_positive_rate" in judges.columns
     # A cell of the confusion table lists its trajectories: the evaluator's verdict, humans "success".
     judged = judge_verdicts(build_index(sample.root))
     said = judged[items[0]][OFFICIAL].value
@@ -183,6 +211,23 @@ def test_the_agreement_page_shows_pairs_and_judges(app: OpenPage, sample: Sample
     listed = next(df.value for df in at.dataframe if "task_id" in df.value.columns)
     expected = sorted(item[1] for item in items if judged[item][OFFICIAL].value == said)
     assert sorted(listed["task_id"].tolist()) == expected
+
+
+def test_the_agreement_page_compares_reviewers_with_a_verifiers_first_failure(
+    app: OpenPage, tmp_path: Path, store_file: str
+) -> None:
+    root = verifier_root(tmp_path)
+    item = next(i for i in judge_verdicts(build_index(root)) if i[1] == SECOND)  # the verifier: step 4, 2.1
+    note = Annotation(
+        run=item[0], task_id=item[1], reviewer="ann", stage=Stage.BLIND, outcome=Outcome.FAILURE,
+        failing_steps=(5,), error_codes=("2.4",),
+    )  # fmt: skip
+    open_store(store_file).add(note)
+    at = app("pages/agreement.py", root)
+    table = next(df.value for df in at.dataframe if "step_within_one" in df.value.columns)
+    row = table.iloc[0]
+    assert (row["judge"], row["has_failure_n"], row["has_failure"]) == (judge_label(JUDGE), 1, "1.000")
+    assert (row["category"], row["step_exact"], row["step_within_one"]) == ("1.000", "0.000", "1.000")
 
 
 @pytest.fixture(scope="module")
