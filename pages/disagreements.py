@@ -3,7 +3,7 @@
 The judges are the official evaluator, every score-file judge, the outcome and rubric halves of a
 rubric verifier (read from its files) and the reviewers' majority (when the annotation store can
 be read). A cell of the table is "disagreements of n judged by both"; selecting it lists those
-trajectories, and a row there opens one with previous / next through the list. The computation is
+trajectories, and a row there opens one. The computation is
 `webeval_core.review.disagreement`; this page only draws it. Hidden in a blind review: it is made
 of verdicts.
 """
@@ -48,7 +48,10 @@ def _halves(
 
 
 def _label(name: str) -> str:
-    return "reviewers' majority" if name == REVIEWERS else judge_label(name) if " · " not in name else name
+    """A judge in words; a verifier's half keeps its own name (`mmrubric_… · outcome`)."""
+    if name == REVIEWERS:
+        return "reviewers' majority"
+    return name if " · " in name else judge_label(name)
 
 
 def _all_verdicts(frame: pd.DataFrame) -> dict[Item, dict[str, Outcome]]:

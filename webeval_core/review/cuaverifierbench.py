@@ -35,8 +35,12 @@ ANNOTATION_COLUMNS = (
     "outcome",
     "process",
     "justification",
+    "failing_steps",
+    "error_codes",
+    "task_codes",
 )
-"""The annotations table's columns."""
+"""The annotations table's columns: CUAVerifierBench's, then the failure in Fara's taxonomy (our
+addition, comma-separated; empty when the reviewer did not give it)."""
 
 TABLES = ("trajectories.csv", "annotations.csv")
 """The files written into the output folder."""
@@ -86,6 +90,9 @@ def annotation_rows(
             a.outcome.value,
             a.process.value if a.process else None,
             a.justification,
+            ",".join(str(step) for step in a.failing_steps),
+            ",".join(a.error_codes),
+            ",".join(a.task_codes),
         )
         rows.append(dict(zip(ANNOTATION_COLUMNS, values, strict=True)))
     return rows
