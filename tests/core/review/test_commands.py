@@ -12,6 +12,7 @@ import pytest
 
 from tests.builders import snapshot
 from tests.conftest import Sample
+from tests.verifier_files import JUDGE, SECOND, verifier_root
 from webeval_core.cli import main
 from webeval_core.review.annotations import Annotation
 from webeval_core.review.judges import OFFICIAL, judge_verdicts
@@ -275,6 +276,25 @@ def test_the_taxonomy_fields_go_out_and_come_back(
     )
     code, _ = cli("annotations", "import", root, str(out), "--annotations", location)
     assert code == 0 and len(open_store(location).annotations()) == 1  # the same judgement: not stored again
+
+
+def test_agreement_compares_reviewers_with_a_verifiers_first_failure(location: str, tmp_path: Path) -> None:
+    root = verifier_root(tmp_path)
+    item = next(i for i in judge_verdicts(build_index(root)) if i[1] == SECOND)  # the verifier: step 4, 2.1
+    note = Annotation(
+        run=item[0], task_id=item[1], reviewer="ann", stage="blind", outcome="failure",
+        failing_steps=(4,), error_codes=("3.1",),
+    )  # fmt: skip
+    open_store(location).add(note)
+    code, text = cli("annotations", "agreement", str(root), "--json", "--annotations", location)
+    assert code == 0
+    (figures,) = json.loads(text)["failures"]
+    assert (figures["judge"], figures["stage"], figures["has_failure"], figures["category"]) == (
+        JUDGE, "blind", 1.0, 0.0,
+    )  # fmt: skip
+    assert (figures["step_n"], figures["step_exact"]) == (1, 1.0)
+    code, text = cli("annotations", "agreement", str(root), "--annotations", location)
+    assert "has failure=1.000 (n=1) category=0.000 (n=1)" in text
 
 
 def test_cuaverifierbench_export_needs_a_folder(scored_sample: Sample, location: str) -> None:
