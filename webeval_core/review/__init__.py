@@ -1,10 +1,14 @@
 """Review: human judgements of trajectories, kept in an annotation store outside the input tree.
 
-annotations  the labels (outcome, process, task, environment) and the Annotation model
+annotations  the labels (outcome, process, task, environment, taxonomy codes) and the Annotation model
 store        the store: SQLite by default, PostgreSQL for a team (one SQLAlchemy code path)
 legacy       earlier versions' JSON-lines annotations, imported on first use
 judges       each automatic judge's verdict as an outcome
-agreement    reviewer-reviewer and judge-reviewer agreement (kappa, accuracy, precision, recall, F1)
+agreement    reviewer-reviewer and judge-reviewer agreement (kappa, accuracy, precision, recall, F1,
+             false-positive rate)
+failure_agreement  reviewers against each verifier's first point of failure, in the one taxonomy
+disagreement every pair of judges and the trajectories on which they disagree
+cuaverifierbench  the trajectories and annotations tables in CUAVerifierBench's shape
 queues       review queues: a saved filter plus a mode, progress and the next item
 exchange     export and import as CSV / JSON lines
 corrections  proposed task corrections, checked by the official task model and tried on the attempts
@@ -25,9 +29,12 @@ __all__ = [
     "AnnotationStore",
     "ConfusionCell",
     "CorrectionKind",
+    "FailureAgreement",
     "Flip",
     "ImportRejectedError",
     "JudgeAgreement",
+    "JudgeFailure",
+    "JudgePair",
     "Outcome",
     "Process",
     "ReviewQueue",
@@ -44,6 +51,9 @@ __all__ = [
     "current",
     "default_location",
     "export_rows",
+    "failure_agreement",
+    "false_positive_rate",
+    "judge_pairs",
     "judge_verdicts",
     "majority",
     "mask",
@@ -52,15 +62,19 @@ __all__ = [
     "open_store",
     "queue_items",
     "read_corrections",
+    "read_failures",
     "read_import",
     "read_legacy",
     "read_queues",
     "reviewed",
+    "reviewers_majority",
     "rows_as_text",
     "save_correction",
     "save_queue",
     "summary_verdicts",
     "try_correction",
+    "verifier_halves",
+    "with_reviewers",
 ]
 
 if TYPE_CHECKING:
@@ -72,6 +86,7 @@ if TYPE_CHECKING:
         agreement_report,
         binary_scores,
         cohen_kappa,
+        false_positive_rate,
         majority,
     )
     from webeval_core.review.annotations import (
@@ -93,7 +108,20 @@ if TYPE_CHECKING:
         save_correction,
         try_correction,
     )
+    from webeval_core.review.disagreement import (
+        JudgePair,
+        judge_pairs,
+        reviewers_majority,
+        verifier_halves,
+        with_reviewers,
+    )
     from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text
+    from webeval_core.review.failure_agreement import (
+        FailureAgreement,
+        JudgeFailure,
+        failure_agreement,
+        read_failures,
+    )
     from webeval_core.review.judges import OFFICIAL, judge_verdicts, summary_verdicts
     from webeval_core.review.legacy import open_annotations, read_legacy
     from webeval_core.review.queues import (
