@@ -21,7 +21,7 @@ from pages.review_store import all_annotations, review_store
 from pages.shell import require_app_shell
 from pages.state import Key
 from webeval_core.review import LABEL_TEXT, Agreement, Annotation, Outcome, Stage, agreement_report, current
-from webeval_core.review.failure_agreement import JudgeFailure, failure_agreement, read_failures
+from webeval_core.review.failure_agreement import JudgeFailure, failure_report, read_failures
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_label
 
@@ -66,7 +66,7 @@ def _failure_section(annotations: list[Annotation], stage: Stage) -> None:
         for r, t, p in zip(frame["run"], frame["task_id"], frame["path"], strict=True)
         if (r, t) in reviewed
     )
-    figures = [f for f in failure_agreement(annotations, _failures(folders)) if f.stage == stage]
+    figures = [f for f in failure_report(annotations, _failures(folders)) if f.stage == stage]
     rows = [f.model_dump(exclude={"stage"}) for f in figures]
     st.subheader("Failures in the taxonomy (each reviewer against each verifier)")
     if not rows:

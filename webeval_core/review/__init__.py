@@ -51,7 +51,7 @@ __all__ = [
     "current",
     "default_location",
     "export_rows",
-    "failure_agreement",
+    "failure_report",
     "false_positive_rate",
     "judge_pairs",
     "judge_verdicts",
@@ -119,7 +119,7 @@ if TYPE_CHECKING:
     from webeval_core.review.failure_agreement import (
         FailureAgreement,
         JudgeFailure,
-        failure_agreement,
+        failure_report,
         read_failures,
     )
     from webeval_core.review.judges import OFFICIAL, judge_verdicts, summary_verdicts

@@ -17,7 +17,7 @@ from webeval_core.review.agreement import agreement_report
 from webeval_core.review.corrections import corrections_as_tasks, proposals, read_corrections
 from webeval_core.review.cuaverifierbench import write_tables
 from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text, unseen
-from webeval_core.review.failure_agreement import FailureAgreement, failure_agreement, read_failures
+from webeval_core.review.failure_agreement import FailureAgreement, failure_report, read_failures
 from webeval_core.review.judges import judge_verdicts
 from webeval_core.review.legacy import open_annotations
 from webeval_core.review.store import AnnotationStore, StoreError
@@ -163,7 +163,7 @@ def agreement_command(as_json: bool, adjudicator: str | None = None) -> Command:
         folders = {
             (s.run_key, s.task_id): s.path for s in index.summaries if (s.run_key, s.task_id) in reviewed
         }
-        failures = failure_agreement(annotations, read_failures(folders))
+        failures = failure_report(annotations, read_failures(folders))
         if as_json:
             content = report.model_dump(mode="json", include={"reviewers", "judges"})
             content["failures"] = [f.model_dump(mode="json") for f in failures]

@@ -105,7 +105,7 @@ def human_failure(annotation: Annotation) -> JudgeFailure:
     )
 
 
-def failure_agreement(
+def failure_report(
     annotations: Iterable[Annotation], failures: Mapping[Item, Mapping[str, JudgeFailure]]
 ) -> tuple[FailureAgreement, ...]:
     """Per judge and stage, the four figures over every (reviewer's judgement, judge) pair."""

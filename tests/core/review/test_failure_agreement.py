@@ -13,7 +13,7 @@ from tests.verifier_files import JUDGE, PASSED, RUN, SECOND, TASK, verifier_root
 from webeval_core.review.annotations import Annotation, Outcome, Stage
 from webeval_core.review.failure_agreement import (
     JudgeFailure,
-    failure_agreement,
+    failure_report,
     human_failure,
     judge_failures,
     read_failures,
@@ -88,7 +88,7 @@ def test_four_figures_per_judge_and_stage_each_with_n() -> None:
         _note("3", "ann", F),  # says failure, the verifier none
         _note("3", "cat", S, Stage.INFORMED),
     ]
-    blind, informed = failure_agreement(notes, judge)
+    blind, informed = failure_report(notes, judge)
     # has failure: 4 blind pairs, 3 agree; category: 2 pairs, 1 agrees; steps |0|, |1|, |5|.
     assert (blind.judge, blind.stage, blind.has_failure_n, blind.has_failure) == ("v", Stage.BLIND, 4, 0.75)
     assert (blind.category_n, blind.category) == (2, 0.5)
