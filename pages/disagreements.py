@@ -17,12 +17,14 @@ import streamlit as st
 
 from pages.common import current_frame, index_or_stop, inert, trajectory_table
 from pages.review_common import judged
-from pages.review_mode import hide_in_blind_review
-from pages.review_store import review_store_quiet
+from pages.review_mode import hide_in_blind_review, note_verdicts_shown
+from pages.review_store import note_shown, review_store_quiet
+from pages.reviewer import reviewer
 from pages.shell import require_app_shell
 from pages.state import Key
 from webeval_core.review import Outcome
 from webeval_core.review.agreement import Item
+from webeval_core.review.annotations import Shown
 from webeval_core.review.disagreement import (
     REVIEWERS,
     JudgePair,
@@ -87,6 +89,15 @@ def _matrix(pairs: tuple[JudgePair, ...]) -> pd.DataFrame:
     return table
 
 
+def _note_revealed(pair: JudgePair) -> None:
+    """A listed trajectory tells the reader its judges' verdicts (and the reviewers' majority, when
+    one of the two): recorded for a named reviewer, so a later save of it is not taken as blind.
+    """
+    note_verdicts_shown(pair.disagree)
+    if REVIEWERS in (pair.a, pair.b) and reviewer():
+        note_shown(list(pair.disagree), Shown.OTHERS)
+
+
 def _page() -> None:
     hide_in_blind_review("Judges disagree")
     st.title("Judges disagree")
@@ -112,6 +123,7 @@ def _page() -> None:
     keys = pd.Series(list(zip(frame["run"], frame["task_id"], strict=True)), index=frame.index)
     rows = frame[keys.isin(set(chosen.disagree))]
     st.caption(f"{len(rows)} trajectories where the {inert(a)} and the {inert(b)} disagree")
+    _note_revealed(chosen)
     trajectory_table(rows, metrics.run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE)
 
 

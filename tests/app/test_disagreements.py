@@ -5,23 +5,35 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages.state import Key
 from tests.builders import write_score
 from tests.verifier_files import JUDGE, RUN, TASK, verifier_root
+from webeval_core.review import judge_verdicts, open_store
+from webeval_core.review.annotations import Shown
 from webeval_core.review.disagreement import half_name
+from webeval_core.runs.index import build_index
 from webeval_core.runs.judges import judge_label
 
 OpenPage = Callable[..., AppTest]
 PAGE = "pages/disagreements.py"
 
 
-def test_a_cell_lists_the_trajectories_two_judges_disagree_on(app: OpenPage, tmp_path: Path) -> None:
+def _items(root: Path) -> list[tuple[str, str]]:
+    return list(judge_verdicts(build_index(root)))
+
+
+def test_a_cell_lists_the_trajectories_two_judges_disagree_on(
+    app: OpenPage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = str(tmp_path / "annotations.sqlite")
+    monkeypatch.setenv("WEBEVAL_ANNOTATIONS", store)
     root = verifier_root(tmp_path)
     # An LLM judge passes the trajectory the verifier failed (score 0, both halves failure).
     write_score(root / RUN / "traj" / TASK, "gpt_eval", 1, "The agent found a trail.")
-    at = app(PAGE, root)
+    at = app(PAGE, root, reviewer="ann")
     table = at.dataframe[0].value
     llm, verifier = judge_label("gpt_eval"), judge_label(JUDGE)
     assert table.loc[llm, verifier] == "1 of 1"
@@ -34,3 +46,6 @@ def test_a_cell_lists_the_trajectories_two_judges_disagree_on(app: OpenPage, tmp
     assert not at.exception, [e.value for e in at.exception]
     listed = next(df.value for df in at.dataframe if "task_id" in df.value.columns)
     assert listed["task_id"].tolist() == [TASK]
+    # The list told ann these verdicts: a later save of the trajectory is not blind.
+    shown = [open_store(store).shown(item[0], item[1], "ann") for item in _items(root) if item[1] == TASK]
+    assert shown and Shown.VERDICT in shown[0]
