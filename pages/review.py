@@ -15,6 +15,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from pages.access import read_only, read_only_note
 from pages.common import current_frame, index_or_stop, inert
 from pages.review_common import items_of, judged, next_in_queue, open_item
 from pages.review_mode import enter, leave, worked_queue
@@ -155,6 +156,9 @@ def _page() -> None:
         queue = queues.get(chosen) if chosen else None
         if queue is not None:
             _work(queue, store, done_by[queue.name], me)
+    if read_only():
+        read_only_note("new queues are not saved here.")
+        return
     with st.expander("New queue", expanded=not queues):
         _queue_form(current_frame(), [r.key for r in index.run_heads])
 

@@ -1,5 +1,7 @@
 """The annotation store as the pages use it, the reviewer, and what was shown to them.
 
+A read-only server (pages/access.py) records nothing of what was shown.
+
 The store is opened once per location for the whole server (SQLite file or PostgreSQL URL from
 `WEBEVAL_ANNOTATIONS`); errors are shown with the password masked. The reviewer is chosen once in
 the sidebar and kept in the URL (`?reviewer=`), so a save never clears it.
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from pages.access import read_only
 from pages.common import current_root, inert
 from pages.reviewer import reviewer
 from pages.state import Key
@@ -65,7 +68,7 @@ def note_shown(items: Iterable[tuple[str, str]], what: Shown) -> None:
     (`flush_shown` writes it before the next save).
     """
     me = reviewer()
-    if not me:
+    if not me or read_only():  # a read-only server records nothing (the store would refuse it)
         return
     noted: dict[tuple[str, Shown, str, str], bool] = st.session_state.setdefault(Key.SHOWN_NOTED, {})
     for run, task_id in items:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from pages.access import read_only, read_only_note
 from pages.common import current_root, inert, lazy_expander, load_trajectory_cached
 from pages.review_store import review_store
 from pages.reviewer import reviewer
@@ -78,6 +79,9 @@ def correction_box(task: Task, attempts: pd.DataFrame) -> None:
                 hide_index=True,
                 width="stretch",
             )
+        if read_only():
+            read_only_note("proposals are tried here but not saved.")
+            return
         if st.button("Save the proposal", key=Key.CORRECTION_SAVE, type="primary"):
             store = review_store()
             if store is None:

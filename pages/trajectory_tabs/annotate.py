@@ -19,6 +19,7 @@ from enum import StrEnum
 
 import streamlit as st
 
+from pages.access import read_only, read_only_note
 from pages.common import inert
 from pages.review_common import current_queue, items_of, next_in_queue
 from pages.review_mode import WorkedQueue, worked_queue
@@ -206,6 +207,11 @@ def render(context: TabContext) -> None:
     """The labels form, then this trajectory's earlier annotations (hidden in blind mode)."""
     store = review_store()
     if store is None:
+        return
+    if read_only():
+        read_only_note("annotations are not saved here; the labels given so far are below.")
+        if not context.blind:
+            _history(context, store, None)
         return
     if not reviewer():
         st.info("Name yourself in the sidebar (Reviewer) to annotate; the name is kept for the session.")

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from pages.access import read_only, read_only_note
 from pages.common import (
     current_index,
     inert,
@@ -131,6 +132,10 @@ def render(context: TabContext) -> None:
     """
     if context.task is None:
         st.info(NO_EVALUATOR)
+        return
+    if read_only():  # the "what if" box scores in memory: it stays
+        read_only_note("re-scoring would write score files, so it is not offered.")
+        _what_if(context)
         return
     _rescore_one(context)
     _what_if(context)

@@ -54,6 +54,8 @@ def open_annotations(
         olds.append(legacy_file(root))
     store = open_store(chosen)
     problems: list[Diagnostic] = []
+    if store.policy.read_only:  # importing and carrying over are writes: a read-only store is read as it is
+        return store, problems
     for old in olds:
         annotations, found = read_legacy(old)
         store.add_many(annotations)
