@@ -1,12 +1,14 @@
-"""The server's access policy as the pages see it: whether it is read-only, and the line said instead
-of a button that would write (the core refuses the write anyway: webeval_core.access).
+"""The server's access policy as the pages see it: whether a control that writes is offered to the
+reviewer acting, and the line said in its place (the core refuses the write anyway:
+webeval_core.access). Every write a page makes is made `acting_as` its reviewer.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from webeval_core.access import READ_ONLY_TEXT, current_policy
+from pages.reviewer import reviewer
+from webeval_core.access import READ_ONLY_TEXT, Write, current_policy
 
 
 def read_only() -> bool:
@@ -14,6 +16,17 @@ def read_only() -> bool:
     return current_policy().read_only
 
 
-def read_only_note(what: str) -> None:
-    """One line in place of a control that would write: "This server is read-only: `what`"."""
-    st.caption(f"{READ_ONLY_TEXT}: {what}")
+def refused(write: Write) -> str | None:
+    """Why the reviewer acting may not make `write` here (None: they may)."""
+    return current_policy().as_user(reviewer()).refusal(write)
+
+
+def blocked(write: Write, read_only_what: str) -> bool:
+    """Whether `write` is refused, saying why in one line in place of its control: on a read-only
+    server "This server is read-only: `read_only_what`", else the role's reason.
+    """
+    reason = refused(write)
+    if reason is None:
+        return False
+    st.caption(f"{READ_ONLY_TEXT}: {read_only_what}" if read_only() else reason)
+    return True

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.state import Key
+from pages.state import Key, label_key, review_field_key
 from tests.builders import snapshot
 from tests.conftest import Sample
-from webeval_core.access import READ_ONLY_ENV, AccessPolicy
+from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, AccessPolicy
 from webeval_core.review import (
     OFFICIAL,
     Annotation,
@@ -129,3 +129,47 @@ def test_a_task_correction_is_tried_but_not_saved(app: OpenPage, sample: Sample,
     assert f"{READ_ONLY}: proposals are tried here but not saved" in _texts(at)
     assert snapshot(sample.root) == before
     assert not store_file.exists()
+
+
+@pytest.fixture
+def roles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A writable server with a roles file: ann reviews, judge adjudicates, anyone else views."""
+    path = tmp_path / "roles.toml"
+    path.write_text('[roles]\n"ann" = "reviewer"\n"judge" = "adjudicator"\n', encoding="utf-8")
+    monkeypatch.setenv(ROLES_ENV, str(path))
+    monkeypatch.setenv(READ_ONLY_ENV, "0")
+    location = tmp_path / "annotations.sqlite"
+    monkeypatch.setenv("WEBEVAL_ANNOTATIONS", str(location))
+    return location
+
+
+def test_a_viewer_cannot_annotate_and_a_reviewer_can(app: OpenPage, sample: Sample, roles: Path) -> None:
+    run, task = _item(sample)
+    at = app(TRAJECTORY, run=run, task=task, tab="Annotate", reviewer="bob")
+    assert Key.REVIEW_SAVE not in _buttons(at)
+    assert "bob is a viewer here: an annotation needs the reviewer role" in _texts(at)
+    at = app(TRAJECTORY, run=run, task=task, tab="Annotate", reviewer="ann")
+    at.button(key=label_key(review_field_key(Key.REVIEW_OUTCOME, run, task), "failure")).click().run()
+    at.button(key=Key.REVIEW_SAVE).click().run()
+    assert not at.exception
+    assert [a.reviewer for a in open_store(str(roles)).annotations()] == ["ann"]
+
+
+def test_a_reviewer_may_not_propose_a_correction_nor_rescore(
+    app: OpenPage, sample: Sample, roles: Path
+) -> None:
+    at = app("pages/tasks.py", task="108", reviewer="ann")
+    at.session_state[Key.CORRECTION_BOX] = True
+    at.run()
+    at.text_input(key=Key.CORRECTION_REASON).input("unclear").run()
+    assert Key.CORRECTION_SAVE not in _buttons(at)
+    assert "ann is a reviewer here: a task correction needs the adjudicator role" in _texts(at)
+    at = app("pages/tasks.py", task="108", reviewer="judge")
+    at.session_state[Key.CORRECTION_BOX] = True
+    at.run()
+    at.text_input(key=Key.CORRECTION_REASON).input("unclear").run()
+    assert Key.CORRECTION_SAVE in _buttons(at)
+    run, task = _item(sample)
+    at = app(TRAJECTORY, run=run, task=task, tab="Re-score", reviewer="judge")
+    assert {Key.RESCORE_ONE, Key.RESCORE_MANY}.isdisjoint(_buttons(at))
+    assert "judge is an adjudicator here: a score file needs the operator role" in _texts(at)

@@ -9,11 +9,16 @@ import pytest
 
 from webeval_core.access import (
     READ_ONLY_ENV,
+    ROLES_ENV,
     AccessPolicy,
+    Role,
+    RolesFileError,
     Write,
     WriteRefusedError,
+    acting_as,
     current_policy,
     is_loopback,
+    load_roles,
     serves_read_only,
 )
 from webeval_core.review import Annotation
@@ -111,3 +116,87 @@ def test_a_read_only_process_writes_no_score_file(tmp_path: Path, monkeypatch: p
     assert outcome.status == "error"
     assert "This server is read-only: no score file is written" in (outcome.reason or "")
     assert snapshot(folder) == before
+
+
+ROLES_TOML = """
+[roles]
+"Ann@Example.org" = "reviewer"
+"judge@example.org" = "adjudicator"
+"ops@example.org" = "operator"
+"viewer@example.org" = "viewer"
+"""
+
+
+@pytest.fixture
+def roles_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A roles file named by the environment, as `webeval app --roles FILE` hands it to its server."""
+    path = tmp_path / "roles.toml"
+    path.write_text(ROLES_TOML, encoding="utf-8")
+    monkeypatch.setenv(ROLES_ENV, str(path))
+    monkeypatch.delenv(READ_ONLY_ENV, raising=False)
+    return path
+
+
+def test_roles_come_from_a_toml_file_and_anyone_unnamed_is_a_viewer(roles_file: Path) -> None:
+    roles = load_roles(roles_file)
+    assert roles.role_of("ann@example.org") is Role.REVIEWER  # case-insensitive
+    assert roles.role_of(" OPS@example.org ") is Role.OPERATOR
+    assert roles.role_of("someone@example.org") is Role.VIEWER
+    assert roles.role_of("") is Role.VIEWER
+
+
+@pytest.mark.parametrize(
+    "text", ['[roles]\n"ann" = "admin"\n', "[roles\n", '[roles]\n"ann" = 3\n'], ids=["role", "toml", "type"]
+)
+def test_a_roles_file_that_is_not_one_is_refused_with_its_name(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "roles.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RolesFileError, match=r"roles\.toml"):
+        load_roles(path)
+
+
+@pytest.mark.parametrize(
+    ("who", "allowed"),
+    [
+        ("", set()),
+        ("viewer@example.org", set()),
+        ("ann@example.org", {Write.ANNOTATION, Write.SHOWN, Write.QUEUE}),
+        ("judge@example.org", {Write.ANNOTATION, Write.SHOWN, Write.QUEUE, Write.CORRECTION, Write.RECORD}),
+        ("ops@example.org", set(Write)),
+    ],
+)
+def test_each_role_writes_what_it_may_and_no_more(roles_file: Path, who: str, allowed: set[Write]) -> None:
+    with acting_as(who):
+        policy = current_policy()
+    assert {write for write in Write if policy.refusal(write) is None} == allowed
+
+
+def test_a_refusal_by_role_is_refused_in_the_store_and_logged_with_who_and_what(
+    roles_file: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from webeval_core.review import ReviewQueue, Stage, save_queue
+    from webeval_core.review.corrections import CorrectionKind, TaskCorrection, save_correction
+    from webeval_core.runs.metrics import TrajectoryFilter
+
+    store = open_store(str(tmp_path / "annotations.sqlite"))
+    correction = TaskCorrection(task_id=108, kind=CorrectionKind.AMBIGUOUS, reason="unclear", reviewer="ann")
+    with acting_as("ann@example.org"):
+        assert store.add(_annotation().model_copy(update={"reviewer": "ann@example.org"}))
+        save_queue(store, ReviewQueue(name="q", stage=Stage.INFORMED, criteria=TrajectoryFilter()))
+        with (
+            caplog.at_level("WARNING", logger="webeval.access"),
+            pytest.raises(StoreError, match="adjudicator"),
+        ):
+            save_correction(store, correction)
+    assert "ann@example.org tried to write a task correction" in caplog.text
+    with pytest.raises(StoreError, match="nobody named is a viewer here"):
+        store.add(_annotation())  # nobody acting: a viewer
+    with acting_as("judge@example.org"):
+        save_correction(store, correction)
+    assert [a.reviewer for a in store.annotations()] == ["ann@example.org"]
+
+
+def test_a_read_only_server_ignores_roles(roles_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(READ_ONLY_ENV, "1")
+    with acting_as("ops@example.org"):
+        assert current_policy().refusal(Write.SCORE) == "This server is read-only: no score file is written."

@@ -2,6 +2,7 @@
 
 A server bound beyond loopback is read-only unless `--writable` says otherwise (there is no sign-in
 yet, so anyone who reaches it could write under any name); `--read-only` asks for it anywhere.
+`--roles FILE` says who may write what on a writable server (webeval_core/access.py).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Subparsers) -> None:
     """`app [ROOT] [--host H] [--port P] [--annotations PATH_OR_URL] [--allow-root PATH]...
-    [--read-only | --writable] [--reload]`.
+    [--read-only | --writable] [--roles FILE] [--reload]`.
     """
     app = sub.add_parser("app", help="open the Streamlit inspector on a folder")
     app.add_argument(
@@ -56,6 +57,12 @@ def add_parser(sub: Subparsers) -> None:
         help="allow writes on a --host beyond loopback, where anyone who reaches the server can write",
     )
     app.add_argument(
+        "--roles",
+        metavar="FILE",
+        help='a TOML file of roles ([roles] "ann@example.org" = "reviewer"; viewer, reviewer, adjudicator,'
+        " operator): who may annotate, propose corrections, re-score; anyone not named is a viewer",
+    )
+    app.add_argument(
         "--reload",
         action="store_true",
         help="for working on the app: rerun it when its code changes (by default the server watches no file)",
@@ -74,7 +81,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     root = given.path.resolve() if given is not None else default_root()
     allowed = [Path(path).resolve() for path in args.allow_root]
-    problem = _refusal(root, allowed, args.host, args.port)
+    problem = _refusal(root, allowed, args.host, args.port) or _roles_refusal(args.roles)
     if problem is not None:
         say(sys.stderr, f"webeval app: {problem}")
         return 1
@@ -97,7 +104,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _access_environment(args: argparse.Namespace, out: TextIO) -> dict[str, str]:
     """The server's access policy as its environment (`READ_ONLY_ENV`), said on `out` when it matters."""
-    from webeval_core.access import READ_ONLY_ENV, is_loopback, serves_read_only
+    from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, is_loopback, serves_read_only
 
     read_only = serves_read_only(args.host, read_only=args.read_only, writable=args.writable)
     if read_only and not args.read_only:
@@ -113,7 +120,23 @@ def _access_environment(args: argparse.Namespace, out: TextIO) -> dict[str, str]
             " annotations under any name, re-score and overwrite score files",
         )
     # Always set: a value inherited from the caller's environment must not decide it.
-    return {READ_ONLY_ENV: "1" if read_only else "0"}
+    return {
+        READ_ONLY_ENV: "1" if read_only else "0",
+        ROLES_ENV: str(Path(args.roles).resolve()) if args.roles else "",
+    }
+
+
+def _roles_refusal(roles: str | None) -> str | None:
+    """Why the roles file cannot be used (None: none given, or it reads)."""
+    from webeval_core.access import RolesFileError, load_roles
+
+    if roles is None:
+        return None
+    try:
+        load_roles(Path(roles))
+    except RolesFileError as exc:
+        return f"--roles {exc}"
+    return None
 
 
 def _refusal(root: Path, allowed: list[Path], host: str, port: int) -> str | None:

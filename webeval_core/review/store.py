@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-from webeval_core.access import AccessPolicy, Write, WriteRefusedError, current_policy
+from webeval_core.access import AccessPolicy, Write, WriteRefusedError, acting, current_policy
 from webeval_core.review.annotations import Annotation, Shown, reviewer_key
 
 ENV_VARIABLE = "WEBEVAL_ANNOTATIONS"
@@ -159,13 +159,26 @@ class AnnotationStore:
         self._secret = engine.url.password
         self.location = mask(location)
         """Where the store is, as it may be shown (password masked)."""
-        self.policy = policy or current_policy()
-        """What may be written (the process's policy unless given)."""
+        self._given = policy
+        self.read_only = (policy or current_policy()).read_only
+        """Opened read-only: nothing was created or migrated, and every write refuses."""
+
+    @property
+    def policy(self) -> AccessPolicy:
+        """What may be written now: the policy given, else the process's (its roles file, who acts)."""
+        return (self._given or current_policy()).as_user(acting())
+
+    def maintenance(self) -> AnnotationStore:
+        """This store for the core's own upkeep (legacy import, carried-over run keys): no role
+        applies, but a read-only store stays read-only.
+        """
+        return AnnotationStore(self._engine, self.location, AccessPolicy(read_only=self.read_only))
 
     def _check(self, write: Write) -> None:
-        reason = self.policy.refusal(write)
-        if reason is not None:
-            raise StoreWriteRefusedError(f"annotation store {self.location}: {reason}")
+        try:
+            self.policy.check(write)
+        except WriteRefusedError as exc:
+            raise StoreWriteRefusedError(f"annotation store {self.location}: {exc}") from None
 
     def add(self, annotation: Annotation) -> bool:
         """Store one annotation; False when the same judgement was stored already."""
@@ -275,9 +288,13 @@ class AnnotationStore:
             rows = connection.execute(query).mappings().all()
         return [_annotation_from(row) for row in rows]
 
-    def add_record(self, kind: str, body: str) -> bool:
-        """Store one JSON record of a kind (a queue, a task correction); False when already there."""
-        self._check(Write.RECORD)
+    def add_record(self, kind: str, body: str, write: Write = Write.RECORD) -> bool:
+        """Store one JSON record of a kind (a queue, a task correction); False when already there.
+
+        `write` is what the record is to the access policy (a queue needs a reviewer, a correction an
+        adjudicator).
+        """
+        self._check(write)
         digest = hashlib.sha256(f"{kind}\x1f{body}".encode()).hexdigest()
         with self._transaction() as connection:
             return self._insert(connection, _records, {"digest": digest, "kind": kind, "body": body})

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from webeval_core.access import Write, current_policy
+from webeval_core.access import Write, WriteRefusedError, current_policy
 from webeval_core.reading.folderfiles import read_file
 from webeval_core.reading.scorefiles import SCORES_DIR, expand_shared_strings, share_long_strings
 from webeval_core.scoring.evaluation import Evaluation
@@ -62,9 +62,10 @@ def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> Path
     target = score_file_path(folder, evaluation.engine.eval_hash)
     shown = f"{SCORES_DIR}/{target.name}"
     # Checked here, where every score file is written, so no page or link of a read-only server can.
-    refusal = current_policy().refusal(Write.SCORE)
-    if refusal is not None:
-        raise ScoreWriteError(f"cannot write {shown}: {refusal}")
+    try:
+        current_policy().check(Write.SCORE)
+    except WriteRefusedError as exc:
+        raise ScoreWriteError(f"cannot write {shown}: {exc}") from None
     try:
         scores_fd = _open_scores(Path(folder), shown)
     except OSError as exc:
