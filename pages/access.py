@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from pages.common import inert
 from pages.reviewer import reviewer
 from webeval_core.access import READ_ONLY_TEXT, Write, current_policy
 
@@ -28,5 +29,5 @@ def blocked(write: Write, read_only_what: str) -> bool:
     reason = refused(write)
     if reason is None:
         return False
-    st.caption(f"{READ_ONLY_TEXT}: {read_only_what}" if read_only() else reason)
+    st.caption(f"{READ_ONLY_TEXT}: {read_only_what}" if read_only() else inert(reason))  # a typed name
     return True

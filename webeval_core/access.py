@@ -138,9 +138,9 @@ class AccessPolicy(BaseModel):
         """
         reason = self.refusal(write)
         if reason is not None:
-            # The server's log keeps who tried what: a refusal by role is somebody's attempt.
+            # The server's log keeps who tried what (repr: a typed name cannot forge a log line).
             _log.warning(
-                "refused: %s tried to write %s: %s",
+                "refused: %r tried to write %s: %s",
                 self.who.strip() or "nobody named",
                 _a(write.value),
                 reason,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from pages.common import inert
 from pages.state import Key, label_key, review_field_key
 from tests.builders import snapshot
 from tests.conftest import Sample
@@ -147,7 +148,7 @@ def test_a_viewer_cannot_annotate_and_a_reviewer_can(app: OpenPage, sample: Samp
     run, task = _item(sample)
     at = app(TRAJECTORY, run=run, task=task, tab="Annotate", reviewer="bob")
     assert Key.REVIEW_SAVE not in _buttons(at)
-    assert "bob is a viewer here: an annotation needs the reviewer role" in _texts(at)
+    assert inert("bob is a viewer here: an annotation needs the reviewer role.") in _texts(at)
     at = app(TRAJECTORY, run=run, task=task, tab="Annotate", reviewer="ann")
     at.button(key=label_key(review_field_key(Key.REVIEW_OUTCOME, run, task), "failure")).click().run()
     at.button(key=Key.REVIEW_SAVE).click().run()
@@ -163,7 +164,7 @@ def test_a_reviewer_may_not_propose_a_correction_nor_rescore(
     at.run()
     at.text_input(key=Key.CORRECTION_REASON).input("unclear").run()
     assert Key.CORRECTION_SAVE not in _buttons(at)
-    assert "ann is a reviewer here: a task correction needs the adjudicator role" in _texts(at)
+    assert inert("ann is a reviewer here: a task correction needs the adjudicator role.") in _texts(at)
     at = app("pages/tasks.py", task="108", reviewer="judge")
     at.session_state[Key.CORRECTION_BOX] = True
     at.run()
@@ -172,4 +173,4 @@ def test_a_reviewer_may_not_propose_a_correction_nor_rescore(
     run, task = _item(sample)
     at = app(TRAJECTORY, run=run, task=task, tab="Re-score", reviewer="judge")
     assert {Key.RESCORE_ONE, Key.RESCORE_MANY}.isdisjoint(_buttons(at))
-    assert "judge is an adjudicator here: a score file needs the operator role" in _texts(at)
+    assert inert("judge is an adjudicator here: a score file needs the operator role.") in _texts(at)

@@ -188,7 +188,7 @@ def test_a_refusal_by_role_is_refused_in_the_store_and_logged_with_who_and_what(
             pytest.raises(StoreError, match="adjudicator"),
         ):
             save_correction(store, correction)
-    assert "ann@example.org tried to write a task correction" in caplog.text
+    assert "'ann@example.org' tried to write a task correction" in caplog.text
     with pytest.raises(StoreError, match="nobody named is a viewer here"):
         store.add(_annotation())  # nobody acting: a viewer
     with acting_as("judge@example.org"):
