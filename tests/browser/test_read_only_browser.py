@@ -83,7 +83,8 @@ def _walk(page: Page, base_url: str, item: tuple[str, str], name: str) -> list[s
     for tab in TABS:
         app.main.get_by_role("tab", name=tab).click()
         page.wait_for_timeout(300)  # the click's rerun starts before the wait looks at the state
-        app.wait(*([TAB_TEXT[tab]] if tab in TAB_TEXT else []))
+        # A tab's first draw loads its modules (the evaluator, the HAR reader): as patient as a first page.
+        app.wait(*([TAB_TEXT[tab]] if tab in TAB_TEXT else []), timeout=FIRST_RENDER_MS)
         app.assert_no_exception()
         seen.append(app.main.inner_text())
         if tab == "Re-score":
