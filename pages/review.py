@@ -15,6 +15,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from pages.access import blocked
 from pages.common import current_frame, index_or_stop, inert
 from pages.review_common import items_of, judged, next_in_queue, open_item
 from pages.review_mode import enter, leave, worked_queue
@@ -22,6 +23,7 @@ from pages.review_store import review_store
 from pages.reviewer import reviewer
 from pages.shell import require_app_shell
 from pages.state import Key, queue_filter_key
+from webeval_core.access import Write, acting_as
 from webeval_core.review import (
     LABEL_TEXT,
     AnnotationStore,
@@ -87,7 +89,8 @@ def _create(criteria: TrajectoryFilter, judges: frozenset[str], failures_first: 
     if store is None:
         return
     try:
-        save_queue(store, queue)
+        with acting_as(reviewer()):
+            save_queue(store, queue)
     except StoreError as exc:
         state[Key.QUEUE_PROBLEM] = str(exc)
         return
@@ -155,6 +158,8 @@ def _page() -> None:
         queue = queues.get(chosen) if chosen else None
         if queue is not None:
             _work(queue, store, done_by[queue.name], me)
+    if blocked(Write.QUEUE, "new queues are not saved here."):
+        return
     with st.expander("New queue", expanded=not queues):
         _queue_form(current_frame(), [r.key for r in index.run_heads])
 

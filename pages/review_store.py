@@ -1,5 +1,8 @@
 """The annotation store as the pages use it, the reviewer, and what was shown to them.
 
+A read-only server, or a reviewer whose role may not annotate (pages/access.py), records nothing
+of what was shown.
+
 The store is opened once per location for the whole server (SQLite file or PostgreSQL URL from
 `WEBEVAL_ANNOTATIONS`); errors are shown with the password masked. The reviewer is chosen once in
 the sidebar and kept in the URL (`?reviewer=`), so a save never clears it.
@@ -18,9 +21,11 @@ from pathlib import Path
 
 import streamlit as st
 
+from pages.access import refused
 from pages.common import current_root, inert
 from pages.reviewer import reviewer
 from pages.state import Key
+from webeval_core.access import Write, acting_as
 from webeval_core.review import Annotation, AnnotationStore, StoreError, open_annotations
 from webeval_core.review.annotations import Shown
 from webeval_core.review.store import default_location
@@ -65,7 +70,9 @@ def note_shown(items: Iterable[tuple[str, str]], what: Shown) -> None:
     (`flush_shown` writes it before the next save).
     """
     me = reviewer()
-    if not me:
+    if not me or refused(
+        Write.SHOWN
+    ):  # a read-only server or a viewer records nothing (the store would refuse)
         return
     noted: dict[tuple[str, Shown, str, str], bool] = st.session_state.setdefault(Key.SHOWN_NOTED, {})
     for run, task_id in items:
@@ -88,5 +95,6 @@ def flush_shown(store: AnnotationStore) -> None:
         if not written:
             waiting.setdefault((who, what), []).append((run, task_id))
     for (who, what), items in waiting.items():
-        store.note_shown(items, who, what)
+        with acting_as(who):
+            store.note_shown(items, who, what)
         noted.update({(who, what, run, task_id): True for run, task_id in items})

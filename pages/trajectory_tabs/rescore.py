@@ -6,6 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from pages.access import blocked
 from pages.common import (
     current_index,
     inert,
@@ -15,9 +16,11 @@ from pages.common import (
     load_index,
     load_queries,
 )
+from pages.reviewer import reviewer
 from pages.state import Key, what_if_text_key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
+from webeval_core.access import Write, acting_as
 from webeval_core.presentation.tables import before_after, editable_response, outcome_table, stored_result
 from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize_scores
 
@@ -35,7 +38,8 @@ def _rescore_one(context: TabContext) -> None:
     source, before = stored_result(trajectory)
     st.caption(f"Stored verdict: {inert(source)}" if source else "No stored official verdict yet.")
     if st.button("Re-score with the official evaluator", key=Key.RESCORE_ONE, type="primary"):
-        outcome = score_trajectory(Path(folder), config_root=context.root, force=True)
+        with acting_as(reviewer()):
+            outcome = score_trajectory(Path(folder), config_root=context.root, force=True)
         st.session_state[Key.RESCORED] = {"folder": folder, "before": before, "outcome": outcome}
         _forget_summaries()
         st.rerun()  # the header and the evidence re-read the new score file
@@ -95,7 +99,8 @@ def _rescore_many(context: TabContext) -> None:
         def progress(done: int, total: int) -> None:
             bar.progress(done / total if total else 1.0, text=f"Scored {done} of {total}")
 
-        outcomes = score_trajectories(paths, config_root=context.root, force=force, on_progress=progress)
+        with acting_as(reviewer()):
+            outcomes = score_trajectories(paths, config_root=context.root, force=force, on_progress=progress)
         st.session_state[Key.BATCH_RESCORED] = outcomes
         _forget_summaries()
         st.rerun()  # the header re-reads this trajectory's new score file
@@ -131,6 +136,9 @@ def render(context: TabContext) -> None:
     """
     if context.task is None:
         st.info(NO_EVALUATOR)
+        return
+    if blocked(Write.SCORE, "re-scoring would write score files, so it is not offered."):
+        _what_if(context)  # it scores in memory: it stays
         return
     _rescore_one(context)
     _what_if(context)

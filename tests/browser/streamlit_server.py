@@ -11,7 +11,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from webeval_core.server import root_environment, streamlit_command
@@ -108,17 +108,24 @@ def start_server(
     log: Path,
     script: Path = REPO / "app.py",
     allowed: Sequence[Path] = (),
+    host: str = "127.0.0.1",
+    extra_env: Mapping[str, str] | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
-    """Start `streamlit run app.py` (or another script) on a free loopback port browsing `root`
-    (and allowed to open `allowed`, as `webeval app --allow-root` says); return it and its URL."""
+    """Start `streamlit run app.py` (or another script) on a free port browsing `root` (and allowed
+    to open `allowed`, as `webeval app --allow-root` says); return it and its loopback URL.
+
+    `host` is the address bound (loopback unless a test serves beyond it, e.g. 0.0.0.0, still
+    browsed through 127.0.0.1); `extra_env` is what `webeval app` would add (WEBEVAL_READ_ONLY).
+    """
     port = free_port()
     # The command `webeval app` runs, so tests serve the app as users get it (no file watcher).
-    command = streamlit_command(script, "127.0.0.1", port)
+    command = streamlit_command(script, host, port)
     env = {
         **os.environ,
         **root_environment(str(root), allowed),
         "XDG_CACHE_HOME": str(cache_home),
         "XDG_DATA_HOME": str(cache_home / "data"),  # the annotation store (WEBEVAL_ANNOTATIONS wins)
+        **(extra_env or {}),
     }
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "wb") as out:

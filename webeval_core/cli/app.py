@@ -1,4 +1,9 @@
-"""`webeval app [ROOT]`: serve the Streamlit inspector on ROOT until stopped (webeval_core/server.py)."""
+"""`webeval app [ROOT]`: serve the Streamlit inspector on ROOT until stopped (webeval_core/server.py).
+
+A server bound beyond loopback is read-only unless `--writable` says otherwise (there is no sign-in
+yet, so anyone who reaches it could write under any name); `--read-only` asks for it anywhere.
+`--roles FILE` says who may write what on a writable server (webeval_core/access.py).
+"""
 
 from __future__ import annotations
 
@@ -16,7 +21,9 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: Subparsers) -> None:
-    """`app [ROOT] [--host H] [--port P] [--annotations PATH_OR_URL] [--allow-root PATH]... [--reload]`."""
+    """`app [ROOT] [--host H] [--port P] [--annotations PATH_OR_URL] [--allow-root PATH]...
+    [--read-only | --writable] [--roles FILE] [--reload]`.
+    """
     app = sub.add_parser("app", help="open the Streamlit inspector on a folder")
     app.add_argument(
         "root",
@@ -38,6 +45,23 @@ def add_parser(sub: Subparsers) -> None:
         help="another folder the app may open (from the sidebar or a link's ?root=); repeatable."
         " By default only ROOT and folders under it",
     )
+    mode = app.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--read-only",
+        action="store_true",
+        help="write nothing: no score file, annotation, queue or correction (the default beyond loopback)",
+    )
+    mode.add_argument(
+        "--writable",
+        action="store_true",
+        help="allow writes on a --host beyond loopback, where anyone who reaches the server can write",
+    )
+    app.add_argument(
+        "--roles",
+        metavar="FILE",
+        help='a TOML file of roles ([roles] "ann@example.org" = "reviewer"; viewer, reviewer, adjudicator,'
+        " operator): who may annotate, propose corrections, re-score; anyone not named is a viewer",
+    )
     app.add_argument(
         "--reload",
         action="store_true",
@@ -57,7 +81,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     root = given.path.resolve() if given is not None else default_root()
     allowed = [Path(path).resolve() for path in args.allow_root]
-    problem = _refusal(root, allowed, args.host, args.port)
+    problem = _refusal(root, allowed, args.host, args.port) or _roles_refusal(args.roles)
     if problem is not None:
         say(sys.stderr, f"webeval app: {problem}")
         return 1
@@ -68,7 +92,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     command = streamlit_command(script, args.host, args.port, reload=args.reload)
     # A URL root: the app mirrors it itself (its Reload lists the store again); the sync above made it warm.
-    env = {**os.environ, **root_environment(url or str(root), allowed)}
+    env = {**os.environ, **root_environment(url or str(root), allowed), **_access_environment(args, out)}
     if args.annotations:  # the server's review pages open this store (never printed: it may hold a password)
         from webeval_core.review.store import ENV_VARIABLE  # SQLAlchemy: only `app --annotations` pays
 
@@ -76,6 +100,43 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     say(out, f"Opening {url or root} at http://{args.host}:{args.port}")
     out.flush()
     return AppServer(command, env).run()
+
+
+def _access_environment(args: argparse.Namespace, out: TextIO) -> dict[str, str]:
+    """The server's access policy as its environment (`READ_ONLY_ENV`), said on `out` when it matters."""
+    from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, is_loopback, serves_read_only
+
+    read_only = serves_read_only(args.host, read_only=args.read_only, writable=args.writable)
+    if read_only and not args.read_only:
+        say(
+            out,
+            f"Read-only: {args.host} is reachable beyond this machine"
+            " (start with --writable to allow writes)",
+        )
+    elif args.writable and not is_loopback(args.host):
+        say(
+            sys.stderr,
+            f"webeval app: warning: --writable on {args.host}: anyone who reaches this server can write"
+            " annotations under any name, re-score and overwrite score files",
+        )
+    # Always set: a value inherited from the caller's environment must not decide it.
+    return {
+        READ_ONLY_ENV: "1" if read_only else "0",
+        ROLES_ENV: str(Path(args.roles).resolve()) if args.roles else "",
+    }
+
+
+def _roles_refusal(roles: str | None) -> str | None:
+    """Why the roles file cannot be used (None: none given, or it reads)."""
+    from webeval_core.access import RolesFileError, load_roles
+
+    if roles is None:
+        return None
+    try:
+        load_roles(Path(roles))
+    except RolesFileError as exc:
+        return f"--roles {exc}"
+    return None
 
 
 def _refusal(root: Path, allowed: list[Path], host: str, port: int) -> str | None:

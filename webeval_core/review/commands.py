@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from webeval_core.access import Write
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.review.agreement import agreement_report
 from webeval_core.review.corrections import corrections_as_tasks, proposals, read_corrections
@@ -132,6 +133,7 @@ def proposals_path(dataset_file: Path) -> Path:
 
 def write_corrections(store: AnnotationStore, dataset_file: Path) -> None:
     """The corrected tasks to `dataset_file`, every proposal to its sidecar (`proposals_path`)."""
+    store.policy.check(Write.TASK_FILE)  # a read-only process writes no task file either
     every = read_corrections(store)
     tasks = corrections_as_tasks(load_catalog(), every)
     dataset_file.write_text(json.dumps(tasks, indent=2) + "\n", encoding="utf-8")

@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from webeval_core.access import Write
 from webeval_core.reading.tasks import TaskCatalog
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.review.store import AnnotationStore
@@ -132,7 +133,7 @@ def try_correction(
 
 def save_correction(store: AnnotationStore, correction: TaskCorrection) -> None:
     """Store a proposal (a new record; the same proposal twice is stored once)."""
-    store.add_record(CORRECTION_RECORD, correction.model_dump_json())
+    store.add_record(CORRECTION_RECORD, correction.model_dump_json(), Write.CORRECTION)
 
 
 def read_corrections(store: AnnotationStore) -> list[TaskCorrection]:

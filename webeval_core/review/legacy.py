@@ -54,12 +54,15 @@ def open_annotations(
         olds.append(legacy_file(root))
     store = open_store(chosen)
     problems: list[Diagnostic] = []
+    if store.read_only:  # importing and carrying over are writes: a read-only store is read as it is
+        return store, problems
+    upkeep = store.maintenance()  # the core's own writes: no user's role applies
     for old in olds:
         annotations, found = read_legacy(old)
-        store.add_many(annotations)
+        upkeep.add_many(annotations)
         problems += found
     if root is not None:
-        carry_over_run_keys(store, root)
+        carry_over_run_keys(upkeep, root)
     return store, problems
 
 

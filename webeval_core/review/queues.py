@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from webeval_core.access import Write
 from webeval_core.review.annotations import Annotation, Stage
 from webeval_core.review.store import AnnotationStore
 from webeval_core.runs.metrics import PASS, TrajectoryFilter, filter_frame
@@ -48,7 +49,7 @@ class ReviewQueue(BaseModel):
 
 def save_queue(store: AnnotationStore, queue: ReviewQueue) -> None:
     """Store a queue (a new record; an unchanged queue is stored once)."""
-    store.add_record(QUEUE_RECORD, queue.model_dump_json())
+    store.add_record(QUEUE_RECORD, queue.model_dump_json(), Write.QUEUE)
 
 
 def read_queues(store: AnnotationStore) -> dict[str, ReviewQueue]:

@@ -6,6 +6,8 @@ view is derived (`annotations.current`). Each row carries a digest of its conten
 constraint, so importing a file twice adds nothing. The schema has a version and a list of
 migrations. SQLite runs in WAL mode, so a writer killed mid-save leaves the last commit readable.
 The URL's password never leaves this module: every location shown and every error is masked.
+Every write checks the process's access policy (webeval_core.access): a read-only server opens the
+store without migrating or creating it and refuses to write to it.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.pool import StaticPool
 
+from webeval_core.access import AccessPolicy, Write, WriteRefusedError, acting, current_policy
 from webeval_core.review.annotations import Annotation, Shown, reviewer_key
 
 ENV_VARIABLE = "WEBEVAL_ANNOTATIONS"
@@ -140,6 +144,10 @@ class StoreError(RuntimeError):
     """The store cannot be reached or refused a write; the message names it, password masked."""
 
 
+class StoreWriteRefusedError(StoreError, WriteRefusedError):
+    """A write the access policy refuses (a read-only server); pages catching StoreError show it."""
+
+
 def default_location() -> str:
     """`$WEBEVAL_ANNOTATIONS`, else `annotations.sqlite` under the user's data folder."""
     chosen = os.environ.get(ENV_VARIABLE)
@@ -167,11 +175,31 @@ def mask(location: str) -> str:
 class AnnotationStore:
     """Annotations and other review records in one database; open with `open_store`."""
 
-    def __init__(self, engine: Engine, location: str) -> None:
+    def __init__(self, engine: Engine, location: str, policy: AccessPolicy | None = None) -> None:
         self._engine = engine
         self._secret = engine.url.password
         self.location = mask(location)
         """Where the store is, as it may be shown (password masked)."""
+        self._given = policy
+        self.read_only = (policy or current_policy()).read_only
+        """Opened read-only: nothing was created or migrated, and every write refuses."""
+
+    @property
+    def policy(self) -> AccessPolicy:
+        """What may be written now: the policy given, else the process's (its roles file, who acts)."""
+        return (self._given or current_policy()).as_user(acting())
+
+    def maintenance(self) -> AnnotationStore:
+        """This store for the core's own upkeep (legacy import, carried-over run keys): no role
+        applies, but a read-only store stays read-only.
+        """
+        return AnnotationStore(self._engine, self.location, AccessPolicy(read_only=self.read_only))
+
+    def _check(self, write: Write) -> None:
+        try:
+            self.policy.check(write)
+        except WriteRefusedError as exc:
+            raise StoreWriteRefusedError(f"annotation store {self.location}: {exc}") from None
 
     def add(self, annotation: Annotation) -> bool:
         """Store one annotation; False when the same judgement was stored already."""
@@ -179,6 +207,7 @@ class AnnotationStore:
 
     def add_many(self, annotations: Iterable[Annotation]) -> int:
         """Store annotations in one transaction (all or none); how many were new."""
+        self._check(Write.ANNOTATION)
         rows = [_annotation_row(a) for a in annotations]
         if not rows:
             return 0
@@ -216,6 +245,7 @@ class AnnotationStore:
 
     def note_shown(self, items: Iterable[tuple[str, str]], reviewer: str, what: Shown) -> int:
         """Record that `what` of each trajectory (run, task id) was shown to a reviewer; how many new."""
+        self._check(Write.SHOWN)
         who = reviewer_key(reviewer)
         now = datetime.now(UTC).isoformat()
         rows = [
@@ -249,6 +279,7 @@ class AnnotationStore:
         Run keys changed rule once (a root that is itself a run or trajectory); the rows keyed the
         old way are carried over, each kept once. Returns how many annotations moved.
         """
+        self._check(Write.ANNOTATION)
         wanted = set(task_ids)
         moved = 0
         with self._transaction() as connection:
@@ -278,8 +309,13 @@ class AnnotationStore:
             rows = connection.execute(query).mappings().all()
         return [_annotation_from(row) for row in rows]
 
-    def add_record(self, kind: str, body: str) -> bool:
-        """Store one JSON record of a kind (a queue, a task correction); False when already there."""
+    def add_record(self, kind: str, body: str, write: Write = Write.RECORD) -> bool:
+        """Store one JSON record of a kind (a queue, a task correction); False when already there.
+
+        `write` is what the record is to the access policy (a queue needs a reviewer, a correction an
+        adjudicator).
+        """
+        self._check(write)
         digest = hashlib.sha256(f"{kind}\x1f{body}".encode()).hexdigest()
         with self._transaction() as connection:
             return self._insert(connection, _records, {"digest": digest, "kind": kind, "body": body})
@@ -316,11 +352,17 @@ class AnnotationStore:
         return f"annotation store {self.location}: {text}"
 
 
-def open_store(location: str | None = None) -> AnnotationStore:
-    """The store at a SQLite path or PostgreSQL URL (default: `default_location()`), migrated."""
+def open_store(location: str | None = None, policy: AccessPolicy | None = None) -> AnnotationStore:
+    """The store at a SQLite path or PostgreSQL URL (default: `default_location()`), migrated.
+
+    Under a read-only policy (default: the process's) nothing is created or migrated: see `_open_read_only`.
+    """
     chosen = location or default_location()
+    policy = policy or current_policy()
+    if policy.read_only:
+        return _open_read_only(chosen, policy)
     engine = _engine(chosen)
-    store = AnnotationStore(engine, chosen)
+    store = AnnotationStore(engine, chosen, policy)
     try:
         try:
             _migrate(engine)
@@ -335,11 +377,44 @@ def open_store(location: str | None = None) -> AnnotationStore:
     return store
 
 
-def _engine(location: str) -> Engine:
+def _open_read_only(location: str, policy: AccessPolicy) -> AnnotationStore:
+    """The store as it is: a missing SQLite file reads as an empty store held in memory (no file is
+    made), and a store whose schema is not this webeval's is refused rather than migrated.
+    """
+    if not is_postgres(location) and not Path(location).expanduser().is_file():
+        memory = sa.create_engine(
+            "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
+        )
+        _migrate(memory)
+        return AnnotationStore(memory, location, policy)
+    engine = _engine(location, read_only=True)
+    store = AnnotationStore(engine, location, policy)
+    try:
+        with engine.connect() as connection:
+            version = connection.execute(sa.select(_version.c.version)).scalar()
+    except SQLAlchemyError as exc:
+        engine.dispose()
+        raise StoreError(store._explain(exc)) from None
+    if version != SCHEMA_VERSION:
+        engine.dispose()
+        raise StoreError(
+            f"annotation store {store.location}: schema version {version}, this webeval's is"
+            f" {SCHEMA_VERSION}; a read-only server does not migrate it"
+            " (open it once with `webeval annotations`)"
+        )
+    return store
+
+
+def _engine(location: str, *, read_only: bool = False) -> Engine:
     if is_postgres(location):
         url = sa.make_url(location).set(drivername="postgresql+psycopg")
         return sa.create_engine(url, pool_pre_ping=True, connect_args={"connect_timeout": 5})
     path = Path(location).expanduser()
+    if read_only:  # SQLite itself refuses to write: no journal mode is changed, no byte of the file
+        return sa.create_engine(
+            f"sqlite:///file:{path}?mode=ro&uri=true",
+            connect_args={"timeout": 30, "check_same_thread": False},
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     engine = sa.create_engine(f"sqlite:///{path}", connect_args={"timeout": 30, "check_same_thread": False})
     sa.event.listen(engine, "connect", _sqlite_pragmas)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from webeval_core.access import Write, WriteRefusedError, current_policy
 from webeval_core.reading.folderfiles import read_file
 from webeval_core.reading.scorefiles import SCORES_DIR, expand_shared_strings, share_long_strings
 from webeval_core.scoring.evaluation import Evaluation
@@ -54,11 +55,17 @@ def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> Path
     """Write scores/<eval_hash>.json atomically (temp file beside it, then os.replace).
 
     Raises:
-        ScoreWriteError: when `scores/` is a link or not a folder, or the file cannot be written
-            (read-only folder, disk full...); the message names the file and the cause.
+        ScoreWriteError: when the process is read-only (webeval_core.access), `scores/` is a link
+            or not a folder, or the file cannot be written (read-only folder, disk full...); the
+            message names the file and the cause.
     """
     target = score_file_path(folder, evaluation.engine.eval_hash)
     shown = f"{SCORES_DIR}/{target.name}"
+    # Checked here, where every score file is written, so no page or link of a read-only server can.
+    try:
+        current_policy().check(Write.SCORE)
+    except WriteRefusedError as exc:
+        raise ScoreWriteError(f"cannot write {shown}: {exc}") from None
     try:
         scores_fd = _open_scores(Path(folder), shown)
     except OSError as exc:

@@ -123,3 +123,72 @@ def test_app_server_watches_no_file_unless_asked_to_reload(
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=20)
+
+
+def _access(*argv: str) -> tuple[dict[str, str], str, str]:
+    """The access environment `webeval app ARGV` gives its server, what it said, and what it warned."""
+    import io
+
+    from webeval_core.cli.app import _access_environment
+    from webeval_core.cli.entry import build_parser
+
+    args = build_parser().parse_args(["app", *argv])
+    out, err = io.StringIO(), io.StringIO()
+    real_err, sys.stderr = sys.stderr, err
+    try:
+        env = _access_environment(args, out)
+    finally:
+        sys.stderr = real_err
+    return env, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("argv", "read_only"),
+    [
+        ((), False),
+        (("--host", "localhost"), False),
+        (("--host", "::1"), False),
+        (("--read-only",), True),
+        (("--host", "0.0.0.0"), True),
+        (("--host", "192.168.1.20"), True),
+        (("--host", "0.0.0.0", "--read-only"), True),
+        (("--host", "0.0.0.0", "--writable"), False),
+    ],
+)
+def test_app_is_read_only_when_asked_or_bound_beyond_loopback(argv: tuple[str, ...], read_only: bool) -> None:
+    env, _said, _warned = _access(*argv)
+    assert env == {"WEBEVAL_READ_ONLY": "1" if read_only else "0", "WEBEVAL_ROLES": ""}
+
+
+def test_app_says_why_it_is_read_only_and_warns_when_writable_beyond_loopback() -> None:
+    _env, said, warned = _access("--host", "0.0.0.0")
+    assert "Read-only: 0.0.0.0 is reachable beyond this machine" in said and "--writable" in said
+    assert warned == ""
+    _env, said, warned = _access("--host", "0.0.0.0", "--writable")
+    assert said == ""
+    assert "warning: --writable on 0.0.0.0: anyone who reaches this server can write" in warned
+    assert _access("--writable") == ({"WEBEVAL_READ_ONLY": "0", "WEBEVAL_ROLES": ""}, "", "")
+
+
+def test_app_refuses_read_only_and_writable_together(capsys: pytest.CaptureFixture[str]) -> None:
+    from webeval_core.cli.entry import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["app", "--read-only", "--writable"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_app_hands_its_roles_file_to_its_server_and_refuses_one_that_is_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    roles = tmp_path / "roles.toml"
+    roles.write_text('[roles]\n"ann@example.org" = "reviewer"\n', encoding="utf-8")
+    env, _said, _warned = _access("--roles", str(roles))
+    assert env == {"WEBEVAL_READ_ONLY": "0", "WEBEVAL_ROLES": str(roles.resolve())}
+    assert _access()[0]["WEBEVAL_ROLES"] == ""  # never inherited from the caller
+    roles.write_text('[roles]\n"ann@example.org" = "admin"\n', encoding="utf-8")
+    capsys.readouterr()
+    code, _out = run_cli("app", str(tmp_path), "--roles", str(roles), "--port", "1")
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "--roles" in err and "roles.ann@example.org: Input should be 'viewer'" in err
