@@ -36,6 +36,7 @@ navigation = st.navigation(
         st.Page(PAGES["tasks"], title="Tasks", icon=":material/checklist:", url_path="tasks"),
         st.Page(PAGES["review"], title="Review", icon=":material/rate_review:", url_path="review"),
         st.Page(PAGES["agreement"], title="Agreement", icon=":material/handshake:", url_path="agreement"),
+        st.Page(PAGES["query"], title="Query", icon=":material/database:", url_path="query"),
         st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden"),
     ]
 )

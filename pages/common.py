@@ -44,6 +44,7 @@ PAGES = {
     "tasks": "pages/tasks.py",
     "review": "pages/review.py",
     "agreement": "pages/agreement.py",
+    "query": "pages/query.py",
 }
 
 
