@@ -330,7 +330,7 @@ class IndexStore:
         query = (
             "SELECT run_key, key, rel, task_id, outcome, steps, duration_s,"
             " prompt_tokens + completion_tokens, final_answer, core_error, verdict_status, verdict_tags,"
-            " unreadable"
+            " unreadable, site, task_text"
             " FROM trajectories ORDER BY run_key, sort_key"
         )
         scores: dict[str, dict[str, float | None]] = {}
