@@ -14,10 +14,12 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import PAGES, index_or_stop, inert, load_index, trajectory_query
+from pages.review_mode import hide_in_blind_review
 from pages.shell import require_app_shell
 from pages.state import Key
 from webeval_core.runs.sqlquery import (
     DEFAULT_MAX_ROWS,
+    DEFAULT_TIMEOUT_S,
     INDEX_TABLES,
     QueryError,
     QueryResult,
@@ -89,11 +91,14 @@ def _opening_table(frame: pd.DataFrame, refs: tuple[TrajectoryRef | None, ...]) 
 
 def main() -> None:
     """The page: the statement box, the tables' description, the result or why there is none."""
+    # The index holds every verdict and score: a blind reviewer must not read them here either.
+    hide_in_blind_review("Query the index")
     index = index_or_stop()
     st.title("Query the index")
     st.caption(
         "One read-only SELECT (or WITH … SELECT) over this root's index: writes are refused by the"
-        f" database, a query stops after 5 s, and at most {DEFAULT_MAX_ROWS} rows are shown."
+        f" database, a query stops after {DEFAULT_TIMEOUT_S:g} s, and at most {DEFAULT_MAX_ROWS} rows"
+        " are shown."
     )
     _tables_help()
     if Key.SQL not in st.session_state and Key.SQL.value not in st.query_params:

@@ -38,7 +38,8 @@ def _texts(at: AppTest) -> str:
 
 
 @pytest.mark.parametrize(
-    "page", ["pages/overview.py", "pages/tasks.py", "pages/compare.py", "pages/agreement.py"]
+    "page",
+    ["pages/overview.py", "pages/tasks.py", "pages/compare.py", "pages/agreement.py", "pages/query.py"],
 )
 def test_pages_made_of_verdicts_stay_closed_in_a_blind_review(
     app: OpenPage, store_file: str, page: str
