@@ -42,6 +42,7 @@ navigation = st.navigation(
             icon=":material/call_split:",
             url_path="disagreements",
         ),
+        st.Page(PAGES["query"], title="Query", icon=":material/database:", url_path="query"),
         st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden"),
     ]
 )

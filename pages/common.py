@@ -45,6 +45,7 @@ PAGES = {
     "review": "pages/review.py",
     "agreement": "pages/agreement.py",
     "disagreements": "pages/disagreements.py",
+    "query": "pages/query.py",
 }
 
 

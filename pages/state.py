@@ -93,6 +93,12 @@ class Key(StrEnum):
     TRAJECTORIES_TABLE = "trajectories_table"
     """The Trajectories page's table (its selected row)."""
 
+    # --- the Query page (pages/query.py) ---
+    SQL = "sql"
+    """The Query page's SELECT statement (in the URL: a query can be linked)."""
+    SQL_TABLE = "_sql_table"
+    """The Query page's result table (its selected row)."""
+
     # --- walking a list (pages/walk.py): the Trajectory page's list, carried in its URL ---
     LIST = "list"
     """Marks a Trajectory page URL that names the list it was opened from (its filters beside it)."""

@@ -45,6 +45,7 @@ def _texts(at: AppTest) -> str:
         "pages/compare.py",
         "pages/agreement.py",
         "pages/disagreements.py",
+        "pages/query.py",
     ],
 )
 def test_pages_made_of_verdicts_stay_closed_in_a_blind_review(

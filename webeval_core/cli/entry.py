@@ -6,13 +6,13 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
-from webeval_core.cli import annotations, app, check, export, index, ls, score, show
+from webeval_core.cli import annotations, app, check, export, index, ls, query, score, show
 from webeval_core.version import __version__
 
 # Each command module imports what it uses when it runs: `webeval index` on an unchanged root is
 # mostly interpreter start and imports, so it must not pay for pydantic models, the readers,
 # the remote layer or the server it does not use.
-COMMANDS = (show, ls, score, index, export, app, check, annotations)
+COMMANDS = (show, ls, score, index, export, app, check, annotations, query)
 """The command modules, in the order `webeval --help` lists them."""
 
 Handler = Callable[[argparse.Namespace, TextIO], int]

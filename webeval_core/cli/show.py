@@ -12,6 +12,7 @@ from webeval_core.cli._roots import local_root
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
+    from webeval_core.reading.tasks import Task
     from webeval_core.reading.trajectory import Trajectory
 
 
@@ -54,6 +55,7 @@ def _format_trajectory(t: Trajectory) -> list[str]:
     lines = [
         f"Task {t.task_id}  ({t.layout} layout, {t.log_generation or 'no'} log)",
         f"Folder:   {t.path}",
+        *_task_lines(t),
         f"Outcome:  {t.outcome}",
         f"Steps:    {len(t.steps)}    Screenshots: {len(t.screenshots)}"
         + (f"    Duration: {t.duration_s:.1f} s" if t.duration_s is not None else ""),
@@ -64,6 +66,7 @@ def _format_trajectory(t: Trajectory) -> list[str]:
     lines.append(f"Answer:   {shorten(t.final_answer_text, 300) or '(none)'}")
     for name, score_file in sorted(t.scores.items()):
         lines.append(f"Score:    {name} = {score_file.score}")
+    lines += _failure_lines(t)
     if t.steps:
         lines.append("")
         lines.append(f"{'#':>4}  {'action':<18} {'arguments':<48} url")
@@ -81,6 +84,56 @@ def _format_trajectory(t: Trajectory) -> list[str]:
         lines.append("")
         lines.append(f"Warnings ({len(t.warnings)}):")
         lines.extend(f"  {w}" for w in t.warnings)
+    return lines
+
+
+def _task_lines(t: Trajectory) -> list[str]:
+    """The task as the agent was given it: the folder's task_data.json, else the WebArena catalog's."""
+    from webeval_core.reading.taskdata import site_of
+
+    if t.task_text is not None:
+        site = site_of(t.task_data)
+        return [f"Task:     {t.task_text.text}", *([f"Site:     {site}"] if site else [])]
+    task = _catalog_task(t.task_id)
+    if task is None:
+        return ["Task:     (not stated by the folder, nor in the WebArena-Verified catalog)"]
+    return [f"Task:     {task.intent}", f"Site:     {', '.join(task.sites)}"]
+
+
+def _catalog_task(task_id: str) -> Task | None:
+    from webeval_core.diagnostics import UnreadableError
+    from webeval_core.reading.tasks import load_catalog
+
+    try:
+        return load_catalog().get(task_id)
+    except UnreadableError:  # no catalog installed: the task is then only its id
+        return None
+
+
+def _failure_lines(t: Trajectory) -> list[str]:
+    """Why it failed: the official verdict's tags and reason, each verifier's verdict and first failure."""
+    from webeval_core.reading.taxonomy import code_label
+    from webeval_core.reading.verifier import verifier_outputs
+    from webeval_core.scoring import failure_reason, read_verdict, stored_evaluation
+
+    lines: list[str] = []
+    verdict = read_verdict(t.scores, t.eval_result)
+    if verdict is not None and verdict.status != "success":
+        tags = f" ({', '.join(verdict.tags)})" if verdict.tags else ""
+        lines.append(f"Verdict:  {verdict.status}{tags}, from {verdict.source}")
+        source = t.scores.get(verdict.source)
+        evaluation = stored_evaluation(source.path) if source is not None else None
+        if evaluation is not None:
+            lines.append(f"Why:      {failure_reason(evaluation)}")
+    for output in verifier_outputs(t.scores)[0]:
+        if output.outcome_success is not False and output.failure is None:
+            continue
+        lines.append(f"Judge {output.judge}: {shorten(output.outcome_reasoning, 300) or '(no reasoning)'}")
+        for point in output.failure_points[:1]:  # the first point of failure, as the verifier orders them
+            code = code_label(point.error_code) if point.error_code else "no code"
+            lines.append(
+                f"  first failure at step {point.step_numbers or '?'} [{code}]: {point.what_happened or ''}"
+            )
     return lines
 
 

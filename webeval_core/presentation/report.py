@@ -16,6 +16,12 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.frames import Frame, frames_of, step_marks
 from webeval_core.presentation.html import IMAGE_WIDTH, badge, facts, page, pre, table, text
 from webeval_core.presentation.overlay import page_frame
+from webeval_core.presentation.reporthtml import (
+    folder_task,
+    judges_section,
+    network_explanations,
+    official_diff,
+)
 from webeval_core.presentation.tables import assertion_table, stored_result
 from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, score_tone
 from webeval_core.reading.actionlog import Step
@@ -46,6 +52,7 @@ def trajectory_html(trajectory: Trajectory, task: Task | None, back: str | None 
         f'<p><a href="{text(back)}">&larr; Run report</a></p>' if back else "",
         _header(trajectory, task),
         _verdict(trajectory),
+        judges_section(trajectory),
         _answer(trajectory),
         _expected(trajectory, task),
         _index(frames),
@@ -68,7 +75,10 @@ def _header(trajectory: Trajectory, task: Task | None) -> str:
             ("Start URL", " ".join(task.start_urls)),
         ]
     else:
-        intent = '<p class="muted">Not a task of the WebArena-Verified catalog.</p>'
+        # A benchmark other than WebArena-Verified states its task in the folder (task_data.json).
+        intent = (
+            folder_task(trajectory) or '<p class="muted">Not a task of the WebArena-Verified catalog.</p>'
+        )
         rows = []
     rows += [
         ("Layout", f"{trajectory.layout} ({trajectory.log_generation or 'no'} log)"),
@@ -104,6 +114,7 @@ def _verdict(trajectory: Trajectory) -> str:
         badge(f"score {verdict.score:g}" if verdict.score is not None else "no score"),
         *(badge(tag, "bad") for tag in verdict.tags),
         f'<p class="caption">The official WebArena-Verified evaluator, from {text(source)}.</p>',
+        official_diff(trajectory),
         _failed_assertions(stored_result(trajectory)[1]),
         "</section>",
     ]
@@ -158,6 +169,9 @@ def _network_checks(trajectory: Trajectory, task: Task) -> str:
         return ""
     result = stored_result(trajectory)[1]
     outcomes = result.evaluators_results if result is not None else ()
+    # The evaluator's own sentence ("product[price] differs ...") where the score file recorded
+    # one; the raw assertion messages only for eval_result.json, which records none.
+    explained = network_explanations(trajectory)
     rows = []
     for check in task.network_checks:
         judged = outcomes[check.position] if check.position < len(outcomes) else None
@@ -168,7 +182,8 @@ def _network_checks(trajectory: Trajectory, task: Task) -> str:
         if check.last_event_only:
             wanted += " (only the last matching navigation counts)"
         status = judged.status.value if judged else "not scored"
-        rows.append((text(wanted), badge(status, STATUS_TONES.get(status) or ""), _seen(judged)))
+        seen = text(explained[check.position]) if check.position in explained else _seen(judged)
+        rows.append((text(wanted), badge(status, STATUS_TONES.get(status) or ""), seen))
     return "<h3>Network checks</h3>" + table(("Expected request", "Result", "What the evaluator saw"), rows)
 
 

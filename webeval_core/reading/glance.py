@@ -23,6 +23,7 @@ from webeval_core.reading.corelog import last_error_message
 from webeval_core.reading.folderreader import (
     EVAL_RESULT_NAME,
     LOG_READ_LIMIT,
+    TASK_DATA_NAME,
     FolderReader,
     folder_kind,
     read_guarded,
@@ -30,6 +31,7 @@ from webeval_core.reading.folderreader import (
 from webeval_core.reading.markers import CORE_LOG_NAME
 from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
 from webeval_core.reading.screenshots import count_screenshots
+from webeval_core.reading.taskdata import site_of, task_text_of
 from webeval_core.reading.trajectory import (
     NO_ANSWER_MARKER,
     Layout,
@@ -79,6 +81,10 @@ class Glance(BaseModel):
     it logged no error."""
     crash_reason: str | None = None
     """Why the task crashed, when core.log is all the folder holds (`Trajectory.crash_reason`)."""
+    task_text: str | None = None
+    """The task as task_data.json states it (`Trajectory.task_text`'s text); None when it does not."""
+    site: str | None = None
+    """The task's website as task_data.json names it (`taskdata.site_of`); None when it does not."""
     warnings: tuple[Diagnostic, ...] = ()
     """The problems this glance met: a subset of `Trajectory.warnings` (what the full reader finds in
     the steps, screenshots and task data, which a glance does not read, is not among them)."""
@@ -113,8 +119,12 @@ def _glance(reader: FolderReader) -> Glance:
     if SCORES_DIR in reader.names:  # else listing it fails, which the full reader ignores
         scores, problems = read_score_files(reader.folder, responses="engine")
         reader.extend(problems)
+    task_data = reader.read_object(TASK_DATA_NAME)
+    task_text = task_text_of(task_data)
     return Glance(
         **found,
+        task_text=task_text.text if task_text is not None else None,
+        site=site_of(task_data),
         scores=scores,
         eval_result=reader.read_object(EVAL_RESULT_NAME),
         last_error=last_error,

@@ -9,10 +9,11 @@ or, for WebVoyager and Online-Mind2Web rows copied into it, under their own benc
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["TASK_TEXT_KEYS", "TaskText", "task_text_of"]
+__all__ = ["SITE_KEYS", "TASK_TEXT_KEYS", "TaskText", "site_of", "task_text_of"]
 
 TASK_DATA_NAME = "task_data.json"
 TASK_TEXT_KEYS = (
@@ -27,6 +28,8 @@ TASK_TEXT_KEYS = (
     "task_summary",  # WebTailBench's summary: a last resort, it paraphrases
 )
 """Keys of task_data.json that may hold the task, most faithful first."""
+SITE_KEYS = ("website", "site", "web_name", "domain", "web", "start_url", "url", "init_url")
+"""Keys of task_data.json that may name the task's website (a name, or a URL whose host is kept)."""
 
 
 class TaskText(BaseModel):
@@ -49,3 +52,22 @@ def task_text_of(task_data: dict[str, Any] | None, file: str = TASK_DATA_NAME) -
         if isinstance(value, str) and value.strip():
             return TaskText(text=value.strip(), source=f"{file}: {key}")
     return None
+
+
+def site_of(task_data: dict[str, Any] | None) -> str | None:
+    """The task's website as task_data.json names it: a name as written, a URL's host without
+    "www."; None when no key of `SITE_KEYS` holds one (nothing is guessed from the task id).
+    """
+    if not task_data:
+        return None
+    for key in SITE_KEYS:
+        value = task_data.get(key)
+        if isinstance(value, str) and value.strip():
+            return _site_name(value.strip())
+    return None
+
+
+def _site_name(value: str) -> str | None:
+    if "://" not in value:
+        return value
+    return (urlsplit(value).hostname or "").removeprefix("www.") or None

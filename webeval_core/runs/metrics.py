@@ -104,6 +104,10 @@ class _Stored(NamedTuple):
     """The official verdict's failure tags."""
     unreadable: str | None
     """Why the folder could not be loaded."""
+    site: str | None = None
+    """The site the folder's task_data.json names (tasks the catalog does not know)."""
+    task_text: str | None = None
+    """The task the folder's task_data.json states (tasks the catalog does not know)."""
 
 
 def trajectory_frame(
@@ -130,6 +134,8 @@ def trajectory_frame(
                 s.verdict.status if s.verdict is not None else None,
                 s.verdict.tags if s.verdict is not None else (),
                 s.unreadable,
+                s.site,
+                s.task_text,
             ),
             judge_scores(s),
             catalog,
@@ -146,11 +152,11 @@ def stored_frame(
     """`trajectory_frame` of what a root's index file holds, read as columns (no summary is parsed)."""
     rows, scores = store.frame_rows()
     frame_rows = []
-    for run, key, rel, task_id, outcome, steps, duration, tokens, answer, error, status, tags, bad in rows:
+    for run, key, rel, task_id, outcome, steps, duration, tokens, answer, error, status, tags, *rest in rows:
         path = store.path_text(rel)
         tagged = tuple(tags.split("\n")) if tags else ()
         stored = _Stored(
-            run, key, path, task_id, outcome, steps, duration, tokens, answer, error, status, tagged, bad
+            run, key, path, task_id, outcome, steps, duration, tokens, answer, error, status, tagged, *rest
         )
         frame_rows.append(_frame_row(stored, scores.get(key, {}), catalog, judge))
     return _typed_frame(frame_rows)
@@ -177,9 +183,9 @@ def _frame_row(
     return (
         s.run,
         s.task_id,
-        task.site_key if task else None,
+        task.site_key if task else s.site,
         task.task_type if task else None,
-        task.intent if task else None,
+        task.intent if task else s.task_text,
         task.intent_template if task else None,
         s.outcome,
         _outcome_group(result, s.outcome),

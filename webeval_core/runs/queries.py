@@ -84,14 +84,16 @@ WITH judged AS (
 ), base AS (
   SELECT t.key, t.rel, t.run_key, t.sort_key, t.task_id, t.outcome, t.steps, t.duration_s,
     t.prompt_tokens, t.completion_tokens, t.final_answer, t.core_error, t.verdict_status, t.verdict_tags,
-    t.unreadable, COALESCE(j.disagree, 0) AS judges_disagree, COALESCE(:judge, CASE
+    t.unreadable, t.site AS task_site, t.task_text, COALESCE(j.disagree, 0) AS judges_disagree,
+    COALESCE(:judge, CASE
       WHEN j.has_official THEN :official WHEN j.n_scored = 1 THEN j.only_judge END) AS used
   FROM trajectories t LEFT JOIN judged j ON j.key = t.key {runs}
 ), scored AS (
   SELECT b.*, s.key IS NOT NULL AS judged, s.score AS score,
     CASE WHEN b.used = :official AND s.key IS NOT NULL THEN b.verdict_status END AS status,
     CASE WHEN s.score IS NULL THEN NULL WHEN s.score >= m.threshold THEN 1.0 ELSE 0.0 END AS pass_value,
-    c.site, c.task_type, c.intent, c.intent_template
+    COALESCE(c.site, b.task_site) AS site, c.task_type, COALESCE(c.intent, b.task_text) AS intent,
+    c.intent_template
   FROM base b
   LEFT JOIN scores s ON s.key = b.key AND s.judge = b.used
   LEFT JOIN temp.marks m ON m.judge = b.used

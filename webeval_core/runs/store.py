@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 # Bumped whenever a table or TrajectorySummary changes shape: older files are rebuilt, not trusted.
-SCHEMA_VERSION = f"{__version__}+store-3+codes-1"  # store-3: run keys of a root that is a run
+SCHEMA_VERSION = f"{__version__}+store-4+codes-1"  # store-4: task text and site of every benchmark
 _BUSY_TIMEOUT_S = 30.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,7 +61,7 @@ CREATE TABLE IF NOT EXISTS trajectories (
     task_id TEXT NOT NULL, layout TEXT, outcome TEXT, steps INTEGER, screenshots INTEGER,
     duration_s REAL, prompt_tokens INTEGER, completion_tokens INTEGER, final_answer TEXT,
     core_error TEXT, crash_reason TEXT, verdict_status TEXT, verdict_tags TEXT,
-    warnings INTEGER, unreadable TEXT, summary TEXT NOT NULL);
+    warnings INTEGER, unreadable TEXT, site TEXT, task_text TEXT, summary TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS trajectories_by_run ON trajectories (run_key, sort_key);
 CREATE TABLE IF NOT EXISTS scores (
     key TEXT NOT NULL, judge TEXT NOT NULL, score REAL, PRIMARY KEY (key, judge));
@@ -79,10 +79,10 @@ _TABLES = ("meta", "runs", "dirs", "trajectories", "scores", "failure_codes")
 _TRAJECTORY_COLUMNS = (
     "key, rel, run_key, sort_key, dir_mtime_ns, scores_mtime_ns, files_print, task_id, layout, outcome,"
     " steps, screenshots, duration_s, prompt_tokens, completion_tokens, final_answer, core_error,"
-    " crash_reason, verdict_status, verdict_tags, warnings, unreadable, summary"
+    " crash_reason, verdict_status, verdict_tags, warnings, unreadable, site, task_text, summary"
 )
 _INSERT_TRAJECTORY = (
-    f"INSERT OR REPLACE INTO trajectories ({_TRAJECTORY_COLUMNS}) VALUES ({', '.join('?' * 23)})"
+    f"INSERT OR REPLACE INTO trajectories ({_TRAJECTORY_COLUMNS}) VALUES ({', '.join('?' * 25)})"
 )
 
 
@@ -330,7 +330,7 @@ class IndexStore:
         query = (
             "SELECT run_key, key, rel, task_id, outcome, steps, duration_s,"
             " prompt_tokens + completion_tokens, final_answer, core_error, verdict_status, verdict_tags,"
-            " unreadable"
+            " unreadable, site, task_text"
             " FROM trajectories ORDER BY run_key, sort_key"
         )
         scores: dict[str, dict[str, float | None]] = {}
@@ -510,6 +510,8 @@ def _row(rel: str, seen: StoredFolder, s: TrajectorySummary) -> tuple[object, ..
         "\n".join(verdict.tags) if verdict is not None else None,
         s.warnings,
         s.unreadable,
+        s.site,
+        s.task_text,
         s.model_dump_json(exclude={"path"}),
     )
 

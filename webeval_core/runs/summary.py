@@ -61,6 +61,11 @@ class TrajectorySummary(BaseModel):
     """LLM completion tokens summed over every component."""
     final_answer: str | None = None
     """The start of the agent's answer (its first 400 characters); None when it gave none."""
+    task_text: str | None = None
+    """The task as the folder states it (task_data.json's `task_proposal`...); None when it does not
+    (WebArena-Verified tasks are described by the catalog instead)."""
+    site: str | None = None
+    """The task's website as task_data.json names it; None when it does not (the catalog's for WebArena)."""
     scores: dict[str, float | None] = {}
     """Each score file's score, by file stem (None where the file has no usable score)."""
     core_error: str | None = None
@@ -149,6 +154,8 @@ def _summary(run_key: str, trajectory_dir: Path, key: str) -> TrajectorySummary:
         prompt_tokens=glance.token_usage.prompt_tokens,
         completion_tokens=glance.token_usage.completion_tokens,
         final_answer=answer[:_ANSWER_PREVIEW] if answer else None,
+        task_text=glance.task_text,
+        site=glance.site,
         scores={name: sf.score for name, sf in glance.scores.items()},
         core_error=_error_type(glance.last_error) if glance.last_error is not None else None,
         crash_reason=glance.crash_reason,

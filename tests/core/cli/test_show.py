@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder
+from tests.conftest import Sample
 from tests.core.cli.helpers import run_cli
 
 
@@ -129,3 +130,31 @@ def test_show_html_names_a_missing_target_folder(tmp_path: Path, capsys: pytest.
     assert (
         f"{target}: cannot be written: the folder {target.parent} does not exist" in capsys.readouterr().err
     )
+
+
+def test_show_prints_the_task_and_why_a_verifier_failed_it(tmp_path: Path) -> None:
+    from tests.verifier_files import JUDGE, RUN, TASK, verifier_root
+
+    folder = verifier_root(tmp_path) / RUN / "traj" / TASK
+    code, text = run_cli("show", str(folder))
+    assert code == 0
+    assert "Task:     Find the longest trail." in text
+    assert f"Judge {JUDGE}: The answer gives 14.2 miles" in text
+    assert "first failure at step" in text
+    assert (
+        "first failure at step 2 [6.4 Fine-grained grounding error]: Clicked beside the search box." in text
+    )
+
+
+def test_show_prints_the_catalog_task_and_the_official_reason(scored_sample: Sample) -> None:
+    from webeval_core.runs.index import build_index
+
+    failed = [
+        s for s in build_index(scored_sample.root).summaries if s.verdict and s.verdict.status == "failure"
+    ]
+    assert failed
+    code, text = run_cli("show", str(failed[0].path))
+    assert code == 0
+    assert "Task:     " in text and "(not stated" not in text
+    assert "Verdict:  failure" in text
+    assert "Why:      " in text

@@ -17,6 +17,7 @@ from webeval_core.presentation.frames import action_label
 from webeval_core.presentation.html import IMAGE_WIDTH
 from webeval_core.presentation.overlay import page_frame
 from webeval_core.presentation.report import trajectory_html
+from webeval_core.presentation.reporthtml import network_explanations
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 
@@ -275,4 +276,8 @@ def test_each_network_check_says_what_it_expects_and_how_it_was_judged(scored_sa
     for check in task.network_checks:
         assert _escape(check.http_method) in checks
     assert "only the last matching navigation counts" in checks
-    assert "compared: " in checks
+    # The evaluator's own sentence per check (as the app shows it), not the compared request as JSON.
+    for explanation in network_explanations(trajectory).values():
+        assert _escape(explanation) in checks
+    assert network_explanations(trajectory)
+    assert "compared: " not in checks

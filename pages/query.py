@@ -1,0 +1,118 @@
+"""Query: one read-only SELECT over the root's index, for questions no chart answers.
+
+The statement lives in the URL (a query can be linked); `runs.sqlquery` runs it read-only, one
+statement, within a time and a row limit. The rows are a table with a CSV download; when they
+name trajectories (a `rel` or `key` column, or `run_key` and `task_id`), selecting a row opens it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pandas as pd
+import streamlit as st
+
+from pages.common import PAGES, index_or_stop, inert, load_index, trajectory_query
+from pages.review_mode import hide_in_blind_review
+from pages.shell import require_app_shell
+from pages.state import Key
+from webeval_core.runs.sqlquery import (
+    DEFAULT_MAX_ROWS,
+    DEFAULT_TIMEOUT_S,
+    INDEX_TABLES,
+    QueryError,
+    QueryResult,
+    TrajectoryRef,
+    run_query,
+    trajectory_refs,
+)
+
+require_app_shell()
+
+EXAMPLE = (
+    "SELECT t.rel, t.run_key, t.task_id, t.site, s.judge, s.score\n"
+    "FROM trajectories t JOIN scores s USING (key)\n"
+    "WHERE s.score < 1\nORDER BY t.run_key, t.task_id"
+)
+
+
+def _tables_help() -> None:
+    with st.expander("Tables and columns"):
+        for name, columns in INDEX_TABLES.items():
+            st.markdown(f"**{name}**")
+            frame = pd.DataFrame({"column": list(columns), "holds": list(columns.values())})
+            st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def _csv(result: QueryResult) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(result.columns)
+    writer.writerows(result.rows)
+    return out.getvalue()
+
+
+def _results(result: QueryResult, refs: tuple[TrajectoryRef | None, ...]) -> None:
+    cut = f" (the first {len(result.rows)}: the row limit)" if result.truncated else ""
+    st.caption(f"{len(result.rows)} rows{cut} in {result.elapsed_s:.3f} s.")
+    frame = pd.DataFrame(list(result.rows), columns=list(result.columns))
+    opens = any(refs)
+    if not opens:
+        st.dataframe(frame, key=Key.SQL_TABLE, hide_index=True, width="stretch")
+    st.download_button(
+        "Download these rows (CSV)",
+        _csv(result),
+        file_name="query.csv",
+        mime="text/csv",
+        icon=":material/download:",
+        on_click="ignore",
+    )
+    if opens:
+        _opening_table(frame, refs)
+
+
+def _opening_table(frame: pd.DataFrame, refs: tuple[TrajectoryRef | None, ...]) -> None:
+    """The rows as a table where selecting one that names a trajectory opens it."""
+    st.caption("The rows name trajectories: select one to open it.")
+    event = st.dataframe(
+        frame,
+        key=Key.SQL_TABLE,
+        on_select="rerun",
+        selection_mode="single-row",
+        hide_index=True,
+        width="stretch",
+    )
+    chosen = refs[event.selection.rows[0]] if event.selection.rows else None
+    if chosen is not None:
+        params = trajectory_query(chosen.run_key, chosen.task_id, chosen.path or None)
+        st.switch_page(PAGES["trajectory"], query_params=params)
+
+
+def main() -> None:
+    """The page: the statement box, the tables' description, the result or why there is none."""
+    # The index holds every verdict and score: a blind reviewer must not read them here either.
+    hide_in_blind_review("Query the index")
+    index = index_or_stop()
+    st.title("Query the index")
+    st.caption(
+        "One read-only SELECT (or WITH … SELECT) over this root's index: writes are refused by the"
+        f" database, a query stops after {DEFAULT_TIMEOUT_S:g} s, and at most {DEFAULT_MAX_ROWS} rows"
+        " are shown."
+    )
+    _tables_help()
+    if Key.SQL not in st.session_state and Key.SQL.value not in st.query_params:
+        st.session_state[Key.SQL] = EXAMPLE
+    sql = st.text_area("SELECT statement", key=Key.SQL, bind="query-params", height=140)
+    if not sql.strip():
+        return
+    store = load_index(str(index.root))
+    try:
+        result = run_query(store, sql)
+    except QueryError as exc:
+        st.error(inert(str(exc)))
+        return
+    _results(result, trajectory_refs(store, result))
+
+
+main()
