@@ -22,6 +22,7 @@ from webeval_core.version import __version__
 # the remote layer or the server it does not use.
 
 if TYPE_CHECKING:
+    from webeval_core.reading.tasks import TaskCatalog
     from webeval_core.reading.trajectory import Trajectory
     from webeval_core.remote import OpenedRoot
     from webeval_core.runs.discovery import Run
@@ -440,6 +441,7 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
     from webeval_core.reading.tasks import load_catalog
     from webeval_core.runs.discovery import iter_trajectory_dirs
     from webeval_core.scoring import score_trajectories, summarize_scores
+    from webeval_core.scoring.cluster import scheduler_address
 
     try:
         catalog = load_catalog(args.tasks)
@@ -451,22 +453,27 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     batches = [(opened.path, list(iter_trajectory_dirs(opened.path))) for opened in roots]
     mirrored = [opened for opened in roots if opened.url]
-    outcomes = [
-        outcome
-        for path, folders in batches
-        for outcome in score_trajectories(
-            folders,
-            config=args.config,
-            config_root=path,  # a URL config is looked for up to the folder named, never above it
-            catalog=catalog,
-            jobs=args.jobs,
-            force=args.force,
-            on_progress=_Progress("Scoring"),
+    if scheduler_address(args.cluster):
+        outcomes: list[ScoreOutcome] | None = _score_on_cluster(
+            args, roots, [folders for _, folders in batches], catalog
         )
-    ]
-    summary = summarize_scores(outcomes)
-    if mirrored and not _write_back(mirrored, outcomes, args.write_remote):
+    else:
+        outcomes = [
+            outcome
+            for path, folders in batches
+            for outcome in score_trajectories(
+                folders,
+                config=args.config,
+                config_root=path,  # a URL config is looked for up to the folder named, never above it
+                catalog=catalog,
+                jobs=args.jobs,
+                force=args.force,
+                on_progress=_Progress("Scoring"),
+            )
+        ]
+    if outcomes is None or (mirrored and not _write_back(mirrored, outcomes, args.write_remote)):
         return 1
+    summary = summarize_scores(outcomes)
     if args.json:
         results = [
             {k: getattr(o, k) for k in ("task_id", "status", "score", "eval_hash", "reason")}
@@ -480,6 +487,31 @@ def cmd_score(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     _say(out, *_score_report(outcomes, summary))
     return 0
+
+
+def _score_on_cluster(
+    args: argparse.Namespace, roots: list[OpenedRoot], folders: list[list[Path]], catalog: TaskCatalog
+) -> list[ScoreOutcome] | None:
+    """`score --cluster`: the folders scored on a Dask cluster, then each root's index refreshed once."""
+    from webeval_core.runs.refresh import refresh_index
+    from webeval_core.runs.store import IndexStore
+    from webeval_core.scoring.cluster import ClusterError, cluster_root, scheduler_address, score_on_cluster
+
+    try:
+        outcomes = score_on_cluster(
+            scheduler_address(args.cluster) or "",
+            [(cluster_root(o.path, o.url), found) for o, found in zip(roots, folders, strict=True)],
+            catalog=catalog,
+            config=args.config,
+            force=args.force,
+            on_progress=_Progress("Scoring"),
+        )
+    except ClusterError as exc:
+        _say(sys.stderr, f"webeval score: {exc}")
+        return None
+    for opened in roots:
+        refresh_index(IndexStore(opened.path))
+    return outcomes
 
 
 def _score_roots(given: Sequence[str]) -> list[OpenedRoot] | None:
@@ -750,6 +782,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="for a remote root (az://, s3://, gs://): also write the score files to the store"
         " (default: only into its local mirror)",
+    )
+    score.add_argument(
+        "--cluster",
+        metavar="tcp://HOST:PORT",
+        help="score on this Dask scheduler's workers (default: $WEBEVAL_DASK_SCHEDULER, else this machine)",
     )
     score.set_defaults(handler=cmd_score)
 
