@@ -109,6 +109,7 @@ RELIES_ON: tuple[Reliance, ...] = (
     Reliance("webarena_verified.types.tracing", "NetworkTrace.from_content", ("content",)),
     Reliance("webarena_verified.types.tracing", "NetworkTrace.evaluation_events", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent", ("data",)),
+    Reliance("webarena_verified.types.tracing", "NetworkEvent", ("data",)),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.url", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.is_navigation_event", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.http_method", None),
@@ -293,13 +294,39 @@ class Trace:
 
 def trace_of(har: Har | None) -> Trace:
     """The HAR's entries as the evaluator's trace; an empty trace for no HAR."""
+    trace_class = _trace_class()
+    if har is None:
+        return Trace(trace_class.model_construct(is_playwright=False, src_file=Path("<no trace>"), events=()))
+    entries = list(har.entries)
+    if not entries or entries[0].get("type") == "resource-snapshot" or "request" not in entries[0]:
+        # Not the plain HAR shape: the library's own loader decides (and says what is wrong).
+        return Trace(trace_class.from_content(entries))
+    from webarena_verified.types.tracing import NetworkEvent
+
+    # What `load_trace_from_content` builds for HAR entries, without validating each event again
+    # (its only field is the entry, taken as is); our reader has checked every entry.
+    events = tuple(NetworkEvent.model_construct(data=MappingProxyType(entry)) for entry in entries)
+    return Trace(
+        trace_class.model_construct(is_playwright=False, src_file=Path("<from_content>"), events=events)
+    )
+
+
+@functools.cache
+def _trace_class() -> Any:
+    """The library's NetworkTrace, its `evaluation_events` computed once per trace.
+
+    The library recomputes them (a URL parse per request) on each access: once per network check,
+    and again for the provenance, most of a mutate task's time. They are a pure function of the
+    trace's frozen events, so keeping them changes no verdict.
+    """
     from webarena_verified.types.tracing import NetworkTrace
 
-    if har is None:
-        return Trace(
-            NetworkTrace.model_construct(is_playwright=False, src_file=Path("<no trace>"), events=())
-        )
-    return Trace(NetworkTrace.from_content(list(har.entries)))
+    class _OnceTrace(NetworkTrace):  # type: ignore[misc]
+        @functools.cached_property
+        def evaluation_events(self) -> tuple[Any, ...]:
+            return NetworkTrace.evaluation_events.fget(self)  # type: ignore[no-any-return]
+
+    return _OnceTrace
 
 
 def evaluate_task(engine: Engine, task_id: int, engine_input: Any, trace: Trace) -> TaskResult:

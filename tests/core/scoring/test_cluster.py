@@ -151,7 +151,7 @@ def test_a_store_is_read_by_the_workers_and_scores_as_its_local_mirror(
     monkeypatch.setenv("WEBEVAL_REMOTE_CACHE", str(tmp_path / "local-pool"))
     local = open_root(store.url)
     # Forced, so both evaluate; a run's worth of folders keeps the test short.
-    pick = [f for f in iter_trajectory_dirs(local.path) if "fara" in str(f)][:24]
+    pick = [f for f in iter_trajectory_dirs(local.path) if "fara" in str(f)][:12]
     expected = score_trajectories(pick, jobs=2, force=True, config_root=local.path)
     monkeypatch.setenv("WEBEVAL_REMOTE_CACHE", str(tmp_path / "client"))
     mirror = open_root(store.url)
