@@ -123,20 +123,6 @@ def commit_outcome(outcome: ScoreOutcome) -> ScoreOutcome:
     return outcome.model_copy(update={"score_file": score_file})
 
 
-def _scored(
-    item: Path | str | Trajectory,
-    config: ConfigArg,
-    config_root: Path | None,
-    catalog: TaskCatalog | Path | str | None,
-    *,
-    reuse: bool,
-    written_in: Path | None = None,
-) -> ScoreOutcome:
-    """The verdict of one folder, nothing written; `reuse`: an up-to-date score file is taken as is."""
-    with _collection_paused():
-        return _scored_now(item, config, config_root, catalog, reuse=reuse, written_in=written_in)
-
-
 @contextlib.contextmanager
 def _collection_paused() -> Iterator[None]:
     # A HAR is tens of thousands of small dicts alive for the whole evaluation, which makes no
@@ -150,15 +136,17 @@ def _collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _scored_now(
+@_collection_paused()
+def _scored(
     item: Path | str | Trajectory,
     config: ConfigArg,
     config_root: Path | None,
     catalog: TaskCatalog | Path | str | None,
     *,
     reuse: bool,
-    written_in: Path | None,
+    written_in: Path | None = None,
 ) -> ScoreOutcome:
+    """The verdict of one folder, nothing written; `reuse`: an up-to-date score file is taken as is."""
     path = item.path if isinstance(item, Trajectory) else Path(item)
     try:
         tasks = catalog if isinstance(catalog, TaskCatalog) else load_catalog(catalog)
