@@ -64,13 +64,20 @@ def run(work: Path, size: int, workers: int, jobs: int, sample_source: Path) -> 
         target = cluster_root(cluster_root_dir, None)
         score_on_cluster(cluster.address, [(target, cluster_folders[:_WARM_UP])], catalog=catalog, force=True)
         started = time.perf_counter()
-        pool = score_trajectories(pool_folders, catalog=catalog, jobs=jobs, force=True)
+        pool = score_trajectories(
+            pool_folders, catalog=catalog, jobs=jobs, force=True, config_root=local_root
+        )
         pool_s = time.perf_counter() - started
         started = time.perf_counter()
         ours = score_on_cluster(cluster.address, [(target, cluster_folders)], catalog=catalog, force=True)
         cluster_s = time.perf_counter() - started
     same = _verdicts(pool, local_root) == _verdicts(ours, cluster_root_dir)
-    files = _files_digest(local_root) == _files_digest(cluster_root_dir)
+    pool_files, cluster_files = _score_files(local_root), _score_files(cluster_root_dir)
+    files = pool_files == cluster_files
+    for name in sorted(set(pool_files) | set(cluster_files)):
+        if pool_files.get(name) != cluster_files.get(name):
+            print(f"score file differs: {name}")
+            break
     overhead_ms = (cluster_s - pool_s) / size * 1000
     print(f"\n{size} trajectories, forced; {workers} dask workers vs a pool of {jobs} processes")
     print(f"{'':32} {'wall s':>8} {'ms/task':>8} {'floor s':>8} {'goal':>10}")
@@ -91,12 +98,11 @@ def _verdicts(outcomes: list[ScoreOutcome], root: Path) -> list[tuple[str, str, 
     return [(o.path.relative_to(root).as_posix(), o.status, o.score) for o in outcomes]
 
 
-def _files_digest(root: Path) -> str:
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("scores/*.json")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
+def _score_files(root: Path) -> dict[str, str]:
+    return {
+        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("scores/*.json"))
+    }
 
 
 if __name__ == "__main__":

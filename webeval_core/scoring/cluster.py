@@ -143,8 +143,7 @@ def score_on_cluster(
         where = {future.key: place for future, place in zip(futures, places, strict=True)}
         try:
             for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
-                result: ChunkResult = future.result()
-                for outcome in _committed(result, where[future.key], expected):
+                for outcome in _committed(_result(future), where[future.key], expected):
                     outcomes[outcome.path] = outcome
                 if on_progress:
                     on_progress(len(outcomes), total)
@@ -153,6 +152,15 @@ def score_on_cluster(
             client.cancel(futures, force=True)
             raise
     return [outcomes[folder] for _, folders in batches for folder in folders]
+
+
+def _result(future: Any) -> ChunkResult:
+    """A finished chunk's result; a chunk the cluster gave up on (its workers kept dying) said plainly."""
+    try:
+        result: ChunkResult = future.result()
+    except Exception as exc:  # whatever the cluster reports; the run stops, nothing half-written
+        raise ClusterError(f"the cluster could not score a chunk ({type(exc).__name__}: {exc})") from exc
+    return result
 
 
 def _chunks(

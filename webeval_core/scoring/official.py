@@ -186,6 +186,7 @@ class Engine:
 
         _quiet_engine_logs()
         _cache_jsonpath_parser()
+        _remember_filtered_events()
         environments = dict(config.environments) if config else None
         self._config = WebArenaVerifiedConfig(test_data_file=catalog.path, environments=environments)
         ids = sorted(catalog.tasks)
@@ -243,6 +244,37 @@ def _quiet_engine_logs() -> None:
         if not logger.handlers:
             logger.addHandler(logging.NullHandler())
             logger.propagate = False
+
+
+def _remember_filtered_events() -> None:
+    # The provenance replays each network check's URL/method/referer filter, which the verdict
+    # has just run on the same events with the same check: a URL normalization per request, most
+    # of a mutate task's time. The filter is a pure function of those objects, so its last results
+    # are kept while one trace is scored (held, so no id is reused) and given back to the replay.
+    from webarena_verified.core.evaluation.evaluators.network_event_evaluator import NetworkEventEvaluator
+
+    original = NetworkEventEvaluator._filter_events_by_criteria
+    if getattr(original, "remembers", False):
+        return
+    kept: dict[tuple[int, ...], tuple[Any, ...]] = {}
+    lock = threading.Lock()
+
+    def filtered(self: Any, events: Any, context: Any, config: Any) -> Any:
+        inputs = (events, config, context.task, context.config)
+        key = tuple(map(id, inputs))
+        with lock:
+            hit = kept.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit, inputs, strict=False)):
+            return hit[-1]
+        result = original(self, events, context, config)
+        with lock:
+            if any(held[0] is not events for held in kept.values()):
+                kept.clear()  # another trace: only the one being scored is held
+            kept[key] = (*inputs, result)
+        return result
+
+    filtered.remembers = True  # type: ignore[attr-defined]
+    NetworkEventEvaluator._filter_events_by_criteria = filtered
 
 
 def _cache_jsonpath_parser() -> None:
@@ -464,6 +496,9 @@ class NetworkCheck:
             spec = cfg.expected.model_copy(update={"http_method": cfg.expected.http_method.lower()})
             cfg = cfg.model_copy(update={"expected": spec})
         events = tuple(r._event for r in requests)
+        searched = self._context.network_trace.evaluation_events
+        if len(events) == len(searched) and all(a is b for a, b in zip(events, searched, strict=True)):
+            events = searched  # the very tuple the verdict filtered: its result is remembered
         return self._wrap(self._ev._filter_events_by_criteria(events, self._context, cfg))
 
     def normalized(self, request: Request, expected: Any) -> Any:
