@@ -18,6 +18,7 @@ import functools
 import hashlib
 import importlib
 import inspect
+import json
 import logging
 import re
 import tempfile
@@ -366,7 +367,19 @@ def evaluate_task(engine: Engine, task_id: int, engine_input: Any, trace: Trace)
     result = engine._evaluator.evaluate_task(
         task_id=task_id, agent_response=engine_input, network_trace=trace.engine_trace
     )
-    return TaskResult.model_validate(result.model_dump(mode="json", exclude_none=True))
+    dumped = result.model_dump(mode="json", exclude_none=True)
+    for evaluator in dumped.get("evaluators_results") or ():
+        if isinstance(evaluator, dict) and isinstance(evaluator.get("assertions"), list):
+            # The library's comparator visits a response's keys in set order, which changes with
+            # each process's hash seed: in a fixed order, a verdict's score file has the same
+            # bytes whichever process (a pool's, a cluster worker) computed it.
+            evaluator["assertions"].sort(key=_assertion_order)
+    return TaskResult.model_validate(dumped)
+
+
+def _assertion_order(assertion: Any) -> tuple[str, str]:
+    name = assertion.get("assertion_name", "") if isinstance(assertion, dict) else ""
+    return str(name), json.dumps(assertion, sort_keys=True, default=str)
 
 
 class EffectiveConfig(NamedTuple):
