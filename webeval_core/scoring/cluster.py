@@ -139,7 +139,9 @@ def score_on_cluster(
     with _connected(scheduler, connect_timeout or _CONNECT_SECONDS) as client:
         chunks, places = _chunks(batches, given, force, workers=len(client.scheduler_info()["workers"]))
         dataset = client.scatter(_dataset(catalog), broadcast=True)
-        futures = [client.submit(score_chunk, chunk, dataset, pure=False) for chunk in chunks]
+        # A chunk that raised (a store that timed out for the whole batch) is tried again; a
+        # worker that died has its chunks run elsewhere by the scheduler itself.
+        futures = [client.submit(score_chunk, chunk, dataset, pure=False, retries=2) for chunk in chunks]
         where = {future.key: place for future, place in zip(futures, places, strict=True)}
         try:
             for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
