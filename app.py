@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.common import PAGES, reviewer_picker, root_picker
+from pages.common import PAGES, root_picker
+from pages.review_mode import review_mode_bar
+from pages.reviewer import reviewer_picker
 
 # An emoji icon: the browser draws it locally, where a ":material/...:" page icon is fetched from
 # Google's font servers on every page load (the app must work, and stay silent, offline).
@@ -39,4 +41,5 @@ navigation = st.navigation(
 )
 root_picker()
 reviewer_picker()
+review_mode_bar()
 navigation.run()

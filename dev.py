@@ -26,6 +26,8 @@ POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
 # Microsoft's Azure Storage emulator, for the remote-root tests (tests/azurite.py finds it here).
 AZURITE = "azurite@3.35.0"
 NODE_PREFIX = ROOT / ".node"
+# How long an install waits for another apt or dpkg to finish (an unattended upgrade takes minutes).
+APT_LOCK_TIMEOUT_S = 300
 
 
 def _deps_fingerprint() -> str:
@@ -57,21 +59,45 @@ def ensure_venv() -> None:
     STAMP.write_text(fingerprint)
 
 
-def _apt_install(package: str, what_is_missing: str, skipped: str) -> None:
+def _apt_install(package: str, what_is_missing: str, skipped: str, skip_variable: str) -> None:
     """Install a Debian package when we may (root + apt-get); else say which tests will be skipped."""
-    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        _run("apt-get", "update", "-qq", env=env)
-        _run("apt-get", "install", "-y", "-qq", package, env=env)
+    apt_get = shutil.which("apt-get")
+    if apt_get and hasattr(os, "geteuid") and os.geteuid() == 0:
+        apt_get_install(apt_get, package, skip_variable)
     else:
         print(f"{what_is_missing} and cannot be installed (need root + apt-get); {skipped}.", flush=True)
+
+
+def apt_get_install(
+    apt_get: str, package: str, skip_variable: str, lock_timeout_s: int = APT_LOCK_TIMEOUT_S
+) -> None:
+    """`apt-get update` and `install PACKAGE`, each waiting up to `lock_timeout_s` for another apt or
+    dpkg (unattended upgrades, a second install) to let go of its lock; a failure ends dev.py with
+    one line naming the package and how to install it by hand.
+    """
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    wait = f"DPkg::Lock::Timeout={lock_timeout_s}"
+    try:
+        _run(apt_get, "-o", wait, "update", "-qq", env=env)
+        _run(apt_get, "-o", wait, "install", "-y", "-qq", package, env=env)
+    except subprocess.CalledProcessError as exc:
+        raise SystemExit(
+            f"dev.py: could not install {package}: apt-get failed (exit {exc.returncode}; another apt or"
+            f" dpkg may have held its lock for over {lock_timeout_s} s). Install it by hand"
+            f" (`sudo apt-get install {package}`) and run again, or set {skip_variable}=1 to skip its tests."
+        ) from None
 
 
 def ensure_chromium() -> None:
     """Browser tests drive Debian's Chromium; Playwright cannot download its own browser here."""
     if CHROMIUM.exists() or os.environ.get("WEBEVAL_SKIP_BROWSER"):
         return
-    _apt_install("chromium", "Chromium not found at /usr/bin/chromium", "browser tests will be skipped")
+    _apt_install(
+        "chromium",
+        "Chromium not found at /usr/bin/chromium",
+        "browser tests will be skipped",
+        "WEBEVAL_SKIP_BROWSER",
+    )
 
 
 def ensure_postgresql() -> None:
@@ -80,7 +106,10 @@ def ensure_postgresql() -> None:
     if installed or os.environ.get("WEBEVAL_SKIP_POSTGRES"):
         return
     _apt_install(
-        "postgresql", "PostgreSQL's initdb not found", "the PostgreSQL store's tests will be skipped"
+        "postgresql",
+        "PostgreSQL's initdb not found",
+        "the PostgreSQL store's tests will be skipped",
+        "WEBEVAL_SKIP_POSTGRES",
     )
 
 
@@ -99,10 +128,19 @@ def ensure_azurite() -> None:
 
 
 def cmd_app(args: list[str]) -> int:
-    """`dev.py app [ROOT] [webeval app options]`: the inspector on ROOT (default: sample_runs/)."""
+    """`dev.py app [ROOT] [webeval app options]`: the inspector on ROOT (default: sample_runs/);
+    `--reload` reruns the app when its code changes (for working on it).
+    """
     ensure_venv()
-    root = args[0] if args else str(ROOT / "sample_runs")
-    return subprocess.call([str(BIN / "webeval"), "app", root, *args[1:]], cwd=ROOT)
+    root = [] if args and not args[0].startswith("-") else [str(ROOT / "sample_runs")]
+    command = [str(BIN / "webeval"), "app", *root, *args]
+    if os.name != "nt":
+        # This process becomes `webeval app`: a stop signal (an IDE's stop button, a process manager)
+        # reaches it, and it stops its Streamlit server before exiting; no parent is left to orphan it.
+        os.chdir(ROOT)
+        sys.stdout.flush()
+        os.execv(command[0], command)
+    return subprocess.call(command, cwd=ROOT)
 
 
 def cmd_test(args: list[str]) -> int:

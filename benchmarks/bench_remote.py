@@ -60,7 +60,7 @@ from webeval_core.server import streamlit_command  # noqa: E402
 def app_server(root: str, home: Path, script: Path = REPO / "app.py") -> Iterator[str]:
     """The app (or `script`) on `root`, a folder or a URL, with caches of its own in `home`."""
     port = free_port()
-    command = [*streamlit_command(script, "127.0.0.1", port), "--server.fileWatcherType=none"]
+    command = streamlit_command(script, "127.0.0.1", port)
     env = {
         **os.environ,
         "WEBEVAL_ROOT": root,

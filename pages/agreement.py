@@ -12,10 +12,12 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import current_frame, index_or_stop, inert, trajectory_table
-from pages.review_common import all_annotations, judged, review_store
+from pages.review_common import judged
+from pages.review_mode import hide_in_blind_review
+from pages.review_store import all_annotations, review_store
 from pages.shell import require_app_shell
 from pages.state import Key
-from webeval_core.review import LABEL_TEXT, Agreement, Outcome, Stage, agreement_report
+from webeval_core.review import LABEL_TEXT, Agreement, Annotation, Outcome, Stage, agreement_report, current
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_label
 
@@ -44,14 +46,31 @@ def _figure(value: object) -> str:
     return "–" if value is None or pd.isna(value) else f"{float(value):.3f}"  # type: ignore[arg-type]
 
 
+def _adjudicator(annotations: list[Annotation]) -> str | None:
+    """The reviewer whose outcome settles ties, chosen on the page (kept in the URL); None: no one."""
+    names = sorted({a.reviewer for a in current(annotations).values()}, key=str.casefold)
+    chosen = st.selectbox(
+        "Adjudicator",
+        names,
+        index=None,
+        key=Key.ADJUDICATOR,
+        bind="query-params",
+        placeholder="no one: ties are left out",
+        help="Where the reviewers of an item tie, this reviewer's outcome settles it (if they judged it).",
+    )
+    return str(chosen) if chosen else None
+
+
 def _page() -> None:
+    hide_in_blind_review("Agreement")
     st.title("Agreement")
     index = index_or_stop()
     store = review_store()
     annotations = all_annotations(store) if store is not None else None
     if annotations is None:
         st.stop()
-    report = agreement_report(annotations, judged())
+    adjudicator = _adjudicator(annotations)
+    report = agreement_report(annotations, judged(), adjudicator)
     stage = st.segmented_control(
         "Stage",
         list(Stage),
@@ -72,8 +91,9 @@ def _page() -> None:
         )
     else:
         st.caption("No two reviewers annotated the same trajectory in this stage yet.")
-    st.subheader("Judges against the reviewers' majority (success = positive)")
-    figures = [j.model_dump(exclude={"stage"}) for j in report.judges if j.stage == stage]
+    rule = "majority, ties settled by the adjudicator" if adjudicator else "majority"
+    st.subheader(f"Judges against the reviewers' outcome ({rule}; success = positive)")
+    figures = [j.model_dump(exclude={"stage", "rule"}) for j in report.judges if j.stage == stage]
     if not figures:
         st.caption("No reviewed trajectory has a judge's verdict in this stage yet.")
         return
@@ -82,7 +102,14 @@ def _page() -> None:
     # A figure without items behind it (no positive case, one class only) is undefined, not zero.
     st.dataframe(_figures(shown), hide_index=True, width="stretch")
     st.caption(
-        "– : undefined for these items (e.g. kappa when all are one class; precision with no success)."
+        "n: items behind the figures · ties: items left out because their reviewers tied"
+        + (
+            " and the adjudicator did not judge them"
+            if adjudicator
+            else " (name an adjudicator to settle them)"
+        )
+        + " · settled: ties the adjudicator settled · – : undefined for these items (e.g. kappa when all"
+        " are one class; precision with no success)."
     )
     judges = [f["judge"] for f in figures]
     judge = st.selectbox(

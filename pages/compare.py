@@ -3,6 +3,7 @@
 Whether the difference is more than chance (McNemar's exact test, a paired bootstrap interval,
 overall and per site and type), then the pass -> fail / fail -> pass flips are listed, one task's
 two trajectories are stepped side by side, and a matrix shows every task's result in each run.
+Their error-taxonomy counts (Fara's verifiers, by category or code) stand side by side.
 
 Only results that enter success rates are compared (aborted, unscored or errored tasks are "not
 comparable"); a selected flip links to each side's trajectory and opens it side by side.
@@ -18,15 +19,17 @@ from pages.common import (
     PAGES,
     contained,
     current_frame,
+    current_queries,
     index_or_stop,
     inert,
     judge_caption,
     judge_picker,
     trajectory_query,
 )
+from pages.review_mode import hide_in_blind_review, note_verdicts_shown
 from pages.shell import require_app_shell
 from pages.state import Key
-from webeval_core.presentation.comparison import statistics_table
+from webeval_core.presentation.comparison import code_counts_table, statistics_table
 from webeval_core.runs import metrics
 from webeval_core.runs.statistics import TEST_NAMES, paired_statistics
 from webeval_core.scoring import verdicts
@@ -55,6 +58,7 @@ def _styled(table: pd.DataFrame, columns: list[str]) -> pd.io.formats.style.Styl
     return table.style.map(lambda v: _COLOURS.get(v, ""), subset=columns)
 
 
+hide_in_blind_review("Compare runs")
 st.title("Compare runs")
 index = index_or_stop()
 keys = [r.key for r in index.run_heads]
@@ -110,6 +114,25 @@ else:
     )
     st.dataframe(statistics_table(statistics), hide_index=True, width="stretch")
 
+st.subheader("Error taxonomy")
+_LEVELS = {"category": True, "code": False}
+level = st.segmented_control(
+    "Count by", list(_LEVELS), default="category", key=Key.TAXONOMY_LEVEL, bind="query-params"
+)
+by_category = _LEVELS.get(level or "category", True)
+code_rows = current_queries().failure_codes([run_a, run_b], judge, by_category=by_category)
+if not code_rows:
+    st.caption("No verifier gave either run error-taxonomy codes.")
+else:
+    st.caption(
+        "Trajectories of each run to which a verifier gives each category (or code) of Fara's error"
+        " taxonomy; a trajectory counts once per code. The WebArena-Verified failure tags are on the"
+        " Overview."
+    )
+    st.dataframe(
+        code_counts_table(code_rows, run_a, run_b, by_category=by_category), hide_index=True, width="stretch"
+    )
+
 st.subheader("Flips")
 flips = comparison[comparison["change"].isin([metrics.PASS_TO_FAIL, metrics.FAIL_TO_PASS])]
 if flips.empty:
@@ -157,6 +180,7 @@ pair_task = st.selectbox(
 
 @contained("The side-by-side view")
 def _side_by_side(row: pd.Series, task: str) -> None:
+    note_verdicts_shown([(run_a, task), (run_b, task)])
     summaries = {(s.run_key, s.task_id): s for run in (run_a, run_b) for s in index.summaries_of(run)}
     compare_pair.render(
         [

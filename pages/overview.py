@@ -1,4 +1,5 @@
-"""Overview: headline numbers, success breakdowns, outcomes and the failure taxonomy of chosen runs.
+"""Overview: headline numbers, success breakdowns, outcomes and failures of chosen runs (the
+WebArena-Verified failure tags, and Fara's error taxonomy by verifier, category and code).
 
 Everything is a query on the root's index file (runs/queries.py; no trajectory file is opened
 here, and no row per trajectory is held). A root of many runs opens on its latest
@@ -26,6 +27,7 @@ from pages.common import (
     load_queries,
     query_table,
 )
+from pages.review_mode import hide_in_blind_review
 from pages.shell import require_app_shell
 from pages.state import Key, histogram_key
 from pages.walk import list_params
@@ -58,6 +60,8 @@ _CHART_KEYS: Mapping[Breakdown, Key] = {
     Breakdown.INTENT_TEMPLATE: Key.CHART_TEMPLATE,
     Breakdown.OUTCOME: Key.CHART_OUTCOME,
     Breakdown.TAG: Key.CHART_TAXONOMY,
+    Breakdown.FAILURE_CATEGORY: Key.CHART_FAILURE_CATEGORY,
+    Breakdown.FAILURE_CODE: Key.CHART_FAILURE_CODE,
 }
 _LINK_FILTERS: Mapping[Breakdown, Key] = {
     Breakdown.SITE: Key.SITES,
@@ -65,6 +69,8 @@ _LINK_FILTERS: Mapping[Breakdown, Key] = {
     Breakdown.INTENT_TEMPLATE: Key.TEMPLATES,
     Breakdown.OUTCOME: Key.RESULTS,
     Breakdown.TAG: Key.TAGS,
+    Breakdown.FAILURE_CATEGORY: Key.FAILURE_CODES,
+    Breakdown.FAILURE_CODE: Key.FAILURE_CODES,
 }
 Clicks = dict[Breakdown, list[BarClick]]
 # (Comments, not docstrings: Streamlit's magic would draw a bare string of a page script.)
@@ -222,13 +228,22 @@ def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:
             hide_index=True,
             width="stretch",
         )
-        _report_download(index, labels)
+
+
+@st.cache_data(show_spinner="Preparing the run report…", max_entries=4)
+def _report_zip(root: str, run_key: str, generation: int) -> bytes:
+    """A run's report as a zip, made once per index generation."""
+    from webeval_core.presentation.runreport import report_zip
+
+    return report_zip(current_index().root_index([run_key]), run_key, installed_catalog())
 
 
 def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
-    """A run's report (index.html and a page per trajectory) as a zip, drawn only when clicked."""
-    # Imported with the opened runs table only: the report's HTML templates cost a first load 0.1 s.
-    from webeval_core.presentation.runreport import report_file_stem, report_zip
+    """At the top, where a presenter looks: a run's report (index.html and a page per trajectory)
+    made when asked for, then offered with its size.
+    """
+    # The report's HTML templates cost a first load 0.1 s: imported when the report is asked for.
+    from webeval_core.presentation.runreport import report_file_stem
 
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     run_key = left.selectbox(
@@ -236,13 +251,21 @@ def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
     )
     if run_key is None:
         return
-    right.download_button(
-        "Download (HTML, zip)",
-        data=lambda: report_zip(index.root_index([run_key]), run_key, installed_catalog()),
+    slot = right.empty()
+    if not slot.button(
+        "Prepare run report",
+        help="The run's headline, breakdowns, failure taxonomy and a page per trajectory, as one zip"
+        " that opens offline; its size is said before you download it.",
+    ):
+        return
+    data = _report_zip(str(index.root), run_key, index.generation)
+    size = f"{len(data) / 1e6:.1f} MB" if len(data) >= 1e6 else f"{len(data) / 1e3:.0f} KB"
+    slot.download_button(
+        f"Download report ({size} zip)",
+        data=data,
         file_name=f"{report_file_stem(run_key)}-report.zip",
         mime="application/zip",
         on_click="ignore",
-        help="The run's headline, breakdowns, failure taxonomy and a page per trajectory; opens offline.",
     )
 
 
@@ -292,6 +315,17 @@ def _chart_tabs(shown: Shown) -> Clicks:
     if failures.open:
         with failures:
             _chart_pair(shown, clicks, ("Outcomes", Breakdown.OUTCOME), ("Failure taxonomy", Breakdown.TAG))
+            st.caption(
+                "Failure taxonomy: WebArena-Verified failure tags and core.log errors. Below: the error"
+                " taxonomy of Fara's verifiers (a trajectory counts once per code its failure points or"
+                " task checks give), each verifier apart."
+            )
+            _chart_pair(
+                shown,
+                clicks,
+                ("Error categories by verifier", Breakdown.FAILURE_CATEGORY),
+                ("Error codes by verifier", Breakdown.FAILURE_CODE),
+            )
     if templates.open:
         with templates:
             title = f"Intent templates with the lowest success (up to {TEMPLATES_SHOWN})"
@@ -352,10 +386,12 @@ def latest_runs(index: IndexView) -> list[str]:
 
 
 def _page() -> None:
+    hide_in_blind_review("Overview")
     st.title("Overview")
     index = index_or_stop()
     judge = judge_picker(index)
     labels = metrics.run_labels(index.run_heads)
+    _report_download(index, labels)
     _runs_table(index, labels)
     chosen = st.multiselect(
         "Runs",

@@ -1,9 +1,13 @@
 """Review: the review queues of the annotation store, each with this reviewer's progress; open the next item.
 
-A queue is a saved filter of the trajectory list plus a mode. Blind hides every verdict, score
-and failure tag on the Trajectory page until the reviewer saves; informed shows them. Items come
-failures first by default; "Open next" opens the first item this reviewer has not annotated in
-the queue's stage, and the Annotate tab's save-and-next (Ctrl+Enter) moves on from there.
+A queue is a saved filter of the trajectory list plus a mode. Choosing one enters review mode
+(pages/review_mode.py) until the reviewer leaves it: a blind queue hides every verdict, score,
+failure tag and other reviewer's label across the app until the reviewer saves an item; informed
+shows them. Items come failures first by default; "Open next" opens the first item this reviewer
+has not annotated in the queue's stage, and the Annotate tab's save-and-next (Ctrl+Enter) moves on.
+
+The queue picker is only ever set by callbacks (before it is drawn): a new queue is saved and
+chosen by the create button's callback.
 """
 
 from __future__ import annotations
@@ -12,14 +16,10 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import current_frame, index_or_stop, inert
-from pages.review_common import (
-    items_of,
-    judged,
-    next_in_queue,
-    open_item,
-    review_store,
-    reviewer,
-)
+from pages.review_common import items_of, judged, next_in_queue, open_item
+from pages.review_mode import enter, leave, worked_queue
+from pages.review_store import review_store
+from pages.reviewer import reviewer
 from pages.shell import require_app_shell
 from pages.state import Key, queue_filter_key
 from webeval_core.review import (
@@ -40,9 +40,7 @@ require_app_shell()
 def _queue_form(frame: pd.DataFrame, index_runs: list[str]) -> None:
     """Create a queue from the list's filters (the ones of the Trajectories page, by name)."""
     name = st.text_input("Name", key=Key.QUEUE_NAME, placeholder="e.g. gitlab failures, blind")
-    stage = st.radio(
-        "Mode", list(Stage), format_func=lambda s: LABEL_TEXT[s], key=Key.QUEUE_STAGE, horizontal=True
-    )
+    st.radio("Mode", list(Stage), format_func=lambda s: LABEL_TEXT[s], key=Key.QUEUE_STAGE, horizontal=True)
     left, right = st.columns(2)
     runs = left.multiselect("Runs", index_runs, key=queue_filter_key("runs"))
     sites = right.multiselect("Sites", sorted(frame["site"].dropna().unique()), key=queue_filter_key("sites"))
@@ -56,27 +54,60 @@ def _queue_form(frame: pd.DataFrame, index_runs: list[str]) -> None:
         "Judges", sorted({j for v in judged().values() for j in v}), key=Key.QUEUE_JUDGES
     )
     failures_first = right.checkbox("Failures first", value=True, key=Key.QUEUE_FAILURES_FIRST)
-    if st.button("Create queue", key=Key.QUEUE_CREATE, disabled=not name.strip()):
-        criteria = TrajectoryFilter(
-            runs=frozenset(runs),
-            sites=frozenset(sites),
-            task_types=frozenset(types),
-            outcome_groups=frozenset(outcomes),
-            statuses=frozenset(statuses),
-            tags=frozenset(tags),
-        )
-        queue = ReviewQueue(
-            name=name, stage=stage, criteria=criteria, judges=frozenset(judges), failures_first=failures_first
-        )
-        store = review_store()
-        if store is not None:
-            try:
-                save_queue(store, queue)
-            except StoreError as exc:
-                st.error(inert(str(exc)))
-                return
-            st.session_state[Key.QUEUE] = queue.name
-            st.rerun()
+    criteria = TrajectoryFilter(
+        runs=frozenset(runs),
+        sites=frozenset(sites),
+        task_types=frozenset(types),
+        outcome_groups=frozenset(outcomes),
+        statuses=frozenset(statuses),
+        tags=frozenset(tags),
+    )
+    st.button(
+        "Create queue",
+        key=Key.QUEUE_CREATE,
+        disabled=not name.strip(),
+        on_click=_create,
+        args=(criteria, frozenset(judges), failures_first),
+    )
+    if (problem := st.session_state.pop(Key.QUEUE_PROBLEM, None)) is not None:
+        st.error(inert(problem))
+
+
+def _create(criteria: TrajectoryFilter, judges: frozenset[str], failures_first: bool) -> None:
+    """Callback: save the new queue and choose it (the picker is drawn after this, on the rerun)."""
+    state = st.session_state
+    queue = ReviewQueue(
+        name=str(state.get(Key.QUEUE_NAME) or ""),
+        stage=state.get(Key.QUEUE_STAGE) or Stage.BLIND,
+        criteria=criteria,
+        judges=judges,
+        failures_first=failures_first,
+    )
+    store = review_store()
+    if store is None:
+        return
+    try:
+        save_queue(store, queue)
+    except StoreError as exc:
+        state[Key.QUEUE_PROBLEM] = str(exc)
+        return
+    _work_queue(queue)
+    state.pop(Key.QUEUE_NAME, None)
+
+
+def _work_queue(queue: ReviewQueue) -> None:
+    """Choose a queue in the picker and enter its review mode."""
+    st.session_state[Key.QUEUE_PICK] = queue.name
+    enter(queue.name, queue.stage == Stage.BLIND)
+
+
+def _picked(queues: dict[str, ReviewQueue]) -> None:
+    """Callback of the queue picker: work the queue chosen (none: leave review mode)."""
+    chosen = queues.get(str(st.session_state.get(Key.QUEUE_PICK)))
+    if chosen is None:
+        leave()
+    else:
+        _work_queue(chosen)
 
 
 def _queue_table(queues: dict[str, ReviewQueue], done_by: dict[str, int]) -> None:
@@ -108,12 +139,18 @@ def _page() -> None:
         st.stop()
     if queues:
         _queue_table(queues, done_by)
+        worked = worked_queue()
+        if worked is not None and worked.name in queues:
+            st.session_state[Key.QUEUE_PICK] = worked.name  # before the picker is drawn: it shows it
         chosen = st.selectbox(
             "Queue",
             list(queues),
-            key=Key.QUEUE,
+            key=Key.QUEUE_PICK,
             index=None,
             placeholder="choose a queue",
+            on_change=_picked,
+            args=(queues,),
+            help="Choosing a queue enters review mode (a blind queue hides every verdict until you leave).",
         )
         queue = queues.get(chosen) if chosen else None
         if queue is not None:

@@ -1,69 +1,37 @@
-"""Shared by the review views: the reviewer, the annotation store, the queue worked, blind mode.
+"""Shared by the review views: the queue worked, its items, blind mode and the list's review columns.
 
-The reviewer is chosen once in the sidebar and kept in the URL (`?reviewer=`), so a save never
-clears it. The store is opened once per location for the whole server (SQLite file or
-PostgreSQL URL from `WEBEVAL_ANNOTATIONS`); errors are shown with the password masked. Blind
-mode is ONE switch, `is_blind`: the trajectory page hides every verdict, score and failure tag
-while it is true, i.e. while the reviewer works a blind queue and has not yet saved this item.
+The trajectory page hides every verdict, score and failure tag while `is_blind` is true: the
+session works a blind queue (pages/review_mode.py) and the reviewer has not yet saved this item.
+The store, the reviewer and what was shown to them are pages/review_store.py's.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import NamedTuple
 
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index, current_root, inert, queue_named
+from pages.common import PAGES, current_frame, current_index, current_root
+from pages.review_mode import in_blind_review, worked_queue
+from pages.review_store import all_annotations, note_shown, review_store_quiet
+from pages.reviewer import reviewer
 from pages.state import Key, trajectory_link
 from webeval_core.review import (
     Annotation,
     AnnotationStore,
     Outcome,
     ReviewQueue,
-    Stage,
     StoreError,
     current,
     judge_verdicts,
     majority,
     next_item,
-    open_annotations,
     queue_items,
     read_queues,
 )
-from webeval_core.review.store import default_location
+from webeval_core.review.annotations import Shown
 from webeval_core.runs.store import IndexView
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
-def _store(location: str, root: str) -> AnnotationStore:
-    store, _problems = open_annotations(location, Path(root))
-    return store
-
-
-def review_store() -> AnnotationStore | None:
-    """The annotation store; None (with the reason shown) when it cannot be opened."""
-    try:
-        return _store(default_location(), str(current_root()))
-    except StoreError as exc:
-        st.error(f"The annotation store cannot be opened: {inert(str(exc))}")
-        return None
-
-
-def all_annotations(store: AnnotationStore) -> list[Annotation] | None:
-    """Every annotation; None (with the reason shown) when the store cannot be read."""
-    try:
-        return store.annotations()
-    except StoreError as exc:
-        st.error(f"The annotation store cannot be read: {inert(str(exc))}")
-        return None
-
-
-def reviewer() -> str:
-    """The reviewer's name, stripped; empty when none was given."""
-    name = st.query_params.get(Key.REVIEWER.value) or st.session_state.get(Key.REVIEWER_KEPT) or ""
-    return str(name).strip()
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -78,12 +46,12 @@ def judged() -> dict[tuple[str, str], dict[str, Outcome]]:
 
 
 def current_queue(store: AnnotationStore) -> ReviewQueue | None:
-    """The queue named in the URL, when the store has it."""
-    name = queue_named()
-    if name is None:
+    """The queue the session works, when the store has it (None too while the store is down)."""
+    worked = worked_queue()
+    if worked is None:
         return None
     try:
-        return read_queues(store).get(name)
+        return read_queues(store).get(worked.name)
     except StoreError:
         return None
 
@@ -116,31 +84,24 @@ def open_item(queue: ReviewQueue, item: tuple[str, str]) -> None:
 
 
 def is_blind(run_key: str, task_id: str) -> bool:
-    """Whether verdicts must be hidden: a blind queue is worked and this item is not yet saved."""
-    store = _quiet_store()
-    if store is None:
-        return bool(st.session_state.get(Key.QUEUE))  # cannot tell: hide rather than reveal
-    queue = current_queue(store)
-    if queue is None or queue.stage != Stage.BLIND:
+    """Whether verdicts must be hidden: a blind queue is worked and the reviewer has not saved this item.
+
+    When the store cannot say (unreachable), they stay hidden.
+    """
+    if not in_blind_review():
         return False
+    store = review_store_quiet()
+    if store is None:
+        return True
     try:
-        return (run_key, task_id) not in store.reviewed(reviewer(), Stage.BLIND)
+        return (run_key, task_id) not in store.reviewed(reviewer())
     except StoreError:
         return True
 
 
 def blind_list() -> bool:
     """Whether the trajectory list hides verdict columns: a blind queue is being worked."""
-    store = _quiet_store()
-    queue = current_queue(store) if store is not None else None
-    return queue is not None and queue.stage == Stage.BLIND
-
-
-def _quiet_store() -> AnnotationStore | None:
-    try:
-        return _store(default_location(), str(current_root()))
-    except StoreError:
-        return None
+    return in_blind_review()
 
 
 def human_columns(frame: pd.DataFrame, annotations: list[Annotation], me: str) -> pd.DataFrame:
@@ -172,8 +133,8 @@ def _evaluator_outcome(status: object) -> Outcome | None:
     return None
 
 
-VERDICT_COLUMNS = ("result", "status", "score", "tags")
-"""Columns of the trajectory list that a blind review hides."""
+VERDICT_COLUMNS = ("result", "status", "score", "tags", "value", "counted", "human", "disagree")
+"""Columns of the trajectory list that a blind review hides (verdicts, and others' labels)."""
 
 
 class ReviewChoice(NamedTuple):
@@ -197,9 +158,10 @@ class ReviewChoice(NamedTuple):
 def review_choice() -> ReviewChoice | None:
     """The review filters of the Trajectories page (annotated by me, human outcome, disagreement).
 
-    None when the annotation store cannot be opened (no review columns then).
+    None when the annotation store cannot be opened (no review columns then). In blind review only
+    "annotated by me" is offered: the others are other reviewers' labels.
     """
-    store = _quiet_store()
+    store = review_store_quiet()
     annotations = all_annotations(store) if store is not None else None
     if annotations is None:
         return None
@@ -207,6 +169,8 @@ def review_choice() -> ReviewChoice | None:
     mine = left.segmented_control(
         "Annotated by me", ["yes", "no"], key=Key.MINE, bind="query-params", disabled=not reviewer()
     )
+    if in_blind_review():
+        return ReviewChoice(annotations, mine, [], False)
     human = middle.multiselect(
         "Human outcome", [o.value for o in Outcome], key=Key.HUMAN_OUTCOMES, bind="query-params"
     )
@@ -214,10 +178,14 @@ def review_choice() -> ReviewChoice | None:
     return ReviewChoice(annotations, mine, human, disagree)
 
 
-def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None) -> pd.DataFrame:
-    """`frame` with its review columns, narrowed by `choice`; verdicts dropped in a blind review."""
-    if choice is None:
-        return frame
+def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None, blind: bool) -> pd.DataFrame:
+    """`frame` with its review columns, narrowed by `choice`; verdicts dropped when `blind`.
+
+    `blind` is passed, not looked up: a download's rows are made after the script ran, where the
+    session's review mode cannot be read.
+    """
+    if choice is None:  # the store cannot be opened: no review columns
+        return without_verdicts(frame) if blind else frame
     shown = human_columns(frame, choice.annotations, reviewer())
     if choice.mine:
         shown = shown[shown["mine"] == (choice.mine == "yes")]
@@ -225,6 +193,20 @@ def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None) -> pd.DataFram
         shown = shown[shown["human"].isin(choice.human)]
     if choice.disagree:
         shown = shown[shown["disagree"]]
-    if blind_list():
-        shown = shown.drop(columns=list(VERDICT_COLUMNS)).assign(disagree=None)
-    return shown
+    return without_verdicts(shown) if blind else shown
+
+
+def note_rows_shown(rows: pd.DataFrame) -> None:
+    """The list showed these rows' verdicts and human labels to the reviewer: record it."""
+    items = list(zip(rows["run"].astype(str), rows["task_id"].astype(str), strict=True))
+    if "status" in rows:
+        note_shown(
+            [item for item, status in zip(items, rows["status"], strict=True) if status], Shown.VERDICT
+        )
+    if "human" in rows:
+        note_shown([item for item, human in zip(items, rows["human"], strict=True) if human], Shown.OTHERS)
+
+
+def without_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows without any column that shows a verdict or another reviewer's label."""
+    return rows.drop(columns=[c for c in VERDICT_COLUMNS if c in rows])

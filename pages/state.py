@@ -62,6 +62,10 @@ class Key(StrEnum):
     """Outcomes chart."""
     CHART_TAXONOMY = "chart_taxonomy"
     """Failure-taxonomy chart."""
+    CHART_FAILURE_CATEGORY = "chart_failure_category"
+    """Fara's error taxonomy by verifier, category level."""
+    CHART_FAILURE_CODE = "chart_failure_code"
+    """Fara's error taxonomy by verifier, code level."""
     OVERVIEW_TABLE = "overview_table"
     """The overview's trajectory table (its selected row)."""
 
@@ -84,6 +88,8 @@ class Key(StrEnum):
     """Verdict statuses kept."""
     TAGS = "tags"
     """Failure tags kept (any of them)."""
+    FAILURE_CODES = "codes"
+    """Error-taxonomy codes kept, as "<judge>: <code named>" (any of them; a category keeps its codes)."""
     TRAJECTORIES_TABLE = "trajectories_table"
     """The Trajectories page's table (its selected row)."""
 
@@ -182,6 +188,8 @@ class Key(StrEnum):
     """The side by side's previous-step button."""
     PAIR_NEXT = "_pair_next"
     """The side by side's next-step button."""
+    TAXONOMY_LEVEL = "taxonomy_level"
+    """Whether the error-taxonomy comparison counts categories or codes (bound)."""
     CHANGE = "change"
     """Changes shown in the tasks x runs matrix (bound)."""
     MATRIX = "matrix"
@@ -197,7 +205,15 @@ class Key(StrEnum):
     REVIEWER_TYPED = "_reviewer_typed"
     """The sidebar's reviewer text box."""
     QUEUE = "queue"
-    """The review queue worked: chosen on the Review page; in the Trajectory page's URL it makes it blind."""
+    """The review queue worked, in the URL of every page while it is worked (pages/review_mode.py)."""
+    QUEUE_PICK = "_queue_pick"
+    """The Review page's queue picker."""
+    REVIEW_MODE = "_review_mode"
+    """The queue the session works (review_mode.WorkedQueue): kept whatever the store answers."""
+    LEAVE_REVIEW = "_leave_review"
+    """The sidebar's leave-review-mode button."""
+    SHOWN_NOTED = "_shown_noted"
+    """What this session recorded as shown to the reviewer (so each is written once), and what waits."""
     REVIEW_OUTCOME = "_review_outcome"
     """The annotation's outcome label."""
     REVIEW_PROCESS = "_review_process"
@@ -212,6 +228,8 @@ class Key(StrEnum):
     """The save-and-next button."""
     REVIEW_SAVED = "_review_saved"
     """What the last save did (shown once), or the store's error (the form is kept)."""
+    REVIEW_FORM_ITEM = "_review_form_item"
+    """The trajectory (run, task id) the Annotate form was last drawn for."""
     REVIEW_NEXT = "_review_next"
     """Set when a save finished the queue (said once)."""
     QUEUE_NAME = "_queue_name"
@@ -224,8 +242,12 @@ class Key(StrEnum):
     """Whether the new queue lists failures first."""
     QUEUE_CREATE = "_queue_create"
     """The create-queue button."""
+    QUEUE_PROBLEM = "_queue_problem"
+    """Why the last queue could not be created (said once, under the form)."""
     QUEUE_OPEN = "_queue_open"
     """The open-next-item button."""
+    ADJUDICATOR = "adjudicator"
+    """The reviewer whose outcome settles ties on the Agreement page (bound)."""
     AGREEMENT_STAGE = "stage"
     """The stage the Agreement page shows (bound)."""
     CONFUSION_JUDGE = "confusion_judge"
@@ -268,6 +290,16 @@ def film_key(number: int) -> str:
     return f"_film_{number}"
 
 
+def failure_table_key(judge: str) -> str:
+    """Key of the Judges tab's failure-points table of one judge (its selected row opens the replay)."""
+    return f"_failures:{judge}"
+
+
+def flag_key(step: int) -> str:
+    """Key of the replay's button jumping to one step a judge flagged."""
+    return f"_flagged_{step}"
+
+
 def candidates_key(position: int) -> str:
     """Key of the candidate-requests table of one network check."""
     return f"_candidates_{position}"
@@ -296,9 +328,14 @@ def trajectory_link(run_key: str, task_id: str) -> dict[str, str]:
     return {Key.RUN.value: run_key, Key.TASK.value: task_id}
 
 
-def label_key(group: Key, value: str) -> str:
-    """Key of the button choosing one label value of an annotation group (e.g. the outcome)."""
-    return f"{group.value}:{value}"
+def review_field_key(field: Key, run_key: str, task_id: str) -> str:
+    """Key of one field of the Annotate form for one trajectory: a form never outlives its item."""
+    return f"{field.value}:{run_key}\x1f{task_id}"
+
+
+def label_key(group: str, value: str) -> str:
+    """Key of the button choosing one label value of an annotation field (`review_field_key`)."""
+    return f"{group}:{value}"
 
 
 def queue_filter_key(criterion: str) -> str:

@@ -14,7 +14,8 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import current_root, inert, lazy_expander, load_trajectory_cached
-from pages.review_common import review_store, reviewer
+from pages.review_store import review_store
+from pages.reviewer import reviewer
 from pages.state import Key
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.review import StoreError

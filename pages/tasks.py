@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import PAGES, current_frame, current_index, inert, trajectory_query
+from pages.review_mode import hide_in_blind_review, note_verdicts_shown
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.task_correction import correction_box
@@ -55,6 +56,7 @@ def _render_attempts(attempts: pd.DataFrame) -> None:
         st.caption("No trajectory under the current root attempted this task.")
         return
     index = current_index()
+    note_verdicts_shown(zip(attempts["run"].astype(str), attempts["task_id"].astype(str), strict=True))
     for row in attempts.itertuples(index=False):
         run = index.run(row.run)
         cols = st.columns([5, 2, 2, 2])
@@ -137,6 +139,7 @@ def _filters(templates: dict[int, str], attempted: set[str]) -> TaskFilter:
     )
 
 
+hide_in_blind_review("Tasks")
 st.title("Tasks")
 try:
     catalog = load_catalog()

@@ -8,11 +8,14 @@ are this page's own: a widget key shared with another page would carry that page
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from pages.common import (
+    TABLE_PAGE_ROWS,
     current_frame,
     current_queries,
     index_or_stop,
@@ -23,7 +26,7 @@ from pages.common import (
     query_table,
     trajectory_table,
 )
-from pages.review_common import ReviewChoice, blind_list, review_choice, review_rows
+from pages.review_common import ReviewChoice, blind_list, note_rows_shown, review_choice, review_rows
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.submission_view import package_issues
@@ -31,6 +34,7 @@ from pages.walk import current_filters, list_params
 from webeval_core.reading.tasks import TASK_TYPES
 from webeval_core.runs import metrics
 from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs.queries import code_choice
 from webeval_core.safe_output import spreadsheet_cell
 
 require_app_shell()
@@ -63,7 +67,57 @@ def _choices(root: str, generation: int, judge: str | None) -> dict[str, list[st
     choices = {
         column: _options(queries.distinct(column, judge), orders.get(column, ())) for column in columns
     }
-    return choices | {"tags": list(queries.tags(judge))}
+    codes = [
+        code_choice(row.judge, row.code)
+        for by_category in (True, False)
+        for row in queries.failure_codes(None, judge, by_category=by_category)
+    ]
+    return choices | {"tags": list(queries.tags(judge)), "codes": list(dict.fromkeys(codes))}
+
+
+class VerdictFilters(NamedTuple):
+    """The filters that read verdicts (none of them is offered in a blind review)."""
+
+    results: list[str]
+    """Results kept."""
+    statuses: list[str]
+    """Verdict statuses kept."""
+    tags: list[str]
+    """Failure tags kept."""
+    codes: list[str]
+    """Error-taxonomy codes (or categories) of a verifier kept."""
+    disagree: bool
+    """Only trajectories whose judges disagree."""
+
+
+def _verdict_filters(
+    result_box: DeltaGenerator, status_box: DeltaGenerator, tag_box: DeltaGenerator, code_box: DeltaGenerator
+) -> VerdictFilters:
+    with result_box:
+        results = _multiselect("Result", Key.RESULTS, choices["result"], help="As counted in success rates")
+    with status_box:
+        statuses = _multiselect(
+            "Verdict status",
+            Key.STATUSES,
+            choices["status"],
+            help="WebArena-Verified status; (unknown) = not scored",
+        )
+    with tag_box:
+        tags = _multiselect("Failure tag", Key.TAGS, choices["tags"], help="Any of the chosen tags")
+    with code_box:
+        codes = _multiselect(
+            "Error code",
+            Key.FAILURE_CODES,
+            choices["codes"],
+            help="Fara's error taxonomy: a verifier gives any of the chosen codes (a category keeps its own)",
+        )
+    disagree = st.toggle(
+        "Judges disagree",
+        key=Key.DISAGREE,
+        bind="query-params",
+        help="Only trajectories whose judges (official evaluator, rubric, LLM) disagree on pass or fail.",
+    )
+    return VerdictFilters(results, statuses, tags, codes, disagree)
 
 
 def _csv(rows: pd.DataFrame) -> str:
@@ -78,8 +132,9 @@ def _csv(rows: pd.DataFrame) -> str:
 st.title("Trajectories")
 index = index_or_stop()
 queries = current_queries()
+blind = blind_list()  # a blind queue is worked: no verdict, score, tag or human label anywhere here
 
-judge = judge_picker(index)
+judge = None if blind else judge_picker(index)
 labels = metrics.run_labels(index.run_heads)
 choices = _choices(str(index.root), index.generation, judge)
 
@@ -91,7 +146,7 @@ text = st.text_input(
     icon=":material/search:",
 )
 row1 = st.columns(5)
-row2 = st.columns([1, 1, 2])
+row2 = st.columns([1, 1, 1, 2])
 with row1[0]:
     runs = _multiselect("Run", Key.RUNS, [r.key for r in index.run_heads], format_func=labels.__getitem__)
 with row1[1]:
@@ -100,30 +155,11 @@ with row1[2]:
     types = _multiselect("Task type", Key.TYPES, choices["task_type"])
 with row1[3]:
     outcomes = _multiselect("Outcome", Key.OUTCOMES, choices["outcome_group"])
-with row1[4]:
-    results = _multiselect(
-        "Result",
-        Key.RESULTS,
-        choices["result"],
-        help="As counted in success rates",
-    )
-with row2[0]:
-    statuses = _multiselect(
-        "Verdict status",
-        Key.STATUSES,
-        choices["status"],
-        help="WebArena-Verified status; (unknown) = not scored",
-    )
-with row2[1]:
-    tags = _multiselect("Failure tag", Key.TAGS, choices["tags"], help="Any of the chosen tags")
-with row2[2]:
+with row2[3]:
     templates = _multiselect("Intent template", Key.TEMPLATES, choices["intent_template"])
-disagree = st.toggle(
-    "Judges disagree",
-    key=Key.DISAGREE,
-    bind="query-params",
-    help="Only trajectories whose judges (official evaluator, rubric, LLM) disagree on pass or fail.",
-)
+verdicts = _verdict_filters(row1[4], *row2[:3]) if not blind else VerdictFilters([], [], [], [], False)
+if blind:
+    st.caption("Blind review: verdicts, scores, failure tags and other reviewers' labels are hidden.")
 
 criteria = TrajectoryFilter(
     runs=frozenset(runs),
@@ -131,11 +167,12 @@ criteria = TrajectoryFilter(
     task_types=frozenset(types),
     intent_templates=frozenset(templates),
     outcome_groups=frozenset(outcomes),
-    results=frozenset(results),
-    statuses=frozenset(statuses),
-    tags=frozenset(tags),
+    results=frozenset(verdicts.results),
+    statuses=frozenset(verdicts.statuses),
+    tags=frozenset(verdicts.tags),
+    failure_codes=frozenset(verdicts.codes),
     text=text,
-    judges_disagree=disagree,
+    judges_disagree=verdicts.disagree,
 )
 review = review_choice()  # review columns and filters; verdicts dropped in a blind review
 listed = list_params(current_filters())
@@ -154,8 +191,10 @@ def _caption(total: int, head: metrics.Headline | None) -> None:
 
 def _reviewed_list(choice: ReviewChoice) -> None:
     """A review filter is set: every row's review columns are needed, so the list is filtered in memory."""
-    shown = review_rows(metrics.filter_frame(current_frame(judge), criteria), choice)
-    _caption(len(shown), metrics.headline(shown) if "result" in shown else None)
+    shown = review_rows(metrics.filter_frame(current_frame(judge), criteria), choice, blind)
+    if not blind:
+        note_rows_shown(shown.head(TABLE_PAGE_ROWS))
+    _caption(len(shown), metrics.headline(shown) if not blind else None)
     trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=listed)
     st.download_button(
         "Download these rows (CSV)",
@@ -167,6 +206,18 @@ def _reviewed_list(choice: ReviewChoice) -> None:
     )
 
 
+def _drawn_rows(choice: ReviewChoice | None) -> Callable[[pd.DataFrame], pd.DataFrame]:
+    """What a page of the table gets before it is drawn: review columns; what it shows is recorded."""
+
+    def rows_of(rows: pd.DataFrame) -> pd.DataFrame:
+        shown = review_rows(rows, choice, blind)
+        if not blind:
+            note_rows_shown(shown)
+        return shown
+
+    return rows_of
+
+
 def _queried_list(choice: ReviewChoice | None) -> None:
     """The list as SQL on the index: a page of rows at a time, the headline counted by the query."""
     total = query_table(
@@ -175,13 +226,12 @@ def _queried_list(choice: ReviewChoice | None) -> None:
         labels,
         key=Key.TRAJECTORIES_TABLE,
         listed=listed,
-        columns=lambda rows: review_rows(rows, choice),
+        columns=_drawn_rows(choice),
     )
-    blind = choice is not None and blind_list()
     _caption(total, None if blind else queries.headline(None, judge, criteria))
     st.download_button(
         "Download these rows (CSV)",
-        lambda: _csv(review_rows(listed_frame(queries.page(judge, criteria).rows), choice)),
+        lambda: _csv(review_rows(listed_frame(queries.page(judge, criteria).rows), choice, blind)),
         file_name="trajectories.csv",
         mime="text/csv",
         icon=":material/download:",

@@ -11,7 +11,7 @@ takes the one TabContext (trajectory_tabs/context.py) the page builds.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import streamlit as st
 
@@ -23,8 +23,8 @@ from pages.common import (
     inside_root,
     lazy_expander,
     load_trajectory_cached,
-    queue_named,
 )
+from pages.review_mode import in_blind_review, note_verdicts_shown, worked_queue
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.trajectory_tabs.context import TabContext
@@ -44,10 +44,10 @@ require_app_shell()
 # Each tab's module (its `render` draws it), in the order of TABS. A tab's module is imported
 # when the tab is opened: most pull in pandas, the evaluator's types or the annotation store,
 # none of which the replay, the page's first view, needs before its screenshot is drawn.
-_TAB_MODULES = ("replay", "expected", "network", "evidence", "rescore", "annotate")
+_TAB_MODULES = ("replay", "expected", "judges", "network", "evidence", "rescore", "annotate")
 
 # Tabs that show the evaluator's or judges' verdicts, scores or failure tags (hidden in blind review).
-_VERDICT_TABS = frozenset({"network", "evidence", "rescore"})
+_VERDICT_TABS = frozenset({"judges", "network", "evidence", "rescore"})
 
 
 def _tab_view(module: str) -> Callable[[TabContext], None]:
@@ -57,16 +57,39 @@ def _tab_view(module: str) -> Callable[[TabContext], None]:
 
 def _blind(run_key: str, task_id: str) -> bool:
     """review_common.is_blind; the annotation store (SQLAlchemy) is opened only while a queue is worked."""
-    if queue_named() is None:
+    if worked_queue() is None:
         return False
     from pages.review_common import is_blind
 
     return is_blind(run_key, task_id)
 
 
+def _note_verdict_shown(context: TabContext) -> None:
+    """The header shows this trajectory's verdicts to a named reviewer: their save of it is informed."""
+    trajectory = context.trajectory
+    if not context.blind and (trajectory.scores or trajectory.eval_result):
+        note_verdicts_shown([(context.run_key, trajectory.task_id)])
+
+
+def _unknown_link_target(runs: Collection[str], choices: Collection[str]) -> None:
+    """A link naming a run or task this root does not hold says so (the pickers then start empty)."""
+    wanted_run = st.query_params.get(Key.RUN.value)
+    wanted_task = st.query_params.get(Key.TASK.value)
+    if wanted_run and wanted_run not in runs:
+        st.warning(f"The link names the run {inert(wanted_run)}, which is not under this root folder.")
+    elif wanted_run and wanted_task and wanted_task not in choices:
+        st.warning(
+            f"The link names the task {inert(wanted_task)}, which run {inert(wanted_run)} does not hold."
+        )
+
+
 def _choose() -> TrajectorySummary | None:
     index = current_index()
     runs = {run.key: run for run in index.run_heads}
+    wanted_run = st.query_params.get(Key.RUN.value)
+    _unknown_link_target(
+        runs, trajectory_choices(index.summaries_of(wanted_run)) if wanted_run in runs else {}
+    )
     left, right = st.columns([3, 2])
     run_key = left.selectbox(
         "Run",
@@ -141,7 +164,9 @@ def _context() -> TabContext:
     if summary is None:
         st.info("Choose a run and a task, or open a trajectory from the Trajectories or Tasks page.")
         st.stop()
-    walk_bar(summary.key)
+    annotating = st.session_state.get(Key.TAB, st.query_params.get(Key.TAB.value)) == "Annotate"
+    # The Annotate tab's keys (S, F, U, ...) win while it is open: the list's keys are then off.
+    walk_bar(summary.key, keys=not annotating, failures=not in_blind_review())
     if summary.unreadable:
         st.error(inert(f"This folder cannot be read: {summary.unreadable}"))
         st.stop()
@@ -176,6 +201,7 @@ def _context() -> TabContext:
 def _page() -> None:
     context = _context()
     contained("The trajectory's header")(_header)(context.trajectory, context.task, context.blind)
+    _note_verdict_shown(context)
     take_pending_jump()
     # Lazy tabs: only the open one is drawn.
     tabs = st.tabs(list(TABS), key=Key.TAB, bind="query-params")

@@ -29,6 +29,7 @@ _CHOICES: Mapping[Key, str] = {
     Key.RESULTS: "results",
     Key.STATUSES: "statuses",
     Key.TAGS: "tags",
+    Key.FAILURE_CODES: "failure_codes",
 }
 # The Trajectories page's parameters that describe its list (the judge and the filters).
 FILTERS = (Key.JUDGE, Key.SEARCH, Key.RUNS, Key.DISAGREE, *_CHOICES)
@@ -88,8 +89,12 @@ def _open(key: str) -> None:
     st.query_params.pop(Key.STEP, None)
 
 
-def walk_bar(key: str) -> None:
-    """Previous / next / next failure through the URL's list, with "k of n"; nothing without a list."""
+def walk_bar(key: str, *, keys: bool = True, failures: bool = True) -> None:
+    """Previous / next / next failure through the URL's list, with "k of n"; nothing without a list.
+
+    `keys`: whether its buttons answer their keyboard shortcuts (off while another view owns the
+    keys); `failures`: whether "Next failure" is offered (never in a blind review: it tells).
+    """
     if st.query_params.get(Key.LIST) != _SHOWN:
         return
     walk = walk_of(listed_items(), key)
@@ -97,21 +102,21 @@ def walk_bar(key: str) -> None:
         if walk is None:
             st.caption("This trajectory is not in the list it was opened from (the list changed).")
         else:
-            _buttons(walk)
+            _buttons(walk, keys, failures)
         back = {key.value: _listed(key) for key in FILTERS if _listed(key)}
         st.page_link(
             PAGES["trajectories"], label="Back to the list", icon=":material/list:", query_params=back
         )
 
 
-def _buttons(walk: Walk) -> None:
+def _buttons(walk: Walk, keys: bool, failures: bool) -> None:
     st.button(
         "◀ Previous in list",
         key=Key.LIST_PREVIOUS,
         on_click=_open,
         args=(walk.previous,),
         disabled=walk.previous is None,
-        shortcut="Shift+Left",
+        shortcut="Shift+Left" if keys else None,
         help="The trajectory before this one in the list (Shift+←).",
     )
     st.markdown(f"**{walk.position} of {walk.total}** in the list")
@@ -121,9 +126,11 @@ def _buttons(walk: Walk) -> None:
         on_click=_open,
         args=(walk.next,),
         disabled=walk.next is None,
-        shortcut="Shift+Right",
+        shortcut="Shift+Right" if keys else None,
         help="The trajectory after this one in the list (Shift+→).",
     )
+    if not failures:
+        return
     st.button(
         "Next failure",
         icon=":material/skip_next:",
@@ -131,6 +138,6 @@ def _buttons(walk: Walk) -> None:
         on_click=_open,
         args=(walk.next_failure,),
         disabled=walk.next_failure is None,
-        shortcut="F",
+        shortcut="F" if keys else None,
         help="The next trajectory in the list that failed or gave no answer (F).",
     )

@@ -1,34 +1,19 @@
 #!/usr/bin/env python3
 """Generate `sample_runs/`: the realistic demo data the inspector opens on by default.
 
-What it writes (all deterministic: fixed seeds and base times, no wall clock, no machine time zone):
-
-- `runs/<system.hash>/<model>/demo/WebArenaVerified_sample/0/traj/<task_id>/`: Fara-layout trajectory
-  folders for two "models" over the same 44 real WebArena-Verified tasks (all six sites, all three
-  task types). Each folder has `web_surfer.log`, `<task_id>_final_answer.json`, screenshots,
-  `times.json`, `core.log` and `network.har`, shaped like the real files described in
-  `/work/shared/reference/fara-trajectory-format.md`:
-    * `fara-7b` logs in the Fara-agent structured generation (OtherEvent lines with
-      `action: "computer_use"`, coordinates in the 1428x896 model space) and names frames
-      `screenshot0..N`; four of its folders are older, text-only logs.
-    * `gpt-4o-som` logs in the solver generation (WebSurferEvent lines with set-of-marks ids,
-      `WebSurfer-SummarizedAction` lines, LLMCallEvent lines) and names frames `screenshot_1..N`.
-- `webarena-verified-cli/<task_id>/`: five tasks in the official CLI layout
-  (`agent_response.json` + `network.har`).
-- `webarena-verified-config.json`: the site URLs every log, HAR and answer uses.
-- `intended_verdicts.json`: for every trajectory, the scenario it was built for and the verdict the
-  official evaluator gives it (checked while generating, see below).
-- `README.md`: what is where.
-
-Every trajectory follows a PLAN row (task id -> scenario per model). Scenarios cover right and wrong
-answers, the answer-format variants agents produce (fences, prose, the published schema's
-`action`/`results` naming), missing or wrong network requests for mutate tasks, right and wrong final
-navigations, over-budget, aborted and crashed runs. While writing, the script asks the installed
-official evaluator (`webarena_verified`) for the verdict of each answered trajectory and fails if it is
-not the one the plan intended, so the sample really has the mix it claims.
+Two "models" (fara-7b in Fara's structured log generation, gpt-4o-som in the set-of-marks solver's)
+over the same 44 real WebArena-Verified tasks of all six sites and three task types, in Fara's folder
+layout (web_surfer.log, final answer, screenshots, times.json, core.log, network.har), five of them
+also in the official CLI layout; `intended_verdicts.json` and a README. Everything is deterministic
+(fixed seeds and base times, no wall clock, no machine time zone). Each trajectory follows a scenario
+of the plan (right and wrong answers, answer-format variants, missing or wrong requests of mutate
+tasks, right and wrong final pages, over-budget, aborted and crashed runs); while writing, the installed
+official evaluator gives each answered trajectory its verdict, and the script fails if it is not the
+one the plan intended.
 
 Usage: `.venv/bin/python scripts/make_sample_runs.py [--out DIR]` (default: `<repo>/sample_runs`).
-The code is in the `samplegen` package next to this file (its `__init__.py` lists the modules).
+The code and the data it reads are in `samplegen/` next to this file (its README.md says what is where
+and how to add a task).
 """
 
 from __future__ import annotations

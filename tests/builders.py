@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from webeval_core.reading import folderfiles
-from webeval_core.reading.actionlog import Generation
+from webeval_core.reading.logrecords import Generation
 from webeval_core.reading.screenshots import ScreenshotNaming
 
 START_UTC = datetime(2025, 11, 14, 13, 35, 10, tzinfo=UTC)

@@ -10,7 +10,6 @@ with the checkout on sys.path: PYTHONPATH is dropped and every command runs in a
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import sysconfig
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.streamlit_server import free_port, port_free_within, process_group_members, wait_healthy
+from tests.browser.streamlit_server import free_port, kill_group, stop_leaves_nothing, wait_healthy
 from tests.conftest import Sample
 from webeval_core.version import __version__
 
@@ -165,14 +164,9 @@ def test_installed_app_serves_and_stops_on_sigterm(
             assert response.headers.get_content_type() == "text/html"
             assert "<html" in response.read().decode().lower()
 
-        process.send_signal(signal.SIGTERM)
-        assert port_free_within(port, timeout_s=5), log.read_text()
-        process.wait(timeout=5)
-        assert process_group_members(process.pid) == [], "a process of `webeval app` outlived it"
+        stop_leaves_nothing(process, port, log)
     finally:
-        if process_group_members(process.pid):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=20)
+        kill_group(process)
 
 
 def test_editable_install_runs_the_checkouts_app(tmp_path: Path, elsewhere: Path) -> None:

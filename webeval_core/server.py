@@ -143,8 +143,13 @@ class AppServer:
             return 0 if self.deadline is not None else code
 
 
-def streamlit_command(script: Path, host: str, port: int) -> list[str]:
-    """The command that serves `script` on host:port, headless and without usage statistics."""
+def streamlit_command(script: Path, host: str, port: int, *, reload: bool = False) -> list[str]:
+    """The command that serves `script` on host:port, headless and without usage statistics.
+
+    A user's server watches no file (`reload=False`): Streamlit's watcher would follow the whole
+    checkout, `.venv/` included, and overflow inotify's queue while anything else writes there.
+    `reload=True` (`webeval app --reload`, for working on the app) reruns it when its code changes.
+    """
     return [
         sys.executable,
         "-m",
@@ -155,6 +160,8 @@ def streamlit_command(script: Path, host: str, port: int) -> list[str]:
         f"--server.port={port}",
         "--server.headless=true",
         "--browser.gatherUsageStats=false",
+        f"--server.fileWatcherType={'auto' if reload else 'none'}",
+        f"--server.runOnSave={'true' if reload else 'false'}",
         # The checkout's .streamlit/config.toml is read only from the working folder.
         "--client.toolbarMode=minimal",
     ]

@@ -2,9 +2,14 @@
 
 Labels do not overlap (outcome, process, task, environment problem) and nothing is preselected;
 saving needs an outcome. One key per label (S/F/U outcome, 1-3 process, 4-7 task, E/N
-environment) and Ctrl+Enter to save (and open the queue's next item). A save clears the labels,
-never the reviewer. When the store refuses a save (e.g. the PostgreSQL server is down), the form
-keeps what was entered and says why.
+environment) and Ctrl+Enter to save (and open the queue's next item), from the text box too.
+
+The form belongs to one trajectory: its widgets are keyed by the item, and when the page shows
+another item by any route (save-and-next, the list's keys, a link, the pickers) the previous
+item's unsaved labels are dropped, so a save holds exactly what was on screen for that item. The
+stage a save is stored in is the core's decision (review.judging): this form only says whether it
+was filled in blind. When the store refuses a save (e.g. the PostgreSQL server is down), the form
+keeps what was entered, stays in its mode, and says why.
 """
 
 from __future__ import annotations
@@ -15,20 +20,16 @@ from enum import StrEnum
 import streamlit as st
 
 from pages.common import inert
-from pages.review_common import (
-    current_queue,
-    items_of,
-    next_in_queue,
-    review_store,
-    reviewer,
-)
-from pages.state import Key, label_key
+from pages.review_common import current_queue, items_of, next_in_queue
+from pages.review_mode import WorkedQueue, worked_queue
+from pages.review_store import flush_shown, note_shown, review_store
+from pages.reviewer import reviewer
+from pages.state import Key, label_key, review_field_key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import reset_step
 from webeval_core.presentation.tables import annotation_table
 from webeval_core.review import (
     LABEL_TEXT,
-    Annotation,
     AnnotationStore,
     Outcome,
     Process,
@@ -37,7 +38,11 @@ from webeval_core.review import (
     StoreError,
     TaskLabel,
 )
+from webeval_core.review.annotations import Shown, reviewer_key
+from webeval_core.review.judging import Draft, Saved, save_judgement
 from webeval_core.scoring import read_verdict
+
+Item = tuple[str, str]
 
 _SHORTCUTS: dict[str, str] = {
     Outcome.SUCCESS: "S",
@@ -61,11 +66,15 @@ _FIELDS = (
 )
 
 
-def _choose(group: Key, value: str) -> None:
+def _field(group: Key, item: Item) -> str:
+    return review_field_key(group, *item)
+
+
+def _choose(group: str, value: str) -> None:
     st.session_state[group] = value
 
 
-def _label_row(title: str, group: Key, options: Sequence[tuple[str, str, str]]) -> None:
+def _label_row(title: str, group: str, options: Sequence[tuple[str, str, str]]) -> None:
     """One button per label value (text, shortcut); the chosen one is primary."""
     chosen = st.session_state.get(group)
     with st.container(horizontal=True, vertical_alignment="center"):
@@ -85,44 +94,83 @@ def _enum_options(values: type[StrEnum]) -> list[tuple[str, str, str]]:
     return [(v.value, LABEL_TEXT[v], _SHORTCUTS[v]) for v in values]
 
 
-def _save(store: AnnotationStore, draft: dict[str, object], queue: ReviewQueue | None) -> None:
-    """The save button's callback: store the annotation, clear the labels, pick the next item."""
+def _clear(item: Item) -> None:
+    for group in _FIELDS:
+        st.session_state.pop(_field(group, item), None)
+
+
+def _start_form(item: Item) -> None:
+    """A form for `item`: the labels left unsaved on another item are dropped, never carried over."""
+    previous = st.session_state.get(Key.REVIEW_FORM_ITEM)
+    if previous is not None and tuple(previous) != item:
+        _clear(tuple(previous))
+    st.session_state[Key.REVIEW_FORM_ITEM] = item
+
+
+def _draft(item: Item, base: dict[str, object]) -> Draft:
     state = st.session_state
-    if state.get(Key.REVIEW_OUTCOME) is None:
-        state[Key.REVIEW_SAVED] = ("error", "Choose an outcome first: nothing was saved.")
+    environment = state.get(_field(Key.REVIEW_ENVIRONMENT, item))
+    return Draft.model_validate(
+        base
+        | {
+            "outcome": state[_field(Key.REVIEW_OUTCOME, item)],
+            "process": state.get(_field(Key.REVIEW_PROCESS, item)),
+            "task": state.get(_field(Key.REVIEW_TASK, item)),
+            "environment_problem": None if environment is None else environment == "yes",
+            "justification": state.get(_field(Key.REVIEW_JUSTIFICATION, item)) or "",
+        }
+    )
+
+
+def _save(store: AnnotationStore, item: Item, base: dict[str, object]) -> None:
+    """The save button's callback: store what is on screen for `item`, clear it, open the next item."""
+    state = st.session_state
+    if state.get(_field(Key.REVIEW_OUTCOME, item)) is None:
+        _say("error", "Choose an outcome first (S, F or U): nothing was saved.")
         return
-    environment = state.get(Key.REVIEW_ENVIRONMENT)
     try:
-        annotation = Annotation.model_validate(
-            draft
-            | {
-                "outcome": state.get(Key.REVIEW_OUTCOME),
-                "process": state.get(Key.REVIEW_PROCESS),
-                "task": state.get(Key.REVIEW_TASK),
-                "environment_problem": None if environment is None else environment == "yes",
-                "justification": state.get(Key.REVIEW_JUSTIFICATION) or "",
-            }
-        )
-        store.add(annotation)
+        flush_shown(store)  # what was shown during an outage counts before this save
+        saved = save_judgement(store, _draft(item, base))
     except StoreError as exc:
-        state[Key.REVIEW_SAVED] = ("error", f"Not saved, your labels are kept: {exc}")
+        _say("error", f"Not saved; your labels and text are kept: {exc}")
         return
-    for field in _FIELDS:
-        state.pop(field, None)
-    state[Key.REVIEW_SAVED] = ("ok", "Annotation saved.")
+    _clear(item)
+    _say("ok", _saved_text(saved, base["stage"] == Stage.BLIND))
+    queue = current_queue(store)
     if queue is not None:
-        try:
-            target = next_in_queue(queue, store, annotation.item)
-        except StoreError as exc:
-            state[Key.REVIEW_SAVED] = ("error", f"Saved, but the next item cannot be found: {exc}")
-            return
-        if target is None:
-            state[Key.REVIEW_NEXT] = "done"
-        else:
-            # The page's run and task pickers are bound to the URL: the next item is chosen through
-            # them (a callback runs before they are drawn), not by switching pages.
-            state[Key.RUN], state[Key.TASK] = target
-            reset_step()
+        _open_next(queue, store, item)
+
+
+def _saved_text(saved: Saved, blind_form: bool) -> str:
+    stored = saved.annotation
+    if not saved.added:
+        return "Already saved a moment ago with the same labels: nothing was added."
+    if blind_form and stored.stage == Stage.INFORMED:
+        return (
+            f"Saved as informed (not blind): {stored.revealed.value} had been shown to you"
+            " for this trajectory before this save."
+        )
+    return f"Annotation saved ({stored.stage.value})."
+
+
+def _open_next(queue: ReviewQueue, store: AnnotationStore, item: Item) -> None:
+    try:
+        target = next_in_queue(queue, store, item)
+    except StoreError as exc:
+        _say("error", f"Saved, but the next item cannot be found: {exc}")
+        return
+    if target is None:
+        st.session_state[Key.REVIEW_NEXT] = "done"
+    else:
+        # The page's run and task pickers are bound to the URL: the next item is chosen through
+        # them (a callback runs before they are drawn), not by switching pages.
+        st.session_state[Key.RUN], st.session_state[Key.TASK] = target
+        reset_step()
+
+
+def _say(kind: str, message: str) -> None:
+    """Said at the top of the form (where the reviewer looks) and as a toast."""
+    st.session_state[Key.REVIEW_SAVED] = (kind, message)
 
 
 def _progress(queue: ReviewQueue, store: AnnotationStore) -> None:
@@ -142,13 +190,15 @@ def _flash() -> None:
         return
     kind, message = saved
     if kind == "ok":
-        st.success(message)
+        st.success(inert(message))
+        st.toast(inert(message), icon=":material/check:")
     else:
         st.error(inert(message))
+        st.toast(inert(message), icon=":material/error:")
 
 
-def _follow(queue: ReviewQueue | None) -> None:
-    if st.session_state.pop(Key.REVIEW_NEXT, None) and queue is not None:
+def _follow(worked: WorkedQueue | None) -> None:
+    if st.session_state.pop(Key.REVIEW_NEXT, None) and worked is not None:
         st.success("You have annotated every item of this queue.")
 
 
@@ -160,57 +210,70 @@ def render(context: TabContext) -> None:
     if not reviewer():
         st.info("Name yourself in the sidebar (Reviewer) to annotate; the name is kept for the session.")
         return
-    queue = current_queue(store)
-    _follow(queue)
+    worked = worked_queue()
+    item = (context.run_key, context.trajectory.task_id)
+    _start_form(item)
+    _follow(worked)
+    queue = current_queue(store) if worked is not None else None
     if queue is not None:
         _progress(queue, store)
+    elif worked is not None:
+        st.warning(f"The queue {inert(worked.name)} cannot be read now; you stay in its mode.")
     verdict = read_verdict(context.trajectory.scores, context.trajectory.eval_result)
     if not context.blind:
         st.caption(
             "Informed: the verdict in force is "
             + (f"{verdict.status} (from {inert(verdict.source)})" if verdict and verdict.status else "none")
         )
-    _labels()
-    draft = {
-        "run": context.run_key,
-        "task_id": context.trajectory.task_id,
+    _flash()
+    _labels(item)
+    base: dict[str, object] = {
+        "run": item[0],
+        "task_id": item[1],
         "reviewer": reviewer(),
-        "stage": queue.stage if queue is not None else Stage.INFORMED,
+        "stage": Stage.BLIND if worked is not None and worked.blind else Stage.INFORMED,
         "verdict_source": verdict.source if verdict else None,
         "verdict_status": verdict.status if verdict else None,
     }
-    # Outside the labels' fragment, so a save reruns the whole page (which then shows the next
-    # item) in one go; it cannot be disabled until an outcome is chosen for the same reason, so
-    # a save without one is refused with a message instead.
+    # Outside the labels' fragment, so that committing the text (Ctrl+Enter in the box) and the
+    # save run the whole page, which then shows the next item, in one go.
+    st.text_area(
+        "Justification",
+        key=_field(Key.REVIEW_JUSTIFICATION, item),
+        placeholder="Why? (kept as plain text; Ctrl+Enter saves)",
+    )
     st.button(
-        "Save and next" if queue is not None else "Save",
+        "Save and next" if worked is not None else "Save",
         key=Key.REVIEW_SAVE,
         type="primary",
         shortcut="Ctrl+Enter",
         help="Needs an outcome",
         on_click=_save,
-        args=(store, draft, queue),
+        args=(store, item, base),
     )
-    _flash()
     if not context.blind:
         _history(context, store, verdict.source if verdict else None)
 
 
 # A fragment: choosing a label reruns these rows only, not the whole trajectory page.
 @st.fragment
-def _labels() -> None:
-    _label_row("Outcome", Key.REVIEW_OUTCOME, _enum_options(Outcome))
-    _label_row("Process", Key.REVIEW_PROCESS, _enum_options(Process))
-    _label_row("Task", Key.REVIEW_TASK, _enum_options(TaskLabel))
-    _label_row("Environment", Key.REVIEW_ENVIRONMENT, [(k, *v) for k, v in _ENVIRONMENT.items()])
-    st.text_area("Justification", key=Key.REVIEW_JUSTIFICATION, placeholder="Why? (kept as plain text)")
+def _labels(item: Item) -> None:
+    _label_row("Outcome", _field(Key.REVIEW_OUTCOME, item), _enum_options(Outcome))
+    _label_row("Process", _field(Key.REVIEW_PROCESS, item), _enum_options(Process))
+    _label_row("Task", _field(Key.REVIEW_TASK, item), _enum_options(TaskLabel))
+    _label_row(
+        "Environment", _field(Key.REVIEW_ENVIRONMENT, item), [(k, *v) for k, v in _ENVIRONMENT.items()]
+    )
 
 
 def _history(context: TabContext, store: AnnotationStore, source: str | None) -> None:
     try:
-        mine = store.annotations_of(context.run_key, context.trajectory.task_id)
+        rows = store.annotations_of(context.run_key, context.trajectory.task_id)
     except StoreError as exc:
         st.error(f"The annotation store cannot be read: {inert(str(exc))}")
         return
-    if mine:
-        st.dataframe(annotation_table(mine, source), hide_index=True, width="stretch")
+    if rows:
+        st.dataframe(annotation_table(rows, source), hide_index=True, width="stretch")
+    me = reviewer_key(reviewer())
+    if any(row.reviewer_key != me for row in rows):
+        note_shown([(context.run_key, context.trajectory.task_id)], Shown.OTHERS)

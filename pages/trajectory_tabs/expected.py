@@ -1,7 +1,7 @@
 """Expected-vs-actual tab: the catalog's expected answer beside the agent's, field by field.
 
-For tasks of other benchmarks (no official evaluator), the judges' verdicts: rubric, reasoning,
-first point of failure and taxonomy flags.
+For tasks of other benchmarks (no official evaluator), the judges' verdicts in full, as the Judges
+tab shows them (hidden in blind review).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import streamlit as st
 
 from pages.common import inert
 from pages.trajectory_tabs.context import TabContext
-from pages.trajectory_tabs.verdict import fields_and_assertions, judge_verdicts, show_verdict
+from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
 from webeval_core.reading.response import parse_agent_response
 
 
@@ -20,11 +20,15 @@ def render(context: TabContext) -> None:
     if task is None:
         st.info(
             "No official evaluator for this benchmark: the task is not in the WebArena-Verified catalog. "
-            "The judges' verdicts found in the folder are shown instead."
+            "The judges' verdicts found in the folder are shown instead (and in the Judges tab, with the"
+            " run's report)."
         )
         st.markdown("**Agent's answer**")
         st.code(trajectory.final_answer_text or "(no answer)", language=None, wrap_lines=True)
-        judge_verdicts(trajectory)
+        if not context.blind:
+            from pages.trajectory_tabs.judges import verifier_views
+
+            verifier_views(trajectory)
         return
     outcome = None if context.blind else context.live_outcome()  # blind review: no verdict
     if outcome is not None:

@@ -11,7 +11,7 @@ import streamlit as st
 
 from pages.state import Key
 
-TABS = ("Replay", "Expected vs actual", "Network", "Evidence", "Re-score", "Annotate")
+TABS = ("Replay", "Expected vs actual", "Judges", "Network", "Evidence", "Re-score", "Annotate")
 
 
 def go(index: int) -> None:

@@ -3,6 +3,8 @@
 The screenshot takes the content's full width (a zoom shows the region around the action
 larger); the page after the action stands beside it when both fit at a readable width, else
 below it. Then the agent's thought, its arguments, the observation and the step's requests.
+Steps a judge's failure points name are marked (⚑: a bar of them above the screenshot, the
+filmstrip's buttons, and what the judge says above the step's details).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 import streamlit as st
 
 from pages.common import contained, inert, inside_root, lazy_expander
-from pages.state import Key, film_key
+from pages.state import Key, film_key, flag_key
 from pages.trajectory_tabs import navigation
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.network import events
@@ -27,13 +29,43 @@ from webeval_core.presentation.overlay import (
     thumbnails,
     zoom_view,
 )
+from webeval_core.presentation.verifier import StepFlag, flagged_steps
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.trajectory import Trajectory
+from webeval_core.reading.verifier import verifier_outputs
+
+Flags = dict[int, tuple[StepFlag, ...]]
 
 FILM_SIDE = 4  # thumbnails each side of the current step: 100-step trajectories stay fast
 THUMB_WIDTH = 176
 ZOOMS = {"fit": 1.0, "2×": 2.0, "3×": 3.0}
 READABLE_WIDTH = 640  # px: a 1440 px frame at 0.44 scale, the smallest at which its text still reads
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _flags(folder: str, fingerprint: str, _trajectory: Trajectory) -> Flags:
+    """The steps the judges' failure points name, per folder state (the replay reruns on every step)."""
+    return flagged_steps(verifier_outputs(_trajectory.scores)[0])
+
+
+def _flagged_bar(flags: Flags, current: int) -> None:
+    """A button per step a judge flagged: the failures are one click away from any step."""
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.caption("Flagged by a judge:", width="content")
+        for step, marks in flags.items():
+            st.button(
+                f"⚑ {step}",
+                key=flag_key(step),
+                on_click=navigation.go,
+                args=(step,),
+                type="primary" if step == current else "tertiary",
+                help=inert("; ".join(f"{m.judge}: {m.code}" for m in marks)),
+            )
+
+
+def _step_flags(marks: tuple[StepFlag, ...]) -> None:
+    lines = [f"⚑ {m.judge}: {m.code}" + (f" — {m.what_happened}" if m.what_happened else "") for m in marks]
+    st.warning(inert("\n\n".join(lines)))
 
 
 def _frame_path(folder: Path, name: str | None) -> Path | None:
@@ -147,7 +179,7 @@ def _film_window(frames: list[Frame], position: int) -> list[Frame]:
     return frames[start : start + 2 * FILM_SIDE + 1]
 
 
-def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
+def _filmstrip(folder: Path, frames: list[Frame], position: int, flags: Flags) -> None:
     window = _film_window(frames, position)
     paths = [_frame_path(folder, frame.screenshot) for frame in window]
     drawn = iter(
@@ -162,7 +194,9 @@ def _filmstrip(folder: Path, frames: list[Frame], position: int) -> None:
                 st.caption("unreadable" if path is not None else "no screenshot")
             current = frame is frames[position]
             st.button(
-                str(frame.number),
+                f"⚑ {frame.number}"
+                if frame.number in flags and frame.step is not None
+                else str(frame.number),
                 key=film_key(frame.number),
                 on_click=navigation.go,
                 args=(frame.number,),
@@ -245,11 +279,18 @@ def render(context: TabContext) -> None:
             st.select_slider(
                 "Step", indices, key=Key.STEP_SLIDER, on_change=_slid, label_visibility="collapsed"
             )
+    # Blind review: which steps a judge flagged is a verdict, hidden like the others.
+    flags = {} if context.blind else _flags(context.folder_text, context.fingerprint, trajectory)
+    flags = {step: marks for step, marks in flags.items() if step in indices and frames[0].step is not None}
+    if flags:
+        _flagged_bar(flags, frame.number)
     _screens(context, frame)
     detail_col, requests_col = st.columns([3, 2])
     with detail_col:
+        if frame.number in flags:
+            _step_flags(flags[frame.number])
         _step_details(trajectory, frame, len(frames))
     with requests_col:
         _step_requests(context, frame.number)
-    _filmstrip(folder, frames, position)
+    _filmstrip(folder, frames, position, flags)
     _prefetch(folder, frames, position)  # last: this step's elements are already on their way

@@ -1,4 +1,6 @@
-"""The official verdict as badges and tables, shared by the Expected-vs-actual and Re-score tabs."""
+"""The official verdict as badges and tables, shared by the Expected-vs-actual and Re-score tabs;
+a judge's response as the Evidence tab shows it.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +13,6 @@ from pages.common import inert, load_trajectory_cached
 from webeval_core.presentation.rubric import JudgeVerdict, judge_verdict, rubric_items_table
 from webeval_core.presentation.tables import MATCH, MISMATCH, assertion_table, response_field_table
 from webeval_core.presentation.tones import STATUS_TONES, Tone, score_tone
-from webeval_core.reading.trajectory import Trajectory
 from webeval_core.scoring import ScoreOutcome, score_trajectory
 
 Color = Literal["red", "orange", "green", "violet", "gray"]
@@ -65,21 +66,6 @@ def fields_and_assertions(outcome: ScoreOutcome) -> None:
     assertions = assertion_table(outcome.evaluation.result.evaluators_results)
     if not assertions.empty:
         st.dataframe(assertions, hide_index=True, width="stretch")
-
-
-def judge_verdicts(trajectory: Trajectory) -> None:
-    """Each judge's score file: score, reasoning, first point of failure, flags and rubric items."""
-    judged = {name: f for name, f in sorted(trajectory.scores.items()) if isinstance(f.response, dict)}
-    if not judged:
-        st.caption("No judge's score file with a structured verdict.")
-    for name, score_file in judged.items():
-        assert isinstance(score_file.response, dict)
-        with st.container(border=True):
-            with st.container(horizontal=True):
-                st.badge(inert(name), color=score_color(score_file.score))
-                shown = "no score" if score_file.score is None else f"score {score_file.score:g}"
-                st.badge(shown, color=score_color(score_file.score))
-            judge_detail(score_file.response, trajectory.task_data)
 
 
 def judge_detail(response: dict[str, Any], task_data: dict[str, Any] | None) -> None:

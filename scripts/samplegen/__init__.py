@@ -1,5 +1,5 @@
-"""The generator of `sample_runs/`, run by `scripts/make_sample_runs.py` (its docstring says what it writes).
+"""The generator of `sample_runs/`, run by `scripts/make_sample_runs.py`: data in `data/` read by one program.
 
-Modules, from the bottom up: sites -> web -> painter -> recipes/ (one module per site) and plan ->
-trajectory -> har and logs -> writer; checker asks the official evaluator; generate writes the whole tree.
+Modules, from the bottom up: sites -> web -> painter and plan (reads data/) -> trajectory -> har and logs ->
+writer; checker asks the official evaluator; generate writes the whole tree. README.md says more.
 """

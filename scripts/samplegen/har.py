@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from .sites import render_url
+from .sites import SITES, render_url
 from .trajectory import Trajectory, har_ts
 from .web import Req, View, json_req
 
@@ -20,20 +21,6 @@ DOC_ACCEPT = (
     "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,"
     "application/signed-exchange;v=b3;q=0.7"
 )
-ASSETS = {
-    "shopping": (
-        "/static/version1681922233/frontend/Magento/luma/en_US/css/styles-m.css",
-        "/static/version1681922233/frontend/Magento/luma/en_US/requirejs/require.js",
-    ),
-    "shopping_admin": (
-        "/static/version1681922233/adminhtml/Magento/backend/en_US/css/styles.css",
-        "/static/version1681922233/adminhtml/Magento/backend/en_US/requirejs/require.js",
-    ),
-    "reddit": ("/build/main.3b8f1d2e.css", "/build/main.7c41a9f0.js"),
-    "gitlab": ("/assets/application-5d1c7e0f.css", "/assets/webpack/main.8a2f4b61.chunk.js"),
-    "wikipedia": ("/skin/taskbar.css", "/skin/jquery-ui/jquery-ui.min.js"),
-    "map": ("/assets/application-9e8d3a1c.css", "/tile/15/9293/12320.png"),
-}
 
 
 class HarBuilder:
@@ -45,208 +32,94 @@ class HarBuilder:
     def entry(
         self,
         t: int,
-        method: str,
-        url: str,
-        *,
-        kind: str,
+        req: Req,
         headers: list[tuple[str, str]],
-        body: str | None = None,
-        mime: str = "",
-        status: int = 200,
         resp_mime: str = "text/html; charset=UTF-8",
         resp_text: str | None = None,
         size: int = 0,
-        redirect: str = "",
     ) -> int:
         """Append one request; return the time it ended (µs)."""
-        url = render_url(url).split("#")[0]
+        body = req.body if isinstance(req.body, str) or req.body is None else urlencode(req.body)
+        url = render_url(req.url).split("#")[0]
         split = urlsplit(url)
-        query = [{"name": k, "value": v} for k, v in _parse_qsl(split.query)]
-        wait = self.rng.uniform(8, 180 if kind == "document" else 60)
+        wait = self.rng.uniform(8, 180 if req.kind == "document" else 60)
         receive = self.rng.uniform(0.2, 6)
-        request: dict[str, Any] = {
-            "method": method,
-            "url": url,
-            "httpVersion": "HTTP/1.1",
-            "cookies": [],
-            "headers": [{"name": k, "value": v} for k, v in headers],
-            "queryString": query,
-            "headersSize": -1,
-            "bodySize": len(body.encode()) if body else 0,
-        }
+        http, query = "HTTP/1.1", _pairs(_parse_qsl(split.query))
+        request: dict[str, Any] = {"method": req.method, "url": url, "httpVersion": http, "cookies": []}
+        request |= {"headers": _pairs(headers), "queryString": query, "headersSize": -1}
+        request["bodySize"] = len(body.encode()) if body else 0
         if body is not None:
-            post: dict[str, Any] = {"mimeType": mime, "text": body}
-            if mime.startswith("application/x-www-form-urlencoded"):
-                post["params"] = [{"name": k, "value": v} for k, v in _parse_qsl(body)]
+            post: dict[str, Any] = {"mimeType": req.mime, "text": body}
+            if req.mime.startswith("application/x-www-form-urlencoded"):
+                post["params"] = _pairs(_parse_qsl(body))
             request["postData"] = post
-        content: dict[str, Any] = {
-            "size": size if resp_text is None else len(resp_text.encode()),
-            "mimeType": resp_mime,
-        }
+        length = size if resp_text is None else len(resp_text.encode())
+        content: dict[str, Any] = {"size": length, "mimeType": resp_mime}
         if resp_text is not None:
             content["text"] = resp_text
-        resp_headers = [("Content-Type", resp_mime)]
-        if redirect:
-            resp_headers.append(("Location", render_url(redirect)))
-        port = split.port or 80
-        entry = {
-            "startedDateTime": har_ts(t),
-            "time": round(wait + receive + 0.3, 3),
-            "request": request,
-            "response": {
-                "status": status,
-                "statusText": STATUS_TEXT[status],
-                "httpVersion": "HTTP/1.1",
-                "cookies": [],
-                "headers": [{"name": k, "value": v} for k, v in resp_headers],
-                "content": content,
-                "headersSize": -1,
-                "bodySize": content["size"],
-                "redirectURL": render_url(redirect) if redirect else "",
-                "_transferSize": content["size"] + 240,
-            },
-            "cache": {},
-            "timings": {
-                "dns": -1,
-                "connect": -1,
-                "ssl": -1,
-                "send": 0.3,
-                "wait": round(wait, 3),
-                "receive": round(receive, 3),
-            },
-            "pageref": "page@" + hashlib.sha1(self.traj.rel.encode()).hexdigest()[:32],
-            "serverIPAddress": "127.0.0.1",
-            "_serverPort": port,
-            "_resourceType": kind,
-        }
+        moved = render_url(req.redirect) if req.redirect else ""
+        resp_headers = [("Content-Type", resp_mime), *([("Location", moved)] if moved else [])]
+        status = req.status
+        response: dict[str, Any] = {"status": status, "statusText": STATUS_TEXT[status], "httpVersion": http}
+        response |= {"cookies": [], "headers": _pairs(resp_headers), "content": content, "headersSize": -1}
+        response |= {"bodySize": length, "redirectURL": moved, "_transferSize": length + 240}
+        timings = {"dns": -1, "connect": -1, "ssl": -1, "send": 0.3, "wait": round(wait, 3)}
+        timings["receive"] = round(receive, 3)
+        entry: dict[str, Any] = {"startedDateTime": har_ts(t), "time": round(wait + receive + 0.3, 3)}
+        entry |= {"request": request, "response": response, "cache": {}, "timings": timings}
+        entry["pageref"] = "page@" + hashlib.sha1(self.traj.rel.encode()).hexdigest()[:32]
+        entry |= {"serverIPAddress": "127.0.0.1", "_serverPort": split.port or 80, "_resourceType": req.kind}
         self.entries.append((t, entry))
         return t + int((wait + receive + 0.3) * 1000)
 
-    def page_load(
-        self, t: int, view: View, referer: str | None, typed: bool, method_req: Req | None = None
-    ) -> int:
+    def page_load(self, t: int, view: View, referer: str | None, typed: bool) -> int:
         """A document navigation plus what the page pulls in (static files, a background XHR)."""
-        headers = [("Accept", DOC_ACCEPT)]
-        if referer:
-            headers.append(("Referer", render_url(referer)))
-        headers += [
-            ("Sec-Fetch-Dest", "document"),
-            ("Sec-Fetch-Mode", "navigate"),
-            ("Sec-Fetch-Site", "none" if typed else "same-origin"),
-        ]
+        headers = [("Accept", DOC_ACCEPT), *([("Referer", render_url(referer))] if referer else [])]
+        headers += [("Sec-Fetch-Dest", "document"), ("Sec-Fetch-Mode", "navigate")]
+        headers.append(("Sec-Fetch-Site", "none" if typed else "same-origin"))
         if not typed:  # a user gesture: Chromium adds Sec-Fetch-User
             headers.append(("Sec-Fetch-User", "?1"))
         headers += [("Upgrade-Insecure-Requests", "1"), ("User-Agent", UA)]
-        end = self.entry(
-            t, "GET", view.url, kind="document", headers=headers, size=self.rng.randint(9_000, 90_000)
-        )
+        document = Req("GET", view.url, kind="document")
+        end = self.entry(t, document, headers, size=self.rng.randint(9_000, 90_000))
         base = render_url(view.url)
         root = f"{urlsplit(base).scheme}://{urlsplit(base).netloc}"
         t2 = end + 2_000
-        for path in ASSETS[view.site]:
+        for path in SITES[view.site]["assets"]:
             dest = "style" if path.endswith(".css") else "image" if path.endswith(".png") else "script"
             mime = {"style": "text/css", "image": "image/png", "script": "application/javascript"}[dest]
-            t2 = (
-                self.entry(
-                    t2,
-                    "GET",
-                    root + path,
-                    kind="stylesheet" if dest == "style" else dest,
-                    headers=[
-                        ("Accept", "*/*"),
-                        ("Referer", base),
-                        ("Sec-Fetch-Dest", dest),
-                        ("Sec-Fetch-Mode", "no-cors"),
-                        ("User-Agent", UA),
-                    ],
-                    resp_mime=mime,
-                    size=self.rng.randint(2_000, 60_000),
-                )
-                + 1_000
-            )
+            asset = Req("GET", root + path, kind="stylesheet" if dest == "style" else dest)
+            headers = [("Accept", "*/*"), ("Referer", base), ("Sec-Fetch-Dest", dest)]
+            headers += [("Sec-Fetch-Mode", "no-cors"), ("User-Agent", UA)]
+            t2 = self.entry(t2, asset, headers, mime, size=self.rng.randint(2_000, 60_000)) + 1_000
         if view.site == "shopping":
-            self.xhr(
-                t2,
-                Req(
-                    "GET",
-                    "__SHOPPING__/customer/section/load/?sections=cart%2Cmessages"
-                    f"&force_new_section_timestamp=false&_={t // 1000}",
-                    response={"cart": {"summary_count": 0}, "messages": {"messages": []}},
-                ),
-                base,
-            )
+            query = f"sections=cart%2Cmessages&force_new_section_timestamp=false&_={t // 1000}"
+            cart = {"cart": {"summary_count": 0}, "messages": {"messages": []}}
+            self.xhr(t2, Req("GET", f"__SHOPPING__/customer/section/load/?{query}", response=cart), base)
         if view.site == "gitlab" and "/-/issues" in view.url:
-            self.xhr(
-                t2,
-                json_req(
-                    "POST",
-                    "__GITLAB__/api/graphql",
-                    {
-                        "operationName": "getIssues",
-                        "variables": {
-                            "fullPath": urlsplit(base).path.split("/-/")[0].strip("/"),
-                            "state": "opened",
-                            "firstPageSize": 20,
-                        },
-                    },
-                    response={"data": {"project": {"issues": {"count": len(view.rows)}}}},
-                ),
-                base,
-            )
+            project = urlsplit(base).path.split("/-/")[0].strip("/")
+            variables = {"fullPath": project, "state": "opened", "firstPageSize": 20}
+            body = {"operationName": "getIssues", "variables": variables}
+            count = {"data": {"project": {"issues": {"count": len(view.rows)}}}}
+            self.xhr(t2, json_req("POST", "__GITLAB__/api/graphql", body, response=count), base)
         return t2
 
     def xhr(self, t: int, req: Req, page: str) -> int:
         headers = [("Accept", "application/json, text/javascript, */*; q=0.01")]
         if req.body is not None:
             headers.append(("Content-Type", req.mime))
-        headers += [
-            ("Referer", page),
-            ("Sec-Fetch-Dest", "empty"),
-            ("Sec-Fetch-Mode", "cors"),
-            ("Sec-Fetch-Site", "same-origin"),
-            ("User-Agent", UA),
-            ("X-Requested-With", "XMLHttpRequest"),
-        ]
-        headers += list(req.headers)
-        body = req.body if isinstance(req.body, str) or req.body is None else urlencode(req.body)
+        headers += [("Referer", page), ("Sec-Fetch-Dest", "empty"), ("Sec-Fetch-Mode", "cors")]
+        headers += [("Sec-Fetch-Site", "same-origin"), ("User-Agent", UA)]
+        headers += [("X-Requested-With", "XMLHttpRequest"), *req.headers]
         resp = None if req.response is None else json.dumps(req.response, separators=(",", ":"))
-        return self.entry(
-            t,
-            req.method,
-            req.url,
-            kind=req.kind,
-            headers=headers,
-            body=body,
-            mime=req.mime,
-            status=req.status,
-            resp_mime="application/json" if resp is not None else "text/html",
-            resp_text=resp,
-        )
+        return self.entry(t, req, headers, "application/json" if resp is not None else "text/html", resp)
 
     def form(self, t: int, req: Req, page: str) -> int:
-        headers = [
-            ("Accept", DOC_ACCEPT),
-            ("Content-Type", req.mime.split(";")[0]),
-            ("Origin", f"{urlsplit(page).scheme}://{urlsplit(page).netloc}"),
-            ("Referer", page),
-            ("Sec-Fetch-Dest", "document"),
-            ("Sec-Fetch-Mode", "navigate"),
-            ("Sec-Fetch-Site", "same-origin"),
-            ("Sec-Fetch-User", "?1"),
-            ("User-Agent", UA),
-        ]
-        body = req.body if isinstance(req.body, str) or req.body is None else urlencode(req.body)
-        return self.entry(
-            t,
-            req.method,
-            req.url,
-            kind="document",
-            headers=headers,
-            body=body,
-            mime=req.mime.split(";")[0],
-            status=req.status,
-            redirect=req.redirect,
-        )
+        mime, origin = req.mime.split(";")[0], f"{urlsplit(page).scheme}://{urlsplit(page).netloc}"
+        headers = [("Accept", DOC_ACCEPT), ("Content-Type", mime), ("Origin", origin), ("Referer", page)]
+        headers += [("Sec-Fetch-Dest", "document"), ("Sec-Fetch-Mode", "navigate")]
+        headers += [("Sec-Fetch-Site", "same-origin"), ("Sec-Fetch-User", "?1"), ("User-Agent", UA)]
+        return self.entry(t, replace(req, mime=mime), headers)
 
     def build(self) -> list[dict[str, Any]]:
         traj = self.traj
@@ -281,21 +154,15 @@ def _parse_qsl(query: str) -> list[tuple[str, str]]:
     return parse_qsl(query, keep_blank_values=True)
 
 
+def _pairs(items: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """Headers, query or form parameters the way HAR lists them."""
+    return [{"name": k, "value": v} for k, v in items]
+
+
 def har_document(traj: Trajectory, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    last_view = traj.steps[-1].after.view if traj.steps else traj.start.view
-    return {
-        "log": {
-            "version": "1.2",
-            "creator": {"name": "Playwright", "version": "1.49.1"},
-            "browser": {"name": "chromium", "version": "131.0.6778.33"},
-            "pages": [
-                {
-                    "startedDateTime": entries[0]["startedDateTime"],
-                    "id": entries[0]["pageref"],
-                    "title": last_view.title,
-                    "pageTimings": {"onContentLoad": 412.8, "onLoad": 655.1},
-                }
-            ],
-            "entries": entries,
-        }
-    }
+    title = (traj.steps[-1].after.view if traj.steps else traj.start.view).title
+    page = {"startedDateTime": entries[0]["startedDateTime"], "id": entries[0]["pageref"], "title": title}
+    page["pageTimings"] = {"onContentLoad": 412.8, "onLoad": 655.1}
+    tools = {"creator": {"name": "Playwright", "version": "1.49.1"}}
+    tools["browser"] = {"name": "chromium", "version": "131.0.6778.33"}
+    return {"log": {"version": "1.2", **tools, "pages": [page], "entries": entries}}

@@ -6,30 +6,30 @@
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 import random
 import textwrap
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .sites import CHROME_H, VIEW_H, VIEW_W, render_url
+from .sites import CHROME_H, FILLER, SITES, VIEW_H, VIEW_W, render_url
 from .web import Rows, View
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 Box = tuple[int, int, int, int]
-_FONTS: dict[int, Font] = {}
 
 
+@functools.cache
 def font(size: int) -> Font:
-    if size not in _FONTS:
-        _FONTS[size] = ImageFont.load_default(size=size)
-    return _FONTS[size]
+    return ImageFont.load_default(size=size)
 
 
 @dataclass(frozen=True)
@@ -42,112 +42,10 @@ class Frame:
     marks: bool = False  # draw set-of-marks ids (the solver's screenshots)
 
 
-FILLER: dict[str, tuple[str, ...]] = {
-    "products": (
-        "Bluetooth Speaker Portable Wireless 20W",
-        "Stainless Steel Water Bottle 32oz",
-        "LED Desk Lamp with USB Charging Port",
-        "Organic Green Tea Bags, 100 Count",
-        "Memory Foam Pillow, Queen Size",
-        "USB-C Hub 7-in-1 Adapter",
-        "Yoga Mat Non Slip 6mm",
-        "Ceramic Coffee Mug Set of 4",
-        "Wireless Mouse 2.4G Silent Click",
-        "Kids Toothbrush Soft Bristles 4 Pack",
-        "Cotton Bath Towels, 6 Piece Set",
-        "Phone Stand Adjustable Aluminum",
-    ),
-    "people": (
-        "Jane Doe",
-        "Sarah Miller",
-        "Alex Thomas",
-        "Grace Nguyen",
-        "Lily Potter",
-        "John Smith",
-        "Emma Lopez",
-        "Bob Jones",
-        "Adam Garcia",
-        "Ava Brown",
-        "Olivia Lee",
-        "Daniel Jackson",
-    ),
-    "posts": (
-        "What is the best way to learn a new language as an adult?",
-        "Finally finished my first marathon after two years of training",
-        "Local library is hosting a free book swap this weekend",
-        "Anyone else notice the new bike lanes downtown?",
-        "Tips for keeping houseplants alive during winter",
-        "My grandfather's old camera still works perfectly",
-        "Looking for recommendations: cozy mystery novels",
-        "The sunset over the river last night was unreal",
-        "How do you all budget for irregular expenses?",
-        "Weekly discussion thread: what are you reading?",
-    ),
-    "users": (
-        "Hammer94",
-        "mineinhusdson",
-        "ziostraccette",
-        "Dhghomon",
-        "Proud_Idiot",
-        "bookworm_22",
-        "quietriver",
-        "PixelPilot",
-        "MarvelsGrantMan136",
-        "jmvanhorn",
-        "tealeaf77",
-        "rustyspoon",
-    ),
-    "issues": (
-        "Broken link on the contributors page",
-        "Add dark mode toggle to the header",
-        "Improve focus styles for keyboard users",
-        "Update dependencies to latest minor versions",
-        "Typo in README installation section",
-        "Search results do not announce count to screen readers",
-        "CI pipeline fails on Node 18",
-        "Refactor navigation component",
-        "Add alt text to decorative images",
-        "Document release process",
-    ),
-    "places": (
-        "Forbes Avenue",
-        "Fifth Avenue",
-        "Schenley Park",
-        "Craig Street",
-        "Oakland",
-        "Squirrel Hill",
-        "Shadyside",
-        "Bellefield Avenue",
-        "Morewood Avenue",
-        "Panther Hollow",
-        "Junction Hollow",
-    ),
-    "sentences": (
-        "The article describes its history, organisation and notable events in detail.",
-        "It has been covered extensively by regional and national media since its founding.",
-        "Several sources give slightly different figures for the early years.",
-        "The following sections summarise the most commonly cited facts.",
-        "Later editions revised the methodology and expanded the list of entries.",
-        "Critics have noted both the strengths and the limitations of this approach.",
-    ),
-}
-
-
 def drawable(s: str) -> str:
     """Text the bundled font can draw: Pillow's default font has no accents, dashes or symbols."""
     s = s.translate({0x2014: "-", 0x2013: "-", 0x2605: "*", 0x2192: "->"})
     return "".join(c for c in unicodedata.normalize("NFKD", s) if not unicodedata.combining(c))
-
-
-REPO_FILES: Rows = (
-    ("Name", "Last commit", "Last update"),
-    (".gitlab", "Add issue templates", "1 year ago"),
-    ("src", "Refactor the build script", "1 year ago"),
-    (".gitignore", "Ignore editor folders", "2 years ago"),
-    ("LICENSE", "Add LICENSE", "2 years ago"),
-    ("README.md", "Update README.md", "1 year ago"),
-    ("package.json", "Bump dependencies", "1 year ago"),
-)
 
 
 class Painter:
@@ -229,21 +127,50 @@ class Painter:
         self.target(label, box)
         return box
 
+    def links(self, xy: tuple[int, int], labels: Iterable[str], size: int, fill: str, gap: int) -> int:
+        """A row of links; returns the x after the last."""
+        x, y = xy
+        for label in labels:
+            x = self.link((x, y), label, size, fill)[2] + gap
+        return x
+
+    def buttons(self, xy: tuple[int, int], labels: Iterable[str], bg: str = "#1979c3", *style: Any) -> None:
+        """A row of buttons, 12 px apart (`style`: the foreground colour and size of `button`)."""
+        x, y = xy
+        for label in labels:
+            x = self.button((x, y), label, bg, *style)[2] + 12
+
+    def right_buttons(self, right: int, y: int, labels: Sequence[str], primary: Container[str]) -> None:
+        """Buttons right-aligned at `right`, the primary ones orange (Magento admin)."""
+        for label in reversed(labels):
+            right -= int(self.draw.textlength(label, font=font(14))) + 38
+            if label in primary:
+                self.button((right, y), label, "#eb5202", "#ffffff")
+            elif label != "Submit Comment":  # the order page draws it under its notes
+                self.button((right, y), label, "#e3e3e3", "#333333")
+
+    def banner(self, box: Box, inset: int, fill: str, color: str, gap: int = 16) -> int:
+        """The view's banner (a message after an action) in `box`; returns the y below it, or the top."""
+        if not self.view.banner:
+            return box[1]
+        self.rect(box, fill=fill)
+        self.text((box[0] + inset, box[1] + (box[3] - box[1] - 16) // 2), self.view.banner, 14, color)
+        return box[3] + gap
+
+    def heading(self, xy: tuple[int, int], size: int, width: int, fill: str, height: int) -> int:
+        """The view's heading, on the first screen only; returns the y below it."""
+        if self.frame.scroll or not self.view.heading:
+            return xy[1]
+        self.text(xy, self.view.heading, size, fill, width)
+        return xy[1] + height
+
     # -- window ------------------------------------------------------------------------------
 
     def chrome(self) -> None:
         v = self.view
         self.rect((0, 0, VIEW_W, 36), fill="#dee1e6")
         self.rect((8, 6, 280, 42), fill="#ffffff", radius=8)
-        color = {
-            "shopping": "#1979c3",
-            "shopping_admin": "#eb5202",
-            "reddit": "#2a7ab0",
-            "gitlab": "#fc6d26",
-            "wikipedia": "#54595d",
-            "map": "#7ebc6f",
-        }[v.site]
-        self.rect((20, 14, 34, 28), fill=color, radius=3)
+        self.rect((20, 14, 34, 28), fill=SITES[v.site]["color"], radius=3)
         self.text((44, 12), v.title, 13, "#202124", 220)
         self.text((300, 10), "+", 18, "#5f6368")
         self.rect((0, 36, VIEW_W, CHROME_H), fill="#ffffff")
@@ -258,13 +185,10 @@ class Painter:
 
     def paint(self) -> None:
         self.chrome()
-        if self.view.menu or self.view.dialog:
-            # The page under an open menu is not clickable: draw it, then forget its targets.
-            getattr(self, f"site_{self.view.site}")()
+        getattr(self, f"site_{self.view.site}")()
+        if self.view.menu or self.view.dialog:  # the page under an open menu is not clickable
             self.targets = {k: b for k, b in self.targets.items() if b[1] < CHROME_H}
             self.overlays()
-        else:
-            getattr(self, f"site_{self.view.site}")()
         if self.frame.marks:
             self.set_of_marks()
 
@@ -313,16 +237,7 @@ class Painter:
             self.rect((box[0] + 6, box[1] + 6, box[2] + 6, box[3] + 6), fill="#9a9a9a")
             self.rect(box, fill="#ffffff", outline="#666666")
             self.para((box[0] + 30, box[1] + 40), question, 16, 440, "#303030")
-            bx = box[2] - 30
-            for label in reversed(buttons):
-                w = int(self.draw.textlength(label, font=font(14))) + 28
-                bx -= w + 10
-                self.button(
-                    (bx, box[3] - 60),
-                    label,
-                    "#eb5202" if label == buttons[-1] else "#e3e3e3",
-                    "#ffffff" if label == buttons[-1] else "#333333",
-                )
+            self.right_buttons(box[2] - 30, box[3] - 60, buttons, buttons[-1:])
 
     # -- shopping (Magento Luma storefront) ---------------------------------------------------
 
@@ -339,27 +254,9 @@ class Painter:
         self.target("Search", (1340, y0 + 54, 1380, y0 + 88))
         self.text((1396, y0 + 58), "Cart", 13, "#555555")
         self.rect((0, y0 + 110, VIEW_W, y0 + 150), fill="#f0f0f0")
-        x = 40
-        for cat in (
-            "Beauty & Personal Care",
-            "Sports & Outdoors",
-            "Clothing, Shoes & Jewelry",
-            "Home & Kitchen",
-            "Office Products",
-            "Tools & Home Improvement",
-            "Health & Household",
-            "Electronics",
-            "Video Games",
-        ):
-            x = self.link((x, y0 + 122), cat, 13, "#575757")[2] + 22
-        y = y0 + 172
-        if v.banner:
-            self.rect((40, y, 1400, y + 40), fill="#e5efe5")
-            self.text((60, y + 12), v.banner, 14, "#006400")
-            y += 56
-        if self.frame.scroll == 0 and v.heading:
-            self.text((40, y), v.heading, 30, "#333333", 1340)
-            y += 56
+        self.links((40, y0 + 122), SITES["shopping"]["menu"], 13, "#575757", 22)
+        y = self.banner((40, y0 + 172, 1400, y0 + 212), 20, "#e5efe5", "#006400")
+        y = self.heading((40, y), 30, 1340, "#333333", 56)
         kind = v.kind
         if kind in ("grid", "home"):
             if kind == "home" and self.frame.scroll == 0:
@@ -369,9 +266,7 @@ class Painter:
                 y += 180
             else:
                 if v.buttons and self.frame.scroll == 0:  # sub-categories ("Shop By")
-                    x = 40
-                    for label in v.buttons:
-                        x = self.link((x, y), label, 15, "#1979c3")[2] + 28
+                    self.links((40, y), v.buttons, 15, "#1979c3", 28)
                     y += 34
                 self.text((40, y), f"Items 1-12 of {self.rng.randint(40, 400)}", 13, "#555555")
                 self.link((1000, y), "Sort By", 13, "#555555")
@@ -395,31 +290,15 @@ class Painter:
             self.button((690, y + 242), "Add to Cart", size=16)
             self.link((600, y + 310), "Add to Wish List", 14, "#1979c3")
             self.link((780, y + 310), "Add to Compare", 14, "#1979c3")
-            self.para(
-                (600, y + 370),
-                v.text or "Product details, dimensions and shipping information.",
-                14,
-                780,
-                "#555555",
-            )
+            details = v.text or "Product details, dimensions and shipping information."
+            self.para((600, y + 370), details, 14, 780, "#555555")
         elif kind in ("orders", "order"):
-            for i, item in enumerate(
-                (
-                    "My Account",
-                    "My Orders",
-                    "My Downloadable Products",
-                    "My Wish List",
-                    "Address Book",
-                    "Account Information",
-                    "My Product Reviews",
-                )
-            ):
+            for i, item in enumerate(SITES["shopping"]["account_menu"]):
                 self.link((40, y + i * 34), item, 14, "#333333" if item != "My Orders" else "#1979c3")
             if v.text:
                 y = self.para((320, y), v.text, 15, 1060, "#333333") + 10
-            y = self.table(
-                (320, y, 1400), v.rows or (("Order #", "Date", "Order Total", "Status", "Action"),)
-            )
+            header = ("Order #", "Date", "Order Total", "Status", "Action")
+            y = self.table((320, y, 1400), v.rows or (header,))
             x = 320
             for label in v.buttons:  # pagination / order actions
                 x = self.button((x, y + 16), label, "#e8e8e8", "#333333", 13)[2] + 8
@@ -453,19 +332,7 @@ class Painter:
         v, y0 = self.view, CHROME_H
         self.rect((0, y0, 88, VIEW_H), fill="#373330")
         self.rect((22, y0 + 14, 66, y0 + 54), fill="#eb5202", radius=4)
-        for i, item in enumerate(
-            (
-                "Dashboard",
-                "Sales",
-                "Catalog",
-                "Customers",
-                "Marketing",
-                "Content",
-                "Reports",
-                "Stores",
-                "System",
-            )
-        ):
+        for i, item in enumerate(SITES["shopping_admin"]["menu"]):
             yy = y0 + 80 + i * 64
             self.rect((36, yy, 52, yy + 16), outline="#aaa6a0")
             w = self.draw.textlength(item.upper(), font=font(10))
@@ -474,22 +341,9 @@ class Painter:
         x0, y = 120, y0 + 24
         self.text((x0, y), v.heading or v.title.split(" / ")[0], 28, "#41362f", 800)
         self.text((1310, y + 6), "admin", 14, "#41362f")
-        y += 70
-        if v.banner:
-            self.rect((x0, y, 1400, y + 44), fill="#e5efe5")
-            self.text((x0 + 20, y + 14), v.banner, 14, "#185b00")
-            y += 60
+        y = self.banner((x0, y + 70, 1400, y + 114), 20, "#e5efe5", "#185b00")
         if v.buttons:
-            bx = 1400
-            for label in reversed(v.buttons):
-                w = int(self.draw.textlength(label, font=font(14))) + 28
-                bx -= w + 10
-                if label == "Submit Comment":
-                    continue
-                primary = label in ("Save", "Save Page", "Show Report", "Save Config")
-                self.button(
-                    (bx, y), label, "#eb5202" if primary else "#e3e3e3", "#ffffff" if primary else "#333333"
-                )
+            self.right_buttons(1400, y, v.buttons, ("Save", "Save Page", "Show Report", "Save Config"))
             y += 60
         kind = v.kind
         if kind == "dashboard":
@@ -569,30 +423,17 @@ class Painter:
         site = self.view.site
 
         def make(r: random.Random) -> tuple[str, ...]:
+            pool: tuple[str, ...]
             if site == "shopping_admin":
-                pool: tuple[str, ...] = (
-                    f"{r.randint(100, 299):09d}",
-                    self.pick("people"),
-                    f"${r.uniform(20, 400):.2f}",
-                    r.choice(("Pending", "Complete", "Canceled")),
-                    "View",
-                )
+                order, who, total = f"{r.randint(100, 299):09d}", self.pick("people"), r.uniform(20, 400)
+                pool = (order, who, f"${total:.2f}", r.choice(("Pending", "Complete", "Canceled")), "View")
             elif site == "gitlab":
-                pool = (
-                    self.pick("issues"),
-                    f"#{r.randint(10, 1600)}",
-                    self.pick("people"),
-                    f"{r.randint(1, 30)} months ago",
-                    "",
-                )
+                issue, number, who = self.pick("issues"), f"#{r.randint(10, 1600)}", self.pick("people")
+                pool = (issue, number, who, f"{r.randint(1, 30)} months ago", "")
             else:
-                pool = (
-                    self.pick("products"),
-                    f"{r.randint(1, 12)}/{r.randint(1, 28)}/22",
-                    f"${r.uniform(5, 300):.2f}",
-                    r.choice(("Complete", "Canceled", "Pending")),
-                    "View Order",
-                )
+                product, month, day = self.pick("products"), r.randint(1, 12), r.randint(1, 28)
+                total, state = r.uniform(5, 300), r.choice(("Complete", "Canceled", "Pending"))
+                pool = (product, f"{month}/{day}/22", f"${total:.2f}", state, "View Order")
             return tuple((pool * 2)[:cols])
 
         return make
@@ -604,9 +445,7 @@ class Painter:
             y = self.para((x, y), v.text, 15, 1200) + 12
         if v.rows:
             y = self.table((x, y, 1400), v.rows) + 12
-        bx = x
-        for label in v.buttons if v.site != "shopping_admin" else ():
-            bx = self.button((bx, y), label)[2] + 12
+        self.buttons((x, y), v.buttons if v.site != "shopping_admin" else ())
 
     # -- reddit (Postmill) --------------------------------------------------------------------
 
@@ -621,42 +460,27 @@ class Painter:
         self.link((1040, y0 + 17), "Submit", 15, "#333333")
         self.link((1120, y0 + 17), "Create forum", 15, "#333333")
         self.link((1250, y0 + 17), "MarvelsGrantMan136", 15, "#333333")
-        y = y0 + 76
-        if v.banner:
-            self.rect((40, y, 1020, y + 40), fill="#dff0d8")
-            self.text((60, y + 12), v.banner, 14, "#3c763d")
-            y += 56
-        if self.frame.scroll == 0 and v.heading:
-            self.text((40, y), v.heading, 26, "#222222", 960)
-            y += 48
+        y = self.banner((40, y0 + 76, 1020, y0 + 116), 20, "#dff0d8", "#3c763d")
+        y = self.heading((40, y), 26, 960, "#222222", 48)
         # sidebar
         self.rect((1080, y0 + 76, 1400, y0 + 330), fill="#f7f7f7", outline="#e2e2e2")
         self.text((1100, y0 + 94), v.heading or "Postmill", 18, "#222222", 280)
-        self.para(
-            (1100, y0 + 126),
-            "A place to discuss, share and learn. Be kind and stay on topic.",
-            13,
-            280,
-            "#555555",
-        )
+        about = "A place to discuss, share and learn. Be kind and stay on topic."
+        self.para((1100, y0 + 126), about, 13, 280, "#555555")
         self.button((1100, y0 + 200), "Subscribe", "#2a7ab0")
         kind = v.kind
         if kind == "list":
-            x = 40
-            for tab in ("Hot", "New", "Active", "Top", "Controversial", "Most commented"):
-                x = self.link((x, y), tab, 14, "#2a7ab0")[2] + 22
+            tabs = ("Hot", "New", "Active", "Top", "Controversial", "Most commented")
+            self.links((40, y), tabs, 14, "#2a7ab0", 22)
             y += 34
             if v.text and not v.rows:
                 self.text((40, y + 10), v.text, 15, "#555555")
-            rows = self.rows(
-                8,
-                lambda r: (
-                    self.pick("posts"),
-                    self.pick("users"),
-                    f"{r.randint(0, 90)} comments",
-                    str(r.randint(-3, 120)),
-                ),
-            )
+
+            def post(r: random.Random) -> tuple[str, ...]:
+                title, user = self.pick("posts"), self.pick("users")
+                return title, user, f"{r.randint(0, 90)} comments", str(r.randint(-3, 120))
+
+            rows = self.rows(8, post)
             for row in rows[self.frame.scroll * 4 :]:
                 if y > VIEW_H - 80:
                     break
@@ -682,10 +506,7 @@ class Painter:
                 self.text((60, y), author, 13, "#2a7ab0")
                 y = self.para((60, y + 20), body, 14, 940, "#333333") + 16
         elif kind == "form":
-            y = self.form((20, y), v.fields)
-            bx = 300
-            for label in v.buttons:
-                bx = self.button((bx, y), label, "#2a7ab0")[2] + 12
+            self.buttons((300, self.form((20, y), v.fields)), v.buttons, "#2a7ab0")
         else:
             self.generic(y)
 
@@ -709,36 +530,16 @@ class Painter:
             self.rect((0, y0 + 44, 230, VIEW_H), fill="#fbfafd")
             self.draw.line((230, y0 + 44, 230, VIEW_H), fill="#dbdbdb")
             self.text((16, y0 + 60), path.split("/")[-1], 15, "#303030", 200)
-            for i, item in enumerate(
-                (
-                    "Project information",
-                    "Repository",
-                    "Issues",
-                    "Merge requests",
-                    "CI/CD",
-                    "Deployments",
-                    "Wiki",
-                    "Snippets",
-                    "Settings",
-                )
-            ):
+            for i, item in enumerate(SITES["gitlab"]["project_menu"]):
                 self.link((24, y0 + 100 + i * 36), item, 14, "#303030")
             x0 = 260
-        y = y0 + 64
-        self.text((x0, y), " / ".join(p for p in path.split("/")[:3] if p) or "Dashboard", 13, "#666666", 900)
-        y += 30
-        if v.banner:
-            self.rect((x0, y, 1400, y + 40), fill="#ecf4ee")
-            self.text((x0 + 16, y + 12), v.banner, 14, "#24663b")
-            y += 54
-        if self.frame.scroll == 0 and v.heading:
-            self.text((x0, y), v.heading, 24, "#303030", 1100)
-            y += 46
+        crumbs = " / ".join(p for p in path.split("/")[:3] if p) or "Dashboard"
+        self.text((x0, y0 + 64), crumbs, 13, "#666666", 900)
+        y = self.banner((x0, y0 + 94, 1400, y0 + 134), 16, "#ecf4ee", "#24663b", 14)
+        y = self.heading((x0, y), 24, 1100, "#303030", 46)
         kind = v.kind
         if kind == "list":
-            x = x0
-            for tab in v.buttons or ("Open", "Closed", "All"):
-                x = self.link((x, y), tab, 14, "#303030")[2] + 24
+            self.links((x0, y), v.buttons or ("Open", "Closed", "All"), 14, "#303030", 24)
             self.field((x0 + 420, y - 6), 560, "Search or filter results...", v.query, 30)
             y += 40
             rows = self.rows(
@@ -763,7 +564,7 @@ class Painter:
             for i, label in enumerate(v.buttons):
                 self.button((x0 + 80 + i * 120, y + 30), label, "#fafafa", "#303030", 13)
             y += 96
-            self.table((x0, y, 1400), v.rows or REPO_FILES)
+            self.table((x0, y, 1400), v.rows or tuple(map(tuple, SITES["gitlab"]["repo_files"])))
         elif kind in ("form", "mr", "settings"):
             if v.text:
                 y = self.para((x0, y), v.text, 14, 1000, "#303030") + 14
@@ -772,9 +573,7 @@ class Painter:
                 big = label in ("Comment", "Content", "Description")
                 self.field((x0, y + 24), 900, label, value, 120 if big else 34)
                 y += 150 if big else 74
-            bx = x0
-            for label in v.buttons:
-                bx = self.button((bx, y), label, "#1f75cb")[2] + 12
+            self.buttons((x0, y), v.buttons, "#1f75cb")
             if v.rows:
                 self.table((x0, y + 60, 1400), v.rows)
         elif kind == "ide":
@@ -786,9 +585,7 @@ class Painter:
             for i, line in enumerate(content.split("\n")[:26]):
                 self.text((x0 + 280, y + 14 + i * 22), f"{i + 1:>3}  {line}", 14, "#303030", 1000)
             self.target("editor", (x0 + 260, y, 1400, VIEW_H - 20))
-            bx = x0 + 260
-            for label in v.buttons:
-                bx = self.button((bx, VIEW_H - 70), label, "#1f75cb")[2] + 12
+            self.buttons((x0 + 260, VIEW_H - 70), v.buttons, "#1f75cb")
         else:
             self.generic(y)
 
@@ -861,9 +658,8 @@ class Painter:
             self.text((16, y), v.heading, 20, "#333333", 330)
             y += 36
         if v.kind == "feature":
-            self.text(
-                (16, y), v.title.split(" | ")[0].split(":")[0] + " " + v.url.rsplit("/", 1)[-1], 13, "#777777"
-            )
+            feature = v.title.split(" | ")[0].split(":")[0] + " " + v.url.rsplit("/", 1)[-1]
+            self.text((16, y), feature, 13, "#777777")
             self.text((16, y + 30), "Tags", 16, "#333333")
             y += 60
         if v.text:
@@ -891,9 +687,8 @@ class Painter:
             self.rect((px, py, px + r.randint(80, 200), py + r.randint(60, 140)), fill="#c8facc")
         river = [(x0, r.randint(y0 + 100, 700))]
         while river[-1][0] < VIEW_W:
-            river.append(
-                (river[-1][0] + 120, min(VIEW_H - 20, max(y0 + 20, river[-1][1] + r.randint(-50, 50))))
-            )
+            x, y = river[-1]
+            river.append((x + 120, min(VIEW_H - 20, max(y0 + 20, y + r.randint(-50, 50)))))
         self.draw.line(river, fill="#aad3df", width=18)
         for _ in range(9):
             if r.random() < 0.5:
@@ -915,35 +710,18 @@ class Painter:
                 self.draw.ellipse((px - 9, py - 24, px + 9, py - 6), fill=color)
         elif self.view.kind == "feature":
             px, py = (x0 + VIEW_W) // 2, (y0 + VIEW_H) // 2
-            self.draw.polygon(
-                [(px - 90, py - 60), (px + 110, py - 40), (px + 80, py + 70), (px - 70, py + 50)],
-                outline="#ff6200",
-                fill=None,
-            )
-            self.draw.line(
-                [
-                    (px - 90, py - 60),
-                    (px + 110, py - 40),
-                    (px + 80, py + 70),
-                    (px - 70, py + 50),
-                    (px - 90, py - 60),
-                ],
-                fill="#ff6200",
-                width=3,
-            )
+            corners = [(px - 90, py - 60), (px + 110, py - 40), (px + 80, py + 70), (px - 70, py + 50)]
+            self.draw.polygon(corners, outline="#ff6200", fill=None)
+            self.draw.line([*corners, corners[0]], fill="#ff6200", width=3)
         self.text((VIEW_W - 300, VIEW_H - 22), "© OpenStreetMap contributors", 12, "#555555")
 
 
-_LAYOUTS: dict[Frame, dict[str, Box]] = {}
-
-
+@functools.cache
 def layout(frame: Frame) -> dict[str, Box]:
     """Where the clickable texts of a frame are (cached; the same code path as the real drawing)."""
-    if frame not in _LAYOUTS:
-        painter = Painter(frame, layout_only=True)
-        painter.paint()
-        _LAYOUTS[frame] = painter.targets
-    return _LAYOUTS[frame]
+    painter = Painter(frame, layout_only=True)
+    painter.paint()
+    return painter.targets
 
 
 def png(frame: Frame) -> bytes:

@@ -1,15 +1,22 @@
-"""The plan: which scenario each model's trajectory of each task is built for.
+"""The plan and the recipes of the sample, read from `data/plan.toml` and `data/recipes/*.toml`.
 
-The two models, the scenarios (with the verdict each must get), one PlanRow per task, and the
-per-trajectory notes and environment errors that the scenario name does not say.
+The format is described in README.md next to this file. Read once, at import, into MODELS, SCENARIOS,
+PLAN (in file order), RECIPES and what is said per trajectory (NOTES, ERRORS, JUDGE_SCORES, LOG_QUIRKS).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import tomllib
+from dataclasses import dataclass, replace
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
-from .sites import LOCAL_TZ
+from .sites import LOCAL_TZ, render_url
+from .web import Act, Recipe, Req, View, json_req
+
+DATA = Path(__file__).parent / "data"
 
 
 @dataclass(frozen=True)
@@ -23,29 +30,6 @@ class Model:
     max_rounds: int
 
 
-MODELS = (
-    Model(
-        "fara",
-        "WebSurfer-fara-100-max_n_images-3",
-        "fara-7b",
-        "fara",
-        datetime(2025, 11, 14, 13, 5, 0, tzinfo=LOCAL_TZ),
-        "FaraAgent",
-        100,
-    ),
-    Model(
-        "som",
-        "WebSurfer-som-100",
-        "gpt-4o-som",
-        "solver",
-        datetime(2025, 11, 12, 9, 30, 0, tzinfo=LOCAL_TZ),
-        "WebSurfer",
-        100,
-    ),
-)
-USER, EXEC_HASH, RUN_ID = "demo", "WebArenaVerified_sample", "0"
-
-
 @dataclass(frozen=True)
 class Scenario:
     status: str | None  # official verdict the trajectory must get (None: aborted, not scored)
@@ -53,128 +37,6 @@ class Scenario:
     answer: str | None  # right | wrong | wrong_type | wrong_status | None (no answer)
     style: str  # how the answer text is written: plain | fenced | prose | action_results | malformed
     note: str
-
-
-SCENARIOS: dict[str, Scenario] = {
-    "right_answer": Scenario(
-        "success", "steps", "right", "plain", "Right values; task_type/retrieved_data naming."
-    ),
-    "fenced_json": Scenario(
-        "success", "steps", "right", "fenced", "Right answer inside a ```json fence after prose."
-    ),
-    "json_in_prose": Scenario(
-        "success",
-        "steps",
-        "right",
-        "prose",
-        "Right answer as JSON inside a sentence (no fence): must be extracted from the prose.",
-    ),
-    "action_results_naming": Scenario(
-        "success",
-        "steps",
-        "right",
-        "action_results",
-        "Right answer in the published schema's action/results naming, which the "
-        "official library does not read; verdict after mapping to task_type/"
-        "retrieved_data.",
-    ),
-    "not_found_correct": Scenario(
-        "success",
-        "steps",
-        "right",
-        "plain",
-        "The task's expected status is NOT_FOUND_ERROR and the agent reports it.",
-    ),
-    "mutate_request_present": Scenario(
-        "success",
-        "steps",
-        "right",
-        "plain",
-        "The HAR holds the request the task's network evaluator expects.",
-    ),
-    "navigate_right": Scenario(
-        "success", "steps", "right", "plain", "The last document navigation is the right page."
-    ),
-    "wrong_values": Scenario("failure", "wrong", "wrong", "plain", "Right format, wrong retrieved values."),
-    "lenient_pass": Scenario(
-        "success",
-        "wrong",
-        "wrong",
-        "plain",
-        "A wrong answer the official evaluator accepts: distances compare with a 2% tolerance "
-        "and the network check only asks for some routed-car request.",
-    ),
-    "wrong_task_type": Scenario(
-        "failure", "steps", "wrong_type", "plain", "The answer names the wrong task type."
-    ),
-    "wrong_status": Scenario(
-        "failure", "steps", "wrong_status", "plain", "Reports NOT_FOUND_ERROR although the data exists."
-    ),
-    "data_for_not_found": Scenario(
-        "error",
-        "steps",
-        "wrong_status",
-        "plain",
-        "Returns SUCCESS with data for a task whose expected status is NOT_FOUND_ERROR. "
-        "The official evaluator gives 'error', not 'failure': the task's results_schema "
-        "is {type: null} and it cannot normalize the returned array.",
-    ),
-    "malformed": Scenario("failure", "steps", "right", "malformed", "The final answer is not JSON."),
-    "no_answer": Scenario(
-        "failure",
-        "loop",
-        None,
-        "plain",
-        "Over budget: max_rounds actions without terminate; final_answer '<no_answer>', "
-        "is_aborted false (counted as 0).",
-    ),
-    "mutate_request_missing": Scenario(
-        "failure",
-        "missing",
-        "right",
-        "plain",
-        "The agent claims success but the mutating request never happened.",
-    ),
-    "mutate_request_wrong": Scenario(
-        "failure",
-        "wrong",
-        "right",
-        "plain",
-        "The mutating request happened with wrong data or to a wrong URL.",
-    ),
-    "navigate_wrong": Scenario(
-        "failure", "wrong", "right", "plain", "The last document navigation is a wrong page."
-    ),
-    "navigate_left": Scenario(
-        "failure",
-        "left",
-        "right",
-        "plain",
-        "Opened the right page, then went back before answering: the evaluator checks only the last"
-        " page navigation (a known upstream limitation).",
-    ),
-    "har_missing": Scenario(
-        "error",
-        "steps",
-        "right",
-        "plain",
-        "Answered, but network.har was not recorded: a mutate task cannot be checked.",
-    ),
-    "aborted": Scenario(
-        None,
-        "truncated",
-        None,
-        "plain",
-        "Aborted by an environment error (is_aborted true): excluded from scores.",
-    ),
-    "crash_no_answer": Scenario(
-        None,
-        "truncated",
-        None,
-        "plain",
-        "The run crashed: no answer file (and no HAR); excluded from scores.",
-    ),
-}
 
 
 @dataclass(frozen=True)
@@ -185,174 +47,142 @@ class PlanRow:
     fara_log: str = "fara"  # "text": this fara-7b folder holds an older text-only log
 
 
-# One row per task: the 44 tasks span all six sites and the three task types (see README.md).
-# fmt: off
-PLAN: tuple[PlanRow, ...] = (
-    #      task  fara-7b                   gpt-4o-som
-    # shopping
-    PlanRow(188, "right_answer",           "malformed",              fara_log="text"),
-    PlanRow(191, "not_found_correct",      "data_for_not_found"),
-    PlanRow(233, "json_in_prose",          "wrong_status"),
-    PlanRow(124, "wrong_values",           "aborted"),
-    PlanRow(260, "navigate_right",         "navigate_right"),
-    PlanRow(275, "navigate_wrong",         "navigate_right"),
-    PlanRow(238, "navigate_right",         "navigate_left"),
-    PlanRow(465, "mutate_request_present", "mutate_request_present"),
-    PlanRow(436, "mutate_request_wrong",   "mutate_request_missing"),
-    # shopping_admin
-    PlanRow(108, "right_answer",           "action_results_naming"),
-    PlanRow(11,  "wrong_values",           "right_answer"),
-    PlanRow(288, "fenced_json",            "wrong_values"),
-    PlanRow(157, "navigate_right",         "wrong_task_type"),
-    PlanRow(374, "navigate_wrong",         "navigate_right"),
-    PlanRow(470, "mutate_request_present", "mutate_request_wrong"),
-    PlanRow(458, "mutate_request_wrong",   "mutate_request_present"),
-    PlanRow(487, "mutate_request_present", "har_missing"),
-    PlanRow(492, "mutate_request_missing", "mutate_request_present"),
-    # reddit
-    PlanRow(27,  "right_answer",           "wrong_values",           fara_log="text"),
-    PlanRow(66,  "no_answer",              "fenced_json"),
-    PlanRow(723, "not_found_correct",      "wrong_task_type"),
-    PlanRow(399, "mutate_request_present", "mutate_request_present"),
-    PlanRow(404, "mutate_request_wrong",   "mutate_request_present"),
-    PlanRow(580, "mutate_request_present", "mutate_request_wrong"),
-    PlanRow(600, "malformed",              "mutate_request_present"),
-    # gitlab
-    PlanRow(169, "right_answer",           "wrong_values"),
-    PlanRow(259, "action_results_naming",  "right_answer"),
-    PlanRow(168, "data_for_not_found",     "not_found_correct"),
-    PlanRow(44,  "navigate_right",         "navigate_right",         fara_log="text"),
-    PlanRow(156, "aborted",                "navigate_wrong"),
-    PlanRow(339, "navigate_right",         "navigate_wrong"),
-    PlanRow(418, "mutate_request_present", "wrong_task_type"),
-    PlanRow(389, "mutate_request_present", "mutate_request_missing"),
-    PlanRow(394, "mutate_request_present", "mutate_request_present"),
-    # map
-    PlanRow(70,  "right_answer",           "json_in_prose",          fara_log="text"),
-    PlanRow(151, "fenced_json",            "right_answer"),
-    PlanRow(363, "crash_no_answer",        "right_answer"),
-    PlanRow(253, "not_found_correct",      "malformed"),
-    PlanRow(370, "navigate_right",         "navigate_right"),
-    PlanRow(379, "wrong_task_type",        "navigate_right"),
-    # wikipedia (with map / gitlab)
-    PlanRow(97,  "right_answer",           "lenient_pass"),
-    PlanRow(424, "navigate_right",         "crash_no_answer"),
-    PlanRow(425, "navigate_wrong",         "navigate_right"),
-    PlanRow(556, "mutate_request_wrong",   "aborted"),
-)
-# fmt: on
+Error = tuple[str, str, tuple[str, ...]]  # core.log [ERROR] message, exception, traceback frames
 
-# What exactly goes wrong in a trajectory, when the scenario name does not say it all.
-NOTES: dict[tuple[str, int], str] = {
-    ("som", 188): "A plain sentence with the total, no JSON.",
-    ("som", 191): "Reports a pending order's total as SUCCESS.",
-    ("som", 233): "Claims there is no complete order.",
-    ("fara", 124): "Min 9.99 instead of 0.01.",
-    ("som", 124): "OpenAI rate limit.",
-    ("fara", 275): "Searched 'xbox controller'.",
-    ("som", 238): "Opened the Astro A50 page, then went back to the sorted list before answering.",
-    (
-        "fara",
-        436,
-    ): "Used the order's Reorder link (POST sales/order/reorder), a real reorder, but not the product "
-    "page's add-to-cart request the evaluator expects.",
-    ("som", 436): "Opened the order and stopped.",
-    ("fara", 11): "Counted 5 reviews instead of 6.",
-    ("som", 288): "The customer with the second most cancellations.",
-    ("som", 157): "Answers RETRIEVE with customer names.",
-    ("fara", 374): "Opened the Luma theme (id 3) instead of Blank (id 1).",
-    ("som", 470): "Canceled order 301 instead of 302.",
-    ("fara", 458): "Saved price 22.00 instead of 27.00.",
-    ("fara", 492): "Typed the comment but never clicked Submit Comment.",
-    ("som", 27): "Count 1 instead of 0.",
-    ("fara", 66): "100 actions browsing the forum, never terminates.",
-    ("som", 723): "Answers MUTATE / NOT_FOUND_ERROR.",
-    ("fara", 404): "Upvoted the second newest post.",
-    ("som", 580): "The sidebar lost its markdown.",
-    ("fara", 600): "The request is right but the answer is a JS-style object, not JSON.",
-    ("som", 169): "Only one of the two tied projects.",
-    ("fara", 168): "Answers SUCCESS with project 187.",
-    ("fara", 156): "Playwright timeout, retried, failed again; web_surfer.log is empty.",
-    ("som", 156): "Review requests instead of merge requests assigned to me.",
-    (
-        "som",
-        339,
-    ): "Searched 'bug' instead of filtering by the bug label: the page matches, the GraphQL referer "
-    "does not.",
-    ("som", 418): "Answers NAVIGATE.",
-    ("som", 389): "Typed the comment, never posted it.",
-    (
-        "fara",
-        363,
-    ): "The model's output could not be parsed (KeyError); a traceback follows the last log line.",
-    ("som", 253): "Says there is no phone number, in plain text.",
-    ("fara", 379): "Answers RETRIEVE with hotel names.",
-    (
-        "som",
-        97,
-    ): "Drove to Harvard (2nd in the ranking) instead of MIT (3rd): 925 km against 914 km expected.",
-    ("som", 424): "The worker was killed: the last log line is cut off.",
-    ("fara", 425): "Opened the southbound roadway (a way), not the bridge relation.",
-    ("fara", 556): "The README also lists the short film Doodlebug.",
-    ("som", 556): "The browser closed mid-run.",
+
+def _read(path: Path) -> dict[str, Any]:
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def _tuples(value: Any) -> Any:
+    """TOML arrays as the tuples views are made of (views are hashable: frames are cache keys)."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+# Step keys: the action and which field of `Act` its value fills.
+_ACTIONS = {"click": ("click", "target"), "type": ("type", "target"), "memorize": ("memorize", "text")}
+
+
+class RecipeFile:
+    """One file of `data/recipes/`: its named views and step lists, and the tasks that use them."""
+
+    def __init__(self, path: Path) -> None:
+        data = _read(path)
+        self.path = path
+        self.views: dict[str, View] = {}
+        for name, d in data["views"].items():  # `base`: an earlier view this one changes
+            fields = {k: _tuples(v) for k, v in d.items() if k != "base"}
+            self.views[name] = replace(self.view(d["base"]), **fields) if "base" in d else View(**fields)
+        self.paths: dict[str, list[Any]] = data.get("paths", {})
+        self.tasks: list[dict[str, Any]] = data["task"]
+
+    def view(self, name: str) -> View:
+        if name not in self.views:
+            raise KeyError(f"{self.path.name}: no view named {name!r}")
+        return self.views[name]
+
+    def acts(self, items: list[Any]) -> tuple[Act, ...]:
+        """A step list: each item is a step, or the name of a step list under [paths]."""
+        out: list[Act] = []
+        for item in items:
+            if isinstance(item, str) and item not in self.paths:
+                raise KeyError(f"{self.path.name}: no step list named {item!r} under [paths]")
+            out += self.acts(self.paths[item]) if isinstance(item, str) else [self.act(dict(item))]
+        return tuple(out)
+
+    def act(self, d: dict[str, Any]) -> Act:
+        fields: dict[str, Any] = {k: d.pop(k) for k in ("why", "nav", "enter", "text") if k in d}
+        fields["reqs"] = tuple(request(r) for r in d.pop("reqs", ()))
+        if "view" in d:
+            fields["view"] = self.view(d.pop("view"))
+        if len(d) != 1 or not {*d} <= {*_ACTIONS, "scroll", "visit", "back"}:
+            raise ValueError(f"{self.path.name}: not one of click, type, visit, back, scroll, memorize: {d}")
+        ((verb, value),) = d.items()
+        if verb == "scroll":
+            return Act(f"scroll_{value}", **fields)
+        if verb in ("visit", "back"):  # the value names the page; a visit types its URL
+            view = self.view(value)
+            text = render_url(view.url) if verb == "visit" else ""
+            return Act("visit_url" if verb == "visit" else "back", view=view, text=text, **fields)
+        kind, key = _ACTIONS[verb]
+        return Act(kind, **{key: value}, **fields)
+
+    def recipe(self, task: dict[str, Any]) -> Recipe:
+        return Recipe(
+            task["id"],
+            self.view(task["start"]),
+            self.acts(task["steps"]),
+            task.get("answer"),
+            task.get("wrong_answer"),
+            {name: self.acts(steps) for name, steps in task.get("variants", {}).items()},
+            task.get("finding", ""),
+            task.get("wrong_finding", ""),
+            tuple(task.get("doubts", ())),
+        )
+
+
+def request(d: dict[str, Any]) -> Req:
+    """A request: `form` (an HTML form post answered by a redirect), `json` (a JSON body), or spelled out."""
+    d = dict(d)
+    if "form" in d:
+        return Req("POST", d["form"], d["body"], status=302, kind="document", redirect=d["redirect"])
+    if "response_json" in d:  # JSON text, for a response holding nulls (TOML has none)
+        d["response"] = json.loads(d.pop("response_json"))
+    if "headers" in d:
+        d["headers"] = _tuples(d["headers"])
+    if "json" in d:
+        body = d.pop("body")
+        return json_req(d.pop("json"), d.pop("url"), json.loads(body) if isinstance(body, str) else body, **d)
+    return Req(**d)
+
+
+def judge_score(score: dict[str, Any]) -> dict[str, Any]:
+    """A judge's score file; `gpt_response_json` is written as the JSON text of `gpt_response_text`."""
+    return {
+        ("gpt_response_text" if k == "gpt_response_json" else k): (
+            json.dumps(v, ensure_ascii=False) if k == "gpt_response_json" else v
+        )
+        for k, v in score.items()
+    }
+
+
+_PLAN = _read(DATA / "plan.toml")
+MODELS = tuple(Model(**(m | {"run_start": m["run_start"].replace(tzinfo=LOCAL_TZ)})) for m in _PLAN["models"])
+USER, EXEC_HASH, RUN_ID = (_PLAN["run"][k] for k in ("user", "exec_hash", "run_id"))
+SCENARIOS = {
+    name: Scenario(**({"status": None, "answer": None} | s)) for name, s in _PLAN["scenarios"].items()
 }
+THOUGHTS: dict[str, str] = _PLAN["thoughts"]  # what an agent says of a step its recipe gives no `why` for
+OBSERVATIONS: dict[str, str] = _PLAN["observations"]  # what Fara's log says after a step
+
+# Facts of one model's trajectory of a task, in its recipe file as [task.<table>.<model key>].
+PER_TRAJECTORY = ("notes", "errors", "judge_scores", "log")
 
 
-# Environment errors of aborted / crashed runs (core.log [ERROR] line, exception, traceback frames).
-ERRORS: dict[tuple[str, int], tuple[str, str, tuple[str, ...]]] = {
-    ("fara", 156): (
-        "Timeout 30000ms exceeded.",
-        "playwright._impl._errors.TimeoutError",
-        (
-            'File "/opt/webeval/src/webeval/core.py", line 91, in run_single_task',
-            "    answer = await system.get_answer(task, out_dir)",
-            'File "/opt/webeval/src/webeval/systems/websurfer.py", line 212, in get_answer',
-            "    final_answer, actions, observations = await agent.run(task.question)",
-            'File "/opt/fara/src/fara/fara_agent.py", line 387, in run',
-            "    ) = await self.execute_action(function_call)",
-            'File "/opt/fara/src/fara/browser/playwright_controller.py", line 143, in click_coords',
-            "    await page.wait_for_load_state()",
-        ),
-    ),
-    ("fara", 363): (
-        "'action'",
-        "KeyError",
-        (
-            'File "/opt/webeval/src/webeval/core.py", line 91, in run_single_task',
-            "    answer = await system.get_answer(task, out_dir)",
-            'File "/opt/fara/src/fara/fara_agent.py", line 379, in run',
-            '    action = action_args["action"]',
-        ),
-    ),
-    ("som", 124): (
-        (
-            "Error code: 429 - {'error': {'code': '429', 'message': 'Rate limit is exceeded. Try again in "
-            "21 seconds.'}}"
-        ),
-        "openai.RateLimitError",
-        (
-            'File "/opt/webeval/src/webeval/core.py", line 91, in run_single_task',
-            "    answer = await system.get_answer(task, out_dir)",
-            'File "/opt/webeval/src/webeval/systems/websurfer_som.py", line 158, in get_answer',
-            "    response = await self.client.create(messages)",
-        ),
-    ),
-    ("som", 424): (
-        "Worker process died unexpectedly (exit code -9)",
-        "concurrent.futures.process.BrokenProcessPool",
-        (
-            'File "/opt/webeval/src/webeval/core.py", line 143, in run_eval_single_example',
-            "    result = future.result(timeout=self.task_timeout)",
-        ),
-    ),
-    ("som", 556): (
-        "Target page, context or browser has been closed",
-        "playwright._impl._errors.TargetClosedError",
-        (
-            'File "/opt/webeval/src/webeval/core.py", line 91, in run_single_task',
-            "    answer = await system.get_answer(task, out_dir)",
-            'File "/opt/webeval/src/webeval/systems/websurfer_som.py", line 201, in get_answer',
-            "    screenshot = await page.screenshot()",
-        ),
-    ),
+def _load_tasks() -> tuple[tuple[PlanRow, ...], dict[int, Recipe], dict[str, dict[tuple[str, int], Any]]]:
+    plan: list[PlanRow] = []
+    recipes: dict[int, Recipe] = {}
+    tables: dict[str, dict[tuple[str, int], Any]] = {name: {} for name in PER_TRAJECTORY}
+    for site in _PLAN["sites"]:
+        file = RecipeFile(DATA / "recipes" / f"{site}.toml")
+        for task in file.tasks:
+            tid = task["id"]
+            plan.append(PlanRow(tid, task["fara"], task["som"], task.get("fara_log", "fara")))
+            recipes[tid] = file.recipe(task)
+            for name, table in tables.items():
+                table.update({(key, tid): value for key, value in task.get(name, {}).items()})
+    return tuple(plan), recipes, tables
+
+
+PLAN, RECIPES, _TABLES = _load_tasks()
+# (model key, task id) -> what goes wrong, when the scenario name does not say it all
+NOTES: dict[tuple[str, int], str] = _TABLES["notes"]
+# (model key, task id) -> the environment error of an aborted or crashed run
+ERRORS: dict[tuple[str, int], Error] = {
+    k: (e["message"], e["exception"], tuple(e["traceback"])) for k, e in _TABLES["errors"].items()
 }
+# (model key, task id) -> score files of other judges
+JUDGE_SCORES = {
+    k: {n: judge_score(s) for n, s in files.items()} for k, files in _TABLES["judge_scores"].items()
+}
+LOG_QUIRKS: dict[tuple[str, int], str] = _TABLES["log"]  # "empty" | "blank_line": how web_surfer.log is off

@@ -6,16 +6,17 @@ seeded times, and the `*_ts` helpers format those times the way each file writes
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .painter import Box, Frame, layout
-from .plan import EXEC_HASH, RUN_ID, SCENARIOS, USER, Model, PlanRow, Scenario
+from .plan import EXEC_HASH, RUN_ID, SCENARIOS, THOUGHTS, USER, Model, PlanRow, Scenario
 from .sites import LOCAL_TZ
-from .web import Act, Recipe, back, scroll
+from .web import Act, Recipe
 
 TERMINATE = Act("terminate")
 
@@ -38,7 +39,6 @@ class Trajectory:
     row: PlanRow
     scenario_name: str
     task: dict[str, Any]
-    recipe: Recipe
     steps: list[Step]
     start: Frame
     answer_text: str | None  # final_answer; None when no answer file is written
@@ -46,8 +46,6 @@ class Trajectory:
     is_aborted: bool
     start_us: int = 0
     end_us: int = 0
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    frames: list[Frame] = field(default_factory=list)  # screenshots in file order
 
     @property
     def scenario(self) -> Scenario:
@@ -60,9 +58,8 @@ class Trajectory:
 
 
 def expected_of(task: dict[str, Any]) -> dict[str, Any]:
-    expected: dict[str, Any] = next(e for e in task["eval"] if e["evaluator"] == "AgentResponseEvaluator")[
-        "expected"
-    ]
+    evaluator = next(e for e in task["eval"] if e["evaluator"] == "AgentResponseEvaluator")
+    expected: dict[str, Any] = evaluator["expected"]
     return expected
 
 
@@ -73,13 +70,8 @@ def acts_for(recipe: Recipe, scenario: Scenario, model: Model) -> list[Act]:
         acts = list(recipe.variants[kind])
     elif kind == "left":
         raise ValueError(f"task {recipe.task_id}: a 'left' scenario needs its own step list")
-    elif kind == "missing":
-        # Stop right before the first action that changes server state.
-        acts = []
-        for act in recipe.steps:
-            if any(r.method != "GET" for r in act.reqs):
-                break
-            acts.append(act)
+    elif kind == "missing":  # stop right before the first action that changes server state
+        acts = list(itertools.takewhile(lambda a: all(r.method == "GET" for r in a.reqs), recipe.steps))
     elif kind == "loop":
         acts = looping(recipe, model.max_rounds)
     elif kind == "truncated":
@@ -95,24 +87,19 @@ def looping(recipe: Recipe, rounds: int) -> list[Act]:
     """An agent that never decides: re-reads the same pages until it runs out of rounds."""
     opened = [a for a in recipe.steps if a.kind == "click" and a.view is not None and a.view.kind == "post"]
     listing = next(a.view for a in recipe.steps if a.kind == "back" and a.view is not None)
-    doubts = (
-        "Let me look at the list again to make sure I haven't missed a post that recommends a single book.",
-        "I'm not sure whether this post counts; I'll scroll further.",
-        "I should double check the remaining posts in the top 10.",
-        "Let me re-read this post to see how many books it mentions.",
-    )
+    doubts = recipe.doubts
     acts = list(recipe.steps)
     i = 0
     while len(acts) < rounds:
         post = opened[i % len(opened)]
         cycle = (
-            scroll(why=doubts[i % 4]),
-            scroll(why=doubts[(i + 1) % 4]),
-            scroll(up=True, why=doubts[(i + 2) % 4]),
-            scroll(up=True, why=doubts[(i + 3) % 4]),
+            Act("scroll_down", why=doubts[i % 4]),
+            Act("scroll_down", why=doubts[(i + 1) % 4]),
+            Act("scroll_up", why=doubts[(i + 2) % 4]),
+            Act("scroll_up", why=doubts[(i + 3) % 4]),
             replace(post, why=doubts[3]),
-            scroll(why=doubts[1]),
-            back(listing, why=doubts[0]),
+            Act("scroll_down", why=doubts[1]),
+            Act("back", view=listing, why=doubts[0]),
         )
         acts.extend(cycle)
         i += 1
@@ -139,13 +126,9 @@ def build_response(
             status, data, details = "NOT_FOUND_ERROR", None, recipe.wrong_finding or "Not found."
         else:
             status, data, details = "SUCCESS", recipe.wrong_answer, None
-    upper = model.key == "fara"  # the two agents spell enum values differently; both are accepted
-    return {
-        "task_type": task_type.upper() if upper else task_type.lower(),
-        "status": status,
-        "retrieved_data": data,
-        "error_details": details,
-    }
+    # The two agents spell enum values differently; both are accepted.
+    task_type = task_type.upper() if model.key == "fara" else task_type.lower()
+    return {"task_type": task_type, "status": status, "retrieved_data": data, "error_details": details}
 
 
 def answer_text(resp: dict[str, Any], style: str, finding: str) -> str:
@@ -155,12 +138,8 @@ def answer_text(resp: dict[str, Any], style: str, finding: str) -> str:
     if style == "prose":
         return f"{finding} My final response is {body} and the task is complete."
     if style == "action_results":
-        published = {
-            "action": resp["task_type"].lower(),
-            "status": resp["status"],
-            "results": resp["retrieved_data"],
-            "error_details": resp["error_details"],
-        }
+        published = {"action": resp["task_type"].lower(), "status": resp["status"]}
+        published |= {"results": resp["retrieved_data"], "error_details": resp["error_details"]}
         return json.dumps(published, ensure_ascii=False)
     if style == "malformed":
         if resp["task_type"].lower() == "mutate":
@@ -195,9 +174,8 @@ def plan_trajectory(model: Model, row: PlanRow, task: dict[str, Any], recipe: Re
         after = next_frame(frame, act, solver)
         steps.append(Step(act, frame, after, box, mark))
         frame = after
-    return Trajectory(
-        model, row, name, task, recipe, steps, start, text, response, is_aborted=name == "aborted"
-    )
+    aborted = name == "aborted"
+    return Trajectory(model, row, name, task, steps, start, text, response, aborted)
 
 
 def next_frame(frame: Frame, act: Act, solver: bool) -> Frame:
@@ -220,15 +198,7 @@ def think(step: Step, traj: Trajectory) -> str:
         return traj.answer_text or ""
     if act.why:
         return act.why
-    return {
-        "click": f"I'll click on '{act.target}'.",
-        "type": f"I'll type '{act.text}' into the {act.target} field.",
-        "scroll_down": "I'll scroll down to see more.",
-        "scroll_up": "I'll scroll back up.",
-        "back": "I'll go back to the previous page.",
-        "visit_url": f"I'll go to {act.text}.",
-        "memorize": f"I'll remember this: {act.text}",
-    }.get(act.kind, "Continuing.")
+    return THOUGHTS.get(act.kind, "Continuing.").format(target=act.target, text=act.text)
 
 
 def schedule(traj: Trajectory, start_us: int) -> None:

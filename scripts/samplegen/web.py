@@ -1,18 +1,16 @@
 """What an agent sees and does: page states, requests, actions and the recipe of a task.
 
-Also the short constructors (`shop`, `click`, `form_post`, ...) the recipes are written with, and the
-fixed CSRF tokens the sites hand out (the same in every recipe, as in one browser session).
+`plan` reads them from the recipe files of `data/recipes/`.
 """
 
 from __future__ import annotations
 
-import base64
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .sites import WIKI_BOOK, render_url, site_of
+from .sites import site_of
 
 Rows = tuple[tuple[str, ...], ...]
 
@@ -79,8 +77,8 @@ class Recipe:
 
     `variants` hold alternative step lists keyed by what goes wrong: "wrong" (wrong final page or
     wrong request), "missing" (the mutating request never fires), "left" (the right page, then
-    another one). `answer` is the retrieved data of
-    a right answer and `wrong_answer` what a mistaken agent returns.
+    another one). `answer` is the retrieved data of a right answer and `wrong_answer` what a mistaken
+    agent returns.
     """
 
     task_id: int
@@ -91,109 +89,9 @@ class Recipe:
     variants: Mapping[str, tuple[Act, ...]] = field(default_factory=dict)
     finding: str = ""  # one sentence the agent says when it is done
     wrong_finding: str = ""
+    doubts: tuple[str, ...] = ()  # what the agent of a "loop" scenario keeps telling itself
 
 
-FORM_KEY = "qXo2vNfLm7aTk3Zc"  # Magento form key
-POSTMILL_TOKEN = "vH4wq0Gk2yJ8mZr1cT6bNs9dLx3pEf7u"
-GITLAB_TOKEN = "Y3w9ZbK1qP0tM8rV6nX2sJ4hL7dF5gC0aE1uR3iO9yT2wQ=="
-
-
-def shop(path: str, title: str, kind: str, **kw: Any) -> View:
-    return View("__SHOPPING__" + path, title, kind, **kw)
-
-
-def adm(path: str, title: str, kind: str, **kw: Any) -> View:
-    return View("__SHOPPING_ADMIN__" + path, f"{title} / Magento Admin", kind, **kw)
-
-
-def forum(path: str, title: str, kind: str, **kw: Any) -> View:
-    return View("__REDDIT__" + path, title, kind, **kw)
-
-
-def gl(path: str, title: str, kind: str, **kw: Any) -> View:
-    return View("__GITLAB__" + path, f"{title} · GitLab", kind, **kw)
-
-
-def osm(path: str, title: str, kind: str, **kw: Any) -> View:
-    return View("__MAP__" + path, f"{title} | OpenStreetMap" if title else "OpenStreetMap", kind, **kw)
-
-
-def wiki(article: str, **kw: Any) -> View:
-    return View(f"__WIKIPEDIA__/{WIKI_BOOK}/A/{article}", article.replace("_", " "), "article", **kw)
-
-
-def click(
-    target: str,
-    view: View | None = None,
-    *,
-    why: str = "",
-    reqs: Iterable[Req] = (),
-    nav: bool = True,
-    text: str = "",
-) -> Act:
-    return Act("click", target=target, view=view, why=why, reqs=tuple(reqs), nav=nav, text=text)
-
-
-def typ(
-    target: str,
-    text: str,
-    view: View | None = None,
-    *,
-    why: str = "",
-    enter: bool = True,
-    reqs: Iterable[Req] = (),
-    nav: bool = True,
-) -> Act:
-    return Act("type", target=target, text=text, view=view, why=why, enter=enter, reqs=tuple(reqs), nav=nav)
-
-
-def visit(view: View, *, why: str = "") -> Act:
-    return Act("visit_url", text=render_url(view.url), view=view, why=why)
-
-
-def scroll(*, why: str = "", up: bool = False) -> Act:
-    return Act("scroll_up" if up else "scroll_down", why=why)
-
-
-def back(view: View, *, why: str = "") -> Act:
-    return Act("back", view=view, why=why)
-
-
-def memorize(fact: str, *, why: str = "") -> Act:
-    return Act("memorize", text=fact, why=why)
-
-
-def form_post(url: str, body: Mapping[str, Any], redirect: str) -> Req:
-    """A classic HTML form submission answered with a redirect (the browser then loads `redirect`)."""
-    return Req("POST", url, body, status=302, kind="document", redirect=redirect)
-
-
-def json_req(
-    method: str,
-    url: str,
-    body: Any,
-    *,
-    status: int = 200,
-    response: Any = None,
-    kind: str = "xhr",
-    headers: tuple[tuple[str, str], ...] = (),
-) -> Req:
-    return Req(
-        method,
-        url,
-        json.dumps(body, separators=(",", ":")),
-        "application/json",
-        status,
-        kind,
-        response,
-        headers=headers,
-    )
-
-
-def uenc(url: str) -> str:
-    """Magento's `uenc` parameter: the page URL, base64url with `,` for padding."""
-    return base64.urlsafe_b64encode(render_url(url).encode()).decode().replace("=", ",")
-
-
-def magento_filter(query: str) -> str:
-    return base64.b64encode(query.encode()).decode().rstrip("=")
+def json_req(method: str, url: str, body: Any, **fields: Any) -> Req:
+    """A request with a JSON body, compact as a page's script sends it (`fields`: the rest of `Req`)."""
+    return Req(method, url, json.dumps(body, separators=(",", ":")), "application/json", **fields)

@@ -50,10 +50,12 @@ def test_expected_tab_shows_the_judge_instead_of_an_evaluator(app: OpenPage, tmp
     )
     assert any(i.value.startswith("No official evaluator for this benchmark") for i in at.info)
     texts = [t.value for t in at.text]
-    assert RESPONSE["outcome_reasoning"] in texts
-    assert '{"step": 4, "reason": "miscount"}' in texts
-    assert inert("rubric 2.5 / 7 points · decided by: outcome") in [c.value for c in at.caption]
-    rubric = at.table[0].value
+    assert '{"step": 4, "reason": "miscount"}' in texts  # an older generation's failure, as written
+    verdicts = at.table[0].value
+    assert verdicts["reasoning"].tolist() == [inert(RESPONSE["outcome_reasoning"]), ""]
+    assert verdicts["points"].tolist() == ["", inert("2.5 / 7")]
+    assert any(inert("decided by the outcome verdict") in c.value for c in at.caption)
+    rubric = at.table[1].value
     assert rubric["points"].tolist() == [inert("2 / 2"), inert("0.5 / 5")]  # cells shown inert
     assert rubric["justification"].tolist() == ["ok", inert("5 != 6")]
     assert not at.exception

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -95,6 +96,18 @@ def test_runs_table_is_drawn_only_when_opened(app, sample: Sample) -> None:
     at.run()
     assert len(at.dataframe) == before + 1
     assert at.dataframe[0].value["run"].tolist() == list(metrics.run_labels(index.runs).values())
+
+
+def test_the_run_report_is_at_the_top_and_says_its_size_before_the_download(app, sample: Sample) -> None:
+    at = app(PAGE)
+    assert at.selectbox(key=Key.REPORT_RUN).label == "Run report"
+    assert not at.get("download_button")  # made only when asked for: the page never waits on it
+
+    next(b for b in at.button if b.label == "Prepare run report").click().run()
+
+    assert not at.exception, [e.value for e in at.exception]
+    (download,) = at.get("download_button")
+    assert re.fullmatch(r"Download report \(\d+(\.\d)? (MB|KB) zip\)", download.proto.label)
 
 
 def test_many_runs_share_one_metric_row_and_a_table(app, tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.state import Key, label_key
+from pages.state import Key, label_key, review_field_key
 from tests.builders import snapshot
 from tests.conftest import Sample
 from tests.postgres_server import PASSWORD, PostgresServer, running_postgres
@@ -49,8 +49,12 @@ def _texts(at: AppTest) -> str:
     return "\n".join(str(p) for p in parts)
 
 
-def _click_label(at: AppTest, group: Key, value: str) -> None:
-    at.button(key=label_key(group, value)).click().run()
+def _click_label(at: AppTest, item: tuple[str, str], group: Key, value: str) -> None:
+    at.button(key=label_key(review_field_key(group, *item), value)).click().run()
+
+
+def _text_box_key(item: tuple[str, str]) -> str:
+    return review_field_key(Key.REVIEW_JUSTIFICATION, *item)
 
 
 def test_annotating_needs_a_reviewer_and_an_outcome_and_keeps_the_reviewer(
@@ -64,9 +68,9 @@ def test_annotating_needs_a_reviewer_and_an_outcome_and_keeps_the_reviewer(
     at.button(key=Key.REVIEW_SAVE).click().run()  # nothing preselected: no outcome, no save
     assert ["Choose an outcome first" in e.value for e in at.error] == [True]
     assert open_store(store_file).annotations() == []
-    _click_label(at, Key.REVIEW_OUTCOME, "failure")
-    _click_label(at, Key.REVIEW_PROCESS, "unsafe")
-    at.text_area(key=Key.REVIEW_JUSTIFICATION).input("deleted the *wrong* <b>repo</b>")
+    _click_label(at, (run, task), Key.REVIEW_OUTCOME, "failure")
+    _click_label(at, (run, task), Key.REVIEW_PROCESS, "unsafe")
+    at.text_area(key=_text_box_key((run, task))).input("deleted the *wrong* <b>repo</b>")
     at.button(key=Key.REVIEW_SAVE).click().run()
     assert not at.exception
     (saved,) = open_store(store_file).annotations()
@@ -80,7 +84,9 @@ def test_annotating_needs_a_reviewer_and_an_outcome_and_keeps_the_reviewer(
     assert saved.justification == "deleted the *wrong* <b>repo</b>"
     assert saved.verdict_source is not None
     assert "Name yourself" not in _texts(at)  # a save never clears the reviewer
-    assert Key.REVIEW_OUTCOME not in at.session_state  # the labels were cleared for the next judgement
+    # the labels and the text were cleared for the next judgement
+    assert review_field_key(Key.REVIEW_OUTCOME, run, task) not in at.session_state
+    assert at.text_area(key=_text_box_key((run, task))).value == ""
     history = next(df.value for df in at.dataframe if "justification" in df.value.columns)
     assert history["justification"].tolist() == ["deleted the *wrong* <b>repo</b>"]  # as plain text
     assert snapshot(sample.root) == before  # annotations never touch the runs
@@ -102,7 +108,7 @@ def test_a_blind_queue_hides_verdicts_until_saved_then_moves_to_the_next_item(
     items = _scored_items(sample)
     _blind_queue(store_file, sample, items)
     at = app("pages/review.py", reviewer="bob")
-    at.selectbox(key=Key.QUEUE).select("blind three").run()
+    at.selectbox(key=Key.QUEUE_PICK).select("blind three").run()
     assert "0 / " in at.get("progress")[0].proto.text
     at.button(key=Key.QUEUE_OPEN).click().run()
     assert not at.exception
@@ -115,7 +121,7 @@ def test_a_blind_queue_hides_verdicts_until_saved_then_moves_to_the_next_item(
         at = app(TRAJECTORY, run=first[0], task=first[1], queue="blind three", reviewer="bob", tab=tab)
         if tab != "Annotate":
             assert "Blind review: this tab shows verdicts" in _texts(at), tab
-    _click_label(at, Key.REVIEW_OUTCOME, "success")
+    _click_label(at, first, Key.REVIEW_OUTCOME, "success")
     at.button(key=Key.REVIEW_SAVE).click().run()
     assert not at.exception
     second = (at.query_params["run"], at.query_params["task"])
@@ -192,16 +198,16 @@ def test_a_stopped_server_keeps_the_form_and_saving_works_once_it_is_back(
     monkeypatch.setenv("WEBEVAL_ANNOTATIONS", url)
     run, task = _scored_items(sample)[0]
     at = app(TRAJECTORY, run=run, task=task, tab="Annotate", reviewer="ann")
-    _click_label(at, Key.REVIEW_OUTCOME, "success")
-    at.text_area(key=Key.REVIEW_JUSTIFICATION).input("kept while the server is down")
+    _click_label(at, (run, task), Key.REVIEW_OUTCOME, "success")
+    at.text_area(key=_text_box_key((run, task))).input("kept while the server is down")
     postgres.stop()
     try:
         at.button(key=Key.REVIEW_SAVE).click().run()
         errors = " ".join(e.value for e in at.error)
-        assert "Not saved, your labels are kept" in errors
+        assert "Not saved; your labels and text are kept" in errors
         assert PASSWORD not in errors and "\\*\\*\\*" in errors
-        assert at.text_area(key=Key.REVIEW_JUSTIFICATION).value == "kept while the server is down"
-        assert at.session_state[Key.REVIEW_OUTCOME] == "success"
+        assert at.text_area(key=_text_box_key((run, task))).value == "kept while the server is down"
+        assert at.session_state[review_field_key(Key.REVIEW_OUTCOME, run, task)] == "success"
     finally:
         postgres.start()
     at.button(key=Key.REVIEW_SAVE).click().run()

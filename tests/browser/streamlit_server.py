@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -63,6 +64,25 @@ def port_free_within(port: int, timeout_s: float, host: str = "127.0.0.1") -> bo
     return False
 
 
+def stop_leaves_nothing(
+    process: subprocess.Popen[bytes], port: int, log: Path, signum: int = signal.SIGTERM, timeout_s: float = 5
+) -> None:
+    """Send `signum` to the process alone (as a service manager or an IDE's stop button does) and
+    assert that its port is freed and that no process of its group (it leads one) outlives it.
+    """
+    process.send_signal(signum)
+    assert port_free_within(port, timeout_s), log.read_text()
+    process.wait(timeout=timeout_s)
+    assert process_group_members(process.pid) == [], f"a process of {process.args} outlived it"
+
+
+def kill_group(process: subprocess.Popen[bytes]) -> None:
+    """A test's cleanup: whatever is left of the process group it started, killed."""
+    if process_group_members(process.pid):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait(timeout=20)
+
+
 def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log: Path, timeout_s: float) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -92,9 +112,8 @@ def start_server(
     """Start `streamlit run app.py` (or another script) on a free loopback port browsing `root`
     (and allowed to open `allowed`, as `webeval app --allow-root` says); return it and its URL."""
     port = free_port()
-    # The command `webeval app` runs, so tests serve the app as users get it; no file watcher,
-    # which would only cost the tests time.
-    command = [*streamlit_command(script, "127.0.0.1", port), "--server.fileWatcherType=none"]
+    # The command `webeval app` runs, so tests serve the app as users get it (no file watcher).
+    command = streamlit_command(script, "127.0.0.1", port)
     env = {
         **os.environ,
         **root_environment(str(root), allowed),

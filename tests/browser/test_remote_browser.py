@@ -40,7 +40,7 @@ def remote_server(azurite_sample: RemoteSample, remote_home: Path) -> Iterator[s
     """The app serving `az://runs/sample_runs` (WEBEVAL_ROOT is the URL, as `webeval app URL` sets it)."""
     home = remote_home
     port = free_port()
-    command = [*streamlit_command(REPO / "app.py", "127.0.0.1", port), "--server.fileWatcherType=none"]
+    command = streamlit_command(REPO / "app.py", "127.0.0.1", port)
     env = {
         **os.environ,
         "WEBEVAL_ROOT": azurite_sample.url,

@@ -16,7 +16,15 @@ from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.streamlit_server import REPO, start_server, stop_server
 from webeval_core.reading.tasks import load_catalog
-from webeval_core.review import ReviewQueue, Stage, judge_verdicts, open_store, queue_items, save_queue
+from webeval_core.review import (
+    ReviewQueue,
+    Stage,
+    judge_verdicts,
+    open_store,
+    queue_items,
+    read_queues,
+    save_queue,
+)
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import TrajectoryFilter, trajectory_frame
 
@@ -116,3 +124,44 @@ def test_two_reviewers_work_one_blind_queue_with_the_keyboard(
     assert all(a.stage == Stage.BLIND for a in saved)
     assert len({a.item for a in by_reviewer["ann"]}) == 3  # each save moved on to another item
     print(f"save-and-next: {', '.join(f'{t:.2f}' for t in timings)} s")
+
+
+def _create_queue(app: App, name: str) -> None:
+    """Fill in "New queue" and press its button, as a new user would."""
+    expander = app.main.locator("[data-testid='stExpander']").filter(has_text="New queue")
+    if not expander.get_by_label("Name").is_visible():
+        expander.get_by_text("New queue").click()
+    expander.get_by_label("Name").fill(name)
+    expander.get_by_label("Name").press("Tab")  # commits the name: the button is enabled
+    app.wait()
+    expander.get_by_role("button", name="Create queue").click()
+    app.wait()
+    app.assert_no_exception()
+    expect(
+        app.page.locator("[data-testid='stSidebar']").get_by_text(f"Review mode · queue {name}")
+    ).to_be_visible()
+
+
+def test_queues_created_one_after_another_are_saved_and_chosen(
+    browser: Browser, review_server: tuple[str, str]
+) -> None:
+    """Issue 24: a second queue and a third after a reload, each saved, chosen and shown, no exception."""
+    base_url, store = review_server
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    try:
+        app = App(context.new_page(), base_url)
+        app.goto("review", "Review", reviewer="ann")
+        for name in ("second queue", "third queue"):
+            _create_queue(app, name)
+            app.assert_no_exception()
+            expect(app.main.get_by_role("combobox", name="Queue")).to_have_value(name)
+        app.page.reload()
+        app.wait("Review")
+        _create_queue(app, "after reload")
+        app.assert_no_exception()
+        expect(app.main.get_by_role("combobox", name="Queue")).to_have_value("after reload")
+        app.shot("review-queues-created")
+    finally:
+        context.close()
+    names = set(read_queues(open_store(store)))
+    assert {QUEUE, "second queue", "third queue", "after reload"} <= names

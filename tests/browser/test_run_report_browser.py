@@ -57,9 +57,9 @@ def test_the_report_opens_offline_and_links_to_a_failure(page: Page, report: Pat
 
 def test_the_overview_downloads_a_runs_report(app: App, tmp_path: Path) -> None:
     app.goto("", "Overview", "Success by site")
-    app.main.get_by_text(re.compile(r"\d+ runs under")).click()
-    button = app.main.get_by_role("button", name="Download (HTML, zip)")
-    expect(button).to_be_visible()
+    app.main.get_by_role("button", name="Prepare run report").click()
+    button = app.main.get_by_role("button", name=re.compile(r"Download report \(\d+(\.\d)? (MB|KB) zip\)"))
+    expect(button).to_be_visible(timeout=60_000)
     app.shot("overview-run-report-download")
     with app.page.expect_download(timeout=60_000) as download:
         button.click()

@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.runs.queries import BarChoice
+from webeval_core.reading.taxonomy import category_label, code_label, sorted_codes
+from webeval_core.runs.queries import BarChoice, code_choice
 
 if TYPE_CHECKING:
-    from webeval_core.runs.queries import BreakdownRow, CountRow, IndexQueries
+    from webeval_core.runs.queries import BreakdownRow, CodeCountRow, CountRow, IndexQueries
 
 FigureSpec = dict[str, Any]
 """A Plotly figure as its JSON spec: `data` (traces) and `layout`."""
@@ -62,6 +63,11 @@ class Breakdown(StrEnum):
     OUTCOME = "result"
     """The Outcomes chart: pass and fail apart, then no answer, aborted, scoring error, unscored."""
     TAG = "tag"
+    """WebArena-Verified failure tags and core.log errors (`queries.taxonomy`)."""
+    FAILURE_CATEGORY = "failure_category"
+    """Fara's error taxonomy by verifier, category level (2 Hallucination)."""
+    FAILURE_CODE = "failure_code"
+    """Fara's error taxonomy by verifier, code level (2.3 Output fabrication)."""
 
 
 # The TrajectoryFilter criterion keeping the trajectories of one bar of each breakdown.
@@ -71,6 +77,8 @@ _FILTER_ARGUMENT: Mapping[Breakdown, str] = {
     Breakdown.INTENT_TEMPLATE: "intent_templates",
     Breakdown.OUTCOME: "results",
     Breakdown.TAG: "tags",
+    Breakdown.FAILURE_CATEGORY: "failure_codes",
+    Breakdown.FAILURE_CODE: "failure_codes",
 }
 
 
@@ -120,6 +128,10 @@ def bar_figure(
         return count_bars(count_table(queries.results(runs, judge, pool), by), by, named)
     if by is Breakdown.TAG:
         return count_bars(count_table(queries.taxonomy(runs, judge, pool), by), by, named)
+    if by in (Breakdown.FAILURE_CATEGORY, Breakdown.FAILURE_CODE):
+        by_category = by is Breakdown.FAILURE_CATEGORY
+        rows = queries.failure_codes(runs, judge, by_category=by_category, pool=pool)
+        return count_bars(code_count_table(rows, by, by_category=by_category), by, named)
     table = breakdown_table(queries.breakdown(runs, judge, by, pool), by)
     if by is not Breakdown.INTENT_TEMPLATE:
         return rate_bars(table, by, named)
@@ -151,6 +163,33 @@ def breakdown_table(rows: Sequence[BreakdownRow], by: str) -> pd.DataFrame:
 def count_table(rows: Sequence[CountRow], by: str) -> pd.DataFrame:
     """Category counts as the table `count_bars` draws (run, <by>, trajectories)."""
     return pd.DataFrame([(r.run, r.value, r.trajectories) for r in rows], columns=["run", by, "trajectories"])
+
+
+def code_count_table(rows: Sequence[CodeCountRow], by: str, *, by_category: bool) -> pd.DataFrame:
+    """Code counts as the table `count_bars` draws: run, <by> (the filter's "<judge>:<code>"),
+    label (the code named, after its judge's name when several verifiers gave codes), trajectories.
+
+    Categories and codes in the taxonomy's order, judge by judge.
+    """
+    several = len({r.judge for r in rows}) > 1
+    named = category_label if by_category else code_label
+    ordered = sorted(rows, key=lambda r: (r.judge, _code_rank(r.code, rows), r.run))
+    return pd.DataFrame(
+        [
+            (
+                r.run,
+                code_choice(r.judge, r.code),
+                f"{r.judge}: {named(r.code)}" if several else named(r.code),
+                r.trajectories,
+            )
+            for r in ordered
+        ],
+        columns=["run", by, "label", "trajectories"],
+    )
+
+
+def _code_rank(code: str, rows: Sequence[CodeCountRow]) -> int:
+    return sorted_codes([r.code for r in rows]).index(code)
 
 
 def run_colour(run: str, labels: Mapping[str, str]) -> str:
@@ -220,11 +259,16 @@ def _rate_trace(
 
 
 def count_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> FigureSpec:
-    """Trajectories per category (outcome, tag), one horizontal bar per run, in the table's order."""
-    order = _labels(list(dict.fromkeys(table[by])))
+    """Trajectories per category (outcome, tag, code), one horizontal bar per run, in the table's order.
+
+    A `label` column, when the table has one, is what a bar is named (its `by` value stays the raw
+    value a click filters by).
+    """
+    shown = "label" if "label" in table else by
+    order = _labels(list(dict.fromkeys(table[shown])))
     traces = []
     for run, part in table.groupby("run", sort=False):
-        names = _labels(part[by])
+        names = _labels(part[shown])
         counts = part["trajectories"].tolist()
         traces.append(
             {

@@ -13,6 +13,10 @@ from html import escape
 # and fetches nothing; only inline styles, embedded images and links between exported pages.
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
+IMAGE_WIDTH = 1136
+"""The widest a screenshot is shown by STYLE (1180 px of body, less an article's border and padding
+and the image's border): exported frames are scaled down to it, never drawn larger than shown."""
+
 STYLE = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d1f;
        max-width: 1180px; margin: 0 auto; padding: 1.5rem; background: #fafafa; }

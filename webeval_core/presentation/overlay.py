@@ -1,12 +1,13 @@
 """Screenshots with the step's action drawn on them, and filmstrip thumbnails (Pillow only).
 
 `render_overlay` and `thumbnail` take a file path and plain values and return image bytes (PNG
-unless asked for JPEG). `frame_image`, `thumbnails` and the `prefetch_*` functions memoize them per
-process and render on worker threads, for a viewer that steps through frames. A file whose
-declared size is above `MAX_DECODED_PIXELS` is never decoded: a placeholder frame saying so is
-drawn in its place (a 20 KB PNG can declare 170 megapixels, 500 MB once decoded). Points
-are in the screenshot's own PNG pixels (the trajectory loader has already scaled model
-coordinates). Paths are opened as given: callers check that they lie inside the browsed root.
+unless asked for JPEG); `page_frame` is a frame as small as an exported page can show it.
+`frame_image`, `thumbnails` and the `prefetch_*` functions memoize them per process and render on
+worker threads, for a viewer that steps through frames. A file whose declared size is above
+`MAX_DECODED_PIXELS` is never decoded: a placeholder frame saying so is drawn in its place (a 20 KB
+PNG can declare 170 megapixels, 500 MB once decoded). Points are in the screenshot's own PNG
+pixels (the trajectory loader has already scaled model coordinates). Paths are opened as given:
+callers check that they lie inside the browsed root.
 """
 
 from __future__ import annotations
@@ -38,6 +39,11 @@ LABEL_TEXT = (255, 255, 255)
 # through frames under a time budget may ask for it.
 _PNG_LEVEL = 1
 _JPEG_QUALITY = 90
+# An exported page's frames are shown at their own size, where q80 keeps a page's text legible.
+_PAGE_JPEG_QUALITY = 80
+# A palette screenshot of at most this many colours (a drawn page) keeps its palette, with room
+# for the marks' colours.
+_FLAT_COLOURS = 240
 ImageFormat = Literal["PNG", "JPEG"]
 # (x, y) in a screenshot's own PNG pixels: the plain-value form of `reading.coordinates.Point`.
 PixelXY = tuple[float, float]
@@ -57,7 +63,12 @@ class _TooLargeError(Exception):
 
 
 def _open_rgb(path: Path) -> Image.Image:
-    """Decode `path` to RGB, turning every way a file can be broken into one readable reason.
+    """Decode `path` to RGB (`_decode`)."""
+    return _decode(path).convert("RGB")
+
+
+def _decode(path: Path) -> Image.Image:
+    """Decode `path` in its own mode, turning every way a file can be broken into one readable reason.
 
     The declared size is checked before decoding (`Image.open` only reads the header);
     above the cap this raises `_TooLargeError` with the message its placeholder shows.
@@ -75,7 +86,7 @@ def _open_rgb(path: Path) -> Image.Image:
                     f" above the {MAX_DECODED_PIXELS // 1_000_000}-megapixel cap: not decoded"
                 )
             image.load()
-            return image.convert("RGB")
+            return image
     except FileNotFoundError as exc:
         raise UnreadableError(path, "screenshot file not found") from exc
     except Image.DecompressionBombError as exc:
@@ -184,6 +195,36 @@ def render_overlay(
         return _encode(placeholder(str(exc)), fmt)
     _mark(image, point, label, scroll)
     return _encode(image, fmt)
+
+
+def page_frame(
+    path: Path, width: int, point: PixelXY | None = None, label: str | None = None, scroll: str | None = None
+) -> tuple[bytes, str]:
+    """The marked screenshot (`render_overlay`) as small as an exported page can show it, and its
+    MIME type.
+
+    A screenshot stored with a palette of room to spare (a drawn page) is marked in that palette
+    and stays a PNG at its own size: several times smaller than a JPEG, and no colour conversion.
+    Any other is scaled down to at most `width` pixels (the marks and label with it), as a JPEG.
+    """
+    try:
+        image = _decode(Path(path))
+    except _TooLargeError as exc:
+        image = placeholder(str(exc))
+        point = label = scroll = None
+    flat = image.mode == "P" and len(image.getpalette() or ()) <= 3 * _FLAT_COLOURS
+    if not flat:
+        image = image.convert("RGB")
+    _mark(image, point, label, scroll)
+    buffer = io.BytesIO()
+    if flat:
+        image.save(buffer, format="PNG")
+        return buffer.getvalue(), "image/png"
+    if image.width > width:
+        height = max(1, round(image.height * width / image.width))
+        image = image.resize((width, height), Image.Resampling.BILINEAR)
+    image.save(buffer, format="JPEG", quality=_PAGE_JPEG_QUALITY)
+    return buffer.getvalue(), "image/jpeg"
 
 
 def zoom_view(

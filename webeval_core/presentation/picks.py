@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from webeval_core.runs.index import TrajectorySummary
+    from webeval_core.runs.summary import TrajectorySummary
 
 
 def trajectory_choices(members: Sequence[TrajectorySummary]) -> dict[str, TrajectorySummary]:

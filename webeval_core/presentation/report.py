@@ -14,15 +14,16 @@ from collections.abc import Sequence
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.frames import Frame, frames_of, step_marks
-from webeval_core.presentation.html import badge, facts, page, pre, table, text
-from webeval_core.presentation.overlay import render_overlay
+from webeval_core.presentation.html import IMAGE_WIDTH, badge, facts, page, pre, table, text
+from webeval_core.presentation.overlay import page_frame
 from webeval_core.presentation.tables import assertion_table, stored_result
 from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, score_tone
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.folderfiles import resolve_inside
+from webeval_core.reading.folderreader import EVAL_RESULT_NAME
 from webeval_core.reading.response import parse_agent_response
 from webeval_core.reading.tasks import Task, load_catalog
-from webeval_core.reading.trajectory import EVAL_RESULT_NAME, Trajectory
+from webeval_core.reading.trajectory import Trajectory
 from webeval_core.scoring import EvaluatorResult, TaskResult, read_verdict
 
 
@@ -208,7 +209,9 @@ def _index(frames: Sequence[Frame]) -> str:
 
 
 def _image(trajectory: Trajectory, frame: Frame) -> str:
-    """The frame as an embedded JPEG, or what prevents showing it, in its place."""
+    """The frame embedded at the size the page shows it (`overlay.page_frame`), or what prevents
+    showing it, in its place.
+    """
     name = frame.screenshot
     if not name:
         return '<p class="missing">No screenshot for this step.</p>'
@@ -218,13 +221,13 @@ def _image(trajectory: Trajectory, frame: Frame) -> str:
     try:
         # Not the memoized frame_image: a one-off export of 100 frames would push the replay's
         # cached frames out of its memo.
-        jpeg = render_overlay(path, **step_marks(frame.step), fmt="JPEG")
+        image, mime = page_frame(path, IMAGE_WIDTH, **step_marks(frame.step))
     except UnreadableError as exc:
         return f'<p class="missing">Screenshot {text(name)}: {text(exc.reason)}</p>'
-    data = base64.b64encode(jpeg).decode("ascii")
+    data = base64.b64encode(image).decode("ascii")
     # Lazy decoding keeps a 100-frame page responsive while it opens.
     return (
-        f'<figure><img src="data:image/jpeg;base64,{data}" alt="{text(name)}" loading="lazy">'
+        f'<figure><img src="data:{mime};base64,{data}" alt="{text(name)}" loading="lazy">'
         f"<figcaption>{text(name)}</figcaption></figure>"
     )
 

@@ -8,7 +8,8 @@ r"""web_surfer.log -> agent steps, for the three generations of Fara / webeval w
    companion (action null, message "Action N: URL=..., tool({python repr})").
 
 The reader keeps going past blank lines, truncated or non-JSON lines (e.g. a Python traceback)
-and broken bytes, and reports each as a `Diagnostic` naming the line.
+and broken bytes, and reports each as a `Diagnostic` naming the line (`logrecords`: lines ->
+records and the writer's generation; this module: records -> steps, and their count).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from json.scanner import make_scanner
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -35,13 +36,21 @@ from webeval_core.reading.folderfiles import (
     non_finite_diagnostics,
     replace_non_finite,
 )
+from webeval_core.reading.logrecords import (
+    OPENERS,
+    SUMMARY_SOURCE,
+    Generation,
+    Record,
+    clip,
+    find_text_action,
+    generation_of,
+    read_records,
+    record_message,
+    structured_action,
+    writer_generation,
+)
 from webeval_core.reading.markers import LOG_NAME
 
-Generation = Literal["text", "fara-structured", "solver"]
-
-_SUMMARY_SOURCE = "WebSurfer-SummarizedAction"
-_OPENERS = ("{", "[")  # how a JSON record line starts
-_TEXT_ACTION = re.compile(r"Action #(\d{1,9}): executing tool '([^']*)' with arguments\s*")
 _OBSERVATION = re.compile(r"\s*Observation ?#(\d{1,9}):\s?(.*)", re.DOTALL)
 _SUMMARY = re.compile(r"Action \d+: URL=(\S*), (\w+)\((.*)\)\s*", re.DOTALL)
 _SCROLL_UP = {"scroll_up", "page_up"}
@@ -122,10 +131,10 @@ def logged_coordinate(arguments: dict[str, Any]) -> tuple[float, float] | None:
 def parse_action_log(data: bytes, file: str = LOG_NAME) -> ActionLog:
     """Parse the bytes of a web_surfer.log; never raises on bad content."""
     text, diagnostics = decode_text(data, file)
-    records = _read_records(text, file, diagnostics, long_numbers=has_long_number(data))
+    records = read_records(text, file, diagnostics, long_numbers=has_long_number(data))
     if not records and not diagnostics:
         diagnostics.append(Diagnostic(file=file, message="is empty: no action was logged"))
-    generation = _generation(records)
+    generation = generation_of(records)
     if records and generation is None:
         diagnostics.append(Diagnostic(file=file, message=f"{len(records)} line(s) but no agent action"))
     builder = _StepBuilder(file, generation, diagnostics)
@@ -148,7 +157,7 @@ def count_steps(data: bytes) -> int:
     solver = structured = text = False
     for raw in data.decode("utf-8", errors="replace").split("\n"):
         stripped = raw.strip()
-        if stripped[:1] not in _OPENERS:
+        if stripped[:1] not in OPENERS:
             continue
         record = fast_loads(stripped, long_numbers=False)  # no number is counted
         if record is UNDECIDED:
@@ -170,7 +179,7 @@ def count_steps(data: bytes) -> int:
         else:
             text = text or event[0] == _TEXT
         events.append(event)
-    return _count(events, _writer(solver=solver, structured=structured, text=text))
+    return _count(events, writer_generation(solver=solver, structured=structured, text=text))
 
 
 _STRUCTURED, _TEXT, _TEXT_ANNOUNCED, _OBSERVED = range(4)  # what a line is to the step count
@@ -178,7 +187,7 @@ _STRUCTURED, _TEXT, _TEXT_ANNOUNCED, _OBSERVED = range(4)  # what a line is to t
 
 def _count_event(record: dict[str, Any]) -> tuple[Any, ...] | None:
     """What one record is to `_StepBuilder.add`, reduced to what the count needs; None: nothing."""
-    top = _structured_action(record)
+    top = structured_action(record)
     if top is not None:
         arguments = record.get("arguments")
         inner = arguments.get("action") if isinstance(arguments, dict) else None
@@ -186,8 +195,8 @@ def _count_event(record: dict[str, Any]) -> tuple[Any, ...] | None:
     message = record.get("message")
     if not isinstance(message, str):
         return None
-    match = _find_text_action(message) if "executing tool" in message else None
-    if record.get("source") == _SUMMARY_SOURCE:
+    match = find_text_action(message) if "executing tool" in message else None
+    if record.get("source") == SUMMARY_SOURCE:
         return (_TEXT_ANNOUNCED,) if match else None
     if match:
         return (_TEXT, int(match.group(1)), match.group(2))
@@ -219,157 +228,6 @@ def _observation_number(message: str) -> int | None:
     """The N of an "Observation#N" message (as `_StepBuilder.add` reads it); None for other lines."""
     obs = _OBSERVATION.match(message) if "Observation" in message else None
     return int(obs.group(1)) if obs else None
-
-
-class _Record(NamedTuple):
-    """One JSON line of the log."""
-
-    line: int
-    """1-based line number in web_surfer.log."""
-    data: dict[str, Any]
-    """The decoded JSON object."""
-    time: datetime | None
-    """Its `timestamp` parsed (naive local time); None when absent or not understood."""
-    action: str | None
-    """The `action` of a structured line; None on text lines and summarized companions."""
-
-
-def _read_records(
-    text: str, file: str, diagnostics: list[Diagnostic], *, long_numbers: bool = True
-) -> list[_Record]:
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    last = len(lines) - 1  # the last non-blank line, where a crash leaves a truncated record
-    while last >= 0 and not lines[last].strip():
-        last -= 1
-    records: list[_Record] = []
-    blank: list[int] = []
-    junk: list[int] = []  # a run of consecutive non-JSON lines, reported as one
-
-    def flush_junk() -> None:
-        if junk:
-            diagnostics.append(_junk_diagnostic(file, junk, lines))
-            junk.clear()
-
-    for i, raw in enumerate(lines):
-        stripped = raw.strip()
-        if not stripped:
-            blank.append(i + 1)
-            continue
-        if stripped[0] not in "{[":
-            junk.append(i + 1)
-            continue
-        flush_junk()
-        decoded = _decode_line(stripped, long_numbers, file, i + 1, i == last, diagnostics)
-        if decoded is None:
-            continue
-        obj, end = decoded
-        if end < len(stripped):
-            diagnostics.append(
-                Diagnostic(
-                    file=file,
-                    line=i + 1,
-                    message=f"text after the JSON object ignored: {_clip(stripped[end:])!r}",
-                )
-            )
-        if not isinstance(obj, dict):
-            diagnostics.append(
-                Diagnostic(file=file, line=i + 1, message="is JSON but not an object; skipped")
-            )
-            continue
-        time = _time_of(obj, file, i + 1, diagnostics)
-        records.append(_Record(i + 1, obj, time, _structured_action(obj)))
-    flush_junk()
-    if blank:
-        diagnostics.append(
-            Diagnostic(file=file, line=blank[0], message=f"{len(blank)} blank line(s) skipped")
-        )
-    return records
-
-
-def _decode_line(
-    stripped: str, long_numbers: bool, file: str, line: int, is_last: bool, diagnostics: list[Diagnostic]
-) -> tuple[Any, int] | None:
-    """A line's JSON value (non-finite numbers as null, with a warning) and where it ended; None
-    (with the reason) when it is not JSON.
-    """
-    fast = fast_loads(stripped, long_numbers=long_numbers)
-    if fast is not UNDECIDED:
-        return fast, len(stripped)
-    try:  # json says what is wrong with the line, or reads it with a warning
-        obj, end = _DECODER.raw_decode(stripped)
-    except (ValueError, RecursionError) as exc:
-        diagnostics.append(Diagnostic(file=file, line=line, message=_undecodable(exc, is_last)))
-        return None
-    obj, fields = replace_non_finite(obj)
-    diagnostics.extend(non_finite_diagnostics(file, fields, line))
-    return obj, end
-
-
-def _undecodable(exc: Exception, is_last: bool) -> str:
-    if not isinstance(exc, json.JSONDecodeError | RecursionError):
-        return "holds a number too long to read (or another value JSON readers refuse); skipped"
-    if is_last:
-        return "last line is truncated (the writer probably stopped mid-line); skipped"
-    return "is not valid JSON; skipped"
-
-
-def _junk_diagnostic(file: str, numbers: list[int], lines: list[str]) -> Diagnostic:
-    first, final = numbers[0], numbers[-1]
-    span = f"line {first}" if first == final else f"lines {first}-{final}"
-    head = lines[first - 1].strip()
-    if head.startswith("Traceback"):
-        what = f"a Python traceback ending {_clip(lines[final - 1].strip())!r}"
-    else:
-        what = f"text that is not JSON: {_clip(head)!r}"
-    return Diagnostic(file=file, line=first, message=f"{span}: {what}; skipped")
-
-
-def _time_of(obj: dict[str, Any], file: str, line: int, diagnostics: list[Diagnostic]) -> datetime | None:
-    value = obj.get("timestamp")
-    if value is None:
-        return None
-    try:
-        return datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        diagnostics.append(
-            Diagnostic(file=file, line=line, message=f"timestamp {_clip(str(value))!r} not understood")
-        )
-        return None
-
-
-def _structured_action(data: dict[str, Any]) -> str | None:
-    action = data.get("action")
-    if isinstance(action, str) and data.get("source") != _SUMMARY_SOURCE:
-        return action
-    return None
-
-
-def _message(record: _Record) -> str:
-    message = record.data.get("message")
-    return message if isinstance(message, str) else ""
-
-
-def _generation(records: list[_Record]) -> Generation | None:
-    structured = [r for r in records if r.action is not None]
-    return _writer(
-        solver=any(r.data.get("source") == "WebSurfer" for r in structured),
-        structured=bool(structured),
-        text=not structured
-        and any(_find_text_action(_message(r)) for r in records if "executing tool" in _message(r)),
-    )
-
-
-def _writer(*, solver: bool, structured: bool, text: bool) -> Generation | None:
-    """The generation of a log that has a "WebSurfer" structured line, else any structured line,
-    else any text action line.
-    """
-    if solver:
-        return "solver"
-    if structured:
-        return "fara-structured"
-    return "text" if text else None
 
 
 @dataclass
@@ -433,14 +291,14 @@ class _StepBuilder:
     pending_summary: tuple[int, str, str, dict[str, Any]] | None = None
     """A summary (line, url, tool, arguments) read before the action it summarizes."""
 
-    def add(self, record: _Record) -> None:
+    def add(self, record: Record) -> None:
         if record.action is not None:
             self._add_structured(record, record.action)
             return
-        message = _message(record)
-        if record.data.get("source") == _SUMMARY_SOURCE:
+        message = record_message(record)
+        if record.data.get("source") == SUMMARY_SOURCE:
             self._add_summary(record.line, message)
-        elif "executing tool" in message and (match := _find_text_action(message)):
+        elif "executing tool" in message and (match := find_text_action(message)):
             self._add_text_action(record, message, match)
         elif "Observation" in message and (obs := _OBSERVATION.match(message)):
             self._add_observation(record.line, int(obs.group(1)), obs.group(2).strip())
@@ -469,7 +327,7 @@ class _StepBuilder:
     def _warn(self, line: int, message: str) -> None:
         self.diagnostics.append(Diagnostic(file=self.file, line=line, message=message))
 
-    def _add_structured(self, record: _Record, top: str) -> None:
+    def _add_structured(self, record: Record, top: str) -> None:
         data = record.data
         raw_args = data.get("arguments")
         if raw_args is not None and not isinstance(raw_args, dict):
@@ -501,7 +359,7 @@ class _StepBuilder:
             )
         )
 
-    def _add_text_action(self, record: _Record, message: str, match: re.Match[str]) -> None:
+    def _add_text_action(self, record: Record, message: str, match: re.Match[str]) -> None:
         text = _TextAction(
             line=record.line,
             number=int(match.group(1)),
@@ -537,7 +395,7 @@ class _StepBuilder:
                 return {}
             self._warn(line, "action arguments are a Python literal, not JSON; read with ast.literal_eval")
         if body[end:].strip():
-            self._warn(line, f"text after the action arguments ignored: {_clip(body[end:].strip())!r}")
+            self._warn(line, f"text after the action arguments ignored: {clip(body[end:].strip())!r}")
         if not isinstance(value, dict):
             self._warn(line, "action arguments are not an object; kept with no arguments")
             return {}
@@ -619,17 +477,6 @@ class _StepBuilder:
             draft.arguments.setdefault(key, value)
 
 
-def _find_text_action(message: str) -> re.Match[str] | None:
-    # str.find then an anchored match: much cheaper than a regex search over long thoughts
-    at = message.find("Action #")
-    while at >= 0:
-        match = _TEXT_ACTION.match(message, at)
-        if match:
-            return match
-        at = message.find("Action #", at + 1)
-    return None
-
-
 def _text_thought(text: _TextAction) -> str | None:
     """What follows "Thought #N:" up to the action, as upstream's regex reads it."""
     start = text.message.find("Thought #", 0, text.action_at)
@@ -693,7 +540,3 @@ def _scroll(action: str, arguments: dict[str, Any]) -> Literal["up", "down"] | N
     if isinstance(pixels, int | float) and pixels:
         return "up" if pixels > 0 else "down"  # Fara: positive pixels scroll up
     return None
-
-
-def _clip(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

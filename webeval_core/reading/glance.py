@@ -20,24 +20,26 @@ from pydantic import BaseModel, ConfigDict
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.actionlog import count_steps
 from webeval_core.reading.corelog import last_error_message
+from webeval_core.reading.folderreader import (
+    EVAL_RESULT_NAME,
+    LOG_READ_LIMIT,
+    FolderReader,
+    folder_kind,
+    read_guarded,
+)
 from webeval_core.reading.markers import CORE_LOG_NAME
 from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
 from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.trajectory import (
-    EVAL_RESULT_NAME,
-    LOG_READ_LIMIT,
     NO_ANSWER_MARKER,
-    FolderReader,
     Layout,
     Outcome,
     TokenUsage,
     answer_task_id,
     crash_reason,
     fara_outcome,
-    folder_kind,
     read_agent_response,
     read_fara_answer_and_log,
-    read_guarded,
     read_times,
 )
 
@@ -68,7 +70,8 @@ class Glance(BaseModel):
     """The agent's answer (`Trajectory.final_answer_text`)."""
     scores: dict[str, ScoreFile] = {}
     """The readable score files (`Trajectory.scores`), with `response` decoded only where it may hold
-    an `engine` key (the stored evaluations verdicts are read from), None elsewhere."""
+    an `engine` key (the stored evaluations verdicts are read from) or taxonomy codes (a verifier's),
+    None elsewhere."""
     eval_result: dict[str, Any] | None = None
     """eval_result.json as written (`Trajectory.eval_result`)."""
     last_error: str | None = None

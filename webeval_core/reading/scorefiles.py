@@ -55,7 +55,9 @@ def read_score_files(
     """Every readable score file of a trajectory folder, keyed by stem; unusable files are reported.
 
     `responses="engine"` decodes a judge's JSON text only when it may hold an `engine` key (the
-    stored evaluations `scoring.verdicts` reads); every other file keeps `response` None.
+    stored evaluations `scoring.verdicts` reads) or taxonomy codes (a verifier's `error_code`,
+    `ambiguity_codes`, `invalid_task_codes`: the index keeps them); every other file keeps
+    `response` None.
     """
     directory = os.path.join(folder, SCORES_DIR)
     if os.path.islink(directory) and resolve_inside(folder, SCORES_DIR) is None:
@@ -108,8 +110,8 @@ def _response(content: dict[str, Any], *, decode: bool) -> dict[str, Any]:
     if not isinstance(value, str):
         return {"response_text": None if value is None else str(value), "response": None}
     decoded: Any = None
-    # An "engine" key can only be spelt with its letters or with \u escapes.
-    wanted = decode or "engine" in value or "\\u" in value
+    # An "engine" or "..._code(s)" key can only be spelt with its letters or with \u escapes.
+    wanted = decode or "engine" in value or "_code" in value or "\\u" in value
     if wanted and value.lstrip()[:1] in ("{", "["):
         try:
             decoded = loads_finite(value)[0]

@@ -1,8 +1,11 @@
 """Agreement: between reviewers (Cohen's kappa) and of each judge with the reviewers' majority.
 
-Computed on each reviewer's current outcome (newest per item and stage), blind and informed
-stages apart. A judge is compared with the majority outcome of the reviewers of an item (a tie
-has no majority and the item is left out); success is the positive class. Every figure carries
+Computed on each reviewer's current outcome (`annotations.current`: the first blind judgement, the
+newest informed one), blind and informed stages apart. A judge is compared with the majority
+outcome of the reviewers of an item; success is the positive class. A tie has no majority: with
+an adjudicator named, their outcome settles it when they judged the item, else the item is left
+out, and every judge figure says how many items were left out that way (`ties`) and by which
+rule its reference was made (`rule`). Every figure carries
 the number of items behind it; a figure that is undefined on them (kappa when both raters use one
 label, precision without a predicted success) is None.
 """
@@ -15,7 +18,7 @@ from itertools import combinations
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.review.annotations import Annotation, Outcome, Stage, current
+from webeval_core.review.annotations import Annotation, Outcome, Stage, current, reviewer_key
 
 Item = tuple[str, str]
 """A trajectory: (run key, task id)."""
@@ -49,6 +52,12 @@ class JudgeAgreement(BaseModel):
     """The stage of the reviewers' annotations."""
     n: int
     """Items with both a judge verdict and a success/failure majority."""
+    ties: int = 0
+    """Items the judge judged that were left out because their reviewers tied (none settled them)."""
+    settled: int = 0
+    """Items among the `n` whose tie the adjudicator settled."""
+    rule: str = "majority"
+    """How the reviewers' outcome was made: "majority", or "majority, ties settled by NAME"."""
     kappa: float | None
     """Cohen's kappa of judge and majority; None when undefined."""
     accuracy: float | None
@@ -128,27 +137,68 @@ def majority(outcomes: Iterable[Outcome]) -> Outcome | None:
     return ranked[0][0]
 
 
+class HumanReference(BaseModel):
+    """The reviewers' outcome per item of one stage, and the items it could not be made for."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    outcomes: dict[Item, Outcome]
+    """The majority outcome (or the adjudicator's, for a settled tie) per item."""
+    ties: frozenset[Item]
+    """Items whose reviewers tied and that no adjudicator settled."""
+    settled: frozenset[Item]
+    """Items whose tie the adjudicator settled."""
+
+
+def human_reference(votes: Mapping[Item, Mapping[str, Outcome]], adjudicator: str | None) -> HumanReference:
+    """The reviewers' outcome of each item: the majority, a tie settled by the adjudicator's vote."""
+    outcomes: dict[Item, Outcome] = {}
+    ties: set[Item] = set()
+    settled: set[Item] = set()
+    chosen = reviewer_key(adjudicator) if adjudicator else None
+    for item, item_votes in votes.items():
+        found = majority(item_votes.values())
+        if found is None:
+            by_key = {reviewer_key(name): outcome for name, outcome in item_votes.items()}
+            if chosen is None or chosen not in by_key:
+                ties.add(item)
+                continue
+            found = by_key[chosen]
+            settled.add(item)
+        outcomes[item] = found
+    return HumanReference(outcomes=outcomes, ties=frozenset(ties), settled=frozenset(settled))
+
+
 def agreement_report(
-    annotations: Iterable[Annotation], judged: Mapping[Item, Mapping[str, Outcome]]
+    annotations: Iterable[Annotation],
+    judged: Mapping[Item, Mapping[str, Outcome]],
+    adjudicator: str | None = None,
 ) -> Agreement:
-    """Reviewer pairs, judges against the majority and the confusion cells, per stage."""
+    """Reviewer pairs, judges against the reviewers' outcome and the confusion cells, per stage.
+
+    `adjudicator`: the reviewer whose outcome settles a tie between the others (when they judged
+    the item); without one, tied items are left out and counted.
+    """
     by_stage: dict[Stage, dict[Item, dict[str, Outcome]]] = {stage: defaultdict(dict) for stage in Stage}
     for (run, task_id, reviewer, stage), annotation in current(annotations).items():
         by_stage[stage][(run, task_id)][reviewer] = annotation.outcome
+    rule = f"majority, ties settled by {adjudicator}" if adjudicator else "majority"
     reviewers: list[ReviewerAgreement] = []
     judges: list[JudgeAgreement] = []
     confusion: list[ConfusionCell] = []
     for stage, items in by_stage.items():
         reviewers += _reviewer_pairs(stage, items)
-        majorities = {item: m for item, votes in items.items() if (m := majority(votes.values()))}
+        reference = human_reference(items, adjudicator)
         for judge in sorted({j for verdicts in judged.values() for j in verdicts}):
+            mine = {item for item, verdicts in judged.items() if judge in verdicts}
             compared = {
-                item: (judged[item][judge], m)
-                for item, m in majorities.items()
-                if judge in judged.get(item, {})
+                item: (judged[item][judge], o) for item, o in reference.outcomes.items() if item in mine
             }
-            if compared:
-                judges.append(_judge_figures(judge, stage, list(compared.values())))
+            ties = len(reference.ties & mine)
+            if compared or ties:
+                figures = _judge_figures(judge, stage, list(compared.values()))
+                extra = {"ties": ties, "settled": len(reference.settled & mine), "rule": rule}
+                judges.append(figures.model_copy(update=extra))
                 confusion += _cells(judge, stage, compared)
     return Agreement(reviewers=tuple(reviewers), judges=tuple(judges), confusion=tuple(confusion))
 

@@ -48,6 +48,39 @@ class Stage(StrEnum):
     INFORMED = "informed"
 
 
+class Shown(StrEnum):
+    """Something that, once shown to a reviewer, makes their judgement of that trajectory informed."""
+
+    VERDICT = "verdict"
+    """A verdict, score, status or failure tag of any judge."""
+    OTHERS = "others"
+    """Other reviewers' labels (their annotations, or the reviewers' majority)."""
+
+
+class Revealed(StrEnum):
+    """What the reviewer had been shown of this trajectory before their first save of it.
+
+    Kept on every row so a team can audit its blind figures: a blind row always says `none`.
+    """
+
+    NONE = "none"
+    VERDICT = "verdict"
+    OTHERS = "others"
+    """Other reviewers' labels."""
+    BOTH = "verdict+others"
+
+    @classmethod
+    def of(cls, shown: Iterable[Shown]) -> Revealed:
+        """The value for what was shown."""
+        seen = set(shown)
+        return {
+            (False, False): cls.NONE,
+            (True, False): cls.VERDICT,
+            (False, True): cls.OTHERS,
+            (True, True): cls.BOTH,
+        }[(Shown.VERDICT in seen, Shown.OTHERS in seen)]
+
+
 # What the form shows for each label value (the stored values are the enums').
 LABEL_TEXT: dict[str, str] = {
     Outcome.SUCCESS: "agent succeeded",
@@ -94,6 +127,8 @@ class Annotation(BaseModel):
     """Score file stem of the official verdict in force when judging; None when there was none."""
     verdict_status: str | None = None
     """That verdict's status (success | failure | error); None when there was none."""
+    revealed: Revealed = Revealed.NONE
+    """What had been shown to the reviewer before their first save of this trajectory."""
 
     @field_validator("run", "task_id", "reviewer")
     @classmethod
@@ -115,9 +150,16 @@ class Annotation(BaseModel):
         return (self.run, self.task_id)
 
     @property
+    def reviewer_key(self) -> str:
+        """The reviewer as compared: names differing only in case are one reviewer."""
+        return reviewer_key(self.reviewer)
+
+    @property
     def judgement(self) -> tuple[str, ...]:
         """What was decided, about what and by whom, whenever it was (no time, no verdict)."""
-        fields = self.model_dump(mode="json", exclude={"created", "verdict_source", "verdict_status"})
+        fields = self.model_dump(
+            mode="json", exclude={"created", "verdict_source", "verdict_status", "revealed"}
+        )
         return tuple(f"{key}={fields[key]}" for key in sorted(fields))
 
     @property
@@ -127,9 +169,23 @@ class Annotation(BaseModel):
         return hashlib.sha256(text.encode()).hexdigest()
 
 
+def reviewer_key(name: str) -> str:
+    """How reviewer names are compared: stripped and case-folded ("Ann" and "ann" are one reviewer)."""
+    return name.strip().casefold()
+
+
 def current(annotations: Iterable[Annotation]) -> dict[tuple[str, str, str, Stage], Annotation]:
-    """The newest annotation per (run, task_id, reviewer, stage): what each reviewer last decided."""
-    newest: dict[tuple[str, str, str, Stage], Annotation] = {}
+    """Each reviewer's judgement per (run, task_id, reviewer, stage) that figures are computed on.
+
+    Informed: the newest (a reviewer may revise). Blind: the first, since only a judgement made
+    before anything was revealed is blind (rows of older versions may hold several). Reviewers
+    are matched case-insensitively and named as they first named themselves.
+    """
+    chosen: dict[tuple[str, str, str, Stage], Annotation] = {}
+    names: dict[str, str] = {}
     for annotation in sorted(annotations, key=lambda a: a.created):
-        newest[(annotation.run, annotation.task_id, annotation.reviewer, annotation.stage)] = annotation
-    return newest
+        name = names.setdefault(annotation.reviewer_key, annotation.reviewer)
+        key = (annotation.run, annotation.task_id, name, annotation.stage)
+        if annotation.stage == Stage.INFORMED or key not in chosen:
+            chosen[key] = annotation
+    return chosen

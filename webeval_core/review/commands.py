@@ -1,4 +1,4 @@
-"""What `webeval annotations list | export | import | agreement` do; cli.py only parses arguments.
+"""What `webeval annotations list | export | import | agreement` do; `cli/annotations.py` parses arguments.
 
 Each command opens the store (`--annotations PATH_OR_URL`, else `WEBEVAL_ANNOTATIONS`, else the
 SQLite file), reads the root's index for the trajectories and their judges, and returns an exit
@@ -14,7 +14,7 @@ from typing import TextIO
 
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.review.agreement import agreement_report
-from webeval_core.review.corrections import corrections_as_tasks, read_corrections
+from webeval_core.review.corrections import corrections_as_tasks, proposals, read_corrections
 from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text, unseen
 from webeval_core.review.judges import judge_verdicts
 from webeval_core.review.legacy import open_annotations
@@ -26,7 +26,12 @@ Command = Callable[[AnnotationStore, Path, TextIO], int]
 
 
 def command_for(
-    action: str, fmt: str = "csv", output: str | None = None, file: str = "", corrections: str | None = None
+    action: str,
+    fmt: str = "csv",
+    output: str | None = None,
+    file: str = "",
+    corrections: str | None = None,
+    adjudicator: str | None = None,
 ) -> Command:
     """The command of a `webeval annotations` action and its options."""
     if action == "export":
@@ -34,7 +39,7 @@ def command_for(
     if action == "import":
         return import_command(Path(file))
     if action == "agreement":
-        return agreement_command(as_json=fmt == "json")
+        return agreement_command(as_json=fmt == "json", adjudicator=adjudicator)
     return list_command
 
 
@@ -69,16 +74,26 @@ def list_command(store: AnnotationStore, root: Path, out: TextIO) -> int:
     known = judge_verdicts(build_index(root))
     for a in store.annotations():
         if a.item in known:
-            fields = [a.created.isoformat(), a.run, a.task_id, a.reviewer, a.stage, a.outcome]
-            out.write(terminal_text("\t".join(str(f) for f in fields) + "\t" + a.justification) + "\n")
+            fields = (
+                a.created.isoformat(),
+                a.run,
+                a.task_id,
+                a.reviewer,
+                a.stage,
+                a.outcome,
+                a.justification,
+            )
+            # Each field is made safe on its own: terminal_text would escape the tabs between them.
+            out.write("\t".join(terminal_text(str(f)) for f in fields) + "\n")
     return 0
 
 
 def export_command(fmt: str, output: str | None, corrections: str | None = None) -> Command:
     """`export`: the current annotations of the root's trajectories, with each judge's verdict.
 
-    With `corrections`, the proposed task corrections go to that file as a JSON list of tasks in
-    the official dataset's shape (revision raised by one).
+    With `corrections`, the corrected tasks go to that file as a JSON list of tasks in the official
+    dataset's shape (revision raised by one), and every proposal (corrected, ambiguous, infeasible;
+    reviewer, reason, time) to its sidecar `<name>.proposals.jsonl`, ready to file upstream.
     """
 
     def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
@@ -88,11 +103,24 @@ def export_command(fmt: str, output: str | None, corrections: str | None = None)
         else:
             out.write(text)
         if corrections:
-            tasks = corrections_as_tasks(load_catalog(), read_corrections(store))
-            Path(corrections).write_text(json.dumps(tasks, indent=2) + "\n", encoding="utf-8")
+            write_corrections(store, Path(corrections))
         return 0
 
     return run
+
+
+def proposals_path(dataset_file: Path) -> Path:
+    """The sidecar of a corrections file: every proposal, one JSON object per line."""
+    return dataset_file.with_name(f"{dataset_file.stem}.proposals.jsonl")
+
+
+def write_corrections(store: AnnotationStore, dataset_file: Path) -> None:
+    """The corrected tasks to `dataset_file`, every proposal to its sidecar (`proposals_path`)."""
+    every = read_corrections(store)
+    tasks = corrections_as_tasks(load_catalog(), every)
+    dataset_file.write_text(json.dumps(tasks, indent=2) + "\n", encoding="utf-8")
+    lines = (strict_json(p.model_dump(mode="json")) + "\n" for p in proposals(every))
+    proposals_path(dataset_file).write_text("".join(lines), encoding="utf-8")
 
 
 def import_command(file: Path) -> Command:
@@ -108,11 +136,11 @@ def import_command(file: Path) -> Command:
     return run
 
 
-def agreement_command(as_json: bool) -> Command:
-    """`agreement`: reviewer pairs and judges against the majority, per stage."""
+def agreement_command(as_json: bool, adjudicator: str | None = None) -> Command:
+    """`agreement`: reviewer pairs and judges against the reviewers' outcome, per stage."""
 
     def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
-        report = agreement_report(store.annotations(), judge_verdicts(build_index(root)))
+        report = agreement_report(store.annotations(), judge_verdicts(build_index(root)), adjudicator)
         if as_json:
             content = report.model_dump(mode="json", include={"reviewers", "judges"})
             out.write(strict_json(content, indent=2) + "\n")
@@ -121,13 +149,17 @@ def agreement_command(as_json: bool) -> Command:
         for pair in report.reviewers:
             line = f"  {pair.stage:9} {pair.a} ~ {pair.b}: n={pair.n} kappa={_figure(pair.kappa)}"
             out.write(terminal_text(line) + "\n")
-        out.write("Judges against the reviewers' majority (success = positive)\n")
+        rule = report.judges[0].rule if report.judges else "majority"
+        out.write(f"Judges against the reviewers' outcome ({rule}; success = positive)\n")
         for judge in report.judges:
             figures = " ".join(
                 f"{name}={_figure(getattr(judge, name))}"
                 for name in ("kappa", "accuracy", "precision", "recall", "f1")
             )
-            out.write(terminal_text(f"  {judge.stage:9} {judge.judge}: n={judge.n} {figures}") + "\n")
+            ties = f" (left out: {judge.ties} reviewer ties)" if judge.ties else ""
+            settled = f" ({judge.settled} ties settled)" if judge.settled else ""
+            line = f"  {judge.stage:9} {judge.judge}: n={judge.n}{settled} {figures}{ties}"
+            out.write(terminal_text(line) + "\n")
         return 0
 
     return run

@@ -140,7 +140,55 @@ def read_corrections(store: AnnotationStore) -> list[TaskCorrection]:
     return [TaskCorrection.model_validate_json(body) for body in store.records(CORRECTION_RECORD)]
 
 
+class Proposal(BaseModel):
+    """One proposal as exported beside the dataset file: every proposal, whoever made it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    task_id: int
+    """The task it is about."""
+    kind: CorrectionKind
+    """Corrected, ambiguous or infeasible."""
+    reason: str
+    """Why, as the reviewer wrote it."""
+    reviewer: str
+    """Who proposed it."""
+    created: datetime
+    """When."""
+    expected: dict[str, Any] | None
+    """The proposed `expected` (corrected proposals); None otherwise."""
+    in_dataset_file: bool
+    """Whether this proposal is the one the dataset-shaped file holds for its task."""
+
+
+def chosen_corrections(corrections: Iterable[TaskCorrection]) -> dict[int, TaskCorrection]:
+    """Per task, the proposal the dataset-shaped file holds: the newest *corrected* one.
+
+    Ambiguous and infeasible proposals change no expected answer, so they never displace one.
+    """
+    ordered = sorted(corrections, key=lambda c: c.created)
+    return {c.task_id: c for c in ordered if c.kind == CorrectionKind.CORRECTED}
+
+
 def corrections_as_tasks(catalog: TaskCatalog, corrections: Iterable[TaskCorrection]) -> list[dict[str, Any]]:
-    """The newest proposal per task as task objects of the official dataset (for `export`)."""
-    newest = {c.task_id: c for c in sorted(corrections, key=lambda c: c.created)}
-    return [corrected_task(catalog, newest[task_id]) for task_id in sorted(newest)]
+    """The corrected tasks as task objects of the official dataset (`chosen_corrections`), by id."""
+    chosen = chosen_corrections(corrections)
+    return [corrected_task(catalog, chosen[task_id]) for task_id in sorted(chosen)]
+
+
+def proposals(corrections: Iterable[TaskCorrection]) -> list[Proposal]:
+    """Every proposal, by task then time, each saying whether the dataset-shaped file holds it."""
+    every = sorted(corrections, key=lambda c: (c.task_id, c.created))
+    chosen = {id(c) for c in chosen_corrections(every).values()}
+    return [
+        Proposal(
+            task_id=c.task_id,
+            kind=c.kind,
+            reason=c.reason,
+            reviewer=c.reviewer,
+            created=c.created,
+            expected=c.expected,
+            in_dataset_file=id(c) in chosen,
+        )
+        for c in every
+    ]

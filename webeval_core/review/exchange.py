@@ -1,7 +1,8 @@
 """Annotations to and from files (CSV or JSON lines), in CUAVerifierBench's `annotations` shape.
 
 Export writes one row per (trajectory, reviewer, stage), the current judgement, with the columns
-`EXPORT_COLUMNS` and then one column per judge with its verdict. Import reads the same columns
+`EXPORT_COLUMNS` and then one column per judge with its verdict; `review_columns` is the same
+judgements as columns of a trajectory's row (`webeval export --annotations`). Import reads the same columns
 (judge columns and any other unknown ones ignored, `created` optional) and is all or nothing:
 every bad row is named with its line and reason, and then nothing of the file is stored.
 """
@@ -18,6 +19,7 @@ from typing import Any, NamedTuple
 from pydantic import ValidationError
 
 from webeval_core.diagnostics import Diagnostic
+from webeval_core.review.agreement import majority
 from webeval_core.review.annotations import Annotation, Outcome, current
 from webeval_core.safe_output import cell_from_spreadsheet, spreadsheet_row, strict_json
 
@@ -74,6 +76,29 @@ def export_rows(
             | {name: verdicts[name].value if name in verdicts else None for name in judges}
         )
     return rows
+
+
+REVIEW_COLUMNS = ("reviews", "review_majority", "reviewers")
+"""The columns `review_columns` adds to a trajectory's row."""
+
+
+def review_columns(annotations: Iterable[Annotation]) -> dict[tuple[str, str], dict[str, Any]]:
+    """Per trajectory (run, task id): how many current judgements it has, their majority outcome
+    (None on a tie) and each one as `reviewer (stage): outcome`; trajectories without any are absent.
+    """
+    latest = current(annotations)
+    by_item: dict[tuple[str, str], list[Annotation]] = {}
+    for key in sorted(latest, key=lambda k: (k[0], k[1], k[2], str(k[3]))):
+        by_item.setdefault(latest[key].item, []).append(latest[key])
+    columns: dict[tuple[str, str], dict[str, Any]] = {}
+    for item, judged in by_item.items():
+        agreed = majority(a.outcome for a in judged)
+        columns[item] = {
+            "reviews": len(judged),
+            "review_majority": agreed.value if agreed is not None else None,
+            "reviewers": "; ".join(f"{a.reviewer} ({a.stage.value}): {a.outcome.value}" for a in judged),
+        }
+    return columns
 
 
 def rows_as_text(rows: list[dict[str, Any]], fmt: str) -> str:

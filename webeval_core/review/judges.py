@@ -7,8 +7,8 @@ other score file by its name, each passing by its own mark (`judge_passes`).
 from __future__ import annotations
 
 from webeval_core.review.annotations import Outcome
-from webeval_core.runs.index import RootIndex, TrajectorySummary
 from webeval_core.runs.judges import OFFICIAL, judge_passes, judge_scores
+from webeval_core.runs.summary import RootIndex, TrajectorySummary
 
 __all__ = ["OFFICIAL", "judge_verdicts", "summary_verdicts"]
 

@@ -1,10 +1,14 @@
-"""The JSON-lines annotations of earlier versions, imported into the store on first use.
+"""What earlier versions left, carried over on first use: JSON-lines annotations, old run keys.
 
 Earlier versions appended one JSON object per line to `annotations-<root digest>.jsonl` under the
 user's data folder (or to the file `WEBEVAL_ANNOTATIONS` named), with one overlapping label
 ("verdict correct", "agent right, evaluator wrong", ...). Each old line becomes an informed
 annotation (the old form showed the verdict) with the labels it implies; the old file is only
 read, never changed, and importing it again adds nothing (the store keeps one row per content).
+
+Earlier versions also keyed the run of a root that is itself a run or a trajectory by how the
+path was typed ("." or the parent's absolute path); `carry_over_run_keys` moves those rows to
+today's key (`runs.discovery.run_key`), for the trajectories of that root only.
 """
 
 from __future__ import annotations
@@ -18,8 +22,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from webeval_core.diagnostics import Diagnostic
+from webeval_core.reading.markers import is_trajectory_folder
 from webeval_core.review.annotations import Annotation, Outcome, Stage, TaskLabel
 from webeval_core.review.store import ENV_VARIABLE, AnnotationStore, default_location, open_store
+from webeval_core.runs.discovery import run_key
 
 ANONYMOUS = "anonymous"
 
@@ -52,7 +58,28 @@ def open_annotations(
         annotations, found = read_legacy(old)
         store.add_many(annotations)
         problems += found
+    if root is not None:
+        carry_over_run_keys(store, root)
     return store, problems
+
+
+def carry_over_run_keys(store: AnnotationStore, root: Path) -> int:
+    """Move annotations keyed the old way for a root that is a run or a trajectory; how many moved."""
+    root = Path(root)
+    if is_trajectory_folder(root):
+        task_ids = {root.name}
+        olds = {".", str(root.parent), str(root.parent.absolute()), str(root.resolve().parent)}
+    else:
+        try:
+            with os.scandir(root) as entries:
+                task_ids = {e.name for e in entries if e.is_dir() and is_trajectory_folder(e.path)}
+        except OSError:
+            return 0
+        olds = {".", root.name, "" if root.name else "."}
+    if not task_ids:
+        return 0
+    new = run_key(root, root)
+    return sum(store.rename_run(old, new, task_ids) for old in sorted(olds - {new, ""}))
 
 
 def read_legacy(path: Path) -> tuple[list[Annotation], list[Diagnostic]]:

@@ -14,7 +14,7 @@ import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from webeval_core.review.annotations import Annotation
+from webeval_core.review.annotations import Annotation, Shown, reviewer_key
 
 ENV_VARIABLE = "WEBEVAL_ANNOTATIONS"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
@@ -47,6 +47,21 @@ _annotations = sa.Table(
     sa.Column("created", sa.Text, nullable=False),
     sa.Column("verdict_source", sa.Text),
     sa.Column("verdict_status", sa.String(16)),
+    sa.Column("revealed", sa.String(16), nullable=False, server_default="none"),
+    sa.Column("reviewer_key", sa.Text),
+)
+# What was shown to whom (a verdict, others' labels), one row per (trajectory, reviewer, what):
+# a save decides its stage from it, whatever page showed it and whether the save came later.
+_shown = sa.Table(
+    "shown",
+    _metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("digest", sa.String(64), nullable=False, unique=True),
+    sa.Column("run", sa.Text, nullable=False),
+    sa.Column("task_id", sa.Text, nullable=False),
+    sa.Column("reviewer_key", sa.Text, nullable=False),
+    sa.Column("what", sa.String(16), nullable=False),
+    sa.Column("created", sa.Text, nullable=False),
 )
 _records = sa.Table(
     "records",
@@ -59,7 +74,7 @@ _records = sa.Table(
 
 
 def _create_tables(connection: Connection) -> None:
-    """Version 1: the tables."""
+    """Version 1: the tables (as they are now: later migrations add only what is missing)."""
     _metadata.create_all(connection, tables=[_annotations, _records])
 
 
@@ -73,8 +88,30 @@ def _index_lookups(connection: Connection) -> None:
     )
 
 
+def _audit_columns(connection: Connection) -> None:
+    """Version 3: what each row's reviewer had seen, reviewers compared case-insensitively, `shown`."""
+    present = {column["name"] for column in sa.inspect(connection).get_columns("annotations")}
+    if "revealed" not in present:
+        connection.execute(sa.text("ALTER TABLE annotations ADD COLUMN revealed VARCHAR(16) DEFAULT 'none'"))
+        connection.execute(sa.text("UPDATE annotations SET revealed = 'none' WHERE revealed IS NULL"))
+    if "reviewer_key" not in present:
+        connection.execute(sa.text("ALTER TABLE annotations ADD COLUMN reviewer_key TEXT"))
+    names = connection.execute(sa.select(_annotations.c.reviewer).distinct()).scalars().all()
+    for name in names:
+        connection.execute(
+            sa.update(_annotations)
+            .where(_annotations.c.reviewer == name)
+            .values(reviewer_key=reviewer_key(name))
+        )
+    _metadata.create_all(connection, tables=[_shown])
+    connection.execute(
+        sa.text("CREATE INDEX IF NOT EXISTS ix_annotations_reviewer_key ON annotations (reviewer_key, stage)")
+    )
+    connection.execute(sa.text("CREATE INDEX IF NOT EXISTS ix_shown_item ON shown (run, task_id)"))
+
+
 # Migration n brings the schema from version n to n + 1; append, never edit.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_create_tables, _index_lookups)
+MIGRATIONS: tuple[Callable[[Connection], None], ...] = (_create_tables, _index_lookups, _audit_columns)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -134,14 +171,79 @@ class AnnotationStore:
             rows = connection.execute(query).mappings().all()
         return [_annotation_from(row) for row in rows]
 
-    def reviewed(self, reviewer: str, stage: str) -> set[tuple[str, str]]:
-        """The trajectories (run, task id) a reviewer annotated in a stage."""
+    def reviewed(self, reviewer: str, stage: str | None = None) -> set[tuple[str, str]]:
+        """The trajectories (run, task id) a reviewer (any case) annotated in a stage (None: any)."""
         columns = _annotations.c
-        query = sa.select(columns.run, columns.task_id).where(
-            columns.reviewer == reviewer, columns.stage == stage
-        )
+        query = sa.select(columns.run, columns.task_id).where(columns.reviewer_key == reviewer_key(reviewer))
+        if stage is not None:
+            query = query.where(columns.stage == stage)
         with self._transaction() as connection:
             return {(run, task_id) for run, task_id in connection.execute(query.distinct())}
+
+    def reviewer_name(self, name: str) -> str:
+        """`name` as the store first knew it ("ann" saved before: "Ann" is stored as "ann")."""
+        columns = _annotations.c
+        query = (
+            sa.select(columns.reviewer)
+            .where(columns.reviewer_key == reviewer_key(name))
+            .order_by(columns.created, columns.id)
+            .limit(1)
+        )
+        with self._transaction() as connection:
+            found = connection.execute(query).scalar()
+        return str(found) if found else name.strip()
+
+    def note_shown(self, items: Iterable[tuple[str, str]], reviewer: str, what: Shown) -> int:
+        """Record that `what` of each trajectory (run, task id) was shown to a reviewer; how many new."""
+        who = reviewer_key(reviewer)
+        now = datetime.now(UTC).isoformat()
+        rows = [
+            {
+                "digest": hashlib.sha256(f"{run}\x1f{task_id}\x1f{who}\x1f{what}".encode()).hexdigest(),
+                "run": run,
+                "task_id": task_id,
+                "reviewer_key": who,
+                "what": str(what),
+                "created": now,
+            }
+            for run, task_id in dict.fromkeys(items)
+        ]
+        if not rows or not who:
+            return 0
+        with self._transaction() as connection:
+            return sum(self._insert(connection, _shown, row) for row in rows)
+
+    def shown(self, run: str, task_id: str, reviewer: str) -> set[Shown]:
+        """What of one trajectory has been shown to a reviewer (any case)."""
+        columns = _shown.c
+        query = sa.select(columns.what).where(
+            columns.run == run, columns.task_id == task_id, columns.reviewer_key == reviewer_key(reviewer)
+        )
+        with self._transaction() as connection:
+            return {Shown(what) for what in connection.execute(query).scalars()}
+
+    def rename_run(self, old: str, new: str, task_ids: Iterable[str]) -> int:
+        """Move the annotations and `shown` rows of trajectories (by task id) from run key `old` to `new`.
+
+        Run keys changed rule once (a root that is itself a run or trajectory); the rows keyed the
+        old way are carried over, each kept once. Returns how many annotations moved.
+        """
+        wanted = set(task_ids)
+        moved = 0
+        with self._transaction() as connection:
+            for row in connection.execute(
+                sa.select(_annotations).where(_annotations.c.run == old)
+            ).mappings():
+                if row["task_id"] not in wanted:
+                    continue
+                annotation = _annotation_from(row).model_copy(update={"run": new})
+                connection.execute(sa.delete(_annotations).where(_annotations.c.id == row["id"]))
+                moved += self._insert(connection, _annotations, _annotation_row(annotation))
+            for task_id in wanted:
+                connection.execute(
+                    sa.update(_shown).where(_shown.c.run == old, _shown.c.task_id == task_id).values(run=new)
+                )
+        return moved
 
     def annotations_of(self, run: str, task_id: str) -> list[Annotation]:
         """The annotations of one trajectory, oldest first (history included)."""
@@ -252,10 +354,12 @@ def _migrate(engine: Engine) -> None:
 def _annotation_row(annotation: Annotation) -> dict[str, Any]:
     row = annotation.model_dump(mode="json")
     row["digest"] = annotation.digest
+    row["reviewer_key"] = annotation.reviewer_key
     return row
 
 
 def _annotation_from(row: Any) -> Annotation:
     values = {key: row[key] for key in Annotation.model_fields}
     values["created"] = datetime.fromisoformat(values["created"])
+    values["revealed"] = values["revealed"] or "none"
     return Annotation.model_validate(values)

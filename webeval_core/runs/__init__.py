@@ -1,7 +1,8 @@
 """Runs: trajectory folders found under a root, grouped into runs, indexed and aggregated.
 
 Owns discovery (which folders are trajectories, which run each belongs to), the index of one
-summary per folder (fast lists of large roots): a SQLite file (store), refreshed incrementally
+summary per folder (summary: the models every other module builds on; index: all of a root's at
+once) for fast lists of large roots: a SQLite file (store), refreshed incrementally
 (refresh), in the background for the app (background), queries (the app's lists, counts and
 charts as SQL on that file), and metrics (success rates, breakdowns, the failure
 taxonomy, run comparison), computed with pandas, and paired statistics of two runs (statistics:
@@ -47,12 +48,13 @@ __all__ = [
 if TYPE_CHECKING:
     from webeval_core.runs.background import BackgroundRefresh, RefreshStatus
     from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of, trajectory_key
-    from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index, index_as_json
+    from webeval_core.runs.index import build_index, index_as_json
     from webeval_core.runs.judges import OFFICIAL, available_judges, judge_label
     from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, stored_frame, trajectory_frame
     from webeval_core.runs.queries import IndexQueries
     from webeval_core.runs.refresh import RefreshReport, fingerprint, refresh_index
     from webeval_core.runs.statistics import PairedStatistics, paired_statistics
     from webeval_core.runs.store import IndexStore, IndexView
+    from webeval_core.runs.summary import RootIndex, TrajectorySummary
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

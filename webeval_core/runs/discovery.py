@@ -119,7 +119,7 @@ def run_of(root: Path, trajectory_dir: Path) -> Run:
         if len(parts) >= 5:
             system, model, user, benchmark, run_id = parts[-5:]
             return Run(
-                key=_relative_key(root, run_dir),
+                key=run_key(root, run_dir),
                 path=run_dir,
                 system=system,
                 model=model,
@@ -127,7 +127,7 @@ def run_of(root: Path, trajectory_dir: Path) -> Run:
                 benchmark=benchmark,
                 run_id=run_id,
             )
-    return Run(key=_relative_key(root, run_dir), path=run_dir)
+    return Run(key=run_key(root, run_dir), path=run_dir)
 
 
 def discover_runs(root: Path) -> tuple[Run, ...]:
@@ -153,9 +153,31 @@ def _parts_under(root: Path, path: Path) -> tuple[str, ...]:
         return ()
 
 
+def run_key(root: Path, run_dir: Path) -> str:
+    """The key of a run: its folder relative to the root, "/"-separated.
+
+    A root that is itself the run (or a trajectory, whose run folder lies above the root) is named
+    by its own folder's name, symlinks resolved: the key is the same however the root was typed
+    (relative, absolute, trailing slash, through a link) and whatever a cache holds, so that
+    annotations keyed by it are found again.
+    """
+    try:
+        rel = Path(run_dir).relative_to(root)
+    except ValueError:
+        rel = None
+    if rel is not None and rel.parts:
+        return rel.as_posix()
+    return root_name(root)
+
+
+def root_name(root: Path) -> str:
+    """The name of the root's own folder (symlinks and `.` resolved)."""
+    return Path(root).resolve().name or "root"
+
+
 def _relative_key(root: Path, path: Path) -> str:
     try:
         rel = path.relative_to(root)
     except ValueError:
         return path.as_posix()
-    return rel.as_posix() if rel.parts else (root.name or ".")
+    return rel.as_posix() if rel.parts else root_name(root)

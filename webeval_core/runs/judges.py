@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from webeval_core.scoring.results import ENGINE_NAME
 
 if TYPE_CHECKING:
-    from webeval_core.runs.index import RootIndex, TrajectorySummary
+    from webeval_core.runs.summary import RootIndex, TrajectorySummary
 
 __all__ = [
     "OFFICIAL",

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
     from webeval_core.reading.tasks import TaskCatalog
     from webeval_core.runs.discovery import Run
-    from webeval_core.runs.index import RootIndex
     from webeval_core.runs.store import IndexStore
+    from webeval_core.runs.summary import RootIndex
 
 # Per-trajectory result labels: the cells of the tasks x runs matrix.
 PASS, FAIL = "pass", "fail"
@@ -388,6 +388,10 @@ class TrajectoryFilter(BaseModel):
     """A case-insensitive substring of the task id, intent or answer; blank keeps everything."""
     judges_disagree: bool = False
     """Keep only trajectories whose judges disagree on pass or fail."""
+    failure_codes: frozenset[str] = frozenset()
+    """Error-taxonomy codes as "<judge>: <code named>" (`queries.code_choice`): a row one of whose judges
+    gives the code, or a code under it ("2" keeps 2.3, "3.2" keeps 3.2.1), is kept. Read by the
+    index's queries only (the pandas frame holds no codes)."""
 
 
 FILTER_COLUMNS = {

@@ -5,7 +5,8 @@ Each figure of the overview and each page of the trajectory list is one query (`
 computes what `metrics.trajectory_frame` computes in pandas: the judge used, the result label,
 the value a row adds to the success rate (upstream's counting rules) and its failure tags. The
 task catalog (site, task type, intent) and each judge's pass mark (`judges.judge_threshold`) are
-small temporary tables of the read-only connection.
+small temporary tables of the read-only connection. What they answer are the models of
+`queryrows` (re-exported here).
 """
 
 from __future__ import annotations
@@ -17,10 +18,19 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict
-
+from webeval_core.reading.taxonomy import code_label, sorted_codes
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_threshold
+from webeval_core.runs.queryrows import (
+    BarChoice,
+    BreakdownRow,
+    CodeCountRow,
+    CountRow,
+    ListedTrajectory,
+    MeasureStats,
+    TrajectoryPage,
+    WalkItem,
+)
 from webeval_core.runs.store import read_connection
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
@@ -32,17 +42,35 @@ __all__ = [
     "CATALOG_COLUMNS",
     "BarChoice",
     "BreakdownRow",
+    "CodeCountRow",
     "CountRow",
     "IndexQueries",
     "ListedTrajectory",
     "MeasureStats",
     "TrajectoryPage",
     "WalkItem",
+    "code_choice",
+    "parse_code_choice",
 ]
 
-_MODEL = ConfigDict(frozen=True, extra="forbid")
 CATALOG_COLUMNS = ("site", "task_type", "intent_template")
 """The breakdowns read from the task catalog (`metrics.breakdown`'s `by`)."""
+
+
+def code_choice(judge: str, code: str) -> str:
+    """A judge's code as the `failure_codes` filter, a chart's bar and a URL name it, readable:
+    "<judge>: <code named>" ("mmrubric_0.8-5-3: 2.3 Output fabrication"; a category, "...: 2 Hallucination").
+    """
+    return f"{judge}: {code_label(code)}"
+
+
+def parse_code_choice(choice: str) -> tuple[str, str]:
+    """(judge, code) of a `code_choice`; "<judge>:<code>" is read too (a link typed by hand)."""
+    judge, separator, label = choice.rpartition(": ")
+    if not separator:
+        judge, _, label = choice.rpartition(":")
+    return judge, label.strip().split(" ", 1)[0]
+
 
 # One row per trajectory, as metrics.trajectory_frame makes it; kept as a temporary table per judge
 # (of every run, or of the few runs a page asked for first: {runs} and {keys} filter them).
@@ -109,148 +137,6 @@ _LIST_COLUMNS = (
     " result, value, steps, duration_s, tokens, core_error, final_answer, verdict_tags, rel, key,"
     " CASE WHEN judged THEN used END, judges_disagree, used = :official AND judged"
 )
-
-
-class BreakdownRow(BaseModel):
-    """Success of one run's trajectories sharing one value of a breakdown (site, task type...)."""
-
-    model_config = _MODEL
-
-    run: str
-    """The run key."""
-    value: str
-    """The breakdown's value (`metrics.UNKNOWN` for tasks the catalog does not know)."""
-    trajectories: int
-    """How many of the run's trajectories have it."""
-    counted: int
-    """How many of those enter the success rate."""
-    passed: int
-    """How many of those scored full marks."""
-    success_rate: float | None
-    """Mean value over the counted ones (0 to 1); None when none is counted."""
-
-
-class CountRow(BaseModel):
-    """How many of one run's trajectories fall in one category (a result, an outcome, a tag)."""
-
-    model_config = _MODEL
-
-    run: str
-    """The run key."""
-    value: str
-    """The category."""
-    trajectories: int
-    """How many trajectories."""
-
-
-class MeasureStats(BaseModel):
-    """Count / mean / min / median / max of one measure (steps, duration, tokens) over one run."""
-
-    model_config = _MODEL
-
-    run: str
-    """The run key."""
-    count: int
-    """Trajectories with a value."""
-    mean: float | None
-    """Their mean; None without values."""
-    min: float | None
-    """The smallest value."""
-    median: float | None
-    """The median (mean of the two middle values for an even count)."""
-    max: float | None
-    """The largest value."""
-
-
-class ListedTrajectory(BaseModel):
-    """One row of a trajectory list: the columns of `metrics.COLUMNS` a table shows."""
-
-    model_config = _MODEL
-
-    run: str
-    """The run key."""
-    task_id: str
-    """The task id."""
-    site: str | None
-    """Site key from the catalog; None for a task it does not know."""
-    task_type: str | None
-    """Task type from the catalog."""
-    intent: str | None
-    """The task's intent from the catalog."""
-    intent_template: str | None
-    """The intent's template from the catalog."""
-    outcome: str | None
-    """Answered, no answer, aborted; None when unreadable."""
-    outcome_group: str
-    """Its outcome group (`metrics.OUTCOME_GROUPS`)."""
-    status: str | None
-    """The official verdict's status when the official evaluator is the judge used."""
-    score: float | None
-    """The judge's raw score."""
-    result: str
-    """The result label (`metrics.RESULTS`)."""
-    value: float | None
-    """What it adds to the success rate; None when left out."""
-    steps: int
-    """Actions taken."""
-    duration_s: float | None
-    """Solver time in seconds."""
-    tokens: int
-    """Prompt and completion tokens."""
-    core_error: str | None
-    """core.log's last error type."""
-    answer: str | None
-    """The start of the final answer."""
-    tags: tuple[str, ...]
-    """Failure tags: verdict and outcome tags in `TAGS` order, then the core.log error type."""
-    path: str
-    """The folder."""
-    key: str
-    """The folder's key under the root (unique, unlike task_id)."""
-    judge: str | None
-    """The judge whose score it carries; None when unscored by any."""
-    judges_disagree: bool
-    """Whether two of its judges disagree on pass or fail."""
-
-    @property
-    def counted(self) -> bool:
-        """Whether it enters the success rate."""
-        return self.value is not None
-
-
-class TrajectoryPage(BaseModel):
-    """One page of a filtered trajectory list and how many the whole list holds."""
-
-    model_config = _MODEL
-
-    total: int
-    """Trajectories matching the filter."""
-    rows: tuple[ListedTrajectory, ...]
-    """The page's rows, run by run in folder order."""
-
-
-class WalkItem(BaseModel):
-    """A trajectory of a list as the walk through it needs it."""
-
-    model_config = _MODEL
-
-    key: str
-    """The folder's key under the root."""
-    failed: bool
-    """Counted in the success rate, below full marks (a stop for "next failure")."""
-
-
-class BarChoice(BaseModel):
-    """A clicked bar of an overview chart: a run's trajectories with one value of a breakdown."""
-
-    model_config = _MODEL
-
-    run: str | None
-    """The run key; None for a bar counting every run listed together."""
-    field: str
-    """The `metrics.TrajectoryFilter` criterion the bar sets (`sites`, `results`, `tags`...)."""
-    value: str
-    """Its value."""
 
 
 class IndexQueries:
@@ -405,6 +291,29 @@ class IndexQueries:
             totals[tag] = totals.get(tag, 0) + n
         counts.sort(key=lambda c: (c[1].startswith(CORE_LOG_PREFIX), -totals[c[1]], c[1], c[0]))
         return tuple(CountRow(run=r, value=v, trajectories=n) for r, v, n in counts)
+
+    def failure_codes(
+        self,
+        runs: Sequence[str] | None,
+        judge: str | None,
+        *,
+        by_category: bool = True,
+        pool: str | None = None,
+    ) -> tuple[CodeCountRow, ...]:
+        """Trajectories per run (or `pool`), verifier and error-taxonomy category (or code).
+
+        Every verifier's codes are counted, whichever judge `judge` (the one the rates use) is.
+        Ordered by run, judge, then the taxonomy's order.
+        """
+        value = "CASE WHEN instr(f.code, '.') THEN substr(f.code, 1, instr(f.code, '.') - 1) ELSE f.code END"
+        select = (
+            f"SELECT r.run, f.judge, {value if by_category else 'f.code'} AS v, COUNT(DISTINCT r.key)"
+            " FROM rows r JOIN failure_codes f ON f.key = r.key GROUP BY r.run, f.judge, v"
+        )
+        found = self._query(select, runs, judge, {"pool": pool})
+        order = {code: i for i, code in enumerate(sorted_codes([row[2] for row in found]))}
+        found.sort(key=lambda row: (row[0], row[1], order[row[2]]))
+        return tuple(CodeCountRow(run=r, judge=j, code=c, trajectories=n) for r, j, c, n in found)
 
     def distribution(
         self, runs: Sequence[str] | None, judge: str | None, measure: str
@@ -597,6 +506,9 @@ def _where(
         )
     if criteria.judges_disagree:
         clauses.append("judges_disagree")
+    if criteria.failure_codes:
+        codes = [_has_code(f"fc{i}_", c, args) for i, c in enumerate(sorted(criteria.failure_codes))]
+        clauses.append("(" + " OR ".join(codes) + ")")
     for chart, picked in enumerate(bars):
         clauses.append("(" + " OR ".join(_bar(chart, i, bar, args) for i, bar in enumerate(picked)) + ")")
     return ("WHERE " + " AND ".join(clauses)) if clauses else "", args
@@ -608,8 +520,19 @@ def _bar(chart: int, i: int, bar: BarChoice, args: dict[str, Any]) -> str:
     run = f"COALESCE(:{name}run = run, 1)"  # a pooled bar (no run) keeps every run's rows
     if bar.field == "tags":
         return f"({run} AND {_any_tag([bar.value], args, name)})"
+    if bar.field == "failure_codes":
+        return f"({run} AND {_has_code(name, bar.value, args)})"
     args[f"{name}value"] = bar.value
     return f"({run} AND COALESCE({metrics.FILTER_COLUMNS[bar.field]}, :unknown) = :{name}value)"
+
+
+def _has_code(name: str, choice: str, args: dict[str, Any]) -> str:
+    """SQL: one of the row's verifiers (the judge of `choice`) gives its code or one under it."""
+    args[f"{name}judge"], args[f"{name}code"] = parse_code_choice(choice)
+    return (
+        f"EXISTS (SELECT 1 FROM failure_codes f WHERE f.key = rows.key AND f.judge = :{name}judge"
+        f" AND (f.code = :{name}code OR f.code LIKE :{name}code || '.%'))"
+    )
 
 
 def _any_tag(tags: Iterable[str], args: dict[str, Any], prefix: str) -> str:

@@ -28,7 +28,7 @@ from webeval_core.version import __version__
 
 if TYPE_CHECKING:
     from webeval_core.runs.discovery import Run
-    from webeval_core.runs.index import RootIndex, TrajectorySummary
+    from webeval_core.runs.summary import RootIndex, TrajectorySummary
 
 # A warm refresh (nothing changed) needs only this module and sqlite3: the summary models,
 # discovery and the judges (pydantic and the readers, a third of a second) are imported where used.
@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 # Bumped whenever a table or TrajectorySummary changes shape: older files are rebuilt, not trusted.
-SCHEMA_VERSION = f"{__version__}+store-2"
+SCHEMA_VERSION = f"{__version__}+store-3+codes-1"  # store-3: run keys of a root that is a run
 _BUSY_TIMEOUT_S = 30.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -65,6 +65,8 @@ CREATE TABLE IF NOT EXISTS trajectories (
 CREATE INDEX IF NOT EXISTS trajectories_by_run ON trajectories (run_key, sort_key);
 CREATE TABLE IF NOT EXISTS scores (
     key TEXT NOT NULL, judge TEXT NOT NULL, score REAL, PRIMARY KEY (key, judge));
+CREATE TABLE IF NOT EXISTS failure_codes (
+    key TEXT NOT NULL, judge TEXT NOT NULL, code TEXT NOT NULL, PRIMARY KEY (key, judge, code));
 CREATE INDEX IF NOT EXISTS trajectories_seen
     ON trajectories (rel, dir_mtime_ns, scores_mtime_ns, files_print, outcome);
 CREATE INDEX IF NOT EXISTS trajectories_unreadable ON trajectories (unreadable) WHERE unreadable IS NOT NULL;
@@ -73,7 +75,7 @@ CREATE INDEX IF NOT EXISTS trajectories_unreadable ON trajectories (unreadable) 
 # whole summaries; trajectories_unreadable: counts without a scan. A table or index added above
 # is created in existing files of this version when they are next opened (`_current`).
 _SCHEMA_NAMES = frozenset(re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", _SCHEMA))
-_TABLES = ("meta", "runs", "dirs", "trajectories", "scores")
+_TABLES = ("meta", "runs", "dirs", "trajectories", "scores", "failure_codes")
 _TRAJECTORY_COLUMNS = (
     "key, rel, run_key, sort_key, dir_mtime_ns, scores_mtime_ns, files_print, task_id, layout, outcome,"
     " steps, screenshots, duration_s, prompt_tokens, completion_tokens, final_answer, core_error,"
@@ -307,7 +309,7 @@ class IndexStore:
         return tuple(self._summary(rel, text) for rel, text in rows)
 
     def _summary(self, rel: str, text: str) -> TrajectorySummary:
-        from webeval_core.runs.index import TrajectorySummary
+        from webeval_core.runs.summary import TrajectorySummary
 
         data = json.loads(text)
         data["path"] = self._path(rel)  # the root as given now, which may be spelled another way
@@ -423,6 +425,10 @@ class IndexStore:
         db.executemany(
             "INSERT OR REPLACE INTO scores VALUES (?, ?, ?)", [score for row in rows for score in row.scores]
         )
+        db.executemany("DELETE FROM failure_codes WHERE key = ?", [(row.values[0],) for row in rows])
+        db.executemany(
+            "INSERT OR IGNORE INTO failure_codes VALUES (?, ?, ?)", [c for row in rows for c in row.codes]
+        )
 
     @staticmethod
     def touch(db: sqlite3.Connection, rows: Iterable[tuple[str, StoredFolder]]) -> None:
@@ -437,6 +443,9 @@ class IndexStore:
         """Remove trajectory folders that are gone; returns how many rows went."""
         gone = [(rel,) for rel in rels]
         db.executemany("DELETE FROM scores WHERE key IN (SELECT key FROM trajectories WHERE rel = ?)", gone)
+        db.executemany(
+            "DELETE FROM failure_codes WHERE key IN (SELECT key FROM trajectories WHERE rel = ?)", gone
+        )
         before = db.total_changes
         db.executemany("DELETE FROM trajectories WHERE rel = ?", gone)
         removed = db.total_changes - before
@@ -461,6 +470,8 @@ class TrajectoryRow(NamedTuple):
     """The `trajectories` table's columns, in order."""
     scores: tuple[tuple[str, str, float | None], ...]
     """Its rows of the `scores` table: (key, judge, score)."""
+    codes: tuple[tuple[str, str, str], ...] = ()
+    """Its rows of the `failure_codes` table: (key, judge, error-taxonomy code)."""
 
 
 def trajectory_row(rel: str, seen: StoredFolder, summary: TrajectorySummary) -> TrajectoryRow:
@@ -468,7 +479,10 @@ def trajectory_row(rel: str, seen: StoredFolder, summary: TrajectorySummary) -> 
     from webeval_core.runs.judges import judge_scores
 
     scores = tuple((summary.key, judge, score) for judge, score in judge_scores(summary).items())
-    return TrajectoryRow(_row(rel, seen, summary), scores)
+    codes = tuple(
+        (summary.key, judge, code) for judge, codes in summary.failure_codes.items() for code in codes
+    )
+    return TrajectoryRow(_row(rel, seen, summary), scores, codes)
 
 
 def _row(rel: str, seen: StoredFolder, s: TrajectorySummary) -> tuple[object, ...]:
@@ -559,7 +573,7 @@ class IndexView:
 
     def root_index(self, run_keys: Iterable[str]) -> RootIndex:
         """A `RootIndex` of some runs (a run's report, two runs compared)."""
-        from webeval_core.runs.index import RootIndex
+        from webeval_core.runs.summary import RootIndex
 
         runs = tuple(run for key in run_keys if (run := self.run(key)) is not None)
         return RootIndex(

@@ -16,6 +16,7 @@ from webeval_core.presentation.overlay import (
     PLACEHOLDER_BACKGROUND,
     PLACEHOLDER_SIZE,
     frame_image,
+    page_frame,
     prefetch_frame,
     prefetch_thumbnail,
     render_overlay,
@@ -239,3 +240,34 @@ def test_zoom_view_near_an_edge_stays_inside_the_frame(screenshot: Path) -> None
 def test_zoom_view_unmarked_centres_on_the_point_without_drawing(screenshot: Path) -> None:
     zoomed = _jpeg(overlay.zoom_view(screenshot, point=(1000, 450), zoom=2, marked=False))
     assert all(abs(channel - 128) < 6 for channel in zoomed.getpixel((720, 450)))
+
+
+def test_a_page_frame_is_a_jpeg_scaled_to_the_width_shown(screenshot: Path) -> None:
+    data, mime = page_frame(screenshot, 1136, point=(720, 450))
+    image = Image.open(io.BytesIO(data))
+    assert (mime, image.format, image.size) == ("image/jpeg", "JPEG", (1136, 710))
+    red, green, _ = image.convert("RGB").getpixel((568 + 12, 355))  # on the ring, scaled with it
+    assert red > 180 and green < 90
+
+
+def test_a_page_frame_of_a_palette_screenshot_keeps_its_palette_and_size(tmp_path: Path) -> None:
+    path = tmp_path / "drawn.png"
+    Image.new("RGB", (1440, 900), GREY).convert("P", palette=Image.Palette.ADAPTIVE, colors=16).save(path)
+
+    data, mime = page_frame(path, 1136, point=(720, 450), label="typed")
+    marked = Image.open(io.BytesIO(data))
+
+    assert (mime, marked.format, marked.mode, marked.size) == ("image/png", "PNG", "P", (1440, 900))
+    assert any(_is_mark(pixel) for pixel in _row(marked.convert("RGB"), 450, range(700, 740)))
+    assert len(data) < len(page_frame(screenshot_rgb(tmp_path), 1136, point=(720, 450))[0])
+
+
+def screenshot_rgb(tmp_path: Path) -> Path:
+    """The same flat screenshot stored as RGB, which a page frame makes a JPEG of."""
+    path = tmp_path / "rgb.png"
+    Image.new("RGB", (1440, 900), GREY).save(path)
+    return path
+
+
+def _row(image: Image.Image, y: int, xs: range) -> list[object]:
+    return [image.getpixel((x, y)) for x in xs]

@@ -14,7 +14,8 @@ import pytest
 from tests.builders import FARA_ACTIONS, Act, fara_folder, wav_folder, write_log, write_score
 from tests.conftest import Sample
 from webeval_core.presentation.frames import action_label
-from webeval_core.presentation.overlay import frame_image
+from webeval_core.presentation.html import IMAGE_WIDTH
+from webeval_core.presentation.overlay import page_frame
 from webeval_core.presentation.report import trajectory_html
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
@@ -151,8 +152,9 @@ def test_each_step_embeds_its_frame_with_the_action_drawn(answered: Trajectory) 
     assert page.count(DATA_URI) == len(answered.steps)
     for step in answered.steps:
         assert step.screenshot is not None
-        drawn = frame_image(
+        drawn, _ = page_frame(
             answered.path / step.screenshot,
+            IMAGE_WIDTH,
             point=(step.point.x, step.point.y) if step.point else None,
             label=action_label(step.action, step.typed_text, step.scroll, step.arguments),
             scroll=step.scroll,
@@ -160,7 +162,8 @@ def test_each_step_embeds_its_frame_with_the_action_drawn(answered: Trajectory) 
         assert _embedded(steps[step.index]) == drawn
     click = answered.steps[1]
     assert click.action == "left_click" and click.screenshot is not None
-    assert _embedded(steps[2]) != frame_image(answered.path / click.screenshot)  # the mark is on it
+    unmarked, _ = page_frame(answered.path / click.screenshot, IMAGE_WIDTH)
+    assert _embedded(steps[2]) != unmarked  # the mark is on it
 
 
 def _hostile_trajectory(tmp_path: Path) -> Trajectory:
@@ -235,7 +238,7 @@ def test_a_log_without_steps_shows_the_screenshots_in_order(tmp_path: Path) -> N
     assert sorted(steps) == list(range(1, len(trajectory.screenshots) + 1))
     for number, name in enumerate(trajectory.screenshots, start=1):
         assert f"Screenshot {number} of {len(trajectory.screenshots)}" in steps[number]
-        assert _embedded(steps[number]) == frame_image(folder / name)
+        assert _embedded(steps[number]) == page_frame(folder / name, IMAGE_WIDTH)[0]
 
 
 def test_an_official_cli_verdict_is_shown_with_its_source_and_never_as_not_scored(tmp_path: Path) -> None:

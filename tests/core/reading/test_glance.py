@@ -31,6 +31,7 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.glance import Glance, glance_trajectory
 from webeval_core.reading.screenshots import set_image_source
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
+from webeval_core.reading.verifier import failure_codes
 from webeval_core.remote import open_root
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring.verdicts import read_verdict
@@ -58,6 +59,7 @@ def full_fields(t: Trajectory) -> dict[str, object]:
         "last_error": t.error_lines[-1].message if t.error_lines else None,
         "crash_reason": t.crash_reason,
         "verdict": read_verdict(t.scores, t.eval_result),
+        "failure_codes": failure_codes(t.scores),
     }
 
 
@@ -75,6 +77,7 @@ def glance_fields(g: Glance) -> dict[str, object]:
         "last_error": g.last_error,
         "crash_reason": g.crash_reason,
         "verdict": read_verdict(g.scores, g.eval_result),
+        "failure_codes": failure_codes(g.scores),
     }
 
 
@@ -278,3 +281,12 @@ def test_a_remote_roots_mirror_glances_the_same_and_fetches_no_screenshot(
         assert not list(opened.path.rglob("*.png"))  # counted from the store's listing, none fetched
     finally:
         set_image_source(None)
+
+
+def test_parity_on_a_universal_verifier_file(tmp_path: Path) -> None:
+    from tests.verifier_files import HAND_WRITTEN_CODES, JUDGE, write_hand_written
+
+    folder = fara_folder(tmp_path)
+    write_hand_written(folder)
+    glance = assert_parity(folder)
+    assert glance is not None and failure_codes(glance.scores) == {JUDGE: HAND_WRITTEN_CODES}

@@ -17,10 +17,10 @@ from tests.builders import fara_folder
 from tests.hostile import HostileRoot, hostile_root_within, snapshot_tree
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading import folderfiles
+from webeval_core.reading.folderreader import LOG_READ_LIMIT
 from webeval_core.reading.markers import is_trajectory_folder
 from webeval_core.reading.screenshots import read_image_bytes
 from webeval_core.reading.trajectory import (
-    LOG_READ_LIMIT,
     Trajectory,
     load_trajectory,
     trajectory_json,

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from tests.builders import fara_folder
-from tests.core.test_cli import run_cli
+from tests.core.cli.helpers import run_cli
 from webeval_core.reading.taskdata import task_text_of
 from webeval_core.reading.trajectory import load_trajectory
 

@@ -70,9 +70,10 @@ def _note(
 
 def test_agreement_per_pair_per_judge_per_stage_with_counts() -> None:
     notes = [
-        # task 1: ann and bob say success (ann first said failure: only her newest counts)
-        _note("1", "ann", F, minute=0),
-        _note("1", "ann", S, minute=5),
+        # task 1: ann and bob say success (a second blind row of ann's, as older versions stored a
+        # revision, does not count: only a first judgement is blind)
+        _note("1", "ann", S, minute=0),
+        _note("1", "ann", F, minute=5),
         _note("1", "bob", S),
         # task 2: both failure; task 3: ann success, bob failure (tie: no majority)
         _note("2", "ann", F),
@@ -97,7 +98,7 @@ def test_agreement_per_pair_per_judge_per_stage_with_counts() -> None:
     figures = {(j.judge, j.stage): j for j in report.judges}
     official = figures[("webarena-verified", Stage.BLIND)]
     # majorities: 1 -> s, 2 -> f (3 is a tie); judge said s, s: accuracy 1/2, precision 1/2, recall 1/1
-    assert official.n == 2
+    assert (official.n, official.ties, official.settled, official.rule) == (2, 1, 0, "majority")
     assert (official.accuracy, official.precision, official.recall) == pytest.approx((0.5, 0.5, 1.0))
     assert official.f1 == pytest.approx(2 / 3)
     assert figures[("gpt_eval", Stage.BLIND)].n == 1

@@ -168,14 +168,26 @@ def test_agreement_json_has_reviewer_pairs_and_judges(
         "n": 4,
     }
     official = next(j for j in report["judges"] if j["judge"] == OFFICIAL)
-    assert set(official) == {"judge", "stage", "n", "kappa", "accuracy", "precision", "recall", "f1"}
-    # A tie (ann failure, bob success) has no majority: only the items ann passed count, and agree.
+    assert set(official) == {
+        *("judge", "stage", "n", "kappa", "accuracy", "precision", "recall", "f1"),
+        *("ties", "settled", "rule"),
+    }
+    # A tie (ann failure, bob success) has no majority: only the items ann passed count, and agree;
+    # the ties left out are counted beside the figures.
     passed = sum(1 for item in items if truth[item] == "success")
-    assert official["n"] == passed
+    assert (official["n"], official["ties"], official["rule"]) == (passed, 4 - passed, "majority")
     if passed:
         assert official["accuracy"] == 1.0
     code, text = cli("annotations", "agreement", root, "--annotations", location)
     assert code == 0 and "ann ~ bob: n=4" in text
+    assert (f"left out: {4 - passed} reviewer ties" in text) == (passed < 4)
+    # ann as adjudicator settles every tie with her outcome: all four items count.
+    code, text = cli(
+        "annotations", "agreement", root, "--json", "--adjudicator", "ANN", "--annotations", location
+    )
+    official = next(j for j in json.loads(text)["judges"] if j["judge"] == OFFICIAL and j["stage"] == "blind")
+    assert (official["n"], official["ties"], official["settled"]) == (4, 0, 4 - passed)
+    assert official["rule"] == "majority, ties settled by ANN" and official["accuracy"] == 1.0
 
 
 def test_list_shows_names_as_plain_text(scored_sample: Sample, tmp_path: Path) -> None:
@@ -186,6 +198,9 @@ def test_list_shows_names_as_plain_text(scored_sample: Sample, tmp_path: Path) -
     code, text = cli("annotations", "list", str(scored_sample.root), "--annotations", location)
     assert code == 0
     assert "\x1b" not in text and "ann\\x1b[31m" in text and "a\\nb" in text
+    # Fields are separated by real tabs (only the fields' own control characters are escaped).
+    fields = text.splitlines()[0].split("\t")
+    assert fields[1:] == [item[0], item[1], "ann\\x1b[31m", "blind", "success", "a\\nb"]
 
 
 def test_an_unreachable_store_is_one_line_without_the_password(
@@ -264,3 +279,31 @@ def test_two_writers_and_a_cli_import_at_once_lose_nothing(
     assert importer.wait(timeout=120) == 0
     saved = open_store(location).annotations()
     assert sorted(Counter(a.reviewer for a in saved).items()) == [("ann", 20), ("bob", 20), ("importer", 20)]
+
+
+def test_annotations_of_a_root_that_is_a_run_are_found_however_the_root_is_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 20 (9): an annotation saved under the app's run key is listed by the CLI with another
+    cache, the root typed relative, with a trailing slash or through a link."""
+    from tests.builders import wav_folder
+    from webeval_core.review.judging import Draft, save_judgement
+    from webeval_core.runs.refresh import refresh_index
+    from webeval_core.runs.store import IndexStore, IndexView
+
+    run = tmp_path / "official-run"
+    wav_folder(run, "7")
+    (tmp_path / "link").symlink_to(run, target_is_directory=True)
+    location = str(tmp_path / "store.sqlite")
+    app_index = IndexStore(run, tmp_path / "app-cache")  # as the app's index names the run
+    refresh_index(app_index, workers=1)
+    (head,) = IndexView(app_index).run_heads
+    save_judgement(
+        open_store(location),
+        Draft(run=head.key, task_id="7", reviewer="ann", stage="blind", outcome="success"),
+    )
+    monkeypatch.chdir(tmp_path)
+    for typed in ("official-run", "official-run/", str(run), "link"):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{typed.replace('/', '_')}"))
+        code, text = cli("annotations", "list", typed, "--annotations", location)
+        assert code == 0 and "\tofficial-run\t7\tann\tblind\tsuccess" in text, (typed, text)

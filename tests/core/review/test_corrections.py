@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,34 @@ def test_proposals_are_stored_and_exported_as_dataset_tasks(location: str, tmp_p
     (task,) = json.loads(target.read_text())
     assert (task["task_id"], task["revision"]) == (108, raw_task(load_catalog(), 108)["revision"] + 1)
     assert task_problem(task) is None
+
+
+def test_every_proposal_is_exported_with_who_why_and_when(location: str, tmp_path: Path) -> None:
+    """Two reviewers on one task: a corrected answer, then an "ambiguous"; a third task infeasible."""
+    store = open_store(location)
+    corrected = _proposal(WRONG_MONTHS).model_copy(update={"created": datetime(2026, 11, 1, tzinfo=UTC)})
+    ambiguous = TaskCorrection(
+        task_id=108,
+        kind=CorrectionKind.AMBIGUOUS,
+        reason="which year?",
+        reviewer="bob",
+        created=datetime(2026, 11, 2, tzinfo=UTC),
+    )
+    infeasible = ambiguous.model_copy(
+        update={"task_id": 7, "kind": CorrectionKind.INFEASIBLE, "reason": "gone"}
+    )
+    for proposal in (corrected, ambiguous, infeasible):
+        save_correction(store, proposal)
+    target = tmp_path / "corrections.json"
+    args = ["annotations", "export", str(tmp_path), "--annotations", location, "--corrections", str(target)]
+    assert main(args, io.StringIO()) == 0
+    # The dataset-shaped file holds the corrected task: a later "ambiguous" does not displace it.
+    (task,) = json.loads(target.read_text())
+    assert task["task_id"] == 108 and task_problem(task) is None
+    lines = [json.loads(line) for line in (tmp_path / "corrections.proposals.jsonl").read_text().splitlines()]
+    assert [(p["task_id"], p["kind"], p["reviewer"], p["reason"], p["in_dataset_file"]) for p in lines] == [
+        (7, "infeasible", "bob", "gone", False),
+        (108, "corrected", "ann", "recount", True),
+        (108, "ambiguous", "bob", "which year?", False),
+    ]
+    assert lines[1]["expected"] == WRONG_MONTHS and lines[1]["created"].startswith("2026-11-01")

@@ -43,13 +43,14 @@ def test_an_annotation_reads_back_as_it_was_saved(location: str) -> None:
 def test_the_same_judgement_is_stored_once_and_a_change_is_a_new_row(location: str) -> None:
     store = open_store(location)
     first = judgement("7", minute=1)
-    changed = judgement("7", minute=2, outcome=Outcome.SUCCESS)
+    changed = judgement("7", minute=2, outcome=Outcome.SUCCESS, stage=Stage.INFORMED)
     assert store.add(first)
     assert not store.add(first)
     assert store.add_many([first, changed]) == 1
     history = store.annotations()
     assert history == [first, changed]  # history kept, oldest first
-    assert current(history)[("run-a", "7", "ann", Stage.BLIND)] == changed
+    assert current(history)[("run-a", "7", "ann", Stage.BLIND)] == first
+    assert current(history)[("run-a", "7", "ann", Stage.INFORMED)] == changed
 
 
 def test_reopening_keeps_everything_and_records_the_schema_version(location: str) -> None:
@@ -183,8 +184,25 @@ def test_a_version_1_store_is_migrated_and_keeps_its_rows(location: str) -> None
     assert {"ix_annotations_reviewer", "ix_annotations_item"} <= indexes
     with engine.connect() as connection:
         assert (
-            connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION == 2
+            connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION == 3
         )
+    engine.dispose()
+
+
+def test_a_version_2_store_gains_the_audit_columns_and_keeps_its_rows(location: str) -> None:
+    open_store(location).add(judgement("1", reviewer="Ann"))
+    engine = sa.create_engine(_sqlalchemy_url(location))
+    with engine.begin() as connection:  # back to what version 2 made
+        connection.execute(sa.text("DROP INDEX ix_annotations_reviewer_key"))
+        connection.execute(sa.text("ALTER TABLE annotations DROP COLUMN revealed"))
+        connection.execute(sa.text("ALTER TABLE annotations DROP COLUMN reviewer_key"))
+        connection.execute(sa.text("DROP TABLE shown"))
+        connection.execute(sa.text("UPDATE webeval_schema SET version = 2"))
+    store = open_store(location)
+    (row,) = store.annotations()
+    assert (row.reviewer, row.revealed) == ("Ann", "none")
+    assert store.reviewed("ANN", "blind") == {("run-a", "1")}  # names compared case-insensitively
+    assert store.reviewer_name("aNN") == "Ann"  # and kept as first typed
     engine.dispose()
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.builders import fara_folder, wav_folder
 from webeval_core.runs.discovery import discover_runs, iter_trajectory_dirs, run_of
 
@@ -73,3 +75,19 @@ def test_task_folders_sort_numerically(tmp_path: Path) -> None:
     for task in ("108", "11", "9", "notes_2", "notes_10"):
         wav_folder(tmp_path / "run", task)
     assert [p.name for p in iter_trajectory_dirs(tmp_path)] == ["9", "11", "108", "notes_2", "notes_10"]
+
+
+def test_a_root_that_is_a_trajectory_or_a_run_has_one_key_however_it_is_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run = tmp_path / "my-run"
+    folder = wav_folder(run, "7")
+    wav_folder(run, "8")
+    (tmp_path / "link").symlink_to(run, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    typed_run = [run, Path("my-run"), Path("my-run/"), Path("./my-run"), Path("link")]
+    assert {r.key for given in typed_run for r in discover_runs(given)} == {"my-run"}
+    typed_trajectory = [folder, Path("my-run/7"), Path("my-run/7/"), Path("link/7")]
+    assert {r.key for given in typed_trajectory for r in discover_runs(given)} == {"7"}
+    monkeypatch.chdir(folder)
+    assert [r.key for r in discover_runs(Path("."))] == ["7"]

@@ -79,7 +79,7 @@ def test_an_exception_while_summarising_stays_with_its_folder(
     def broken(scores: object, eval_result: object) -> None:
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr("webeval_core.runs.index.read_verdict", broken)
+    monkeypatch.setattr("webeval_core.runs.summary.read_verdict", broken)
     index = build_index(hostile.root, cache_dir=tmp_path / "cache", use_cache=False)
     assert len(index.summaries) == len(hostile.folders)
     crashed_or_not = {s.unreadable for s in index.summaries}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder, wav_folder, write_core_log, write_score
-from webeval_core.runs import index as index_module
+from webeval_core.runs import summary as summary_module
 from webeval_core.runs.index import TrajectorySummary, build_index, index_as_json
 
 
@@ -63,9 +63,9 @@ def test_cache_reloads_only_changed_folders(tmp_path: Path, monkeypatch: pytest.
     build_index(root, cache_dir=cache)
 
     loaded: list[str] = []
-    real = index_module.summarize_trajectory
+    real = summary_module.summarize_trajectory
     monkeypatch.setattr(
-        index_module,
+        summary_module,
         "summarize_trajectory",
         lambda run, path, key: loaded.append(path.name) or real(run, path, key),
     )

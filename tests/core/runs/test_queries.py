@@ -240,3 +240,47 @@ def test_an_unknown_breakdown_is_refused(synthetic: IndexStore) -> None:
 
 def test_the_repository_sample_is_never_written(sample_store: IndexStore) -> None:
     assert sample_store.root != SAMPLE_RUNS  # the index is of the scored copy
+
+
+def test_failure_codes_counted_by_category_and_code_and_filtered(tmp_path: Path) -> None:
+    judge = "mmrubric_0.8-5-3"
+    coded = (
+        summary(A, "1", scores={judge: 0.0}, failure_codes={judge: ("2.3", "2.1", "7.1")}),
+        summary(A, "2", scores={judge: 0.0}, failure_codes={judge: ("3.2.1",), "gpt_eval": ("2.3",)}),
+        summary(B, "1", scores={judge: 1.0}),
+        summary(B, "2", scores={judge: 0.0}, failure_codes={judge: ("2.4",)}),
+    )
+    stored = IndexStore(Path("/r"), tmp_path / "cache")
+    with stored.transaction() as db:
+        stored.put_runs(db, [run_row(Run(key=key, path=Path("/r") / key), key) for key in (A, B)])
+        stored.put_summaries(db, [(s.key, StoredFolder(1, -1, None, True), s) for s in coded])
+    queries = IndexQueries(stored, None)
+    by_category = [(r.run, r.judge, r.code, r.trajectories) for r in queries.failure_codes(None, judge)]
+    assert by_category == [
+        (A, "gpt_eval", "2", 1),
+        (A, judge, "2", 1),  # two codes of category 2 in one trajectory: counted once
+        (A, judge, "3", 1),
+        (A, judge, "7", 1),
+        (B, judge, "2", 1),
+    ]
+    by_code = [
+        (r.run, r.code) for r in queries.failure_codes([A], judge, by_category=False) if r.judge == judge
+    ]
+    assert by_code == [(A, "2.1"), (A, "2.3"), (A, "3.2.1"), (A, "7.1")]
+    pooled = queries.failure_codes(None, judge, pool="all")
+    assert {(r.judge, r.code): r.trajectories for r in pooled}[judge, "2"] == 2
+
+    def listed(**kw: object) -> list[str]:
+        page = queries.page(judge, m.TrajectoryFilter(**kw))  # type: ignore[arg-type]
+        return [row.key for row in page.rows]
+
+    assert listed(failure_codes={f"{judge}: 2 Hallucination"}) == [f"{A}/1", f"{B}/2"]
+    assert listed(failure_codes={f"{judge}:3.2"}) == [f"{A}/2"]  # 3.2 keeps 3.2.1
+    assert listed(failure_codes={"gpt_eval: 2 Hallucination"}) == [f"{A}/2"]  # judges apart
+    bars = [[BarChoice(run=B, field="failure_codes", value=f"{judge}:2")]]
+    assert [r.key for r in queries.page(judge, bars=bars).rows] == [f"{B}/2"]
+    with stored.transaction() as db:
+        stored.drop_trajectories(db, [f"{A}/1"])
+    assert (
+        IndexQueries(stored, None).failure_codes([A], judge, by_category=False)[0].code == "2.3"
+    )  # gpt_eval's

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder, write_score
-from webeval_core.runs import index as index_module
 from webeval_core.runs import refresh as refresh_module
+from webeval_core.runs import summary as summary_module
 from webeval_core.runs.index import build_index
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.store import IndexStore
@@ -42,13 +42,13 @@ def _age(root: Path) -> None:
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The keys of the folders summarised (read again) from now on."""
     read: list[str] = []
-    real = index_module.summarize_trajectory
+    real = summary_module.summarize_trajectory
 
     def counting(run_key: str, folder: Path, key: str | None = None) -> object:
         read.append(str(key))
         return real(run_key, folder, key)
 
-    monkeypatch.setattr(index_module, "summarize_trajectory", counting)
+    monkeypatch.setattr(summary_module, "summarize_trajectory", counting)
     return read
 
 
@@ -146,7 +146,7 @@ def test_a_folder_deleted_while_it_is_read_is_not_a_crash(
 ) -> None:
     root = _root(tmp_path, runs=1, tasks=2)
     doomed = root / TRAJ.format(run=0) / "1"
-    real = index_module.summarize_trajectory
+    real = summary_module.summarize_trajectory
 
     def deleting(run_key: str, folder: Path, key: str | None = None) -> object:
         if folder == doomed:
@@ -155,7 +155,7 @@ def test_a_folder_deleted_while_it_is_read_is_not_a_crash(
             shutil.rmtree(folder)
         return real(run_key, folder, key)
 
-    monkeypatch.setattr(index_module, "summarize_trajectory", deleting)
+    monkeypatch.setattr(summary_module, "summarize_trajectory", deleting)
     store = IndexStore(root, tmp_path / "cache")
     refresh_index(store)
     assert {s.key.rsplit("/", 1)[-1]: bool(s.unreadable) for s in store.summaries()} == {

@@ -12,11 +12,6 @@ from webeval_core.cli import main
 from webeval_core.runs.index import build_index
 
 
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-
-
 def _export(*argv: str) -> tuple[int, str]:
     out = io.StringIO()
     return main(["export", *argv], out=out), out.getvalue()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder, png_bytes, write_score, write_times
-from webeval_core.cli import main
+from tests.core.cli.helpers import run_cli
 
 # A window-title change, a hyperlink and a screen clear: what a terminal would act upon.
 TITLE = "\x1b]0;pwned\x07"
@@ -24,22 +24,11 @@ CLEAR = "\x1b[2J\x1b[H"
 FORGED_ROW = "evil\n  999        answered       1  success   -"
 
 
-def run_cli(*argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(list(argv), out=out)
-    return code, out.getvalue()
-
-
 def _strict(text: str) -> object:
     def reject(name: str) -> None:
         raise AssertionError(f"not strict JSON: {name}")
 
     return json.loads(text, parse_constant=reject)
-
-
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
 @pytest.fixture

@@ -4,31 +4,20 @@ evaluator on the raw inputs)."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import Sample, private_copy
-from webeval_core.cli import main
+from tests.core.cli.helpers import run_cli
 from webeval_core.runs.discovery import iter_trajectory_dirs
-
-
-def run_cli(*argv: str) -> tuple[int, str]:
-    out = io.StringIO()
-    return main(list(argv), out=out), out.getvalue()
 
 
 @pytest.fixture(scope="module")
 def sample_copy(scored_sample: Sample, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A private copy of the session's scored sample: `score --force` below rewrites its files."""
     return private_copy(scored_sample.root, tmp_path_factory.mktemp("cli") / "sample_runs")
-
-
-@pytest.fixture(autouse=True)
-def _private_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
 def test_show_reads_every_sample_folder(sample_copy: Path) -> None:

@@ -1,0 +1,123 @@
+"""Review mode: while a reviewer works a queue the app follows it, and a blind queue locks every view.
+
+A queue is worked from the moment it is chosen on the Review page (or a link names it, `?queue=`)
+until "Leave review mode" in the sidebar. The mode lives in the session and the URL, never in the
+store's answers: a store outage cannot turn it off. While the queue is blind, nothing the
+reviewer can reach shows a verdict, score, failure tag or another reviewer's label: the
+Trajectories list loses those columns, filters and downloads; Overview, Tasks, Compare runs and
+Agreement show only the way out; the Trajectory page hides them until the item is saved.
+
+The annotation store (SQLAlchemy) is imported only when a link names a queue: the other pages'
+first loads do not pay for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+import streamlit as st
+
+from pages.common import inert
+from pages.reviewer import reviewer
+from pages.state import Key
+
+
+class WorkedQueue(NamedTuple):
+    """The queue a session works."""
+
+    name: str
+    """The queue's name (as the store keeps it)."""
+    blind: bool
+    """Whether verdicts stay hidden; True too when the store could not say (hide rather than reveal)."""
+
+
+def worked_queue() -> WorkedQueue | None:
+    """The queue this session works: kept since it was entered, or the one a link names."""
+    kept: WorkedQueue | None = st.session_state.get(Key.REVIEW_MODE)
+    named = st.query_params.get(Key.QUEUE.value)
+    if kept is not None and named in (None, kept.name):
+        return kept
+    if named is None:
+        return None
+    return _enter_named(str(named))
+
+
+def in_blind_review() -> bool:
+    """Whether the session works a blind queue (every verdict hidden)."""
+    worked = worked_queue()
+    return worked is not None and worked.blind
+
+
+def enter(name: str, blind: bool) -> None:
+    """Work a queue from now on (callbacks and the Review page)."""
+    st.session_state[Key.REVIEW_MODE] = WorkedQueue(name, blind)
+    st.query_params[Key.QUEUE.value] = name
+
+
+def leave() -> None:
+    """Stop working the queue: verdicts show again."""
+    st.session_state.pop(Key.REVIEW_MODE, None)
+    st.session_state.pop(Key.QUEUE_PICK, None)
+    st.query_params.pop(Key.QUEUE.value, None)
+
+
+def review_mode_bar() -> None:
+    """The sidebar's line for the queue worked (with the way out); keeps the queue in the URL."""
+    worked = worked_queue()
+    if worked is None:
+        return
+    if st.query_params.get(Key.QUEUE.value) != worked.name:
+        st.query_params[Key.QUEUE.value] = worked.name  # a page switch dropped it: put it back
+    with st.sidebar:
+        mode = "blind: verdicts hidden" if worked.blind else "informed"
+        st.info(f"Review mode · queue **{inert(worked.name)}** ({mode})", icon=":material/rate_review:")
+        st.button("Leave review mode", key=Key.LEAVE_REVIEW, on_click=leave, width="stretch")
+
+
+def hide_in_blind_review(title: str) -> None:
+    """On a page made of verdicts: in blind review, say why it is empty and stop."""
+    worked = worked_queue()
+    if worked is None or not worked.blind:
+        return
+    st.title(title)
+    st.info(
+        f"You are working the blind queue {inert(worked.name)}: this page shows verdicts, so it stays"
+        " closed until you leave review mode (sidebar)."
+    )
+    st.stop()
+
+
+def note_verdicts_shown(items: Iterable[tuple[str, str]]) -> None:
+    """A view showed these trajectories' verdicts: recorded for a named reviewer (review_store.note_shown).
+
+    The annotation store is imported only when a reviewer is named.
+    """
+    if not reviewer():
+        return
+    from pages.review_store import note_shown
+    from webeval_core.review.annotations import Shown
+
+    note_shown(list(items), Shown.VERDICT)
+
+
+def _enter_named(name: str) -> WorkedQueue | None:
+    """Enter the queue a link names; None (said on the page) when the store has no such queue."""
+    from pages.review_store import review_store_quiet
+    from webeval_core.review import StoreError, read_queues
+
+    store = review_store_quiet()
+    try:
+        queues = read_queues(store) if store is not None else None
+    except StoreError:
+        queues = None
+    if queues is not None and name not in queues:
+        st.warning(
+            f"The link names the review queue {inert(name)}, which the annotation store does not hold."
+        )
+        st.query_params.pop(Key.QUEUE.value, None)
+        return None
+    # The store unreachable: the queue's mode is unknown, so it is worked blind until it answers.
+    blind = queues is None or queues[name].stage == "blind"
+    enter(name, blind)
+    return WorkedQueue(name, blind)

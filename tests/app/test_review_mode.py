@@ -1,0 +1,106 @@
+"""Review mode in the app: a blind queue locks every view, keys never do two things, what was shown counts."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from pages.state import Key, label_key, review_field_key
+from tests.conftest import Sample
+from webeval_core.review import OFFICIAL, ReviewQueue, Stage, judge_verdicts, open_store, save_queue
+from webeval_core.review.annotations import Revealed
+from webeval_core.runs.index import build_index
+from webeval_core.runs.metrics import TrajectoryFilter
+
+OpenPage = Callable[..., AppTest]
+QUEUE = "blind all"
+
+
+@pytest.fixture
+def store_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    location = str(tmp_path / "annotations.sqlite")
+    monkeypatch.setenv("WEBEVAL_ANNOTATIONS", location)
+    save_queue(open_store(location), ReviewQueue(name=QUEUE, stage=Stage.BLIND, criteria=TrajectoryFilter()))
+    return location
+
+
+def _scored_item(sample: Sample) -> tuple[str, str]:
+    judged = judge_verdicts(build_index(sample.root))
+    return min(item for item, verdicts in judged.items() if OFFICIAL in verdicts)
+
+
+def _texts(at: AppTest) -> str:
+    parts = [*at.markdown, *at.caption, *at.info, *at.title, *at.warning]
+    return "\n".join(str(p.value) for p in parts)
+
+
+@pytest.mark.parametrize(
+    "page", ["pages/overview.py", "pages/tasks.py", "pages/compare.py", "pages/agreement.py"]
+)
+def test_pages_made_of_verdicts_stay_closed_in_a_blind_review(
+    app: OpenPage, store_file: str, page: str
+) -> None:
+    at = app(page, queue=QUEUE, reviewer="ann")
+    assert "this page shows verdicts, so it stays closed" in _texts(at)
+    assert not at.dataframe and not at.get("plotly_chart") and not at.metric
+    assert at.button(key=Key.LEAVE_REVIEW).label == "Leave review mode"
+    at.button(key=Key.LEAVE_REVIEW).click().run()  # leaving opens it again
+    assert "stays closed" not in _texts(at)
+    assert "queue" not in at.query_params
+
+
+def test_the_list_in_a_blind_review_has_no_verdict_column_filter_or_headline(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    # A crafted link filtering on verdicts is ignored, not obeyed.
+    at = app("pages/trajectories.py", queue=QUEUE, reviewer="ann", statuses="failure", results="fail")
+    labels = {w.label for w in at.multiselect}
+    assert {"Result", "Verdict status", "Failure tag", "Human outcome"}.isdisjoint(labels)
+    assert not [t for t in at.toggle if t.label == "Judges disagree"]
+    table = next(df.value for df in at.dataframe if "task_id" in df.value.columns)
+    hidden = {"result", "status", "score", "tags", "human", "disagree", "value", "counted"}
+    assert hidden.isdisjoint(table.columns)
+    assert len(table) == len(build_index(sample.root).summaries)  # the status filter did nothing
+    assert "hidden: blind review" in _texts(at)
+
+
+def test_the_list_outside_review_mode_records_what_it_showed(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    item = _scored_item(sample)
+    app("pages/trajectories.py", reviewer="Cat")
+    # Cat saw the item's verdict in the list: her later save from a blind queue is informed.
+    at = app("pages/trajectory.py", run=item[0], task=item[1], tab="Annotate", queue=QUEUE, reviewer="cat")
+    at.button(key=label_key(review_field_key(Key.REVIEW_OUTCOME, *item), "success")).click().run()
+    at.button(key=Key.REVIEW_SAVE).click().run()
+    (saved,) = open_store(store_file).annotations()
+    assert (saved.reviewer, saved.stage, saved.revealed) == ("cat", Stage.INFORMED, Revealed.VERDICT)
+    assert any("Saved as informed" in s.value for s in at.success)
+
+
+def test_the_annotate_tab_owns_its_keys_and_the_walk_bar_gives_up_f(app: OpenPage, sample: Sample) -> None:
+    at = app("pages/trajectories.py")
+    at.session_state[Key.TRAJECTORIES_TABLE] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    at.switch_page("pages/trajectory.py")
+    at.query_params["reviewer"] = "ann"
+    at.session_state[Key.TAB] = "Annotate"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    shortcuts = [b.proto.shortcut.lower() for b in at.button if b.proto.shortcut]
+    assert "f" in shortcuts and len(shortcuts) == len(set(shortcuts)), shortcuts
+    assert at.button(key=Key.LIST_NEXT_FAILURE).proto.shortcut == ""
+    at.session_state[Key.TAB] = "Replay"
+    at.run()
+    assert at.button(key=Key.LIST_NEXT_FAILURE).proto.shortcut.lower() == "f"  # F is the list's again
+
+
+def test_a_link_to_an_unknown_run_or_task_says_so(app: OpenPage, sample: Sample) -> None:
+    at = app("pages/trajectory.py", run="no/such/run", task="1")
+    assert "names the run no/such/run" in _texts(at).replace("\\", "")
+    run = build_index(sample.root).runs[0].key
+    at = app("pages/trajectory.py", run=run, task="999999")
+    assert "names the task 999999" in _texts(at).replace("\\", "")

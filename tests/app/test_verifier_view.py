@@ -1,0 +1,146 @@
+"""AppTest of the Universal Verifier in full: the Judges tab on a score file written by hand from
+the reference (every field shown, each code named), a failure point opening the replay at its
+step, the replay's flagged steps, the run report's rows and differences, an older generation, and
+the overview's error-taxonomy charts filtering the list."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from pages.common import inert
+from pages.state import failure_table_key, flag_key
+from tests.app.test_overview import click, figure, table
+from tests.verifier_files import (
+    HAND_WRITTEN_CODES,
+    HAND_WRITTEN_RESPONSE,
+    JUDGE,
+    OLDER_RESPONSE,
+    RUN,
+    SECOND,
+    TASK,
+    strings_of,
+    verifier_root,
+)
+from webeval_core.reading.taxonomy import code_label
+
+PAGE = "pages/trajectory.py"
+OpenPage = Callable[..., AppTest]
+
+
+def _shown(at: AppTest) -> str:
+    """Every text the page drew: texts, captions, Markdown, warnings, and table and grid cells."""
+    parts: list[Any] = [e.value for kind in ("text", "caption", "markdown", "warning") for e in at.get(kind)]
+    for grid in (*at.table, *at.dataframe):
+        parts.extend(grid.value.to_numpy().ravel())
+    return "\n".join(map(str, parts))
+
+
+def test_every_field_of_the_hand_written_file_is_shown_with_codes_named(
+    app: OpenPage, tmp_path: Path
+) -> None:
+    at = app(PAGE, verifier_root(tmp_path), run=RUN, task=TASK, tab="Judges")
+    shown = _shown(at)
+    # st.table renders Markdown, so its cells are escaped; grids and st.text show the text itself.
+    missing = [
+        s for s in strings_of(json.loads(HAND_WRITTEN_RESPONSE)) if s not in shown and inert(s) not in shown
+    ]
+    assert missing == []
+    assert inert("decided by both verdicts, ANDed (success_criterion: both)") in shown
+    for code in HAND_WRITTEN_CODES:
+        assert code_label(code) in shown or inert(code_label(code)) in shown, code
+    assert "violated" in shown and "no permission · info provided · task specified" in shown
+    assert not at.exception
+
+
+def test_a_failure_point_opens_the_replay_at_its_step(app: OpenPage, tmp_path: Path) -> None:
+    at = app(PAGE, verifier_root(tmp_path), run=RUN, task=TASK, tab="Judges")
+    at.session_state[failure_table_key(JUDGE)] = {"selection": {"rows": [1], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["tab"] == "Replay"
+    assert at.query_params["step"] == "3"
+    assert any(m.value.startswith("**Step 3 of 5**") for m in at.markdown)
+    assert [w.value for w in at.warning] == [
+        inert(f"⚑ {JUDGE}: 3.2.1 API-sniffing — Read the trail list from a JSON endpoint.")
+    ]
+
+
+def test_the_replay_marks_every_flagged_step(app: OpenPage, tmp_path: Path) -> None:
+    at = app(PAGE, verifier_root(tmp_path), run=RUN, task=TASK, step="1")
+    assert not at.warning  # step 1 is not flagged
+    assert [at.button(key=flag_key(step)).label for step in (2, 3, 4, 5)] == ["⚑ 2", "⚑ 3", "⚑ 4", "⚑ 5"]
+    at.button(key=flag_key(2)).click().run()
+    assert at.query_params["step"] == "2"
+    flags = at.warning[0].value
+    assert inert("6.4 Fine-grained grounding error") in flags and inert("2.3 Output fabrication") in flags
+
+
+def test_the_run_report_rows_and_their_differences(app: OpenPage, tmp_path: Path) -> None:
+    at = app(PAGE, verifier_root(tmp_path), run=RUN, task=TASK, tab="Judges")
+    assert [s.value for s in at.subheader] == ["Run report: " + inert(f"{RUN}/verify_report.jsonl")]
+    assert any("disagrees with the score file on 1 field" in w.value for w in at.warning)
+    differences = at.table[-1].value
+    assert differences.values.tolist() == [[inert(JUDGE), inert("first_failure_step"), "3", "2"]]
+    mine, errors = (frame.value for frame in at.dataframe[-2:])
+    assert mine["first failure step"].tolist() == [3]
+    assert errors["status"].tolist() == ["error"]
+    assert errors["error"].tolist() == ["TimeoutError: the judge did not answer"]
+
+
+def test_an_older_generation_shows_what_it_holds(app: OpenPage, tmp_path: Path) -> None:
+    at = app(PAGE, verifier_root(tmp_path, OLDER_RESPONSE), run=RUN, task=TASK, tab="Judges")
+    assert not at.exception
+    shown = _shown(at)
+    assert "earlier generation" in [b.proto.label for b in at.get("badge")] or "earlier generation" in shown
+    assert '{"step": 4, "reason": "miscount"}' in shown
+    assert "the file does not say which verdict decided it" in shown
+
+
+def test_the_overview_charts_error_categories_and_filters_the_list(app: OpenPage, tmp_path: Path) -> None:
+    at = app("pages/overview.py", verifier_root(tmp_path), view="Outcomes and failures")
+    categories = figure(at, "chart_failure_category")
+    (trace,) = categories["data"]
+    assert trace["y"] == ["2 Hallucination", "3 Execution &amp; Strategy", "6 Tool Interaction",
+                          "7 Task Ambiguity", "8 Invalid Task"]  # fmt: skip
+    assert trace["x"] == [2, 1, 1, 1, 1]  # 2: both failed trajectories
+    codes = figure(at, "chart_failure_code")["data"][0]
+    assert "3.2.1 API-sniffing" in codes["y"] and "7.2 Ambiguous task" in codes["y"]
+    click(at, "chart_failure_category", trace["customdata"][0])
+    assert table(at)["task_id"].tolist() == [TASK, SECOND]
+    click(at, "chart_failure_category", trace["customdata"][1])  # 3 Execution & Strategy
+    assert table(at)["task_id"].tolist() == [TASK]
+
+
+def test_two_runs_compare_their_error_categories(app: OpenPage, tmp_path: Path) -> None:
+    root = verifier_root(tmp_path)
+    other = root / "WebTailBench_b"
+    shutil.copytree(root / RUN, other)
+    (other / "traj" / SECOND / "scores" / f"{JUDGE}.json").unlink()  # B: one trajectory fewer in 2
+    at = app("pages/compare.py", root, a=RUN, b="WebTailBench_b")
+    counts = next(d.value for d in at.dataframe if "verifier" in d.value.columns)
+    assert counts.values.tolist() == [
+        [JUDGE, "2 Hallucination", 2, 1, -1],
+        [JUDGE, "3 Execution & Strategy", 1, 1, 0],
+        [JUDGE, "6 Tool Interaction", 1, 1, 0],
+        [JUDGE, "7 Task Ambiguity", 1, 1, 0],
+        [JUDGE, "8 Invalid Task", 1, 1, 0],
+    ]
+    at.segmented_control(key="taxonomy_level").set_value("code").run()
+    counts = next(d.value for d in at.dataframe if "verifier" in d.value.columns)
+    assert counts["code"].tolist()[:2] == ["2.1 Output contradiction", "2.3 Output fabrication"]
+    assert counts["B - A"].tolist()[0] == -1
+
+
+def test_the_trajectories_page_filters_by_error_code(app: OpenPage, tmp_path: Path) -> None:
+    chosen = [f"{JUDGE}: 2 Hallucination", f"{JUDGE}: 2.1 Output contradiction"]
+    at = app("pages/trajectories.py", verifier_root(tmp_path), codes=chosen)
+    assert at.multiselect(key="codes").value == chosen
+    assert table(at)["task_id"].tolist() == [TASK, SECOND]
+    at.multiselect(key="codes").set_value([f"{JUDGE}: 3.2.1 API-sniffing"]).run()
+    assert table(at)["task_id"].tolist() == [TASK]

@@ -1,0 +1,55 @@
+"""`webeval ls ROOT`: runs, their trajectories as aligned columns, the unreadable folders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.builders import fara_folder, wav_folder
+from tests.core.cli.helpers import run_cli
+
+
+def test_ls_lists_runs_and_unreadable(tmp_path: Path) -> None:
+    fara_folder(tmp_path / "runs/sys/fara-7b/me/bench/0/traj", "t1")
+    wav_folder(tmp_path / "cli", "7")
+    broken = tmp_path / "cli" / "8"
+    broken.mkdir()
+    (broken / "8_final_answer.json").write_text("not json")
+
+    code, text = run_cli("ls", str(tmp_path))
+    assert code == 0
+    assert "runs/sys/fara-7b/me/bench/0" in text
+    assert "model=fara-7b" in text
+    assert "Unreadable folders (1)" in text
+
+    code, text = run_cli("ls", str(tmp_path), "--json")
+    payload = json.loads(text)
+    assert sorted(r["key"] for r in payload["runs"]) == ["cli", "runs/sys/fara-7b/me/bench/0"]
+    assert payload["unreadable"][0]["path"] == str(broken)
+
+
+def test_missing_root_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run_cli("ls", str(tmp_path / "nope"))
+    assert code == 1
+    assert "not a folder" in capsys.readouterr().err
+
+
+def test_ls_sizes_columns_to_long_task_ids_and_counts_in_words(tmp_path: Path) -> None:
+    long_id = "shopping_admin_find_the_best_selling_product_of_2022"
+    fara_folder(tmp_path / "one" / "traj", long_id)
+    fara_folder(tmp_path / "two" / "traj", "a")
+    fara_folder(tmp_path / "two" / "traj", "b")
+
+    code, text = run_cli("ls", str(tmp_path))
+
+    assert code == 0
+    assert "(1 trajectory)" in text
+    assert "(2 trajectories)" in text
+    lines = text.splitlines()
+    header = next(line for line in lines if line.lstrip().startswith("task"))
+    row = next(line for line in lines if long_id in line)
+    # Every column starts where its header does, however long the task id before it.
+    assert row.index("answered") == header.index("outcome")
+    assert row.index(long_id) + len(long_id) < header.index("outcome")

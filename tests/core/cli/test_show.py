@@ -1,0 +1,131 @@
+"""`webeval show DIR`: text, JSON, and a standalone HTML page written only where it may be."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.builders import fara_folder
+from tests.core.cli.helpers import run_cli
+
+
+def test_show_json_has_the_documented_keys(tmp_path: Path) -> None:
+    folder = fara_folder(tmp_path, "alltrails_find_23")
+
+    code, text = run_cli("show", str(folder), "--json")
+
+    assert code == 0
+    payload = json.loads(text)
+    for key in ("task_id", "layout", "outcome", "final_answer", "steps", "screenshots", "duration_s",
+                "token_usage", "scores", "warnings"):  # fmt: skip
+        assert key in payload, key
+    assert payload["layout"] == "fara"
+    assert payload["outcome"] == "answered"
+    step = payload["steps"][1]
+    assert set(step) >= {"index", "action", "arguments", "thought", "url", "timestamp", "screenshot", "point"}
+    assert step["action"] == "left_click"
+    assert "thoughts" not in step["arguments"]
+    assert all((folder / rel).is_file() for rel in payload["screenshots"])
+
+
+def test_show_text_names_task_and_steps(tmp_path: Path) -> None:
+    folder = fara_folder(tmp_path, "t1", generation="solver", naming="solver")
+    code, text = run_cli("show", str(folder))
+    assert code == 0
+    assert "Task t1" in text
+    assert "Outcome:  answered" in text
+
+
+def test_show_unreadable_folder_exits_1_without_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    code, _ = run_cli("show", str(folder))
+    assert code == 1
+    err = capsys.readouterr().err
+    assert str(folder) in err
+    assert "Traceback" not in err
+
+
+def test_show_html_writes_a_standalone_page_and_reports_it(tmp_path: Path) -> None:
+    folder = fara_folder(tmp_path / "runs", "alltrails_find_23")
+    target = tmp_path / "out" / "demo.html"
+    target.parent.mkdir()
+
+    code, text = run_cli("show", str(folder), "--html", str(target))
+
+    assert code == 0
+    page = target.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "<h1>Task alltrails_find_23</h1>" in page
+    assert page.count('src="data:image/jpeg;base64,') == 5
+    size_kb = round(target.stat().st_size / 1e3)
+    assert text == f"Wrote {target} ({size_kb} KB, 5 steps)\n"
+
+
+def test_show_html_never_overwrites_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = fara_folder(tmp_path / "runs", "t1")
+    target = tmp_path / "demo.html"
+    target.write_text("keep me")
+
+    code, _ = run_cli("show", str(folder), "--html", str(target))
+
+    assert code == 1
+    err = capsys.readouterr().err
+    assert f"{target}: already exists; pass --force to overwrite it" in err
+    assert target.read_text() == "keep me"
+
+    code, text = run_cli("show", str(folder), "--html", str(target), "--force")
+    assert code == 0
+    assert text.startswith(f"Wrote {target} (")
+    assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+@pytest.mark.parametrize("inside", ["demo.html", "scores/demo.html", "../t1/demo.html"])
+def test_show_html_refuses_a_file_inside_the_trajectory_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], inside: str
+) -> None:
+    from tests.builders import snapshot
+
+    folder = fara_folder(tmp_path, "t1")
+    (folder / "scores").mkdir()
+    before = snapshot(folder)
+    target = folder / inside
+
+    code, _ = run_cli("show", str(folder), "--html", str(target))
+
+    assert code == 1
+    err = capsys.readouterr().err
+    assert f"{target}: is inside the trajectory folder {folder}" in err
+    assert "Traceback" not in err
+    assert snapshot(folder) == before
+
+
+def test_show_html_of_an_unreadable_folder_exits_1_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    target = tmp_path / "demo.html"
+
+    code, text = run_cli("show", str(folder), "--html", str(target))
+
+    assert code == 1
+    assert text == ""
+    err = capsys.readouterr().err
+    assert f"webeval show: {folder}: not a trajectory folder" in err
+    assert "Traceback" not in err
+    assert not target.exists()
+
+
+def test_show_html_names_a_missing_target_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = fara_folder(tmp_path / "runs", "t1")
+    target = tmp_path / "no such folder" / "demo.html"
+    code, _ = run_cli("show", str(folder), "--html", str(target))
+    assert code == 1
+    assert (
+        f"{target}: cannot be written: the folder {target.parent} does not exist" in capsys.readouterr().err
+    )

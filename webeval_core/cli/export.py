@@ -1,0 +1,190 @@
+"""`webeval export ROOT`: one row per trajectory as CSV or JSON lines (with its reviews when asked),
+or a run's report as a folder of HTML pages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from webeval_core.cli._output import Progress, say, size
+from webeval_core.cli._roots import load_index
+from webeval_core.safe_output import spreadsheet_row, strict_json
+
+if TYPE_CHECKING:
+    from webeval_core.cli._output import Subparsers
+    from webeval_core.runs.summary import RootIndex, TrajectorySummary
+
+_EXPORT_COLUMNS = (
+    "run_key",
+    "task_id",
+    "path",
+    "layout",
+    "outcome",
+    "steps",
+    "screenshots",
+    "duration_s",
+    "prompt_tokens",
+    "completion_tokens",
+    "core_error",
+    "warnings",
+    "unreadable",
+    "final_answer",
+)
+
+
+def add_parser(sub: Subparsers) -> None:
+    """`export ROOT [--format csv|jsonl|html] [-o PATH] [--run KEY] [--annotations PATH_OR_URL] ...`."""
+    export = sub.add_parser("export", help="export one row per trajectory as CSV or JSON lines")
+    export.add_argument("root")
+    export.add_argument("--format", choices=("csv", "jsonl", "html"), default="csv")
+    export.add_argument("-o", "--output", help="file to write (default: stdout); for html, a folder")
+    export.add_argument("--run", help="the run key of an html report (see webeval ls)")
+    export.add_argument("--force", action="store_true", help="html: write into a non-empty folder")
+    export.add_argument("--jobs", type=int, default=0, help="html: processes drawing pages (0: one per core)")
+    export.add_argument(
+        "--with-annotations",
+        action="store_true",
+        help="add each trajectory's reviews (count, majority outcome, who said what) as columns",
+    )
+    export.add_argument(
+        "--annotations",
+        metavar="PATH_OR_URL",
+        help="the review store those columns come from, a SQLite file or postgresql:// URL (implies"
+        " --with-annotations; default: $WEBEVAL_ANNOTATIONS, else the user's data folder)",
+    )
+    export.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Rows to `-o FILE` or `out`, or a run report into `-o FOLDER`; 1 when ROOT or the store fails."""
+    if args.format == "html":
+        return _export_run_report(args, out)
+    index = load_index(args, "export")
+    if index is None:
+        return 1
+    rows = _export_rows(index)
+    if args.with_annotations or args.annotations:
+        reviewed = _with_reviews(rows, index, args.annotations)
+        if reviewed is None:
+            return 1
+        rows = reviewed
+    _write_rows(rows, args.format, args.output, out)
+    if args.output:
+        say(sys.stderr, f"Wrote {len(rows)} rows to {args.output}")
+    return 0
+
+
+def _export_rows(index: RootIndex) -> list[dict[str, Any]]:
+    rows = []
+    for s in index.summaries:
+        row = {column: getattr(s, column) for column in _EXPORT_COLUMNS}
+        row["path"] = str(s.path)
+        row["verdict"] = s.verdict.status if s.verdict else None
+        row["verdict_score"] = s.verdict.score if s.verdict else None
+        row["failure_tags"] = "; ".join(s.verdict.tags) if s.verdict else ""
+        row.update({f"score:{name}": score for name, score in sorted(s.scores.items())})
+        rows.append(row)
+    return rows
+
+
+def _with_reviews(
+    rows: list[dict[str, Any]], index: RootIndex, location: str | None
+) -> list[dict[str, Any]] | None:
+    """The rows with the review columns of `location`'s store; None when it cannot be opened (said why)."""
+    from webeval_core.review.exchange import REVIEW_COLUMNS, review_columns
+    from webeval_core.review.legacy import open_annotations
+    from webeval_core.review.store import StoreError
+
+    try:
+        store, problems = open_annotations(location, index.root)
+    except StoreError as exc:
+        say(sys.stderr, f"webeval export: {exc}")
+        return None
+    say(sys.stderr, *(f"webeval export: {problem}" for problem in problems))
+    try:
+        reviews = review_columns(store.annotations())
+    finally:
+        store.close()
+    empty = dict.fromkeys(REVIEW_COLUMNS)
+    return [row | reviews.get((row["run_key"], row["task_id"]), empty) for row in rows]
+
+
+def _write_rows(rows: list[dict[str, Any]], fmt: str, output: str | None, out: TextIO) -> None:
+    target: TextIO = open(output, "w", newline="", encoding="utf-8") if output else out  # noqa: SIM115
+    try:
+        if fmt == "jsonl":
+            target.writelines(strict_json(row) + "\n" for row in rows)
+        else:
+            columns = list(dict.fromkeys(key for row in rows for key in row)) or list(_EXPORT_COLUMNS)
+            writer = csv.DictWriter(target, fieldnames=columns)
+            writer.writeheader()
+            # Formula-like text is shown as text by a spreadsheet; numbers stay numbers.
+            writer.writerows(spreadsheet_row(row) for row in rows)
+    finally:
+        if target is not out:
+            target.close()
+
+
+# --- a run's report (--format html) -----------------------------------------------------------
+
+
+def _report_problem(args: argparse.Namespace, index: RootIndex) -> str | None:
+    """Why the run report cannot be written where asked, or None."""
+    if index.run(args.run or "") is None:
+        keys = ", ".join(found.key for found in index.runs) or "none"
+        return f"--format html needs --run KEY, one of the runs under {index.root}: {keys}"
+    if not args.output:
+        return "--format html writes a folder: give it with -o FOLDER"
+    target = Path(args.output)
+    if target.exists() and (not target.is_dir() or any(target.iterdir())) and not args.force:
+        return f"{target} already exists and is not empty; pass --force to write into it"
+    return None
+
+
+def _write_report_page(job: tuple[Path, int, TrajectorySummary]) -> int:
+    from webeval_core.presentation.runreport import page_name, trajectory_page
+    from webeval_core.reading.tasks import installed_catalog
+
+    folder, position, summary = job
+    # The catalog is inherited from the parent when forked: no re-read per page.
+    html = trajectory_page(summary, installed_catalog()).encode("utf-8")
+    (folder / page_name(position, summary)).write_bytes(html)
+    return len(html)
+
+
+def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
+    """`webeval export ROOT --run KEY --format html -o FOLDER`: a run's report and its trajectory pages."""
+    from webeval_core.parallel import map_in_processes, worker_count
+    from webeval_core.presentation.runreport import PAGES_FOLDER, run_members, run_report_html
+    from webeval_core.reading.tasks import installed_catalog
+
+    index = load_index(args, "export")
+    if index is None:
+        return 1
+    problem = _report_problem(args, index)
+    if problem is not None:
+        say(sys.stderr, f"webeval export: {problem}")
+        return 1
+    catalog = installed_catalog()
+    folder = Path(args.output)
+    (folder / PAGES_FOLDER).mkdir(parents=True, exist_ok=True)
+    (folder / "index.html").write_text(run_report_html(index, args.run, catalog), encoding="utf-8")
+    members = run_members(index, args.run)
+    jobs = [(folder, position, summary) for position, summary in enumerate(members, start=1)]
+    sizes = map_in_processes(
+        _write_report_page,
+        jobs,
+        workers=worker_count(args.jobs, len(jobs)),
+        parallel_from=8,
+        on_progress=Progress("Writing pages"),
+    )
+    say(
+        out,
+        f"Wrote {folder / 'index.html'} and {len(sizes)} trajectory pages ({size(sum(sizes))})"
+        f" in {folder / PAGES_FOLDER}",
+    )
+    return 0

@@ -1,0 +1,79 @@
+"""`webeval ls ROOT`: the runs and trajectories under ROOT, and the unreadable folders."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, TextIO
+
+from webeval_core.cli._output import plural, print_json, say, table
+from webeval_core.cli._roots import load_index
+
+if TYPE_CHECKING:
+    from webeval_core.cli._output import Subparsers
+    from webeval_core.runs.discovery import Run
+    from webeval_core.runs.summary import TrajectorySummary
+
+
+def add_parser(sub: Subparsers) -> None:
+    """`ls ROOT [--json] [--no-cache]`."""
+    ls = sub.add_parser("ls", help="list runs and trajectories under a folder")
+    ls.add_argument("root")
+    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--no-cache", action="store_true", help="re-read every folder")
+    ls.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """The runs and trajectories under ROOT as a table per run (or JSON); 1 when ROOT is no folder."""
+    from webeval_core.runs.index import index_as_json
+
+    index = load_index(args, "ls")
+    if index is None:
+        return 1
+    if args.json:
+        print_json(index_as_json(index), out)
+        return 0
+    if not index.summaries:
+        say(out, f"No trajectory folders found under {index.root}")
+        return 0
+    for found in index.runs:
+        members = [s for s in index.summaries if s.run_key == found.key and not s.unreadable]
+        say(out, *run_lines(found, members))
+    if index.unreadable:
+        say(out, "", f"Unreadable folders ({len(index.unreadable)}):")
+        say(out, *(f"  {s.path}: {s.unreadable}" for s in index.unreadable))
+    return 0
+
+
+def run_lines(found: Run, members: list[TrajectorySummary]) -> list[str]:
+    """One run of `ls`: its key, its metadata, then a row per readable trajectory (columns as wide
+    as their widest cell, so long task ids keep them aligned).
+    """
+    lines = ["", f"{found.key}  ({plural(len(members), 'trajectory', 'trajectories')})"]
+    meta = ", ".join(f"{k}={v}" for k, v in found.metadata.items() if v)
+    if meta:
+        lines.append(f"  {meta}")
+    rows = [
+        [
+            s.task_id,
+            s.outcome or "-",
+            str(s.steps),
+            str(s.verdict.status) if s.verdict else "-",
+            _score_cell(s),
+        ]
+        for s in members
+    ]
+    header = ["task", "outcome", "steps", "verdict", "other scores"]
+    lines += [f"  {line}" for line in table(header, rows, right=(2,))]
+    return lines
+
+
+def _verdict_cell(summary: TrajectorySummary) -> str:
+    return str(summary.verdict.status) if summary.verdict else "-"
+
+
+def _score_cell(summary: TrajectorySummary) -> str:
+    """Scores of other judges; the WebArena-Verified verdict has its own column."""
+    verdict_source = summary.verdict.source if summary.verdict else None
+    others = sorted((n, s) for n, s in summary.scores.items() if n != verdict_source)
+    return ", ".join(f"{name}={score}" for name, score in others) or "-"

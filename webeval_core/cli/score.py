@@ -1,0 +1,201 @@
+"""`webeval score PATH...`: score trajectory folders with the official evaluator, write their score
+files and print a tally per site and task type.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TextIO
+
+from webeval_core.cli._output import Progress, complain, print_json, say, shorten
+from webeval_core.cli._roots import opened
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from webeval_core.cli._output import Subparsers
+    from webeval_core.reading.tasks import TaskCatalog
+    from webeval_core.remote import OpenedRoot
+    from webeval_core.scoring import ScoreOutcome, ScoreSummary
+
+
+def add_parser(sub: Subparsers) -> None:
+    """`score PATH... [--config FILE] [--tasks FILE] [--jobs N] [--force] [--json] [--write-remote]
+    [--cluster tcp://HOST:PORT]`.
+    """
+    score = sub.add_parser("score", help="score trajectories with the official WebArena-Verified evaluator")
+    score.add_argument(
+        "paths", nargs="+", metavar="PATH", help="a trajectory folder or any folder holding them"
+    )
+    score.add_argument(
+        "--config", help="URL config (default: webarena-verified-config.json in a parent folder)"
+    )
+    score.add_argument("--tasks", help="dataset file of the same shape (default: the installed 812 tasks)")
+    score.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (default: all cores)"
+    )
+    score.add_argument(
+        "--force", action="store_true", help="re-evaluate even when a score file is up to date"
+    )
+    score.add_argument("--json", action="store_true", help="print one JSON object")
+    score.add_argument(
+        "--write-remote",
+        action="store_true",
+        help="for a remote root (az://, s3://, gs://): also write the score files to the store"
+        " (default: only into its local mirror)",
+    )
+    score.add_argument(
+        "--cluster",
+        metavar="tcp://HOST:PORT",
+        help="score on this Dask scheduler's workers (default: $WEBEVAL_DASK_SCHEDULER, else this machine)",
+    )
+    score.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Score trajectory folders with the official evaluator and write their score files."""
+    from webeval_core.diagnostics import UnreadableError
+    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.runs.discovery import iter_trajectory_dirs
+    from webeval_core.scoring import score_trajectories, summarize_scores
+    from webeval_core.scoring.cluster import scheduler_address
+
+    try:
+        catalog = load_catalog(args.tasks)
+    except UnreadableError as exc:
+        complain("score", exc.path, exc.reason)
+        return 1
+    roots = _score_roots(args.paths)
+    if roots is None:
+        return 1
+    batches = [(root.path, list(iter_trajectory_dirs(root.path))) for root in roots]
+    mirrored = [root for root in roots if root.url]
+    if scheduler_address(args.cluster):
+        outcomes: list[ScoreOutcome] | None = _on_cluster(
+            args, roots, [found for _, found in batches], catalog
+        )
+    else:
+        outcomes = [
+            outcome
+            for path, folders in batches
+            for outcome in score_trajectories(
+                folders,
+                config=args.config,
+                config_root=path,  # a URL config is looked for up to the folder named, never above it
+                catalog=catalog,
+                jobs=args.jobs,
+                force=args.force,
+                on_progress=Progress("Scoring"),
+            )
+        ]
+    if outcomes is None or (mirrored and not _write_back(mirrored, outcomes, args.write_remote)):
+        return 1
+    summary = summarize_scores(outcomes)
+    if args.json:
+        results = [
+            {k: getattr(o, k) for k in ("task_id", "status", "score", "eval_hash", "reason")}
+            | {"path": str(o.path)}
+            for o in outcomes
+        ]
+        print_json({"results": results, "summary": summary.model_dump(mode="json")}, out)
+        return 0
+    if not outcomes:
+        say(out, "No trajectory folders found.")
+        return 0
+    say(out, *_score_report(outcomes, summary))
+    return 0
+
+
+def _on_cluster(
+    args: argparse.Namespace, roots: list[OpenedRoot], folders: list[list[Path]], catalog: TaskCatalog
+) -> list[ScoreOutcome] | None:
+    """`score --cluster`: the folders scored on a Dask cluster, then each root's index refreshed once."""
+    from webeval_core.runs.refresh import refresh_index
+    from webeval_core.runs.store import IndexStore
+    from webeval_core.scoring.cluster import ClusterError, cluster_root, scheduler_address, score_on_cluster
+
+    try:
+        outcomes = score_on_cluster(
+            scheduler_address(args.cluster) or "",
+            [(cluster_root(root.path, root.url), found) for root, found in zip(roots, folders, strict=True)],
+            catalog=catalog,
+            config=args.config,
+            force=args.force,
+            on_progress=Progress("Scoring"),
+        )
+    except ClusterError as exc:
+        say(sys.stderr, f"webeval score: {exc}")
+        return None
+    for root in roots:
+        refresh_index(IndexStore(root.path))
+    return outcomes
+
+
+def _score_roots(given: Sequence[str]) -> list[OpenedRoot] | None:
+    """The folders `score` was given, a URL's as its mirror; None when one is not a folder (said why)."""
+    roots: list[OpenedRoot] = []
+    for text in given:
+        root = opened(text, "score")
+        if root is None:
+            return None
+        if not root.path.is_dir():
+            complain("score", root.path, "not a folder")
+            return None
+        roots.append(root)
+    return roots
+
+
+def _write_back(mirrored: list[OpenedRoot], outcomes: Sequence[ScoreOutcome], write_remote: bool) -> bool:
+    """Score files of remote roots: uploaded with --write-remote, else said to stay in the mirror."""
+    from webeval_core.remote import RemoteReadError, upload
+
+    for root in mirrored:
+        files = [o.score_file for o in outcomes if o.score_file and o.score_file.is_relative_to(root.path)]
+        if not write_remote:
+            say(
+                sys.stderr,
+                f"Score files of {root.url} are in its local mirror {root.path} (the app reads them"
+                " there); pass --write-remote to write them to the store.",
+            )
+            continue
+        try:
+            written = upload(root, files)
+        except RemoteReadError as exc:
+            say(sys.stderr, f"webeval score: {exc}")
+            return False
+        say(sys.stderr, f"Wrote {len(written)} score files to {root.url}")
+    return True
+
+
+def _score_report(outcomes: Sequence[ScoreOutcome], summary: ScoreSummary) -> list[str]:
+    """`score`'s text: the engine, a tally per site and task type, the files written, the errors."""
+    hashes = sorted({o.eval_hash for o in outcomes if o.eval_hash})
+    if hashes:
+        header = f"Scored {len(outcomes)} trajectories with {', '.join(hashes)}"
+    elif outcomes and all(o.status == "excluded" for o in outcomes):
+        header = f"Nothing scored: none of the {len(outcomes)} trajectories has an official evaluator to run"
+    else:
+        header = f"Scored {len(outcomes)} trajectories; the official evaluator ran on none of them"
+    lines = [header, ""]
+    lines.append(
+        f"{'':<28} {'scored':>7} {'success':>8} {'failure':>8} {'error':>6} {'excluded':>9} {'rate':>7}"
+    )
+    groups = [("overall", summary.overall)]
+    groups += [(f"site {name}", tally) for name, tally in summary.per_site.items()]
+    groups += [(f"type {name}", tally) for name, tally in summary.per_task_type.items()]
+    for label, tally in groups:
+        rate = f"{tally.success_rate:.1%}" if tally.success_rate is not None else "-"
+        lines.append(
+            f"{shorten(label, 28):<28} {tally.scored:>7} {tally.success:>8} {tally.failure:>8}"
+            f" {tally.error:>6} {tally.excluded:>9} {rate:>7}"
+        )
+    written = sum(1 for o in outcomes if o.score_file and not o.reused)
+    reused = sum(1 for o in outcomes if o.reused)
+    lines += ["", f"Score files: {written} written, {reused} already up to date."]
+    errors = [o for o in outcomes if o.status == "error"]
+    if errors:
+        lines += ["", f"Errors ({len(errors)}):", *(f"  {o.path}: {o.reason}" for o in errors)]
+    return lines

@@ -1,0 +1,121 @@
+"""`webeval show DIR`: one trajectory as text, JSON or a standalone HTML page."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from webeval_core.cli._output import complain, print_json, say, shorten, size
+from webeval_core.cli._roots import local_root
+
+if TYPE_CHECKING:
+    from webeval_core.cli._output import Subparsers
+    from webeval_core.reading.trajectory import Trajectory
+
+
+def add_parser(sub: Subparsers) -> None:
+    """`show DIR [--json | --html FILE [--force]]`."""
+    show = sub.add_parser("show", help="summarise one trajectory folder")
+    show.add_argument("dir", help="a trajectory folder")
+    shape = show.add_mutually_exclusive_group()
+    shape.add_argument("--json", action="store_true", help="print one JSON object")
+    shape.add_argument(
+        "--html", metavar="FILE", help="write the whole trajectory as one standalone HTML page"
+    )
+    show.add_argument("--force", action="store_true", help="with --html: overwrite FILE if it exists")
+    show.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """One trajectory as text, JSON or a standalone HTML page; 1 when it cannot be read or written."""
+    from webeval_core.diagnostics import UnreadableError
+    from webeval_core.reading.trajectory import load_trajectory, trajectory_json
+
+    folder = local_root(args.dir, "show")
+    if folder is None:
+        return 1
+    try:
+        trajectory = load_trajectory(folder)
+    except UnreadableError as exc:
+        complain("show", exc.path, exc.reason)
+        return 1
+    if args.html:
+        return _write_html(trajectory, Path(args.html), args.force, out)
+    if args.json:
+        print_json(trajectory_json(trajectory), out)
+    else:
+        say(out, *_format_trajectory(trajectory))
+    return 0
+
+
+def _format_trajectory(t: Trajectory) -> list[str]:
+    lines = [
+        f"Task {t.task_id}  ({t.layout} layout, {t.log_generation or 'no'} log)",
+        f"Folder:   {t.path}",
+        f"Outcome:  {t.outcome}",
+        f"Steps:    {len(t.steps)}    Screenshots: {len(t.screenshots)}"
+        + (f"    Duration: {t.duration_s:.1f} s" if t.duration_s is not None else ""),
+    ]
+    usage = t.token_usage
+    if usage.prompt_tokens or usage.completion_tokens:
+        lines.append(f"Tokens:   {usage.prompt_tokens} prompt, {usage.completion_tokens} completion")
+    lines.append(f"Answer:   {shorten(t.final_answer_text, 300) or '(none)'}")
+    for name, score_file in sorted(t.scores.items()):
+        lines.append(f"Score:    {name} = {score_file.score}")
+    if t.steps:
+        lines.append("")
+        lines.append(f"{'#':>4}  {'action':<18} {'arguments':<48} url")
+        for step in t.steps:
+            args = json.dumps(step.arguments, ensure_ascii=False)
+            lines.append(
+                f"{step.index:>4}  {step.action:<18} {shorten(args, 48):<48} {shorten(step.url, 60)}"
+            )
+    errors = t.error_lines
+    if errors:
+        lines.append("")
+        lines.append(f"core.log errors ({len(errors)}):")
+        lines.extend(f"  line {e.line}: {shorten(e.message, 120)}" for e in errors)
+    if t.warnings:
+        lines.append("")
+        lines.append(f"Warnings ({len(t.warnings)}):")
+        lines.extend(f"  {w}" for w in t.warnings)
+    return lines
+
+
+def _html_target_problem(target: Path, folder: Path, force: bool) -> str | None:
+    """Why the page cannot be written to `target`, checked before the (seconds-long) rendering."""
+    if target.resolve().is_relative_to(folder.resolve()):
+        return f"is inside the trajectory folder {folder}, which this tool only reads; write it elsewhere"
+    if target.is_dir():
+        return "is a folder; name the .html file to write"
+    if not target.parent.is_dir():
+        return f"cannot be written: the folder {target.parent} does not exist"
+    if target.exists() and not force:
+        return "already exists; pass --force to overwrite it"
+    return None
+
+
+def _refuse_html(target: Path, problem: str) -> int:
+    complain("show", target, problem)
+    return 1
+
+
+def _write_html(trajectory: Trajectory, target: Path, force: bool, out: TextIO) -> int:
+    from webeval_core.presentation.report import (
+        standalone_page,  # pandas (via explain): only `--html` pays for it
+    )
+
+    problem = _html_target_problem(target, trajectory.path, force)
+    if problem is not None:
+        return _refuse_html(target, problem)
+    page = standalone_page(trajectory).encode("utf-8")
+    try:
+        # "x" even after the check above: a file that appeared meanwhile is still not overwritten.
+        with open(target, "wb" if force else "xb") as handle:
+            handle.write(page)
+    except OSError as exc:
+        return _refuse_html(target, f"cannot be written ({exc.strerror})")
+    say(out, f"Wrote {target} ({size(len(page))}, {len(trajectory.steps)} steps)")
+    return 0
