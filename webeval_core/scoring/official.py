@@ -336,8 +336,7 @@ def trace_of(har: Har | None) -> Trace:
         return Trace(trace_class.from_content(entries))
     from webarena_verified.types.tracing import NetworkEvent
 
-    # What `load_trace_from_content` builds for HAR entries, without validating each event again
-    # (its only field is the entry, taken as is); our reader has checked every entry.
+    # `load_trace_from_content`'s events, not validated again (our reader checked every entry).
     events = tuple(NetworkEvent.model_construct(data=MappingProxyType(entry)) for entry in entries)
     return Trace(
         trace_class.model_construct(is_playwright=False, src_file=Path("<from_content>"), events=events)
@@ -346,11 +345,8 @@ def trace_of(har: Har | None) -> Trace:
 
 @functools.cache
 def _trace_class() -> Any:
-    """The library's NetworkTrace, its `evaluation_events` computed once per trace.
-
-    The library recomputes them (a URL parse per request) on each access: once per network check,
-    and again for the provenance, most of a mutate task's time. They are a pure function of the
-    trace's frozen events, so keeping them changes no verdict.
+    """The library's NetworkTrace, its `evaluation_events` (a URL parse per request, recomputed on
+    each access: per network check, again for the provenance) kept: a pure function of its events.
     """
     from webarena_verified.types.tracing import NetworkTrace
 
@@ -370,9 +366,8 @@ def evaluate_task(engine: Engine, task_id: int, engine_input: Any, trace: Trace)
     dumped = result.model_dump(mode="json", exclude_none=True)
     for evaluator in dumped.get("evaluators_results") or ():
         if isinstance(evaluator, dict) and isinstance(evaluator.get("assertions"), list):
-            # The library's comparator visits a response's keys in set order, which changes with
-            # each process's hash seed: in a fixed order, a verdict's score file has the same
-            # bytes whichever process (a pool's, a cluster worker) computed it.
+            # The comparator visits a response's keys in set order (each process's hash seed):
+            # fixed, a score file has the same bytes whichever process computed it.
             evaluator["assertions"].sort(key=_assertion_order)
     return TaskResult.model_validate(dumped)
 
