@@ -14,13 +14,18 @@ from webeval_core.cli._output import Progress, complain, print_json, say, shorte
 from webeval_core.cli._roots import opened
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from webeval_core.cli._output import Subparsers
+    from webeval_core.reading.tasks import TaskCatalog
     from webeval_core.remote import OpenedRoot
     from webeval_core.scoring import ScoreOutcome, ScoreSummary
 
 
 def add_parser(sub: Subparsers) -> None:
-    """`score PATH... [--config FILE] [--tasks FILE] [--jobs N] [--force] [--json] [--write-remote]`."""
+    """`score PATH... [--config FILE] [--tasks FILE] [--jobs N] [--force] [--json] [--write-remote]
+    [--cluster tcp://HOST:PORT]`.
+    """
     score = sub.add_parser("score", help="score trajectories with the official WebArena-Verified evaluator")
     score.add_argument(
         "paths", nargs="+", metavar="PATH", help="a trajectory folder or any folder holding them"
@@ -42,6 +47,11 @@ def add_parser(sub: Subparsers) -> None:
         help="for a remote root (az://, s3://, gs://): also write the score files to the store"
         " (default: only into its local mirror)",
     )
+    score.add_argument(
+        "--cluster",
+        metavar="tcp://HOST:PORT",
+        help="score on this Dask scheduler's workers (default: $WEBEVAL_DASK_SCHEDULER, else this machine)",
+    )
     score.set_defaults(handler=run)
 
 
@@ -51,6 +61,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from webeval_core.reading.tasks import load_catalog
     from webeval_core.runs.discovery import iter_trajectory_dirs
     from webeval_core.scoring import score_trajectories, summarize_scores
+    from webeval_core.scoring.cluster import scheduler_address
 
     try:
         catalog = load_catalog(args.tasks)
@@ -62,22 +73,27 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     batches = [(root.path, list(iter_trajectory_dirs(root.path))) for root in roots]
     mirrored = [root for root in roots if root.url]
-    outcomes = [
-        outcome
-        for path, folders in batches
-        for outcome in score_trajectories(
-            folders,
-            config=args.config,
-            config_root=path,  # a URL config is looked for up to the folder named, never above it
-            catalog=catalog,
-            jobs=args.jobs,
-            force=args.force,
-            on_progress=Progress("Scoring"),
+    if scheduler_address(args.cluster):
+        outcomes: list[ScoreOutcome] | None = _on_cluster(
+            args, roots, [found for _, found in batches], catalog
         )
-    ]
-    summary = summarize_scores(outcomes)
-    if mirrored and not _write_back(mirrored, outcomes, args.write_remote):
+    else:
+        outcomes = [
+            outcome
+            for path, folders in batches
+            for outcome in score_trajectories(
+                folders,
+                config=args.config,
+                config_root=path,  # a URL config is looked for up to the folder named, never above it
+                catalog=catalog,
+                jobs=args.jobs,
+                force=args.force,
+                on_progress=Progress("Scoring"),
+            )
+        ]
+    if outcomes is None or (mirrored and not _write_back(mirrored, outcomes, args.write_remote)):
         return 1
+    summary = summarize_scores(outcomes)
     if args.json:
         results = [
             {k: getattr(o, k) for k in ("task_id", "status", "score", "eval_hash", "reason")}
@@ -91,6 +107,31 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     say(out, *_score_report(outcomes, summary))
     return 0
+
+
+def _on_cluster(
+    args: argparse.Namespace, roots: list[OpenedRoot], folders: list[list[Path]], catalog: TaskCatalog
+) -> list[ScoreOutcome] | None:
+    """`score --cluster`: the folders scored on a Dask cluster, then each root's index refreshed once."""
+    from webeval_core.runs.refresh import refresh_index
+    from webeval_core.runs.store import IndexStore
+    from webeval_core.scoring.cluster import ClusterError, cluster_root, scheduler_address, score_on_cluster
+
+    try:
+        outcomes = score_on_cluster(
+            scheduler_address(args.cluster) or "",
+            [(cluster_root(root.path, root.url), found) for root, found in zip(roots, folders, strict=True)],
+            catalog=catalog,
+            config=args.config,
+            force=args.force,
+            on_progress=Progress("Scoring"),
+        )
+    except ClusterError as exc:
+        say(sys.stderr, f"webeval score: {exc}")
+        return None
+    for root in roots:
+        refresh_index(IndexStore(root.path))
+    return outcomes
 
 
 def _score_roots(given: Sequence[str]) -> list[OpenedRoot] | None:

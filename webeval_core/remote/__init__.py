@@ -2,9 +2,9 @@
 
 Owns the URL of a remote root and the store that reads it (stores), the mirror's record of the
 remote listing (manifest) and the local mirror every reader works on (mirror: `open_root`, the
-screenshots fetched when a view reads them, the bound on fetched images, the one write back,
-`upload`, for `score --write-remote`). Above reading, below runs: the index and the app see a
-local folder.
+screenshots fetched when a view reads them, the bound on fetched images, the few folders a
+cluster's worker scores (`fetch_folders`), the one write back, `upload`, for
+`score --write-remote`). Above reading, below runs: the index and the app see a local folder.
 
 May import: `webeval_core.reading`, `webeval_core.diagnostics` (and fsspec with the store packages).
 """
@@ -19,6 +19,7 @@ __all__ = [
     "RemoteLocation",
     "RemoteReadError",
     "RemoteUnavailableError",
+    "fetch_folders",
     "filesystem_class",
     "image_cache_bytes",
     "is_remote",
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
         OpenedRoot,
         RemoteReadError,
         RemoteUnavailableError,
+        fetch_folders,
         image_cache_bytes,
         mirror_folder,
         open_root,

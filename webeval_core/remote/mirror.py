@@ -309,6 +309,52 @@ def _write_atomic(target: Path, data: bytes) -> None:
         _remove(temp)
 
 
+# --- a few folders, for a cluster's worker -----------------------------------------------------
+
+
+def fetch_folders(
+    url: str, folders: Iterable[str], into: Path, *, ancestor_files: Iterable[str] = ()
+) -> dict[str, str]:
+    """Copy folders of the root `url` into the folder `into`, laid out as in the store.
+
+    What a cluster's worker scores from: every file of each folder but its images, and the files
+    named `ancestor_files` (URL configs) of the folders between the root and each one, where the
+    store holds them. No mirror or manifest: the copy lives as long as the worker needs it.
+
+    Returns:
+        The folders that could not be copied (relative path -> why, credentials masked).
+    """
+    fs, base = _filesystem(url)
+    prefix = base.rstrip("/") + "/"
+    wanted: dict[str, str] = {}  # relative file -> its folder
+    problems: dict[str, str] = {}
+    optional: set[str] = set()
+    for folder in folders:
+        try:
+            found = _call(fs, "find", f"{base}/{folder}")
+        except Exception as exc:  # any store's failure: this folder is reported, the others go on
+            problems[folder] = f"{url}/{folder}: cannot be listed ({_reason(exc)})"
+            continue
+        files = [key[len(prefix) :] for key in found if key.startswith(prefix)]
+        wanted.update({rel: folder for rel in files if _safe_relative(rel) and not _is_image(rel)})
+        parts = folder.split("/")
+        optional.update(
+            "/".join([*parts[:depth], name]) for depth in range(len(parts)) for name in ancestor_files
+        )
+    required = list(wanted)
+    extra = sorted(optional - wanted.keys())
+    for start in range(0, len(required) + len(extra), _BATCH_FILES):
+        batch = (required + extra)[start : start + _BATCH_FILES]
+        contents = _call(fs, "cat", [f"{base}/{rel}" for rel in batch], on_error="return")
+        for rel in batch:
+            data = contents.get(f"{base}/{rel}")
+            if isinstance(data, bytes):
+                _write_atomic(into / rel, data)
+            elif rel in wanted:  # an ancestor's config the store does not hold is simply not there
+                problems.setdefault(wanted[rel], f"{url}/{rel}: could not be fetched ({_reason(data)})")
+    return problems
+
+
 # --- screenshots on demand ------------------------------------------------------------------
 
 

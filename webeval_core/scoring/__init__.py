@@ -3,11 +3,12 @@
 Owns the official evaluator (`official` is the one module that imports `webarena_verified`, behind
 functions with our own names), the typed official result (`results`), the URL config (`config`),
 one evaluation and its network provenance (`evaluation`, `provenance`), score files (`store`),
-scoring folders one by one or in batches (`trajectories`, `summary`) and reading verdicts back
-without loading the evaluator (`verdicts`).
+scoring folders one by one or in batches (`trajectories`, `summary`), on a Dask cluster
+(`cluster`) and reading verdicts back without loading the evaluator (`verdicts`).
 
-May import: reading, diagnostics and parallel. Never imports runs, review, presentation or
-streamlit. Names load on first use, so reading a verdict (the index does) never loads the evaluator.
+May import: reading, remote (a cluster worker's copy of a store's folders), diagnostics and
+parallel. Never imports runs, review, presentation or streamlit. Names load on first use, so
+reading a verdict (the index does) never loads the evaluator.
 """
 
 from typing import TYPE_CHECKING
@@ -37,7 +38,9 @@ __all__ = [
     "UrlConfigUse",
     "Verdict",
     "check_submission",
+    "commit_outcome",
     "evaluate",
+    "evaluate_trajectory",
     "failure_reason",
     "find_url_config",
     "har_problem",
@@ -86,6 +89,8 @@ if TYPE_CHECKING:
     from webeval_core.scoring.trajectories import (
         ScoreOutcome,
         Status,
+        commit_outcome,
+        evaluate_trajectory,
         failure_reason,
         score_trajectories,
         score_trajectory,

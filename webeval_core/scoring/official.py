@@ -18,6 +18,7 @@ import functools
 import hashlib
 import importlib
 import inspect
+import json
 import logging
 import re
 import tempfile
@@ -109,6 +110,7 @@ RELIES_ON: tuple[Reliance, ...] = (
     Reliance("webarena_verified.types.tracing", "NetworkTrace.from_content", ("content",)),
     Reliance("webarena_verified.types.tracing", "NetworkTrace.evaluation_events", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent", ("data",)),
+    Reliance("webarena_verified.types.tracing", "NetworkEvent", ("data",)),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.url", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.is_navigation_event", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.http_method", None),
@@ -185,6 +187,7 @@ class Engine:
 
         _quiet_engine_logs()
         _cache_jsonpath_parser()
+        _remember_filtered_events()
         environments = dict(config.environments) if config else None
         self._config = WebArenaVerifiedConfig(test_data_file=catalog.path, environments=environments)
         ids = sorted(catalog.tasks)
@@ -244,6 +247,37 @@ def _quiet_engine_logs() -> None:
             logger.propagate = False
 
 
+def _remember_filtered_events() -> None:
+    # The provenance replays each network check's URL/method/referer filter, which the verdict
+    # has just run on the same events with the same check: a URL normalization per request, most
+    # of a mutate task's time. The filter is a pure function of those objects, so its last results
+    # are kept while one trace is scored (held, so no id is reused) and given back to the replay.
+    from webarena_verified.core.evaluation.evaluators.network_event_evaluator import NetworkEventEvaluator
+
+    original = NetworkEventEvaluator._filter_events_by_criteria
+    if getattr(original, "remembers", False):
+        return
+    kept: dict[tuple[int, ...], tuple[Any, ...]] = {}
+    lock = threading.Lock()
+
+    def filtered(self: Any, events: Any, context: Any, config: Any) -> Any:
+        inputs = (events, config, context.task, context.config)
+        key = tuple(map(id, inputs))
+        with lock:
+            hit = kept.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit, inputs, strict=False)):
+            return hit[-1]
+        result = original(self, events, context, config)
+        with lock:
+            if any(held[0] is not events for held in kept.values()):
+                kept.clear()  # another trace: only the one being scored is held
+            kept[key] = (*inputs, result)
+        return result
+
+    filtered.remembers = True  # type: ignore[attr-defined]
+    NetworkEventEvaluator._filter_events_by_criteria = filtered
+
+
 def _cache_jsonpath_parser() -> None:
     # jsonpath-ng rebuilds its LALR parser tables on every parse (tens of milliseconds, once per
     # JSONPath key of every request compared). Parsing is a pure function of the path, so the
@@ -293,13 +327,35 @@ class Trace:
 
 def trace_of(har: Har | None) -> Trace:
     """The HAR's entries as the evaluator's trace; an empty trace for no HAR."""
+    trace_class = _trace_class()
+    if har is None:
+        return Trace(trace_class.model_construct(is_playwright=False, src_file=Path("<no trace>"), events=()))
+    entries = list(har.entries)
+    if not entries or entries[0].get("type") == "resource-snapshot" or "request" not in entries[0]:
+        # Not the plain HAR shape: the library's own loader decides (and says what is wrong).
+        return Trace(trace_class.from_content(entries))
+    from webarena_verified.types.tracing import NetworkEvent
+
+    # `load_trace_from_content`'s events, not validated again (our reader checked every entry).
+    events = tuple(NetworkEvent.model_construct(data=MappingProxyType(entry)) for entry in entries)
+    return Trace(
+        trace_class.model_construct(is_playwright=False, src_file=Path("<from_content>"), events=events)
+    )
+
+
+@functools.cache
+def _trace_class() -> Any:
+    """The library's NetworkTrace, its `evaluation_events` (a URL parse per request, recomputed on
+    each access: per network check, again for the provenance) kept: a pure function of its events.
+    """
     from webarena_verified.types.tracing import NetworkTrace
 
-    if har is None:
-        return Trace(
-            NetworkTrace.model_construct(is_playwright=False, src_file=Path("<no trace>"), events=())
-        )
-    return Trace(NetworkTrace.from_content(list(har.entries)))
+    class _OnceTrace(NetworkTrace):  # type: ignore[misc]
+        @functools.cached_property
+        def evaluation_events(self) -> tuple[Any, ...]:
+            return NetworkTrace.evaluation_events.fget(self)  # type: ignore[no-any-return]
+
+    return _OnceTrace
 
 
 def evaluate_task(engine: Engine, task_id: int, engine_input: Any, trace: Trace) -> TaskResult:
@@ -307,7 +363,18 @@ def evaluate_task(engine: Engine, task_id: int, engine_input: Any, trace: Trace)
     result = engine._evaluator.evaluate_task(
         task_id=task_id, agent_response=engine_input, network_trace=trace.engine_trace
     )
-    return TaskResult.model_validate(result.model_dump(mode="json", exclude_none=True))
+    dumped = result.model_dump(mode="json", exclude_none=True)
+    for evaluator in dumped.get("evaluators_results") or ():
+        if isinstance(evaluator, dict) and isinstance(evaluator.get("assertions"), list):
+            # The comparator visits a response's keys in set order (each process's hash seed):
+            # fixed, a score file has the same bytes whichever process computed it.
+            evaluator["assertions"].sort(key=_assertion_order)
+    return TaskResult.model_validate(dumped)
+
+
+def _assertion_order(assertion: Any) -> tuple[str, str]:
+    name = assertion.get("assertion_name", "") if isinstance(assertion, dict) else ""
+    return str(name), json.dumps(assertion, sort_keys=True, default=str)
 
 
 class EffectiveConfig(NamedTuple):
@@ -437,6 +504,9 @@ class NetworkCheck:
             spec = cfg.expected.model_copy(update={"http_method": cfg.expected.http_method.lower()})
             cfg = cfg.model_copy(update={"expected": spec})
         events = tuple(r._event for r in requests)
+        searched = self._context.network_trace.evaluation_events
+        if len(events) == len(searched) and all(a is b for a, b in zip(events, searched, strict=True)):
+            events = searched  # the very tuple the verdict filtered: its result is remembered
         return self._wrap(self._ev._filter_events_by_criteria(events, self._context, cfg))
 
     def normalized(self, request: Request, expected: Any) -> Any:

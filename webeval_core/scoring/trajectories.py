@@ -7,11 +7,13 @@ is an error naming what and why. An up-to-date score file is reused instead of r
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import hashlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -81,6 +83,70 @@ def score_trajectory(
     Without `force`, an existing score file of the same eval_hash whose recorded inputs (answer,
     HAR, step times, config source) are unchanged is reused instead of re-evaluated.
     """
+    outcome = _scored(item, config, config_root, catalog, reuse=write and not force)
+    return commit_outcome(outcome) if write else outcome
+
+
+def evaluate_trajectory(
+    item: Path | str | Trajectory,
+    *,
+    config: ConfigArg = None,
+    config_root: Path | None = None,
+    catalog: TaskCatalog | Path | str | None = None,
+    force: bool = False,
+    written_in: Path | None = None,
+) -> ScoreOutcome:
+    """`score_trajectory`'s verdict, an up-to-date score file reused, but nothing written.
+
+    For a caller that writes elsewhere than where it reads (a cluster's workers read a copy, the
+    client writes): `commit_outcome` then writes exactly what `score_trajectory` would have.
+    `written_in` is the folder as that caller sees it: a given config file's place is recorded
+    relative to it, as `score_trajectory` there would (default: the folder read).
+    """
+    return _scored(item, config, config_root, catalog, reuse=not force, written_in=written_in)
+
+
+def commit_outcome(outcome: ScoreOutcome) -> ScoreOutcome:
+    """Write the score file of a fresh verdict into `outcome.path` (reused or unscored: as is).
+
+    Errors get a score file too (the verdict and its reason must be visible to every reader);
+    a file that cannot be written makes the outcome an error saying why.
+    """
+    if outcome.reused or outcome.evaluation is None or outcome.status not in ("success", "failure", "error"):
+        return outcome
+    try:
+        score_file = write_score_file(outcome.path, outcome.evaluation, outcome.score or 0.0)
+    except ScoreWriteError as exc:
+        return ScoreOutcome(path=outcome.path, task_id=outcome.task_id, status="error", reason=str(exc))
+    except Exception as exc:  # a batch must survive whatever one folder holds; the reason is reported
+        return _unexpected(outcome.path, outcome.task_id, exc)
+    return outcome.model_copy(update={"score_file": score_file})
+
+
+@contextlib.contextmanager
+def _collection_paused() -> Iterator[None]:
+    # A HAR is tens of thousands of small dicts alive for the whole evaluation, which makes no
+    # cycles worth finding: collections during it only rescan them, a fifth of scoring's CPU.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
+@_collection_paused()
+def _scored(
+    item: Path | str | Trajectory,
+    config: ConfigArg,
+    config_root: Path | None,
+    catalog: TaskCatalog | Path | str | None,
+    *,
+    reuse: bool,
+    written_in: Path | None = None,
+) -> ScoreOutcome:
+    """The verdict of one folder, nothing written; `reuse`: an up-to-date score file is taken as is."""
     path = item.path if isinstance(item, Trajectory) else Path(item)
     try:
         tasks = catalog if isinstance(catalog, TaskCatalog) else load_catalog(catalog)
@@ -88,20 +154,19 @@ def score_trajectory(
     except UnreadableError as exc:
         return ScoreOutcome(path=path, task_id=path.name, status="error", reason=f"{exc.path}: {exc.reason}")
     try:
-        return _score(trajectory, tasks, config, config_root, force=force, write=write)
+        return _score(trajectory, tasks, (config, config_root, written_in), reuse=reuse)
     except UnreadableError as exc:
         return ScoreOutcome(
             path=path, task_id=trajectory.task_id, status="error", reason=f"{exc.path}: {exc.reason}"
         )
-    except ScoreWriteError as exc:
-        return ScoreOutcome(path=path, task_id=trajectory.task_id, status="error", reason=str(exc))
     except Exception as exc:  # a batch must survive whatever one folder holds; the reason is reported
-        return ScoreOutcome(
-            path=path,
-            task_id=trajectory.task_id,
-            status="error",
-            reason=f"unexpected error while scoring: {exc!r}",
-        )
+        return _unexpected(path, trajectory.task_id, exc)
+
+
+def _unexpected(path: Path, task_id: str, exc: Exception) -> ScoreOutcome:
+    return ScoreOutcome(
+        path=path, task_id=task_id, status="error", reason=f"unexpected error while scoring: {exc!r}"
+    )
 
 
 def _other_benchmark(trajectory: Trajectory) -> bool:
@@ -113,11 +178,9 @@ def _other_benchmark(trajectory: Trajectory) -> bool:
 def _score(
     trajectory: Trajectory,
     catalog: TaskCatalog,
-    config: ConfigArg,
-    config_root: Path | None,
+    config: tuple[ConfigArg, Path | None, Path | None],
     *,
-    force: bool,
-    write: bool,
+    reuse: bool,
 ) -> ScoreOutcome:
     path = trajectory.path
     task = catalog.get(trajectory.task_id)
@@ -152,13 +215,13 @@ def _score(
         )
         return ScoreOutcome(**info, status="excluded", reason=f"aborted: {why} (excluded, not 0)")
     try:
-        url_config, source = _resolve_config(path, config, config_root, catalog)
+        url_config, source = _resolve_config(path, *config, catalog)
     except UnreadableError as exc:
         return ScoreOutcome(**info, status="error", reason=f"URL config {exc.path}: {exc.reason}")
     info["eval_hash"] = official.engine_for(catalog, url_config).eval_hash
     inputs = _inputs(trajectory, source)
     target = score_file_path(path, info["eval_hash"])
-    if write and not force:
+    if reuse:
         reused = _reusable(path, target, inputs, trajectory.har_path)
         if reused is not None:
             return _outcome(info, reused, score_file=target, reused=True)
@@ -166,10 +229,6 @@ def _score(
     outcome = _outcome(info, evaluation)
     if problem and trajectory.outcome == "answered":
         outcome = outcome.model_copy(update={"reason": problem})
-    # Errors get a score file too: the verdict (and its reason) must be visible to every reader.
-    if write and outcome.status in ("success", "failure", "error"):
-        score_file = write_score_file(path, evaluation, outcome.score or 0.0)
-        outcome = outcome.model_copy(update={"score_file": score_file})
     return outcome
 
 
@@ -243,8 +302,10 @@ def _read_har(har_path: Path | None, inputs: dict[str, str | None]) -> Har | Unr
 
 
 def _resolve_config(
-    folder: Path, config: ConfigArg, root: Path | None, catalog: TaskCatalog
+    folder: Path, config: ConfigArg, root: Path | None, written_in: Path | None, catalog: TaskCatalog
 ) -> tuple[UrlConfig | None, str | None]:
+    if config is not None and written_in is not None:
+        folder = written_in  # a config found in the folder read sits where it sits in the one written
     if isinstance(config, UrlConfig):
         url_config: UrlConfig | None = config
     else:
