@@ -44,8 +44,8 @@ from webeval_core.review import (
     StoreError,
     TaskLabel,
 )
-from webeval_core.review.annotations import Shown, reviewer_key
-from webeval_core.review.judging import Draft, Saved, save_judgement
+from webeval_core.review.annotations import Draft, Shown, reviewer_key
+from webeval_core.review.judging import Saved, save_judgement
 from webeval_core.scoring import read_verdict
 
 Item = tuple[str, str]

@@ -37,6 +37,9 @@ SKIP_REASON = (
     f"Chromium not found at {CHROMIUM}: browser tests need Debian's chromium package "
     "(`python3 dev.py test` installs it when run as root with apt-get)"
 )
+# An assertion on a page waits as long as a rerun may take on a loaded two-core CI machine, not
+# Playwright's 5 s: a rerun there has taken longer, and a true assertion passes as soon as it holds.
+expect.set_options(timeout=RENDER_MS)
 
 _THIS_DIR = Path(__file__).resolve().parent
 

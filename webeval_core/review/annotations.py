@@ -100,8 +100,8 @@ LABEL_TEXT: dict[str, str] = {
 }
 
 
-class Annotation(BaseModel):
-    """One reviewer's judgement of one trajectory, in one stage, at one moment."""
+class Draft(BaseModel):
+    """What a reviewer's form holds for one trajectory: the item, who, the labels, the verdict in force."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -112,7 +112,8 @@ class Annotation(BaseModel):
     reviewer: str
     """Who judged, as they named themselves; never blank."""
     stage: Stage
-    """Whether the automatic verdicts were hidden (blind) or shown (informed) while judging."""
+    """The stage the form was in: blind in a blind queue, else informed (`review.judging` decides
+    the stage stored)."""
     outcome: Outcome
     """Did the agent succeed; the one label a save cannot go without."""
     process: Process | None = None
@@ -123,14 +124,10 @@ class Annotation(BaseModel):
     """Whether the environment (site down, captcha, ...) got in the way; None when not said."""
     justification: str = ""
     """The reviewer's free-text reasons (shown as plain text); empty when none was given."""
-    created: datetime = Field(default_factory=lambda: datetime.now(UTC))
-    """When the judgement was made (timezone-aware); the newest per (item, reviewer, stage) wins."""
     verdict_source: str | None = None
     """Score file stem of the official verdict in force when judging; None when there was none."""
     verdict_status: str | None = None
     """That verdict's status (success | failure | error); None when there was none."""
-    revealed: Revealed = Revealed.NONE
-    """What had been shown to the reviewer before their first save of this trajectory."""
     failing_steps: tuple[int, ...] = ()
     """The step number(s) where the agent first went wrong, as the verifier's failure points give
     them (sorted, each once); empty when the reviewer did not say."""
@@ -169,6 +166,17 @@ class Annotation(BaseModel):
                     f"{code!r} belongs in {'task_codes' if describes_task(code) else 'error_codes'}"
                 )
         return codes
+
+
+class Annotation(Draft):
+    """One reviewer's judgement of one trajectory, in one stage, at one moment: a draft as stored."""
+
+    stage: Stage
+    """Whether the automatic verdicts were hidden (blind) or shown (informed) while judging."""
+    created: datetime = Field(default_factory=lambda: datetime.now(UTC))
+    """When the judgement was made (timezone-aware); the newest per (item, reviewer, stage) wins."""
+    revealed: Revealed = Revealed.NONE
+    """What had been shown to the reviewer before their first save of this trajectory."""
 
     @field_validator("created")
     @classmethod

@@ -17,53 +17,16 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.review.annotations import (
     Annotation,
-    Outcome,
-    Process,
+    Draft,
     Revealed,
     Shown,
     Stage,
-    TaskLabel,
     reviewer_key,
 )
 from webeval_core.review.store import AnnotationStore
 
 REPEAT_WINDOW = timedelta(seconds=30)
 """A save identical to the reviewer's previous one of the item within this time is a repeat."""
-
-
-class Draft(BaseModel):
-    """What the reviewer's form held for one trajectory when they pressed save."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    run: str
-    """Run key of the trajectory judged."""
-    task_id: str
-    """Task id of the trajectory judged."""
-    reviewer: str
-    """The reviewer, as typed (stored under the spelling the store first knew)."""
-    stage: Stage
-    """The stage the form was in: blind in a blind queue, else informed."""
-    outcome: Outcome
-    """The outcome chosen."""
-    process: Process | None = None
-    """The process label chosen; None when none was."""
-    task: TaskLabel | None = None
-    """The task label chosen; None when none was."""
-    environment_problem: bool | None = None
-    """The environment answer; None when not given."""
-    justification: str = ""
-    """The justification typed."""
-    verdict_source: str | None = None
-    """Score file stem of the verdict in force (recorded, shown or not)."""
-    verdict_status: str | None = None
-    """That verdict's status."""
-    failing_steps: tuple[int, ...] = ()
-    """The first failing step(s) given; empty when none were."""
-    error_codes: tuple[str, ...] = ()
-    """The taxonomy's error codes (1-6) chosen; empty when none were."""
-    task_codes: tuple[str, ...] = ()
-    """The taxonomy's task codes (7.x, 8.x) chosen; empty when none were."""
 
 
 class Saved(BaseModel):

@@ -399,7 +399,8 @@ def test_annotations_of_a_root_that_is_a_run_are_found_however_the_root_is_typed
     """Issue 20 (9): an annotation saved under the app's run key is listed by the CLI with another
     cache, the root typed relative, with a trailing slash or through a link."""
     from tests.builders import wav_folder
-    from webeval_core.review.judging import Draft, save_judgement
+    from webeval_core.review.annotations import Draft
+    from webeval_core.review.judging import save_judgement
     from webeval_core.runs.refresh import refresh_index
     from webeval_core.runs.store import IndexStore, IndexView
 
