@@ -181,6 +181,26 @@ class App:
             self.shot("exception")
         expect(exceptions, "the page shows a Python exception").to_have_count(0)
 
+    def download(self, button: Locator, folder: Path, *, timeout: float = RENDER_MS) -> Path:
+        """Click a download button and save the file under `folder`; its path.
+
+        A lazily built download is registered anew on each rerun and the previous registration is
+        revoked, so a click landing just as a rerun (the index's poll, a fragment) replaces the
+        button fails in Streamlit and the browser cancels it; a person clicks again, and so does this.
+        """
+        for attempt in (1, 2):
+            with self.page.expect_download(timeout=timeout) as started:
+                button.click()
+            failure = started.value.failure()
+            if failure is None:
+                saved = folder / started.value.suggested_filename
+                started.value.save_as(saved)
+                return saved
+            if attempt == 2:
+                pytest.fail(f"the download failed twice: {failure}")
+            self.wait()
+        raise AssertionError("unreachable")
+
     def shot(self, name: str, *, full_page: bool = True) -> Path:
         """Save a screenshot to test-artifacts/browser/<name>.png.
 

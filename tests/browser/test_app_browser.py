@@ -264,10 +264,7 @@ def test_step_with_next_prev_slider_and_filmstrip(app: App, stepper: Pick) -> No
 
 def test_the_evidence_tab_downloads_a_standalone_page(app: App, stepper: Pick, tmp_path: Path) -> None:
     app.goto("trajectory", "Score files", run=stepper.run, task=stepper.task, tab="Evidence")
-    with app.page.expect_download() as download:
-        app.main.get_by_role("button", name="Download as a standalone HTML page").click()
-    saved = tmp_path / download.value.suggested_filename
-    download.value.save_as(saved)
+    saved = app.download(app.main.get_by_role("button", name="Download as a standalone HTML page"), tmp_path)
     assert saved.name == f"trajectory-{stepper.task}.html"
     page = saved.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,6 +60,7 @@ class Team:
         self.store = store
         self.items = items
         self.postgres = postgres
+        self.downloads = Path(tempfile.mkdtemp(prefix="webeval-downloads-"))
 
     def rows(self, reviewer: str | None = None) -> list[Annotation]:
         store = open_store(self.store)
@@ -257,9 +259,8 @@ def _nothing_shows_a_verdict_in_blind_review(ann: App, team: Team) -> None:
     assert "Verdict status" not in ann.main.inner_text()
     headers = ann.main.locator("[data-testid='stDataFrame']").first.inner_text()
     assert "status" not in headers and "failure tags" not in headers
-    with ann.page.expect_download() as download:
-        ann.main.get_by_role("button", name="Download these rows (CSV)").click()
-    header = next(csv.reader(io.StringIO(Path(download.value.path()).read_text())))
+    saved = ann.download(ann.main.get_by_role("button", name="Download these rows (CSV)"), team.downloads)
+    header = next(csv.reader(io.StringIO(saved.read_text())))
     assert {"status", "score", "tags", "result", "human"}.isdisjoint(header), header
     ann.page.reload()  # the queue is in the URL: a reload stays in review mode
     ann.wait("Blind review: verdicts")

@@ -61,10 +61,7 @@ def test_the_overview_downloads_a_runs_report(app: App, tmp_path: Path) -> None:
     button = app.main.get_by_role("button", name=re.compile(r"Download report \(\d+(\.\d)? (MB|KB) zip\)"))
     expect(button).to_be_visible(timeout=60_000)
     app.shot("overview-run-report-download")
-    with app.page.expect_download(timeout=60_000) as download:
-        button.click()
-    archive = tmp_path / "report.zip"
-    download.value.save_as(archive)
+    archive = app.download(button, tmp_path, timeout=60_000)
     with zipfile.ZipFile(archive) as report:
         names = report.namelist()
         index = report.read("index.html").decode("utf-8")
