@@ -378,7 +378,7 @@ def judge_picker(index: IndexView) -> str | None:
     """
     judges = order_judges(index.store.judges())
     if len(judges) <= 1:
-        return judges[0] if judges else None
+        return default_judge(index)
     return st.selectbox(
         "Judge",
         judges,
@@ -387,6 +387,12 @@ def judge_picker(index: IndexView) -> str | None:
         bind="query-params",
         help="Whose verdicts the success rates and results use; judges are never averaged together.",
     )
+
+
+def default_judge(index: IndexView) -> str | None:
+    """The judge a page's rates use until one is picked: the official evaluator, else the first by name."""
+    judges = order_judges(index.store.judges())
+    return judges[0] if judges else None
 
 
 def judge_caption(judge: str | None) -> str:

@@ -22,7 +22,7 @@ from enum import StrEnum
 import streamlit as st
 
 from pages.access import blocked, read_only
-from pages.common import inert
+from pages.common import current_index, default_judge, inert
 from pages.review_common import current_queue, items_of, next_in_queue
 from pages.review_mode import WorkedQueue, worked_queue
 from pages.review_store import flush_shown, note_shown, review_store
@@ -46,7 +46,9 @@ from webeval_core.review import (
 )
 from webeval_core.review.annotations import Draft, Shown, reviewer_key
 from webeval_core.review.judging import Saved, save_judgement
-from webeval_core.scoring import read_verdict
+from webeval_core.runs.discovery import trajectory_key
+from webeval_core.runs.judges import OFFICIAL, judge_label, judge_passes, judge_scores
+from webeval_core.scoring import Verdict, read_verdict
 
 Item = tuple[str, str]
 
@@ -245,10 +247,7 @@ def render(context: TabContext) -> None:
         st.warning(f"The queue {inert(worked.name)} cannot be read now; you stay in its mode.")
     verdict = read_verdict(context.trajectory.scores, context.trajectory.eval_result)
     if not context.blind:
-        st.caption(
-            "Informed: the verdict in force is "
-            + (f"{verdict.status} (from {inert(verdict.source)})" if verdict and verdict.status else "none")
-        )
+        st.caption(_informed_caption(context, verdict))
     _flash()
     _labels(item)
     base: dict[str, object] = {
@@ -278,6 +277,23 @@ def render(context: TabContext) -> None:
     )
     if not context.blind:
         _history(context, store, verdict.source if verdict else None)
+
+
+def _informed_caption(context: TabContext, verdict: Verdict | None) -> str:
+    """The official verdict in force and, when the overview's rates use another judge, its verdict."""
+    official = f"{verdict.status} (from {inert(verdict.source)})" if verdict and verdict.status else "none"
+    text = f"Informed: the official verdict in force is {official}"
+    index = current_index()
+    judge = default_judge(index)
+    if judge is None or judge == OFFICIAL:
+        return text + "."
+    key = trajectory_key(context.root, context.folder)
+    summary = next((s for s in index.summaries_of(context.run_key) if s.key == key), None)
+    score = judge_scores(summary).get(judge) if summary is not None else None
+    if score is None:
+        return f"{text}; the overview's judge, the {inert(judge_label(judge))}, gave no score."
+    mark = "pass" if judge_passes(judge, score) else "fail"
+    return f"{text}; the overview's judge, the {inert(judge_label(judge))}, gave {score:g} ({mark})."
 
 
 # A fragment: choosing a label reruns these rows only, not the whole trajectory page.

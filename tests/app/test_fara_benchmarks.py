@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages.trajectory_tabs.verdict import inert
@@ -73,3 +74,18 @@ def test_evidence_shows_the_rubric_wrapped_too(app: OpenPage, tmp_path: Path) ->
     at = app(PAGE, _webtailbench(tmp_path), run="WebTailBench_hf", task="alltrails_find_23", tab="Evidence")
     assert at.table[0].value["criterion"].tolist() == ["Find", "Count"]
     assert RESPONSE["outcome_reasoning"] in [t.value for t in at.text]
+
+
+def test_annotate_names_the_verdict_of_the_overviews_judge(
+    app: OpenPage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No official verdict here: the overview's rates use the rubric judge, and so does the form."""
+    monkeypatch.setenv("WEBEVAL_ANNOTATIONS", str(tmp_path / "annotations.sqlite"))
+    root = _webtailbench(tmp_path)
+    at = app(PAGE, root, run="WebTailBench_hf", task="alltrails_find_23", tab="Annotate", reviewer="ann")
+    captions = [c.value for c in at.caption if c.value.startswith("Informed:")]
+    assert captions == [
+        "Informed: the official verdict in force is none; the overview's judge, the "
+        + inert("rubric judge (mmrubric_0.8-5-3)")
+        + ", gave 0 (fail)."
+    ]

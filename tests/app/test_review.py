@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -66,6 +67,9 @@ def test_annotating_needs_a_reviewer_and_an_outcome_and_keeps_the_reviewer(
     at = app(TRAJECTORY, run=run, task=task, tab="Annotate")
     assert "Name yourself in the sidebar" in _texts(at)
     at = app(TRAJECTORY, run=run, task=task, tab="Annotate", reviewer="ann *bold*")
+    # The overview's judge is the official evaluator here: its verdict alone is named.
+    (informed,) = [c.value for c in at.caption if c.value.startswith("Informed:")]
+    assert re.fullmatch(r"Informed: the official verdict in force is \w+ \(from .+\)\.", informed)
     at.button(key=Key.REVIEW_SAVE).click().run()  # nothing preselected: no outcome, no save
     assert ["Choose an outcome first" in e.value for e in at.error] == [True]
     assert open_store(store_file).annotations() == []

@@ -137,7 +137,7 @@ def _text_box(app: App):  # noqa: ANN202 - a Playwright locator
 def _no_verdict_shown(app: App) -> None:
     text = app.main.inner_text()
     assert "blind review: verdicts hidden until you save" in text
-    leaked = [t for t in ("webarena-verified", "mmrubric", "gpt_eval", "Informed: the verdict") if t in text]
+    leaked = [t for t in ("webarena-verified", "mmrubric", "gpt_eval", "Informed:") if t in text]
     assert not leaked, f"verdict text visible before saving: {leaked}"
 
 
@@ -269,7 +269,7 @@ def _nothing_shows_a_verdict_in_blind_review(ann: App, team: Team) -> None:
 def _a_revision_after_the_reveal_is_informed(ann: App, team: Team, first: tuple[str, str]) -> None:
     """Issue 5: back on an item she saved, ann sees its verdict; changing her mind is informed."""
     query = {"run": first[0], "task": first[1], "tab": "Annotate", "queue": QUEUE, "reviewer": "ann"}
-    ann.goto("trajectory", "Informed: the verdict", **query)
+    ann.goto("trajectory", "Informed: the official verdict", **query)
     blind_before = _blind_kappa(team)
     _key(ann, "s")
     _key(ann, "Control+Enter")
