@@ -146,7 +146,6 @@ text = st.text_input(
     icon=":material/search:",
 )
 row1 = st.columns(5)
-row2 = st.columns([1, 1, 1, 2])
 with row1[0]:
     runs = _multiselect("Run", Key.RUNS, [r.key for r in index.run_heads], format_func=labels.__getitem__)
 with row1[1]:
@@ -155,9 +154,15 @@ with row1[2]:
     types = _multiselect("Task type", Key.TYPES, choices["task_type"])
 with row1[3]:
     outcomes = _multiselect("Outcome", Key.OUTCOMES, choices["outcome_group"])
-with row2[3]:
+if blind:  # no verdict filter: the template takes the first row's last place, no row of gaps
+    template_box = row1[4]
+    verdicts = VerdictFilters([], [], [], [], False)
+else:
+    row2 = st.columns([1, 1, 1, 2])
+    template_box = row2[3]
+    verdicts = _verdict_filters(row1[4], *row2[:3])
+with template_box:
     templates = _multiselect("Intent template", Key.TEMPLATES, choices["intent_template"])
-verdicts = _verdict_filters(row1[4], *row2[:3]) if not blind else VerdictFilters([], [], [], [], False)
 if blind:
     st.caption("Blind review: verdicts, scores, failure tags and other reviewers' labels are hidden.")
 
