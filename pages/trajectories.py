@@ -186,12 +186,14 @@ package_issues(r for r in index.run_heads if not runs or r.key in runs)
 
 
 def _caption(total: int, head: metrics.Headline | None) -> None:
+    listed = f"{total} of {index.counts.trajectories} trajectories"
+    if blind:  # no rate and no judge: verdicts exist, they are hidden
+        caption.caption(f"{listed} · select a row to open it")
+        return
     rate = "–" if head is None or head.success_rate is None else f"{head.success_rate:.1%}"
-    counted = f" ({head.passed} of {head.counted} counted)" if head is not None else " (hidden: blind review)"
-    caption.caption(
-        f"{total} of {index.counts.trajectories} trajectories · success rate {rate}{counted}"
-        f" · select a row to open it · {judge_caption(judge)}"
-    )
+    counted = f" ({head.passed} of {head.counted} counted)" if head is not None else ""
+    rates = f"success rate {rate}{counted}"
+    caption.caption(f"{listed} · {rates} · select a row to open it · {judge_caption(judge)}")
 
 
 def _reviewed_list(choice: ReviewChoice) -> None:

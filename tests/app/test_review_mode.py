@@ -72,7 +72,10 @@ def test_the_list_in_a_blind_review_has_no_verdict_column_filter_or_headline(
     hidden = {"result", "status", "score", "tags", "human", "disagree", "value", "counted"}
     assert hidden.isdisjoint(table.columns)
     assert len(table) == len(build_index(sample.root).summaries)  # the status filter did nothing
-    assert "hidden: blind review" in _texts(at)
+    assert f"{len(table)} of {len(table)} trajectories · select a row to open it" in _texts(
+        at
+    )  # no rate, no judge
+    assert "success rate" not in _texts(at)
 
 
 def test_the_list_outside_review_mode_records_what_it_showed(
