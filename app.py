@@ -9,11 +9,12 @@ import streamlit as st
 
 from pages.common import PAGES, root_picker
 from pages.review_mode import review_mode_bar
-from pages.reviewer import reviewer_picker
+from pages.reviewer import require_sign_in, reviewer_picker
 
 # An emoji icon: the browser draws it locally, where a ":material/...:" page icon is fetched from
 # Google's font servers on every page load (the app must work, and stay silent, offline).
 st.set_page_config(page_title="webeval · trajectory inspector", page_icon="🔎", layout="wide")
+require_sign_in()  # with sign-in on, nothing below runs for a visitor not signed in
 overview = st.Page(
     PAGES["overview"], title="Overview", icon=":material/insights:", url_path="home", default=True
 )

@@ -139,6 +139,9 @@ class Annotation(BaseModel):
     reviewer's order; empty when not said."""
     task_codes: tuple[str, ...] = ()
     """Taxonomy codes describing the task itself (7.x ambiguous, 8.x invalid); empty when not said."""
+    signed_in: str | None = None
+    """The identity the sign-in provider verified for whoever saved it (the store sets it); None when
+    saved without sign-in. Not part of the judgement: the same judgement is stored once."""
 
     @field_validator("run", "task_id", "reviewer")
     @classmethod
@@ -193,7 +196,8 @@ class Annotation(BaseModel):
         # the digest they were stored under (the store finds a repeated judgement by it).
         unset = {name for name in _TAXONOMY_FIELDS if not getattr(self, name)}
         fields = self.model_dump(
-            mode="json", exclude={"created", "verdict_source", "verdict_status", "revealed", *unset}
+            mode="json",
+            exclude={"created", "verdict_source", "verdict_status", "revealed", "signed_in", *unset},
         )
         return tuple(f"{key}={fields[key]}" for key in sorted(fields))
 
