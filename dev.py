@@ -117,7 +117,8 @@ def ensure_postgresql() -> None:
 
 def _npm_install(package: str, tests: str) -> None:
     """`npm install PACKAGE` beside the checkout (`.node/`); without npm, or when it fails, say which
-    tests will be skipped."""
+    tests will be skipped.
+    """
     npm = shutil.which("npm")
     if npm is None:
         print(f"npm not found: the {tests} tests will be skipped.", flush=True)
