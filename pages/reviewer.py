@@ -3,7 +3,7 @@ a server that signs its users in, the identity the provider verified (email, els
 
 A save never clears it, and a page switch that drops it from the URL gets it back. With sign-in
 nothing typed or linked names the reviewer: the sidebar shows who is signed in and "Sign out", and
-a visitor not signed in sees only the sign-in prompt (`require_sign_in`). Light on purpose: every
+a visitor not signed in sees only the sign-in prompt (`sign_in_prompt`). Light on purpose: every
 page draws the sidebar, none should import the annotation store for it.
 """
 
@@ -38,10 +38,13 @@ def reviewer() -> str:
     return str(name).strip()
 
 
-def require_sign_in() -> None:
-    """With sign-in on, a visitor not signed in sees the sign-in prompt and nothing else."""
-    if not sign_in_on() or signed_in():
-        return
+def needs_sign_in() -> bool:
+    """Whether this visitor must sign in before seeing anything (sign-in on, nobody signed in)."""
+    return sign_in_on() and not signed_in()
+
+
+def sign_in_prompt() -> None:
+    """The sign-in prompt, alone: the script stops after it."""
     st.title("webeval · trajectory inspector")
     st.write(
         "This server signs its users in. Sign in to browse the runs; what you may change"

@@ -35,6 +35,9 @@ const provider = new Provider(issuer, {
     },
   ],
   claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
+  // The scopes' claims (email) in the ID token itself, as Google's or Microsoft's are: Streamlit
+  // reads the user from the ID token, not from the userinfo endpoint.
+  conformIdTokenClaims: false,
   cookies: { keys: [env.OIDC_COOKIE_KEY] },
   findAccount: async (_ctx, id) => account(id),
   features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },

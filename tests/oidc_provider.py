@@ -50,7 +50,11 @@ class OidcProvider:
         return f"{self.issuer}/.well-known/openid-configuration"
 
     def secrets_toml(self) -> str:
-        """The `[auth]` section of the app's secrets file for this provider."""
+        """The `[auth]` section of the app's secrets file for this provider.
+
+        Streamlit asks for `prompt=select_account` unless told otherwise, a prompt this provider's
+        development pages do not offer (it refuses the request): `login` is asked for instead.
+        """
         return (
             "[auth]\n"
             f'redirect_uri = "{self.redirect_uri}"\n'
@@ -58,6 +62,7 @@ class OidcProvider:
             f'client_id = "{CLIENT_ID}"\n'
             f'client_secret = "{self.client_secret}"\n'
             f'server_metadata_url = "{self.metadata_url}"\n'
+            'client_kwargs = { prompt = "login" }\n'
         )
 
 
@@ -112,7 +117,8 @@ def running_provider(app_base_url: str, log: Path) -> Iterator[OidcProvider]:
         "OIDC_CLIENT_ID": CLIENT_ID,
         "OIDC_CLIENT_SECRET": provider.client_secret,
         "OIDC_REDIRECT_URI": provider.redirect_uri,
-        "OIDC_POST_LOGOUT_URIS": f"{app_base_url} {app_base_url}/",
+        # Streamlit's st.logout sends its redirect URI as the place to come back to.
+        "OIDC_POST_LOGOUT_URIS": f"{provider.redirect_uri} {app_base_url}/",
         "OIDC_COOKIE_KEY": secrets.token_urlsafe(24),
     }
     log.parent.mkdir(parents=True, exist_ok=True)

@@ -181,7 +181,7 @@ def test_a_reviewers_annotation_carries_her_verified_identity_and_a_viewer_write
     assert "vic@example.org is a viewer here" in vic.main.inner_text()
     expect(vic.main.get_by_role("button", name=re.compile("^Save"))).to_have_count(0)
     _press_save(vic)
-    _open_tab(vic, server, "Re-score", "re-scoring would write score files", reviewer="ops@example.org")
+    _open_tab(vic, server, "Re-score", "a score file needs the operator role", reviewer="ops@example.org")
     expect(vic.main.get_by_role("button", name=RESCORE)).to_have_count(0)
     vic.goto("review", vic.main.locator("h1", has_text="Review"), reviewer="ann@example.org")
     assert "Create queue" not in vic.main.inner_text()
