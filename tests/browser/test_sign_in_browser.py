@@ -17,9 +17,11 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 import sqlalchemy as sa
+from itsdangerous import TimestampSigner, URLSafeTimedSerializer
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import ARTIFACTS, FIRST_RENDER_MS, VIEWPORT, App
@@ -35,6 +37,7 @@ from webeval_core.scoring.store import WRITERS_FILE
 ROLES = '[roles]\n"ann@example.org" = "reviewer"\n"ops@example.org" = "operator"\n'
 SERVER_LOG = ARTIFACTS / "server-sign-in.log"
 RESCORE = "Re-score with the official evaluator"
+USER_COOKIE = "_streamlit_user"  # Streamlit's signed cookie of the signed-in user
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,7 @@ def _sidebar(page: Page) -> str:
     return page.locator("[data-testid='stSidebar']").inner_text()
 
 
-def _open_tab(app: App, server: SignInServer, tab: str, *expected: str, **query: str) -> None:
+def _open_tab(app: App, server: SignInServer, tab: str, *expected: str, **query: Any) -> None:
     run, task = server.item
     app.goto("trajectory", f"Task {task}", run=run, task=task, tab=tab, **query)
     app.wait(*expected, timeout=FIRST_RENDER_MS)
@@ -207,25 +210,46 @@ def test_an_operator_can_rescore_and_a_reviewer_cannot(
     assert '"signed_in": "ops@example.org"' in written[0].read_text()
 
 
-def test_sign_out_ends_the_session_and_a_tampered_cookie_is_refused(
+def _resigned(cookie_value: str, secret: str, age_days: float) -> str:
+    """The cookie's payload signed again with `secret`, as if `age_days` ago (itsdangerous, as
+    Streamlit signs it: the cookie's name is the salt)."""
+
+    class _Then(TimestampSigner):
+        def get_timestamp(self) -> int:
+            return int(time.time() - age_days * 86400)
+
+    payload = URLSafeTimedSerializer(secret, salt=USER_COOKIE).loads(cookie_value)
+    return URLSafeTimedSerializer(secret, salt=USER_COOKIE, signer=_Then).dumps(payload)
+
+
+def _reload_with(app: App, cookie: Any, value: str, shot: str) -> bool:
+    """Reload with the user cookie set to `value`; whether the user is signed in after."""
+    app.page.context.add_cookies([cast("Any", {**cookie, "value": value})])
+    app.page.reload()
+    signed_in = app.page.get_by_text("(signed in)")
+    expect(app.page.get_by_role("button", name="Sign in").or_(signed_in).first).to_be_visible(
+        timeout=FIRST_RENDER_MS
+    )
+    app.shot(shot)
+    return signed_in.count() > 0
+
+
+def test_sign_out_ends_the_session_and_a_tampered_or_expired_cookie_is_refused(
     server: SignInServer, browser: Browser, contexts: list[BrowserContext]
 ) -> None:
-    page = _sign_in(_new_page(browser, contexts), server, "ann").page
-    context = page.context
-    (cookie,) = [c for c in context.cookies() if c["name"] == "_streamlit_user"]
-    value = cookie["value"]
-    # Another identity in the signed payload: the signature no longer matches.
-    forged = (
-        value.replace("ann", "ops", 1)
-        if "ann" in value
-        else value[:-2] + ("AA" if value[-2:] != "AA" else "BB")
+    app = _sign_in(_new_page(browser, contexts), server, "ann")
+    (cookie,) = [c for c in app.page.context.cookies() if c["name"] == USER_COOKIE]
+    secret = server.provider.cookie_secret
+    # Signed again as the server signs it, a day ago: still her session (the re-signing is right).
+    assert _reload_with(app, cookie, _resigned(cookie["value"], secret, 1), "sign-in-resigned-cookie")
+    # The same payload signed 40 days ago (the cookie lives 30 days and a day of grace): expired.
+    assert not _reload_with(app, cookie, _resigned(cookie["value"], secret, 40), "sign-in-expired-cookie")
+    # Another identity signed with a key that is not the server's: a forgery.
+    forged = URLSafeTimedSerializer("not-the-secret", salt=USER_COOKIE).dumps(
+        '{"is_logged_in": true, "email": "ops@example.org", "sub": "ops"}'
     )
-    assert forged != value
-    context.add_cookies([{**cookie, "value": forged}])  # type: ignore[list-item]
-    page.reload()
-    expect(page.get_by_role("button", name="Sign in")).to_be_visible(timeout=FIRST_RENDER_MS)
-    App(page, server.base_url).shot("sign-in-tampered-cookie")
-    assert "ops@example.org" not in page.inner_text("body")
+    assert not _reload_with(app, cookie, forged, "sign-in-tampered-cookie")
+    assert "ops@example.org" not in app.page.inner_text("body")
 
     page = _sign_in(_new_page(browser, contexts), server, "ann").page
     page.get_by_role("button", name="Sign out").click()
