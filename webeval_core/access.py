@@ -237,11 +237,6 @@ def current_policy(environ: Mapping[str, str] | None = None) -> AccessPolicy:
     return AccessPolicy(read_only=read_only, roles=roles, sign_in=sign_in).as_acting()
 
 
-def acting() -> str:
-    """The identity writes are made by now (`acting_as`); empty when nobody is named."""
-    return _acting.get()[0]
-
-
 @contextlib.contextmanager
 def acting_as(who: str, *, verified: bool = False) -> Iterator[None]:
     """Writes within this block are made by `who` (the roles decide what they may write);
