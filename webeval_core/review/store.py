@@ -355,13 +355,16 @@ class AnnotationStore:
             rows = connection.execute(query).mappings().all()
         return [_annotation_from(row) for row in rows]
 
-    def add_record(self, kind: str, body: str, write: Write = Write.RECORD) -> bool:
+    def add_record(
+        self, kind: str, body: str, write: Write = Write.RECORD, author: str | None = None
+    ) -> bool:
         """Store one JSON record of a kind (a queue, a task correction); False when already there.
 
         `write` is what the record is to the access policy (a queue needs a reviewer, a correction an
-        adjudicator).
+        adjudicator); `author` the name the record gives its writer, when it gives one (a signed-in
+        user writes under no other).
         """
-        policy = self._check(write)
+        policy = self._check(write, author)
         digest = hashlib.sha256(f"{kind}\x1f{body}".encode()).hexdigest()
         row = {"digest": digest, "kind": kind, "body": body, "signed_in": policy.signed_in}
         row["created"] = datetime.now(UTC).isoformat()

@@ -31,7 +31,9 @@ def test_a_signed_in_users_writes_record_the_verified_identity(location: str) ->
         save_queue(store, ReviewQueue(name="mine", stage=Stage.BLIND, criteria=TrajectoryFilter()))
     correction = TaskCorrection(task_id=108, kind=CorrectionKind.AMBIGUOUS, reason="?", reviewer="judge")
     with acting_as("judge@example.org", verified=True):
-        save_correction(store, correction)
+        with pytest.raises(StoreError, match="under the name 'judge'"):
+            save_correction(store, correction)  # a proposal names its author: the identity, no other
+        save_correction(store, correction.model_copy(update={"reviewer": "judge@example.org"}))
     (annotation,) = store.annotations()
     assert annotation.signed_in == "ann@example.org"
     history = [(entry.kind, entry.name, entry.signed_in) for entry in store.audit()]
