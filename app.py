@@ -9,11 +9,13 @@ import streamlit as st
 
 from pages.common import PAGES, root_picker
 from pages.review_mode import review_mode_bar
-from pages.reviewer import reviewer_picker
+from pages.reviewer import needs_sign_in, reviewer_picker, sign_in_prompt
 
 # An emoji icon: the browser draws it locally, where a ":material/...:" page icon is fetched from
 # Google's font servers on every page load (the app must work, and stay silent, offline).
 st.set_page_config(page_title="webeval · trajectory inspector", page_icon="🔎", layout="wide")
+# With sign-in on, a visitor not signed in gets the prompt and nothing else (no page list either).
+signing_in = needs_sign_in()
 overview = st.Page(
     PAGES["overview"], title="Overview", icon=":material/insights:", url_path="home", default=True
 )
@@ -44,8 +46,11 @@ navigation = st.navigation(
         ),
         st.Page(PAGES["query"], title="Query", icon=":material/database:", url_path="query"),
         st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden"),
-    ]
+    ],
+    position="hidden" if signing_in else "sidebar",
 )
+if signing_in:
+    sign_in_prompt()  # stops the script
 root_picker()
 reviewer_picker()
 review_mode_bar()

@@ -25,6 +25,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
 # Microsoft's Azure Storage emulator, for the remote-root tests (tests/azurite.py finds it here).
 AZURITE = "azurite@3.35.0"
+# A real OpenID Connect provider for the sign-in tests (tests/oidc_provider.py finds it here).
+OIDC_PROVIDER = "oidc-provider@9.13.3"
 NODE_PREFIX = ROOT / ".node"
 # How long an install waits for another apt or dpkg to finish (an unattended upgrade takes minutes).
 APT_LOCK_TIMEOUT_S = 300
@@ -113,18 +115,32 @@ def ensure_postgresql() -> None:
     )
 
 
+def _npm_install(package: str, tests: str) -> None:
+    """`npm install PACKAGE` beside the checkout (`.node/`); without npm, or when it fails, say which
+    tests will be skipped.
+    """
+    npm = shutil.which("npm")
+    if npm is None:
+        print(f"npm not found: the {tests} tests will be skipped.", flush=True)
+        return
+    try:
+        _run(npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", NODE_PREFIX, package)
+    except subprocess.CalledProcessError:
+        print(f"npm could not install {package}: the {tests} tests will be skipped.", flush=True)
+
+
 def ensure_azurite() -> None:
     """Remote-root tests read runs from Azurite; install it with npm beside the checkout when missing."""
     if (NODE_PREFIX / "node_modules" / ".bin" / "azurite-blob").exists() or shutil.which("azurite-blob"):
         return
-    npm = shutil.which("npm")
-    if npm is None:
-        print("npm not found: the remote-root (Azurite) tests will be skipped.", flush=True)
+    _npm_install(AZURITE, "remote-root (Azurite)")
+
+
+def ensure_oidc_provider() -> None:
+    """Sign-in tests sign in at a real OpenID Connect provider; install it with npm beside the checkout."""
+    if (NODE_PREFIX / "node_modules" / "oidc-provider" / "package.json").exists():
         return
-    try:
-        _run(npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix", NODE_PREFIX, AZURITE)
-    except subprocess.CalledProcessError:
-        print("npm could not install azurite: the remote-root (Azurite) tests will be skipped.", flush=True)
+    _npm_install(OIDC_PROVIDER, "sign-in (OpenID Connect)")
 
 
 def cmd_app(args: list[str]) -> int:
@@ -149,6 +165,7 @@ def cmd_test(args: list[str]) -> int:
     ensure_chromium()
     ensure_postgresql()
     ensure_azurite()
+    ensure_oidc_provider()
     steps = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],

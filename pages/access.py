@@ -1,15 +1,19 @@
 """The server's access policy as the pages see it: whether a control that writes is offered to the
 reviewer acting, and the line said in its place (the core refuses the write anyway:
-webeval_core.access). Every write a page makes is made `acting_as` its reviewer.
+webeval_core.access). Every write a page makes is made `as_reviewer`: acting as its reviewer,
+verified when that is the signed-in identity.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import streamlit as st
 
 from pages.common import inert
-from pages.reviewer import reviewer
-from webeval_core.access import READ_ONLY_TEXT, Write, current_policy
+from pages.reviewer import reviewer, signed_in
+from webeval_core.access import READ_ONLY_TEXT, Write, acting_as, current_policy
 
 
 def read_only() -> bool:
@@ -19,7 +23,18 @@ def read_only() -> bool:
 
 def refused(write: Write) -> str | None:
     """Why the reviewer acting may not make `write` here (None: they may)."""
-    return current_policy().as_user(reviewer()).refusal(write)
+    me = reviewer()
+    return current_policy().as_user(me, verified=bool(me) and me == signed_in()).refusal(write)
+
+
+@contextmanager
+def as_reviewer(who: str | None = None) -> Iterator[None]:
+    """Writes in this block are made by the reviewer (or `who`, a name this session saved under
+    before), verified when it is the identity sign-in gave: the core records it and checks its role.
+    """
+    name = reviewer() if who is None else who
+    with acting_as(name, verified=bool(name) and name == signed_in()):
+        yield
 
 
 def blocked(write: Write, read_only_what: str) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.access import blocked
+from pages.access import as_reviewer, blocked
 from pages.common import current_frame, index_or_stop, inert
 from pages.review_common import items_of, judged, next_in_queue, open_item
 from pages.review_mode import enter, leave, worked_queue
@@ -23,7 +23,7 @@ from pages.review_store import review_store
 from pages.reviewer import reviewer
 from pages.shell import require_app_shell
 from pages.state import Key, queue_filter_key
-from webeval_core.access import Write, acting_as
+from webeval_core.access import Write
 from webeval_core.review import (
     LABEL_TEXT,
     AnnotationStore,
@@ -89,7 +89,7 @@ def _create(criteria: TrajectoryFilter, judges: frozenset[str], failures_first: 
     if store is None:
         return
     try:
-        with acting_as(reviewer()):
+        with as_reviewer():
             save_queue(store, queue)
     except StoreError as exc:
         state[Key.QUEUE_PROBLEM] = str(exc)

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.access import refused
+from pages.access import as_reviewer, refused
 from pages.common import current_root, inert
 from pages.reviewer import reviewer
 from pages.state import Key
-from webeval_core.access import Write, acting_as
+from webeval_core.access import Write
 from webeval_core.review import Annotation, AnnotationStore, StoreError, open_annotations
 from webeval_core.review.annotations import Shown
 from webeval_core.review.store import default_location
@@ -95,6 +95,6 @@ def flush_shown(store: AnnotationStore) -> None:
         if not written:
             waiting.setdefault((who, what), []).append((run, task_id))
     for (who, what), items in waiting.items():
-        with acting_as(who):
+        with as_reviewer(who):
             store.note_shown(items, who, what)
         noted.update({(who, what, run, task_id): True for run, task_id in items})

@@ -1,29 +1,69 @@
-"""The reviewer: named once in the sidebar, kept in the URL (`?reviewer=`) and the session.
+"""The reviewer: named once in the sidebar, kept in the URL (`?reviewer=`) and the session; or, on
+a server that signs its users in, the identity the provider verified (email, else subject).
 
-A save never clears it, and a page switch that drops it from the URL gets it back. Light on
-purpose: every page draws the sidebar, none should import the annotation store for it.
+A save never clears it, and a page switch that drops it from the URL gets it back. With sign-in
+nothing typed or linked names the reviewer: the sidebar shows who is signed in and "Sign out", and
+a visitor not signed in sees only the sign-in prompt (`sign_in_prompt`). Light on purpose: every
+page draws the sidebar, none should import the annotation store for it.
 """
 
 from __future__ import annotations
+
+import os
 
 import streamlit as st
 
 from pages.common import inert, lazy_expander
 from pages.state import Key
+from webeval_core.access import SIGN_IN_ENV, RolesFileError, current_policy
+
+
+def sign_in_on() -> bool:
+    """Whether this server signs its users in (`webeval app --auth FILE`)."""
+    return os.environ.get(SIGN_IN_ENV, "") == "1"
+
+
+def signed_in() -> str:
+    """The identity sign-in verified (email, else subject); empty without sign-in or before it."""
+    if not sign_in_on() or not st.user.get("is_logged_in"):
+        return ""
+    return str(st.user.get("email") or st.user.get("sub") or "").strip()
 
 
 def reviewer() -> str:
-    """The reviewer's name, stripped; empty when none was given."""
+    """The reviewer's name, stripped (with sign-in, the signed-in identity); empty when none."""
+    if sign_in_on():
+        return signed_in()
     name = st.query_params.get(Key.REVIEWER.value) or st.session_state.get(Key.REVIEWER_KEPT) or ""
     return str(name).strip()
 
 
+def needs_sign_in() -> bool:
+    """Whether this visitor must sign in before seeing anything (sign-in on, nobody signed in)."""
+    return sign_in_on() and not signed_in()
+
+
+def sign_in_prompt() -> None:
+    """The sign-in prompt, alone: the script stops after it."""
+    st.title("webeval · trajectory inspector")
+    st.write(
+        "This server signs its users in. Sign in to browse the runs; what you may change"
+        " (annotations, queues, corrections, scores) depends on the role your identity has here."
+    )
+    st.button("Sign in", type="primary", on_click=st.login)
+    st.stop()
+
+
 def reviewer_picker() -> None:
-    """The sidebar's reviewer: kept in the URL (`?reviewer=`) and the session, never cleared by a save.
+    """The sidebar's reviewer: kept in the URL (`?reviewer=`) and the session, never cleared by a save;
+    with sign-in, who is signed in, their role and "Sign out".
 
     Its text box is drawn only when the expander is opened, like the root folder's: a text box
     costs every page load about 0.2 s of the browser's time.
     """
+    if sign_in_on():
+        _signed_in_box()
+        return
     name = st.query_params.get(Key.REVIEWER.value) or st.session_state.get(Key.REVIEWER_KEPT) or ""
     st.session_state[Key.REVIEWER_KEPT] = name
     if name and st.query_params.get(Key.REVIEWER.value) != name:
@@ -49,3 +89,17 @@ def _take_name() -> None:
         st.query_params[Key.REVIEWER.value] = name
     else:
         st.query_params.pop(Key.REVIEWER.value, None)
+
+
+def _signed_in_box() -> None:
+    """Who is signed in (not editable), their role, and "Sign out"; a `?reviewer=` link is dropped."""
+    st.query_params.pop(Key.REVIEWER.value, None)  # a crafted name names nobody here
+    who = signed_in()
+    try:
+        role = current_policy().as_user(who, verified=True).role()
+    except RolesFileError:
+        role = None
+    with st.sidebar:
+        st.caption(f"Reviewer: **{inert(who)}** (signed in)")
+        st.caption(f"Role: {role.value if role is not None else 'any (no roles file)'}")
+        st.button("Sign out", key=Key.SIGN_OUT, on_click=st.logout)

@@ -210,6 +210,8 @@ class Key(StrEnum):
     """Whether the sidebar's reviewer expander is open."""
     REVIEWER_TYPED = "_reviewer_typed"
     """The sidebar's reviewer text box."""
+    SIGN_OUT = "_sign_out"
+    """The sidebar's "Sign out" button (sign-in on)."""
     QUEUE = "queue"
     """The review queue worked, in the URL of every page while it is worked (pages/review_mode.py)."""
     QUEUE_PICK = "_queue_pick"

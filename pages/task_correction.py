@@ -13,12 +13,12 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from pages.access import blocked
+from pages.access import as_reviewer, blocked
 from pages.common import current_root, inert, lazy_expander, load_trajectory_cached
 from pages.review_store import review_store
 from pages.reviewer import reviewer
 from pages.state import Key
-from webeval_core.access import Write, acting_as
+from webeval_core.access import Write
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.review import StoreError
 from webeval_core.review.corrections import CorrectionKind, TaskCorrection, save_correction, try_correction
@@ -87,7 +87,7 @@ def correction_box(task: Task, attempts: pd.DataFrame) -> None:
             if store is None:
                 return
             try:
-                with acting_as(reviewer()):
+                with as_reviewer():
                     save_correction(store, proposal)
             except StoreError as exc:
                 st.error(inert(str(exc)))

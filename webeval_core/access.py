@@ -10,9 +10,10 @@ private cache, not the root) stay allowed.
 Roles (`webeval app --roles FILE`, `WEBEVAL_ROLES`) narrow what a writable server lets each user
 write: a TOML file maps identities to viewer, reviewer, adjudicator or operator (each role may do
 what the roles before it may), and anyone it does not name is a viewer. The identity is the one
-the page acts as (`acting_as`, the reviewer named in the sidebar until sign-in exists), so roles
-guard against mistakes, not against someone typing another's name. A refusal is logged with who
-and what.
+the page acts as (`acting_as`): a typed reviewer name without sign-in (roles then guard against
+mistakes, not against someone typing another's name), the identity the OpenID Connect provider
+verified with sign-in (`webeval app --auth FILE` sets `WEBEVAL_SIGN_IN`: every write then needs a
+verified identity, and what it writes records it). A refusal is logged with who and what.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ READ_ONLY_ENV = "WEBEVAL_READ_ONLY"
 """The environment variable that makes a process read-only when it is "1"."""
 ROLES_ENV = "WEBEVAL_ROLES"
 """The environment variable naming the roles file (TOML) of a server."""
+SIGN_IN_ENV = "WEBEVAL_SIGN_IN"
+"""The environment variable that makes every write need a signed-in (verified) identity when "1"."""
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 """Hosts that only this machine can reach: binding them keeps a server private."""
 READ_ONLY_TEXT = "This server is read-only"
@@ -40,7 +43,9 @@ READ_ONLY_TEXT = "This server is read-only"
 
 
 _log = logging.getLogger("webeval.access")
-_acting: contextvars.ContextVar[str] = contextvars.ContextVar("webeval_acting", default="")
+_acting: contextvars.ContextVar[tuple[str, bool]] = contextvars.ContextVar(
+    "webeval_acting", default=("", False)
+)
 
 
 class Write(StrEnum):
@@ -111,6 +116,15 @@ class AccessPolicy(BaseModel):
     """Who may write what; None: no roles file, everyone may write what a writable server allows."""
     who: str = ""
     """The identity acting (see `acting_as`); empty when nobody is named."""
+    sign_in: bool = False
+    """Writes need a signed-in identity (`verified`): the server signs its users in."""
+    verified: bool = False
+    """`who` was verified by the sign-in provider (an email or subject), not typed by someone."""
+
+    @property
+    def signed_in(self) -> str | None:
+        """The verified identity acting, which the store and score files record; None when none."""
+        return self.who.strip() if self.verified and self.who.strip() else None
 
     def role(self) -> Role | None:
         """The acting identity's role (None when no roles are configured)."""
@@ -120,15 +134,22 @@ class AccessPolicy(BaseModel):
         """Why `write` is refused (None: it is allowed)."""
         if self.read_only:
             return f"{READ_ONLY_TEXT}: no {write.value} is written."
+        if self.sign_in and self.signed_in is None:
+            return f"Sign in first: {_a(write.value)} is written only by a signed-in user."
         role = self.role()
         if role is None or role.rank >= NEEDED[write].rank:
             return None
         who = self.who.strip() or "nobody named"
         return f"{who} is {_a(role.value)} here: {_a(write.value)} needs the {NEEDED[write].value} role."
 
-    def as_user(self, who: str) -> AccessPolicy:
-        """This policy for another acting identity."""
-        return self.model_copy(update={"who": who})
+    def as_user(self, who: str, *, verified: bool = False) -> AccessPolicy:
+        """This policy for another acting identity (`verified`: signed in as `who`)."""
+        return self.model_copy(update={"who": who, "verified": verified})
+
+    def as_acting(self) -> AccessPolicy:
+        """This policy for the identity `acting_as` set (verified or not)."""
+        who, verified = _acting.get()
+        return self.as_user(who, verified=verified)
 
     def check(self, write: Write) -> None:
         """Raise when `write` is refused.
@@ -138,14 +159,30 @@ class AccessPolicy(BaseModel):
         """
         reason = self.refusal(write)
         if reason is not None:
-            # The server's log keeps who tried what (repr: a typed name cannot forge a log line).
-            _log.warning(
-                "refused: %r tried to write %s: %s",
-                self.who.strip() or "nobody named",
-                _a(write.value),
-                reason,
-            )
-            raise WriteRefusedError(reason)
+            self._refuse(write, reason)
+
+    def check_author(self, write: Write, author: str) -> None:
+        """`check(write)`, and with a signed-in identity acting, that `author` (the name a row is
+        stored under) is that identity: a signed-in user writes under no other name.
+
+        Raises:
+            WriteRefusedError: When the policy does not allow it.
+        """
+        self.check(write)
+        signed_in = self.signed_in
+        if signed_in is not None and author.strip().casefold() != signed_in.casefold():
+            self._refuse(write, f"{signed_in} is signed in: nothing is written under the name {author!r}.")
+
+    def _refuse(self, write: Write, reason: str) -> None:
+        # The server's log keeps who tried what (repr: a typed name cannot forge a log line).
+        _log.warning(
+            "refused: %r%s tried to write %s: %s",
+            self.who.strip() or "nobody named",
+            " (signed in)" if self.signed_in else "",
+            _a(write.value),
+            reason,
+        )
+        raise WriteRefusedError(reason)
 
 
 def _a(noun: str) -> str:
@@ -188,6 +225,7 @@ def current_policy(environ: Mapping[str, str] | None = None) -> AccessPolicy:
     """
     values = os.environ if environ is None else environ
     read_only = values.get(READ_ONLY_ENV, "") == "1"
+    sign_in = values.get(SIGN_IN_ENV, "") == "1"
     roles_file = values.get(ROLES_ENV, "")
     roles = None
     if roles_file and not read_only:
@@ -196,18 +234,15 @@ def current_policy(environ: Mapping[str, str] | None = None) -> AccessPolicy:
         except OSError as exc:
             raise RolesFileError(f"{roles_file}: {exc.strerror}") from None
         roles = _roles_cached(roles_file, mtime)
-    return AccessPolicy(read_only=read_only, roles=roles, who=_acting.get())
-
-
-def acting() -> str:
-    """The identity writes are made by now (`acting_as`); empty when nobody is named."""
-    return _acting.get()
+    return AccessPolicy(read_only=read_only, roles=roles, sign_in=sign_in).as_acting()
 
 
 @contextlib.contextmanager
-def acting_as(who: str) -> Iterator[None]:
-    """Writes within this block are made by `who` (the roles decide what they may write)."""
-    token = _acting.set(who)
+def acting_as(who: str, *, verified: bool = False) -> Iterator[None]:
+    """Writes within this block are made by `who` (the roles decide what they may write);
+    `verified`: `who` is the identity the sign-in provider verified, which the writes record.
+    """
+    token = _acting.set((who, verified))
     try:
         yield
     finally:

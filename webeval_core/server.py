@@ -143,8 +143,13 @@ class AppServer:
             return 0 if self.deadline is not None else code
 
 
-def streamlit_command(script: Path, host: str, port: int, *, reload: bool = False) -> list[str]:
+def streamlit_command(
+    script: Path, host: str, port: int, *, reload: bool = False, secrets: Path | None = None
+) -> list[str]:
     """The command that serves `script` on host:port, headless and without usage statistics.
+
+    `secrets`: the sign-in file (`webeval app --auth`), read by Streamlit as its secrets file; only its
+    path is on the command line.
 
     A user's server watches no file (`reload=False`): Streamlit's watcher would follow the whole
     checkout, `.venv/` included, and overflow inotify's queue while anything else writes there.
@@ -164,4 +169,5 @@ def streamlit_command(script: Path, host: str, port: int, *, reload: bool = Fals
         f"--server.runOnSave={'true' if reload else 'false'}",
         # The checkout's .streamlit/config.toml is read only from the working folder.
         "--client.toolbarMode=minimal",
+        *([f"--secrets.files={secrets}"] if secrets is not None else []),
     ]

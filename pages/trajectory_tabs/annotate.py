@@ -21,7 +21,7 @@ from enum import StrEnum
 
 import streamlit as st
 
-from pages.access import blocked, read_only
+from pages.access import as_reviewer, blocked, read_only
 from pages.common import current_index, default_judge, inert
 from pages.review_common import current_queue, items_of, next_in_queue
 from pages.review_mode import WorkedQueue, worked_queue
@@ -30,7 +30,7 @@ from pages.reviewer import reviewer
 from pages.state import Key, label_key, review_field_key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import reset_step
-from webeval_core.access import Write, acting_as
+from webeval_core.access import Write
 from webeval_core.presentation.tables import annotation_table
 from webeval_core.reading.taxonomy import CODES, category_of, code_label, describes_task, sorted_codes
 from webeval_core.reading.verifier import parse_step_numbers
@@ -150,7 +150,7 @@ def _save(store: AnnotationStore, item: Item, base: dict[str, object]) -> None:
         _say("error", 'Write the failing steps as numbers ("4", "4, 5" or "4-6"): nothing was saved.')
         return
     try:
-        with acting_as(str(base["reviewer"])):
+        with as_reviewer(str(base["reviewer"])):
             flush_shown(store)  # what was shown during an outage counts before this save
             saved = save_judgement(store, _draft(item, base))
     except StoreError as exc:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.access import blocked
+from pages.access import as_reviewer, blocked
 from pages.common import (
     current_index,
     inert,
@@ -16,11 +16,10 @@ from pages.common import (
     load_index,
     load_queries,
 )
-from pages.reviewer import reviewer
 from pages.state import Key, what_if_text_key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
-from webeval_core.access import Write, acting_as
+from webeval_core.access import Write
 from webeval_core.presentation.tables import before_after, editable_response, outcome_table, stored_result
 from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize_scores
 
@@ -38,7 +37,7 @@ def _rescore_one(context: TabContext) -> None:
     source, before = stored_result(trajectory)
     st.caption(f"Stored verdict: {inert(source)}" if source else "No stored official verdict yet.")
     if st.button("Re-score with the official evaluator", key=Key.RESCORE_ONE, type="primary"):
-        with acting_as(reviewer()):
+        with as_reviewer():
             outcome = score_trajectory(Path(folder), config_root=context.root, force=True)
         st.session_state[Key.RESCORED] = {"folder": folder, "before": before, "outcome": outcome}
         _forget_summaries()
@@ -99,7 +98,7 @@ def _rescore_many(context: TabContext) -> None:
         def progress(done: int, total: int) -> None:
             bar.progress(done / total if total else 1.0, text=f"Scored {done} of {total}")
 
-        with acting_as(reviewer()):
+        with as_reviewer():
             outcomes = score_trajectories(paths, config_root=context.root, force=force, on_progress=progress)
         st.session_state[Key.BATCH_RESCORED] = outcomes
         _forget_summaries()

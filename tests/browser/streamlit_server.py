@@ -110,16 +110,20 @@ def start_server(
     allowed: Sequence[Path] = (),
     host: str = "127.0.0.1",
     extra_env: Mapping[str, str] | None = None,
+    port: int | None = None,
+    secrets: Path | None = None,
 ) -> tuple[subprocess.Popen[bytes], str]:
     """Start `streamlit run app.py` (or another script) on a free port browsing `root` (and allowed
     to open `allowed`, as `webeval app --allow-root` says); return it and its loopback URL.
 
     `host` is the address bound (loopback unless a test serves beyond it, e.g. 0.0.0.0, still
-    browsed through 127.0.0.1); `extra_env` is what `webeval app` would add (WEBEVAL_READ_ONLY).
+    browsed through 127.0.0.1); `extra_env` is what `webeval app` would add (WEBEVAL_READ_ONLY);
+    `port` one chosen beforehand (a sign-in provider knows the app's address first); `secrets` the
+    sign-in file (`webeval app --auth`).
     """
-    port = free_port()
+    port = port or free_port()
     # The command `webeval app` runs, so tests serve the app as users get it (no file watcher).
-    command = streamlit_command(script, host, port)
+    command = streamlit_command(script, host, port, secrets=secrets)
     env = {
         **os.environ,
         **root_environment(str(root), allowed),

@@ -3,6 +3,7 @@ core's write paths (score files, the annotation store) refusing under a read-onl
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from webeval_core.access import (
     READ_ONLY_ENV,
     ROLES_ENV,
+    SIGN_IN_ENV,
     AccessPolicy,
     Role,
     RolesFileError,
@@ -200,3 +202,61 @@ def test_a_read_only_server_ignores_roles(roles_file: Path, monkeypatch: pytest.
     monkeypatch.setenv(READ_ONLY_ENV, "1")
     with acting_as("ops@example.org"):
         assert current_policy().refusal(Write.SCORE) == "This server is read-only: no score file is written."
+
+
+def test_with_sign_in_every_write_needs_a_verified_identity(
+    roles_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(SIGN_IN_ENV, "1")
+    with acting_as("ops@example.org"):  # typed, not verified: whatever the roles file says
+        typed = current_policy()
+    with acting_as("ops@example.org", verified=True):
+        verified = current_policy()
+    assert typed.sign_in and typed.signed_in is None
+    assert (
+        typed.refusal(Write.ANNOTATION) == "Sign in first: an annotation is written only by a signed-in user."
+    )
+    assert verified.signed_in == "ops@example.org"
+    assert {write for write in Write if verified.refusal(write) is None} == set(Write)
+    with acting_as("stranger@example.org", verified=True):
+        assert current_policy().refusal(Write.ANNOTATION) == (
+            "stranger@example.org is a viewer here: an annotation needs the reviewer role."
+        )
+
+
+def test_a_signed_in_user_writes_under_no_other_name(caplog: pytest.LogCaptureFixture) -> None:
+    policy = AccessPolicy(sign_in=True).as_user("Ann@Example.org", verified=True)
+    policy.check_author(Write.ANNOTATION, "ann@example.org")  # the same person, any case
+    with caplog.at_level("WARNING", logger="webeval.access"), pytest.raises(WriteRefusedError, match="'bob'"):
+        policy.check_author(Write.ANNOTATION, "bob")
+    assert "'Ann@Example.org' (signed in) tried to write an annotation" in caplog.text
+    AccessPolicy().as_user("ann").check_author(Write.ANNOTATION, "bob")  # without sign-in: a typed name
+
+
+def test_a_signed_in_score_is_recorded_beside_the_score_file_whose_bytes_do_not_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.conftest import SAMPLE_RUNS, private_copy
+    from webeval_core.runs.discovery import iter_trajectory_dirs
+    from webeval_core.scoring import score_trajectory
+    from webeval_core.scoring.store import WRITERS_FILE
+
+    first = next(iter(iter_trajectory_dirs(SAMPLE_RUNS)))
+    anonymous = private_copy(first, tmp_path / "anonymous")
+    signed = private_copy(first, tmp_path / "signed")
+    monkeypatch.delenv(READ_ONLY_ENV, raising=False)
+    score_trajectory(anonymous, force=True)
+    monkeypatch.setenv(SIGN_IN_ENV, "1")
+    with acting_as("ops@example.org", verified=True):
+        outcome = score_trajectory(signed, force=True)
+    assert outcome.status != "error", outcome.reason
+    assert not (anonymous / "scores" / WRITERS_FILE).exists()
+    written = outcome.score_file
+    assert written is not None
+    assert written.read_bytes() == (anonymous / "scores" / written.name).read_bytes()
+    (line,) = (signed / "scores" / WRITERS_FILE).read_text().splitlines()
+    record = json.loads(line)
+    assert (record["file"], record["signed_in"]) == (written.name, "ops@example.org")
+    with acting_as("ops@example.org"):  # typed: refused, nothing recorded
+        assert score_trajectory(signed, force=True).status == "error"
+    assert len((signed / "scores" / WRITERS_FILE).read_text().splitlines()) == 1

@@ -38,6 +38,12 @@ def add_parser(sub: Subparsers) -> None:
         metavar="FILE",
         help="also write the corrected tasks (dataset JSON) and every proposal (FILE's .proposals.jsonl)",
     )
+    export.add_argument(
+        "--audit",
+        metavar="FILE",
+        help="also write the store's history as JSON lines: every annotation, queue and correction,"
+        " when, and the identity sign-in verified for whoever wrote it",
+    )
     imported = actions.add_parser(
         "import", parents=[store], help="rows of a CSV / JSON-lines file, all or none"
     )
@@ -66,5 +72,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         getattr(args, "file", ""),
         getattr(args, "corrections", None),
         getattr(args, "adjudicator", None),
+        audit=getattr(args, "audit", None),
     )
     return commands.run_command(command, Path(args.root).resolve(), args.annotations, out, sys.stderr)

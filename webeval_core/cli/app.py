@@ -1,8 +1,9 @@
 """`webeval app [ROOT]`: serve the Streamlit inspector on ROOT until stopped (webeval_core/server.py).
 
-A server bound beyond loopback is read-only unless `--writable` says otherwise (there is no sign-in
-yet, so anyone who reaches it could write under any name); `--read-only` asks for it anywhere.
-`--roles FILE` says who may write what on a writable server (webeval_core/access.py).
+A server bound beyond loopback is read-only unless sign-in (`--auth FILE`, webeval_core/signin.py)
+or `--writable` says otherwise (without sign-in anyone who reaches it could write under any name);
+`--read-only` asks for it anywhere. `--roles FILE` says who may write what (webeval_core/access.py):
+with sign-in, by the identity the provider verified.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Subparsers) -> None:
     """`app [ROOT] [--host H] [--port P] [--annotations PATH_OR_URL] [--allow-root PATH]...
-    [--read-only | --writable] [--roles FILE] [--reload]`.
+    [--read-only | --writable] [--roles FILE] [--auth FILE] [--reload]`.
     """
     app = sub.add_parser("app", help="open the Streamlit inspector on a folder")
     app.add_argument(
@@ -63,6 +64,12 @@ def add_parser(sub: Subparsers) -> None:
         " operator): who may annotate, propose corrections, re-score; anyone not named is a viewer",
     )
     app.add_argument(
+        "--auth",
+        metavar="FILE",
+        help="sign users in with OpenID Connect: a TOML file with Streamlit's [auth] section (redirect_uri,"
+        " cookie_secret, client_id, client_secret, server_metadata_url); only its path is passed on",
+    )
+    app.add_argument(
         "--reload",
         action="store_true",
         help="for working on the app: rerun it when its code changes (by default the server watches no file)",
@@ -81,7 +88,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     root = given.path.resolve() if given is not None else default_root()
     allowed = [Path(path).resolve() for path in args.allow_root]
-    problem = _refusal(root, allowed, args.host, args.port) or _roles_refusal(args.roles)
+    problem = (
+        _refusal(root, allowed, args.host, args.port)
+        or _roles_refusal(args.roles)
+        or _auth_refusal(args.auth)
+    )
     if problem is not None:
         say(sys.stderr, f"webeval app: {problem}")
         return 1
@@ -90,7 +101,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     except FileNotFoundError as exc:  # a broken install: say what is missing, not a traceback
         say(sys.stderr, f"webeval app: {exc}")
         return 1
-    command = streamlit_command(script, args.host, args.port, reload=args.reload)
+    secrets = Path(args.auth).resolve() if args.auth else None
+    command = streamlit_command(script, args.host, args.port, reload=args.reload, secrets=secrets)
     # A URL root: the app mirrors it itself (its Reload lists the store again); the sync above made it warm.
     env = {**os.environ, **root_environment(url or str(root), allowed), **_access_environment(args, out)}
     if args.annotations:  # the server's review pages open this store (never printed: it may hold a password)
@@ -104,9 +116,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _access_environment(args: argparse.Namespace, out: TextIO) -> dict[str, str]:
     """The server's access policy as its environment (`READ_ONLY_ENV`), said on `out` when it matters."""
-    from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, is_loopback, serves_read_only
+    from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, is_loopback, serves_read_only
 
-    read_only = serves_read_only(args.host, read_only=args.read_only, writable=args.writable)
+    sign_in = bool(args.auth)
+    read_only = serves_read_only(args.host, read_only=args.read_only, writable=args.writable, sign_in=sign_in)
     if read_only and not args.read_only:
         say(
             out,
@@ -119,10 +132,16 @@ def _access_environment(args: argparse.Namespace, out: TextIO) -> dict[str, str]
             f"webeval app: warning: --writable on {args.host}: anyone who reaches this server can write"
             " annotations under any name, re-score and overwrite score files",
         )
+    if sign_in and not args.roles:
+        say(
+            out,
+            "Sign-in without --roles: every signed-in user may annotate, propose corrections and re-score",
+        )
     # Always set: a value inherited from the caller's environment must not decide it.
     return {
         READ_ONLY_ENV: "1" if read_only else "0",
         ROLES_ENV: str(Path(args.roles).resolve()) if args.roles else "",
+        SIGN_IN_ENV: "1" if sign_in else "0",
     }
 
 
@@ -136,6 +155,21 @@ def _roles_refusal(roles: str | None) -> str | None:
         load_roles(Path(roles))
     except RolesFileError as exc:
         return f"--roles {exc}"
+    return None
+
+
+def _auth_refusal(auth: str | None) -> str | None:
+    """Why the sign-in file cannot be used (None: none given, or it reads); its warning is printed."""
+    from webeval_core.signin import SignInFileError, check_auth_file
+
+    if auth is None:
+        return None
+    try:
+        warning = check_auth_file(Path(auth))
+    except SignInFileError as exc:
+        return f"--auth {exc}"
+    if warning is not None:
+        say(sys.stderr, f"webeval app: warning: {warning}")
     return None
 
 

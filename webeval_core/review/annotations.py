@@ -177,6 +177,9 @@ class Annotation(Draft):
     """When the judgement was made (timezone-aware); the newest per (item, reviewer, stage) wins."""
     revealed: Revealed = Revealed.NONE
     """What had been shown to the reviewer before their first save of this trajectory."""
+    signed_in: str | None = None
+    """The identity the sign-in provider verified for whoever saved it (the store sets it); None when
+    saved without sign-in. Not part of the judgement: the same judgement is stored once."""
 
     @field_validator("created")
     @classmethod
@@ -201,7 +204,8 @@ class Annotation(Draft):
         # the digest they were stored under (the store finds a repeated judgement by it).
         unset = {name for name in _TAXONOMY_FIELDS if not getattr(self, name)}
         fields = self.model_dump(
-            mode="json", exclude={"created", "verdict_source", "verdict_status", "revealed", *unset}
+            mode="json",
+            exclude={"created", "verdict_source", "verdict_status", "revealed", "signed_in", *unset},
         )
         return tuple(f"{key}={fields[key]}" for key in sorted(fields))
 

@@ -35,10 +35,12 @@ def command_for(
     file: str = "",
     corrections: str | None = None,
     adjudicator: str | None = None,
+    *,
+    audit: str | None = None,
 ) -> Command:
     """The command of a `webeval annotations` action and its options."""
     if action == "export":
-        return export_command(fmt, output, corrections)
+        return export_command(fmt, output, corrections, audit)
     if action == "import":
         return import_command(Path(file))
     if action == "agreement":
@@ -91,8 +93,13 @@ def list_command(store: AnnotationStore, root: Path, out: TextIO) -> int:
     return 0
 
 
-def export_command(fmt: str, output: str | None, corrections: str | None = None) -> Command:
+def export_command(
+    fmt: str, output: str | None, corrections: str | None = None, audit: str | None = None
+) -> Command:
     """`export`: the current annotations of the root's trajectories, with each judge's verdict.
+
+    With `audit`, the store's whole history goes to that file as JSON lines (`AnnotationStore.audit`:
+    every annotation and record, when, and the identity sign-in verified for its writer).
 
     With `corrections`, the corrected tasks go to that file as a JSON list of tasks in the official
     dataset's shape (revision raised by one), and every proposal (corrected, ambiguous, infeasible;
@@ -109,6 +116,9 @@ def export_command(fmt: str, output: str | None, corrections: str | None = None)
             out.write(text)
         if corrections:
             write_corrections(store, Path(corrections))
+        if audit:
+            lines = (strict_json(entry.model_dump(mode="json")) + "\n" for entry in store.audit())
+            Path(audit).write_text("".join(lines), encoding="utf-8")
         return 0
 
     return run

@@ -133,7 +133,7 @@ def try_correction(
 
 def save_correction(store: AnnotationStore, correction: TaskCorrection) -> None:
     """Store a proposal (a new record; the same proposal twice is stored once)."""
-    store.add_record(CORRECTION_RECORD, correction.model_dump_json(), Write.CORRECTION)
+    store.add_record(CORRECTION_RECORD, correction.model_dump_json(), Write.CORRECTION, correction.reviewer)
 
 
 def read_corrections(store: AnnotationStore) -> list[TaskCorrection]:

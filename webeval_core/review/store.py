@@ -7,7 +7,8 @@ constraint, so importing a file twice adds nothing. The schema has a version and
 migrations. SQLite runs in WAL mode, so a writer killed mid-save leaves the last commit readable.
 The URL's password never leaves this module: every location shown and every error is masked.
 Every write checks the process's access policy (webeval_core.access): a read-only server opens the
-store without migrating or creating it and refuses to write to it.
+store without migrating or creating it and refuses to write to it. A write by a signed-in user
+records the verified identity (`signed_in`) on its row, annotation or record alike.
 """
 
 from __future__ import annotations
@@ -21,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+from pydantic import BaseModel, ConfigDict
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-from webeval_core.access import AccessPolicy, Write, WriteRefusedError, acting, current_policy
+from webeval_core.access import AccessPolicy, Write, WriteRefusedError, current_policy
 from webeval_core.review.annotations import Annotation, Shown, reviewer_key
 
 ENV_VARIABLE = "WEBEVAL_ANNOTATIONS"
@@ -57,6 +59,7 @@ _annotations = sa.Table(
     sa.Column("failing_steps", sa.Text),
     sa.Column("error_codes", sa.Text),
     sa.Column("task_codes", sa.Text),
+    sa.Column("signed_in", sa.Text),
 )
 # What was shown to whom (a verdict, others' labels), one row per (trajectory, reviewer, what):
 # a save decides its stage from it, whatever page showed it and whether the save came later.
@@ -78,6 +81,9 @@ _records = sa.Table(
     sa.Column("digest", sa.String(64), nullable=False, unique=True),
     sa.Column("kind", sa.String(32), nullable=False),
     sa.Column("body", sa.Text, nullable=False),
+    # Who saved it, verified by sign-in, and when; NULL for records of a server without sign-in.
+    sa.Column("signed_in", sa.Text),
+    sa.Column("created", sa.Text),
 )
 
 
@@ -130,14 +136,41 @@ def _taxonomy_columns(connection: Connection) -> None:
             connection.execute(sa.text(f"ALTER TABLE annotations ADD COLUMN {name} TEXT"))
 
 
+def _signed_in_columns(connection: Connection) -> None:
+    """Version 5: the verified identity (sign-in) that wrote each annotation and record (issue 23)."""
+    for table, names in (("annotations", ("signed_in",)), ("records", ("signed_in", "created"))):
+        present = {column["name"] for column in sa.inspect(connection).get_columns(table)}
+        for name in names:
+            if name not in present:
+                connection.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {name} TEXT"))
+
+
 # Migration n brings the schema from version n to n + 1; append, never edit.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _create_tables,
     _index_lookups,
     _audit_columns,
     _taxonomy_columns,
+    _signed_in_columns,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class AuditEntry(BaseModel):
+    """One row of the store's history: what was written, when, under which name, by whom verified."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: str
+    """"annotation", or the kind of record ("queue", "correction", ...)."""
+    created: str | None
+    """When it was written (ISO 8601, UTC); None for records stored before the store kept it."""
+    name: str
+    """The reviewer name an annotation is stored under; empty for records (their body names it)."""
+    signed_in: str | None
+    """The identity sign-in verified for the writer; None when written without sign-in."""
+    digest: str
+    """The row's content digest (its identity in the store and in exports)."""
 
 
 class StoreError(RuntimeError):
@@ -187,7 +220,7 @@ class AnnotationStore:
     @property
     def policy(self) -> AccessPolicy:
         """What may be written now: the policy given, else the process's (its roles file, who acts)."""
-        return (self._given or current_policy()).as_user(acting())
+        return (self._given or current_policy()).as_acting()
 
     def maintenance(self) -> AnnotationStore:
         """This store for the core's own upkeep (legacy import, carried-over run keys): no role
@@ -195,11 +228,17 @@ class AnnotationStore:
         """
         return AnnotationStore(self._engine, self.location, AccessPolicy(read_only=self.read_only))
 
-    def _check(self, write: Write) -> None:
+    def _check(self, write: Write, author: str | None = None) -> AccessPolicy:
+        """The policy, after checking `write` (by `author`, when a row names one); refusals raise."""
+        policy = self.policy
         try:
-            self.policy.check(write)
+            if author is None:
+                policy.check(write)
+            else:
+                policy.check_author(write, author)
         except WriteRefusedError as exc:
             raise StoreWriteRefusedError(f"annotation store {self.location}: {exc}") from None
+        return policy
 
     def add(self, annotation: Annotation) -> bool:
         """Store one annotation; False when the same judgement was stored already."""
@@ -207,8 +246,15 @@ class AnnotationStore:
 
     def add_many(self, annotations: Iterable[Annotation]) -> int:
         """Store annotations in one transaction (all or none); how many were new."""
-        self._check(Write.ANNOTATION)
-        rows = [_annotation_row(a) for a in annotations]
+        policy = self._check(Write.ANNOTATION)
+        given = list(annotations)
+        for author in {annotation.reviewer for annotation in given}:
+            self._check(Write.ANNOTATION, author)
+        # A signed-in user's rows record who they are; others (an import) keep what they say.
+        stamped = [
+            a.model_copy(update={"signed_in": policy.signed_in}) if policy.signed_in else a for a in given
+        ]
+        rows = [_annotation_row(a) for a in stamped]
         if not rows:
             return 0
         with self._transaction() as connection:
@@ -245,7 +291,7 @@ class AnnotationStore:
 
     def note_shown(self, items: Iterable[tuple[str, str]], reviewer: str, what: Shown) -> int:
         """Record that `what` of each trajectory (run, task id) was shown to a reviewer; how many new."""
-        self._check(Write.SHOWN)
+        self._check(Write.SHOWN, reviewer)
         who = reviewer_key(reviewer)
         now = datetime.now(UTC).isoformat()
         rows = [
@@ -309,22 +355,50 @@ class AnnotationStore:
             rows = connection.execute(query).mappings().all()
         return [_annotation_from(row) for row in rows]
 
-    def add_record(self, kind: str, body: str, write: Write = Write.RECORD) -> bool:
+    def add_record(
+        self, kind: str, body: str, write: Write = Write.RECORD, author: str | None = None
+    ) -> bool:
         """Store one JSON record of a kind (a queue, a task correction); False when already there.
 
         `write` is what the record is to the access policy (a queue needs a reviewer, a correction an
-        adjudicator).
+        adjudicator); `author` the name the record gives its writer, when it gives one (a signed-in
+        user writes under no other).
         """
-        self._check(write)
+        policy = self._check(write, author)
         digest = hashlib.sha256(f"{kind}\x1f{body}".encode()).hexdigest()
+        row = {"digest": digest, "kind": kind, "body": body, "signed_in": policy.signed_in}
+        row["created"] = datetime.now(UTC).isoformat()
         with self._transaction() as connection:
-            return self._insert(connection, _records, {"digest": digest, "kind": kind, "body": body})
+            return self._insert(connection, _records, row)
 
     def records(self, kind: str) -> list[str]:
         """The JSON bodies of one kind of record, oldest first."""
         query = sa.select(_records.c.body).where(_records.c.kind == kind).order_by(_records.c.id)
         with self._transaction() as connection:
             return list(connection.execute(query).scalars())
+
+    def audit(self) -> list[AuditEntry]:
+        """Who wrote what, oldest first: every annotation and record, with the identity sign-in
+        verified (None for rows written without sign-in or before it existed).
+        """
+        notes = sa.select(
+            sa.literal("annotation").label("kind"),
+            _annotations.c.created,
+            _annotations.c.reviewer.label("name"),
+            _annotations.c.signed_in,
+            _annotations.c.digest,
+        )
+        kept = sa.select(
+            _records.c.kind,
+            _records.c.created,
+            sa.literal("").label("name"),
+            _records.c.signed_in,
+            _records.c.digest,
+        )
+        with self._transaction() as connection:
+            rows = connection.execute(notes.union_all(kept)).mappings().all()
+        entries = [AuditEntry.model_validate(dict(row)) for row in rows]
+        return sorted(entries, key=lambda entry: entry.created or "")
 
     def close(self) -> None:
         """Release the store's connections."""
@@ -452,6 +526,7 @@ def _annotation_row(annotation: Annotation) -> dict[str, Any]:
     for name in _LIST_COLUMNS:
         row[name] = ",".join(str(value) for value in row[name]) or None
     row["digest"] = annotation.digest
+    row["signed_in"] = annotation.signed_in
     row["reviewer_key"] = annotation.reviewer_key
     return row
 

@@ -6,6 +6,9 @@ version, its checksum, the dataset checksum and the URL config, so a different e
 never overwrites an older verdict; the bytes depend only on the evaluation, so unchanged inputs
 give an identical file. Each long text is stored once (`reading.scorefiles.share_long_strings`).
 
+A score written by a signed-in user (webeval_core.access) is recorded beside it, in
+`scores/written_by.jsonl` (file, identity, time): the score file itself stays the verdict's bytes.
+
 Writes stay inside the trajectory folder: `scores/` is opened relative to the folder without
 following a link, and the file is written through that descriptor (temp file, then rename).
 """
@@ -17,6 +20,7 @@ import json
 import os
 import secrets
 import stat
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -26,6 +30,9 @@ from webeval_core.reading.folderfiles import read_file
 from webeval_core.reading.scorefiles import SCORES_DIR, expand_shared_strings, share_long_strings
 from webeval_core.scoring.evaluation import Evaluation
 
+WRITERS_FILE = "written_by.jsonl"
+"""The sidecar in `scores/` recording who, signed in, wrote each score file (not a `*.json`: no
+reader of score files reads it)."""
 _DIRECTORY_FLAGS = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0)
 _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
@@ -62,8 +69,9 @@ def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> Path
     target = score_file_path(folder, evaluation.engine.eval_hash)
     shown = f"{SCORES_DIR}/{target.name}"
     # Checked here, where every score file is written, so no page or link of a read-only server can.
+    policy = current_policy()
     try:
-        current_policy().check(Write.SCORE)
+        policy.check(Write.SCORE)
     except WriteRefusedError as exc:
         raise ScoreWriteError(f"cannot write {shown}: {exc}") from None
     try:
@@ -72,6 +80,8 @@ def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> Path
         raise ScoreWriteError(f"cannot write {shown}: {_cause(exc)}") from None
     try:
         _write(scores_fd, target.name, score_file_bytes(evaluation, score))
+        if policy.signed_in is not None:
+            _record_writer(scores_fd, target.name, policy.signed_in)
     except OSError as exc:
         raise ScoreWriteError(f"cannot write {shown}: {_cause(exc)}") from None
     finally:
@@ -112,6 +122,20 @@ def _write(scores_fd: int, name: str, content: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp, dir_fd=scores_fd)
         raise
+
+
+def _record_writer(scores_fd: int, name: str, who: str) -> None:
+    """Append who (verified by sign-in) wrote score file `name`, and when, to `WRITERS_FILE`.
+
+    A sidecar rather than a field: the score file's bytes stay those of the verdict alone (the same
+    whoever scores it), and readers of score files (`*.json`) never see it.
+    """
+    line = json.dumps({"file": name, "signed_in": who, "at": datetime.now(UTC).isoformat()}, sort_keys=True)
+    fd = os.open(
+        WRITERS_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o644, dir_fd=scores_fd
+    )
+    with os.fdopen(fd, "ab") as handle:
+        handle.write(line.encode("utf-8") + b"\n")
 
 
 def _cause(exc: OSError) -> str:

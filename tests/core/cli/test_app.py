@@ -157,7 +157,11 @@ def _access(*argv: str) -> tuple[dict[str, str], str, str]:
 )
 def test_app_is_read_only_when_asked_or_bound_beyond_loopback(argv: tuple[str, ...], read_only: bool) -> None:
     env, _said, _warned = _access(*argv)
-    assert env == {"WEBEVAL_READ_ONLY": "1" if read_only else "0", "WEBEVAL_ROLES": ""}
+    assert env == {
+        "WEBEVAL_READ_ONLY": "1" if read_only else "0",
+        "WEBEVAL_ROLES": "",
+        "WEBEVAL_SIGN_IN": "0",
+    }
 
 
 def test_app_says_why_it_is_read_only_and_warns_when_writable_beyond_loopback() -> None:
@@ -167,7 +171,11 @@ def test_app_says_why_it_is_read_only_and_warns_when_writable_beyond_loopback() 
     _env, said, warned = _access("--host", "0.0.0.0", "--writable")
     assert said == ""
     assert "warning: --writable on 0.0.0.0: anyone who reaches this server can write" in warned
-    assert _access("--writable") == ({"WEBEVAL_READ_ONLY": "0", "WEBEVAL_ROLES": ""}, "", "")
+    assert _access("--writable") == (
+        {"WEBEVAL_READ_ONLY": "0", "WEBEVAL_ROLES": "", "WEBEVAL_SIGN_IN": "0"},
+        "",
+        "",
+    )
 
 
 def test_app_refuses_read_only_and_writable_together(capsys: pytest.CaptureFixture[str]) -> None:
@@ -184,7 +192,7 @@ def test_app_hands_its_roles_file_to_its_server_and_refuses_one_that_is_not(
     roles = tmp_path / "roles.toml"
     roles.write_text('[roles]\n"ann@example.org" = "reviewer"\n', encoding="utf-8")
     env, _said, _warned = _access("--roles", str(roles))
-    assert env == {"WEBEVAL_READ_ONLY": "0", "WEBEVAL_ROLES": str(roles.resolve())}
+    assert env == {"WEBEVAL_READ_ONLY": "0", "WEBEVAL_ROLES": str(roles.resolve()), "WEBEVAL_SIGN_IN": "0"}
     assert _access()[0]["WEBEVAL_ROLES"] == ""  # never inherited from the caller
     roles.write_text('[roles]\n"ann@example.org" = "admin"\n', encoding="utf-8")
     capsys.readouterr()
@@ -192,3 +200,40 @@ def test_app_hands_its_roles_file_to_its_server_and_refuses_one_that_is_not(
     assert code == 1
     err = capsys.readouterr().err
     assert "--roles" in err and "roles.ann@example.org: Input should be 'viewer'" in err
+
+
+def test_app_with_sign_in_is_writable_beyond_loopback_and_passes_only_the_files_path(tmp_path: Path) -> None:
+    from tests.core.test_signin import COMPLETE, SECRET
+
+    auth = tmp_path / "auth.toml"
+    auth.write_text(COMPLETE, encoding="utf-8")
+    auth.chmod(0o600)
+    env, said, _warned = _access("--host", "0.0.0.0", "--auth", str(auth))
+    assert env["WEBEVAL_SIGN_IN"] == "1" and env["WEBEVAL_READ_ONLY"] == "0"
+    assert "every signed-in user may annotate" in said  # no --roles
+    _, port, log, process = start_app(tmp_path, "--auth", str(auth))
+    try:
+        wait_healthy(f"http://127.0.0.1:{port}", process, log, timeout_s=60)
+        argv = _server_argv(process.pid)
+        assert f"--secrets.files={auth.resolve()}" in argv
+        environments = [
+            Path(f"/proc/{pid}/environ").read_bytes() for pid in process_group_members(process.pid)
+        ]
+        for text in [*argv, *map(repr, environments), log.read_text()]:
+            assert SECRET not in text
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=20)
+
+
+def test_app_refuses_a_sign_in_file_naming_the_key_it_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.core.test_signin import COMPLETE, SECRET
+
+    auth = tmp_path / "auth.toml"
+    auth.write_text(COMPLETE.replace("client_id", "id"), encoding="utf-8")
+    code, _out = run_cli("app", str(tmp_path), "--auth", str(auth), "--port", "1")
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "--auth" in err and "client_id" in err and SECRET not in err

@@ -184,7 +184,7 @@ def test_a_version_1_store_is_migrated_and_keeps_its_rows(location: str) -> None
     assert {"ix_annotations_reviewer", "ix_annotations_item"} <= indexes
     with engine.connect() as connection:
         assert (
-            connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION == 4
+            connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION == 5
         )
     engine.dispose()
 

@@ -1,0 +1,283 @@
+"""Sign-in through a real OpenID Connect provider (npm `oidc-provider`, tests/oidc_provider.py) in
+Chromium, on a server with a roles file and a PostgreSQL store, as `webeval app --auth FILE --roles
+FILE --annotations URL` starts it.
+
+Users sign in at the provider's own login page (its discovery document, signed ID token, then
+Streamlit's signed cookie): ann (reviewer), vic (no role: a viewer), ops (operator). A viewer writes
+nothing by any route (buttons, keys, a crafted `?reviewer=`); ann's annotation carries her verified
+identity in the store; ops re-scores and ann cannot; signing out ends the session; a tampered cookie
+is refused. The client secret, the cookie secret and the database password appear in no page and
+no server log.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+import sqlalchemy as sa
+from itsdangerous import TimestampSigner, URLSafeTimedSerializer
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.conftest import ARTIFACTS, FIRST_RENDER_MS, VIEWPORT, App
+from tests.browser.streamlit_server import free_port, start_server, stop_server
+from tests.conftest import private_copy
+from tests.oidc_provider import OidcProvider, require_provider, running_provider
+from tests.postgres_server import PASSWORD, running_postgres
+from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy
+from webeval_core.review import OFFICIAL, judge_verdicts, open_store
+from webeval_core.runs.index import build_index
+from webeval_core.scoring.store import WRITERS_FILE
+
+ROLES = '[roles]\n"ann@example.org" = "reviewer"\n"ops@example.org" = "operator"\n'
+SERVER_LOG = ARTIFACTS / "server-sign-in.log"
+RESCORE = "Re-score with the official evaluator"
+USER_COOKIE = "_streamlit_user"  # Streamlit's signed cookie of the signed-in user
+
+
+@dataclass(frozen=True)
+class SignInServer:
+    """The app behind sign-in, and what the tests look at."""
+
+    base_url: str
+    """The app's loopback URL."""
+    provider: OidcProvider
+    """The provider users sign in at."""
+    store: str
+    """The PostgreSQL store's URL (password included)."""
+    root: Path
+    """The root served (a private scored copy)."""
+    item: tuple[str, str]
+    """A trajectory (run, task id) with an official verdict."""
+
+
+@pytest.fixture(scope="module")
+def server(runs_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[SignInServer]:
+    require_provider()
+    folder = tmp_path_factory.mktemp("sign-in")
+    root = private_copy(runs_copy, folder / "sample_runs")
+    judged = judge_verdicts(build_index(root))
+    item = min(key for key, verdicts in judged.items() if OFFICIAL in verdicts)
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    with (
+        running_postgres() as postgres,
+        running_provider(base_url, ARTIFACTS / "oidc-provider.log") as provider,
+    ):
+        store = postgres.new_database()
+        auth = folder / "auth.toml"
+        auth.write_text(provider.secrets_toml(), encoding="utf-8")
+        auth.chmod(0o600)
+        roles = folder / "roles.toml"
+        roles.write_text(ROLES, encoding="utf-8")
+        env = {SIGN_IN_ENV: "1", ROLES_ENV: str(roles), READ_ONLY_ENV: "0", "WEBEVAL_ANNOTATIONS": store}
+        process, _ = start_server(root, folder / "cache", SERVER_LOG, extra_env=env, port=port, secrets=auth)
+        try:
+            yield SignInServer(base_url, provider, store, root, item)
+        finally:
+            stop_server(process)
+
+
+@pytest.fixture
+def contexts(browser: Browser) -> Iterator[list[BrowserContext]]:
+    """Fresh browser contexts (each its own cookies), closed after the test."""
+    made: list[BrowserContext] = []
+    yield made
+    for context in made:
+        context.close()
+
+
+def _new_page(browser: Browser, contexts: list[BrowserContext]) -> Page:
+    context = browser.new_context(viewport=VIEWPORT)
+    contexts.append(context)
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    return page
+
+
+def _sign_in(page: Page, server: SignInServer, login: str, shot: str | None = None) -> App:
+    """Sign in at the provider's login page as `login`; the app's Overview after."""
+    app = App(page, server.base_url)
+    page.goto(server.base_url)
+    button = page.get_by_role("button", name="Sign in")
+    expect(button).to_be_visible(timeout=FIRST_RENDER_MS)
+    if shot:
+        app.shot(shot)
+    button.click()
+    page.wait_for_url(re.compile(re.escape(server.provider.issuer) + "/interaction/"))
+    page.locator("input[name=login]").fill(login)
+    page.locator("input[name=password]").fill("anything")
+    page.get_by_role("button", name="Sign-in").click()
+    page.get_by_role("button", name="Continue").click()  # the consent page
+    page.wait_for_url(re.compile(re.escape(server.base_url)))
+    app.wait(app.main.locator("h1", has_text="Overview"), timeout=FIRST_RENDER_MS)
+    return app
+
+
+def _sidebar(page: Page) -> str:
+    return page.locator("[data-testid='stSidebar']").inner_text()
+
+
+def _open_tab(app: App, server: SignInServer, tab: str, *expected: str, **query: Any) -> None:
+    run, task = server.item
+    app.goto("trajectory", f"Task {task}", run=run, task=task, tab=tab, **query)
+    app.wait(*expected, timeout=FIRST_RENDER_MS)
+    app.assert_no_exception()
+
+
+def _rows(server: SignInServer) -> list[tuple[str, str | None]]:
+    store = open_store(server.store, AccessPolicy(read_only=True))
+    try:
+        return [(a.reviewer, a.signed_in) for a in store.annotations()]
+    finally:
+        store.close()
+
+
+def _shown_to(server: SignInServer, who: str) -> int:
+    engine = sa.create_engine(server.store.replace("postgresql://", "postgresql+psycopg://", 1))
+    try:
+        with engine.connect() as connection:
+            query = sa.text("SELECT count(*) FROM shown WHERE reviewer_key = :who")
+            return int(connection.execute(query, {"who": who}).scalar() or 0)
+    finally:
+        engine.dispose()
+
+
+def _press_save(app: App) -> None:
+    """Choose "agent failed" with its key and save with Ctrl+Enter, as a reviewer would."""
+    app.main.locator("h1").first.click()  # focus the page, not a text box
+    app.page.keyboard.press("f")
+    app.page.wait_for_timeout(500)
+    app.page.keyboard.press("Control+Enter")
+    app.page.wait_for_timeout(1500)
+    app.wait()
+
+
+def test_a_reviewers_annotation_carries_her_verified_identity_and_a_viewer_writes_nothing(
+    server: SignInServer, browser: Browser, contexts: list[BrowserContext]
+) -> None:
+    ann = _sign_in(_new_page(browser, contexts), server, "ann", shot="sign-in-prompt")
+    vic = _sign_in(_new_page(browser, contexts), server, "vic")
+    sidebar = _sidebar(ann.page)
+    assert "ann@example.org" in sidebar and "(signed in)" in sidebar and "Role: reviewer" in sidebar
+    assert "Role: viewer" in _sidebar(vic.page)
+    expect(ann.page.get_by_role("button", name="Sign out")).to_be_visible()
+    expect(ann.page.get_by_label("Your name")).to_have_count(0)  # nothing typed names a reviewer
+
+    # A crafted ?reviewer= names nobody: ann saves as herself.
+    _open_tab(ann, server, "Annotate", "agent failed", reviewer="ops@example.org")
+    ann.shot("sign-in-reviewer-annotate")
+    ann.main.get_by_role("button", name="agent failed").click()
+    ann.wait()
+    ann.main.get_by_role("button", name=re.compile("^Save")).first.click()
+    ann.wait("Annotation saved")
+    assert _rows(server) == [("ann@example.org", "ann@example.org")]
+
+    # The viewer: no save button, the reason said; keys and a crafted ?reviewer= write nothing.
+    _open_tab(vic, server, "Annotate", "is a viewer here", reviewer="ann@example.org")
+    vic.shot("sign-in-viewer-annotate")
+    assert "vic@example.org is a viewer here" in vic.main.inner_text()
+    expect(vic.main.get_by_role("button", name=re.compile("^Save"))).to_have_count(0)
+    _press_save(vic)
+    _open_tab(vic, server, "Re-score", "a score file needs the operator role", reviewer="ops@example.org")
+    expect(vic.main.get_by_role("button", name=RESCORE)).to_have_count(0)
+    vic.goto("review", vic.main.locator("h1", has_text="Review"), reviewer="ann@example.org")
+    assert "Create queue" not in vic.main.inner_text()
+    assert _rows(server) == [("ann@example.org", "ann@example.org")]
+    assert _shown_to(server, "vic@example.org") == 0
+
+
+def test_an_operator_can_rescore_and_a_reviewer_cannot(
+    server: SignInServer, browser: Browser, contexts: list[BrowserContext]
+) -> None:
+    ann = _sign_in(_new_page(browser, contexts), server, "ann")
+    _open_tab(ann, server, "Re-score", "ann@example.org is a reviewer here")
+    expect(ann.main.get_by_role("button", name=RESCORE)).to_have_count(0)
+    ann.shot("sign-in-reviewer-rescore")
+
+    ops = _sign_in(_new_page(browser, contexts), server, "ops")
+    _open_tab(ops, server, "Re-score", RESCORE)
+    ops.main.get_by_role("button", name=RESCORE).click()
+    ops.wait(ops.main.get_by_text(re.compile(r"Wrote scores/webarena-verified-.*\.json")), timeout=60_000)
+    ops.shot("sign-in-operator-rescored")
+    written = list(server.root.rglob(f"scores/{WRITERS_FILE}"))
+    assert len(written) == 1, written
+    assert '"signed_in": "ops@example.org"' in written[0].read_text()
+
+
+def _resigned(cookie_value: str, secret: str, age_days: float) -> str:
+    """The cookie's payload signed again with `secret`, as if `age_days` ago (itsdangerous, as
+    Streamlit signs it: the cookie's name is the salt)."""
+
+    class _Then(TimestampSigner):
+        def get_timestamp(self) -> int:
+            return int(time.time() - age_days * 86400)
+
+    payload = URLSafeTimedSerializer(secret, salt=USER_COOKIE).loads(cookie_value)
+    return URLSafeTimedSerializer(secret, salt=USER_COOKIE, signer=_Then).dumps(payload)
+
+
+def _reload_with(app: App, cookie: Any, value: str, shot: str) -> bool:
+    """Reload with the user cookie set to `value`; whether the user is signed in after."""
+    app.page.context.add_cookies([cast("Any", {**cookie, "value": value})])
+    app.page.reload()
+    signed_in = app.page.get_by_text("(signed in)")
+    expect(app.page.get_by_role("button", name="Sign in").or_(signed_in).first).to_be_visible(
+        timeout=FIRST_RENDER_MS
+    )
+    app.shot(shot)
+    return signed_in.count() > 0
+
+
+def test_sign_out_ends_the_session_and_a_tampered_or_expired_cookie_is_refused(
+    server: SignInServer, browser: Browser, contexts: list[BrowserContext]
+) -> None:
+    app = _sign_in(_new_page(browser, contexts), server, "ann")
+    (cookie,) = [c for c in app.page.context.cookies() if c["name"] == USER_COOKIE]
+    secret = server.provider.cookie_secret
+    # Signed again as the server signs it, a day ago: still her session (the re-signing is right).
+    assert _reload_with(app, cookie, _resigned(cookie["value"], secret, 1), "sign-in-resigned-cookie")
+    # The same payload signed 40 days ago (the cookie lives 30 days and a day of grace): expired.
+    assert not _reload_with(app, cookie, _resigned(cookie["value"], secret, 40), "sign-in-expired-cookie")
+    # Another identity signed with a key that is not the server's: a forgery.
+    forged = URLSafeTimedSerializer("not-the-secret", salt=USER_COOKIE).dumps(
+        '{"is_logged_in": true, "email": "ops@example.org", "sub": "ops"}'
+    )
+    assert not _reload_with(app, cookie, forged, "sign-in-tampered-cookie")
+    assert "ops@example.org" not in app.page.inner_text("body")
+
+    page = _sign_in(_new_page(browser, contexts), server, "ann").page
+    page.get_by_role("button", name="Sign out").click()
+    # Streamlit clears its cookie and sends the browser to the provider's sign-out page.
+    page.wait_for_url(re.compile(re.escape(server.provider.issuer)))
+    page.get_by_role("button", name="Yes, sign me out").click()
+    page.wait_for_url(re.compile(re.escape(server.base_url)))
+    page.goto(server.base_url)
+    expect(page.get_by_role("button", name="Sign in")).to_be_visible(timeout=FIRST_RENDER_MS)
+    assert not [c for c in page.context.cookies() if c["name"].startswith("_streamlit_user")]
+
+
+def test_no_secret_reaches_a_page_a_url_or_the_server_log(
+    server: SignInServer, browser: Browser, contexts: list[BrowserContext]
+) -> None:
+    app = _sign_in(_new_page(browser, contexts), server, "ops")
+    seen: list[str] = []
+    for path, title in (("home", "Overview"), ("review", "Review"), ("trajectories", "Trajectories")):
+        app.goto(path, app.main.locator("h1", has_text=title))
+        seen += [app.page.content(), app.page.url]
+    _open_tab(app, server, "Annotate", "agent failed")
+    seen += [app.page.content(), app.page.url]
+    time.sleep(0.5)  # the server's last lines reach its log
+    seen.append(SERVER_LOG.read_text(errors="replace"))
+    secrets = {
+        "client secret": server.provider.client_secret,
+        "cookie secret": server.provider.cookie_secret,
+        "database password": PASSWORD,
+    }
+    for name, secret in secrets.items():
+        assert not [text for text in seen if secret in text], f"the {name} was shown or logged"

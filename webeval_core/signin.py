@@ -1,0 +1,63 @@
+"""Sign-in for `webeval app --auth FILE`: the OpenID Connect provider Streamlit signs users in with.
+
+FILE is a TOML file with Streamlit's usual `[auth]` section (redirect_uri, cookie_secret,
+client_id, client_secret, server_metadata_url; or the provider's keys in a `[auth.NAME]` table).
+`webeval app` hands Streamlit only its path (`--secrets.files`), so no secret is on a command line,
+in the environment or in a URL; this module checks the file before the server starts and says what
+is missing by key name, never by value. Streamlit does the rest (`st.login`, its signed cookie);
+the pages act as the identity it verified (webeval_core.access).
+"""
+
+from __future__ import annotations
+
+import stat
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+SERVER_KEYS = ("redirect_uri", "cookie_secret")
+"""Keys the `[auth]` section itself needs."""
+PROVIDER_KEYS = ("client_id", "client_secret", "server_metadata_url")
+"""Keys of the provider: in `[auth]` itself or in one `[auth.NAME]` table."""
+
+
+class SignInFileError(ValueError):
+    """An `--auth` file that cannot be used; the message names keys, never a value."""
+
+
+def check_auth_file(path: Path) -> str | None:
+    """Check the sign-in file; a warning to print (None: none), e.g. a file others may read.
+
+    Raises:
+        SignInFileError: When it cannot be read or lacks a key Streamlit needs.
+    """
+    try:
+        raw = Path(path).read_bytes()
+        mode = Path(path).stat().st_mode
+        document = tomllib.loads(raw.decode("utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SignInFileError(f"{path}: {getattr(exc, 'strerror', None) or 'not UTF-8 text'}") from None
+    except tomllib.TOMLDecodeError:
+        # The parser's message may quote the line, and the line may be a secret.
+        raise SignInFileError(f"{path}: not a TOML file") from None
+    auth = document.get("auth")
+    if not isinstance(auth, dict):
+        raise SignInFileError(f"{path}: no [auth] section")
+    missing = [key for key in SERVER_KEYS if not _text(auth, key)]
+    if not _has_provider(auth):
+        missing += [f"{key} (in [auth] or an [auth.NAME] table)" for key in PROVIDER_KEYS]
+    if missing:
+        raise SignInFileError(f"{path}: [auth] lacks {', '.join(missing)}")
+    if mode & (stat.S_IRWXG | stat.S_IRWXO):
+        return f"{path} holds secrets and others may read it (chmod 600 {path})"
+    return None
+
+
+def _text(table: Mapping[str, Any], key: str) -> bool:
+    return isinstance(table.get(key), str) and bool(table[key].strip())
+
+
+def _has_provider(auth: Mapping[str, Any]) -> bool:
+    tables = [auth, *(value for value in auth.values() if isinstance(value, dict))]
+    return any(all(_text(table, key) for key in PROVIDER_KEYS) for table in tables)
