@@ -22,7 +22,7 @@ def sample_copy(scored_sample: Sample, tmp_path_factory: pytest.TempPathFactory)
 
 def test_show_reads_every_sample_folder(sample_copy: Path) -> None:
     folders = list(iter_trajectory_dirs(sample_copy))
-    assert len(folders) == 93
+    assert len(folders) == 97
     layouts = set()
     for folder in folders:
         code, text = run_cli("show", str(folder), "--json")
