@@ -426,7 +426,7 @@ def open_trajectory(
 
 _TABLE_COLUMNS = {
     "run": st.column_config.TextColumn("run", width="medium"),
-    "task_id": st.column_config.TextColumn("task"),
+    "task_id": st.column_config.TextColumn("task", width="medium"),  # named ids: alltrails_find_23
     "result": st.column_config.TextColumn("result", help="As counted in success rates"),
     "site": st.column_config.TextColumn("site"),
     "task_type": st.column_config.TextColumn("type"),

@@ -54,6 +54,18 @@ _COLUMNS = {
 }
 
 
+def _default_pair(frame: pd.DataFrame, keys: list[str]) -> tuple[int, int]:
+    """The first two runs that share a task (runs of different benchmarks have no flips to show);
+    else the first two.
+    """
+    tasks = frame.groupby("run")["task_id"].agg(set).to_dict()
+    for i, a in enumerate(keys):
+        for j in range(i + 1, len(keys)):
+            if tasks.get(a, set()) & tasks.get(keys[j], set()):
+                return i, j
+    return 0, 1
+
+
 def _styled(table: pd.DataFrame, columns: list[str]) -> pd.io.formats.style.Styler:
     return table.style.map(lambda v: _COLOURS.get(v, ""), subset=columns)
 
@@ -70,11 +82,12 @@ judge = judge_picker(index)
 frame = current_frame(judge)
 labels = metrics.run_labels(index.run_heads)
 pick_a, pick_b = st.columns(2)
+first, second = _default_pair(frame, keys)
 run_a = pick_a.selectbox(
-    "Run A", keys, index=0, format_func=labels.__getitem__, key=Key.RUN_A, bind="query-params"
+    "Run A", keys, index=first, format_func=labels.__getitem__, key=Key.RUN_A, bind="query-params"
 )
 run_b = pick_b.selectbox(
-    "Run B", keys, index=1, format_func=labels.__getitem__, key=Key.RUN_B, bind="query-params"
+    "Run B", keys, index=second, format_func=labels.__getitem__, key=Key.RUN_B, bind="query-params"
 )
 if run_a == run_b:
     st.warning("Choose two different runs.")

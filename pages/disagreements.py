@@ -3,7 +3,7 @@
 The judges are the official evaluator, every score-file judge, the outcome and rubric halves of a
 rubric verifier (read from its files) and the reviewers' majority (when the annotation store can
 be read). A cell of the table is "disagreements of n judged by both"; selecting it lists those
-trajectories, and a row there opens one. The computation is
+trajectories, and a row there opens one, which walks that list (pages/walk.py). The computation is
 `webeval_core.review.disagreement`; this page only draws it. Hidden in a blind review: it is made
 of verdicts.
 """
@@ -22,6 +22,7 @@ from pages.review_store import note_shown, review_store_quiet
 from pages.reviewer import reviewer
 from pages.shell import require_app_shell
 from pages.state import Key
+from pages.walk import keys_list_params
 from webeval_core.review import Outcome
 from webeval_core.review.agreement import Item
 from webeval_core.review.annotations import Shown
@@ -77,16 +78,19 @@ def _all_verdicts(frame: pd.DataFrame) -> dict[Item, dict[str, Outcome]]:
     return verdicts
 
 
-def _matrix(pairs: tuple[JudgePair, ...]) -> pd.DataFrame:
-    """Judges by judges; a cell: "k of n" (disagreements of trajectories both judged), else blank."""
+def _matrix(pairs: tuple[JudgePair, ...]) -> tuple[pd.DataFrame, list[str]]:
+    """Judges by judges; a cell: "k of n" (disagreements of trajectories both judged), else blank.
+
+    Rows are numbered judges named in full, columns their numbers: judges' names are long, and a
+    matrix of them both ways is wider than the page. Returns the table and the judges in its order.
+    """
     names = list(order_judges(name for p in pairs for name in (p.a, p.b)))
-    labels = [_label(n) for n in names]
-    table = pd.DataFrame("", index=labels, columns=labels)
+    rows = [f"{i}. {_label(n)}" for i, n in enumerate(names, 1)]
+    table = pd.DataFrame("", index=rows, columns=[f"{i}." for i in range(1, len(names) + 1)])
     for p in pairs:
-        text = f"{len(p.disagree)} of {p.n}"
-        table.loc[_label(p.a), _label(p.b)] = text
-        table.loc[_label(p.b), _label(p.a)] = text
-    return table
+        a, b = names.index(p.a), names.index(p.b)
+        table.iat[a, b] = table.iat[b, a] = f"{len(p.disagree)} of {p.n}"
+    return table, names
 
 
 def _note_revealed(pair: JudgePair) -> None:
@@ -111,20 +115,26 @@ def _page() -> None:
         "Each cell: on how many trajectories two judges disagree (one passed, the other failed), of"
         " those both judged. Select a cell to list them; a row there opens the trajectory."
     )
-    table = _matrix(pairs)
+    table, names = _matrix(pairs)
     event = st.dataframe(table, key=Key.DISAGREE_TABLE, on_select="rerun", selection_mode="single-cell")
     if not event.selection.cells:
         return
     row, column = event.selection.cells[0]
-    a, b = table.index[row], column
-    chosen = next((p for p in pairs if {_label(p.a), _label(p.b)} == {a, b}), None)
+    if column not in table.columns:  # the judges' names (the index), not a pair
+        return
+    a, b = names[row], names[list(table.columns).index(column)]
+    chosen = next((p for p in pairs if {p.a, p.b} == {a, b}), None)
     if chosen is None:
         return
+    a, b = _label(a), _label(b)
     keys = pd.Series(list(zip(frame["run"], frame["task_id"], strict=True)), index=frame.index)
     rows = frame[keys.isin(set(chosen.disagree))]
-    st.caption(f"{len(rows)} trajectories where the {inert(a)} and the {inert(b)} disagree")
+    found = "1 trajectory" if len(rows) == 1 else f"{len(rows)} trajectories"
+    st.caption(f"{found} where the {inert(a)} and the {inert(b)} disagree")
     _note_revealed(chosen)
-    trajectory_table(rows, metrics.run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE)
+    # The trajectory opened from the list walks it (previous / next), in this table's order.
+    listed = keys_list_params(rows["key"].tolist())
+    trajectory_table(rows, metrics.run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE, listed=listed)
 
 
 _page()

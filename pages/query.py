@@ -2,7 +2,8 @@
 
 The statement lives in the URL (a query can be linked); `runs.sqlquery` runs it read-only, one
 statement, within a time and a row limit. The rows are a table with a CSV download; when they
-name trajectories (a `rel` or `key` column, or `run_key` and `task_id`), selecting a row opens it.
+name trajectories (a `rel` or `key` column, or `run_key` and `task_id`), selecting a row opens it,
+and the Trajectory page walks the rows' trajectories in the query's order (pages/walk.py).
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ import io
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, index_or_stop, inert, load_index, trajectory_query
+from pages.common import index_or_stop, inert, load_index, open_trajectory
 from pages.review_mode import hide_in_blind_review
 from pages.shell import require_app_shell
 from pages.state import Key
+from pages.walk import keys_list_params
 from webeval_core.runs.sqlquery import (
     DEFAULT_MAX_ROWS,
     DEFAULT_TIMEOUT_S,
@@ -74,7 +76,7 @@ def _results(result: QueryResult, refs: tuple[TrajectoryRef | None, ...]) -> Non
 
 def _opening_table(frame: pd.DataFrame, refs: tuple[TrajectoryRef | None, ...]) -> None:
     """The rows as a table where selecting one that names a trajectory opens it."""
-    st.caption("The rows name trajectories: select one to open it.")
+    st.caption("The rows name trajectories: select one to open it; its page then steps through them.")
     event = st.dataframe(
         frame,
         key=Key.SQL_TABLE,
@@ -85,8 +87,9 @@ def _opening_table(frame: pd.DataFrame, refs: tuple[TrajectoryRef | None, ...]) 
     )
     chosen = refs[event.selection.rows[0]] if event.selection.rows else None
     if chosen is not None:
-        params = trajectory_query(chosen.run_key, chosen.task_id, chosen.path or None)
-        st.switch_page(PAGES["trajectory"], query_params=params)
+        # The trajectory opened walks the rows' trajectories (previous / next), in the query's order.
+        keys = list(dict.fromkeys(ref.key for ref in refs if ref is not None and ref.key))
+        open_trajectory(chosen.run_key, chosen.task_id, chosen.path or None, keys_list_params(keys))
 
 
 def main() -> None:

@@ -40,6 +40,9 @@ class Key(StrEnum):
     """Whose verdicts the rates and results use: the official evaluator or a judge's score file."""
     DISAGREE = "disagree"
     """Whether the Trajectories page keeps only trajectories whose judges disagree."""
+    KEYS = "keys"
+    """The trajectories of a list named one by one (a judges-disagree cell, a query's rows), by key:
+    carried only as the Trajectory page's list (`listed_key`), never a Trajectories filter."""
 
     # --- Overview ---
     SHOWN_RUNS = "shown_runs"

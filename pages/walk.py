@@ -34,6 +34,8 @@ _CHOICES: Mapping[Key, str] = {
 # The Trajectories page's parameters that describe its list (the judge and the filters).
 FILTERS = (Key.JUDGE, Key.SEARCH, Key.RUNS, Key.DISAGREE, *_CHOICES)
 _SHOWN = "shown"  # the marker's value: the URL names a list
+MAX_LISTED_KEYS = 200
+"""A list named key by key travels in the URL: a longer one is not carried (its rows open alone)."""
 
 
 def list_params(filters: Mapping[str, list[str]]) -> dict[str, list[str]]:
@@ -44,6 +46,15 @@ def list_params(filters: Mapping[str, list[str]]) -> dict[str, list[str]]:
     """
     kept = {listed_key(key): list(filters[key]) for key in FILTERS if filters.get(key)}
     return {**kept, Key.LIST.value: [_SHOWN]}
+
+
+def keys_list_params(keys: list[str]) -> dict[str, list[str]] | None:
+    """The Trajectory page's parameters naming the list `keys` (in its order); None beyond
+    `MAX_LISTED_KEYS` or for none.
+    """
+    if not keys or len(keys) > MAX_LISTED_KEYS:
+        return None
+    return {listed_key(Key.KEYS): keys, Key.LIST.value: [_SHOWN]}
 
 
 def current_filters() -> dict[str, list[str]]:
@@ -75,9 +86,13 @@ def listed_items() -> tuple[WalkItem, ...]:
         runs=frozenset(_by_key_or_label(_listed(Key.RUNS), labels)),
         text=(_listed(Key.SEARCH) or [""])[0],
         judges_disagree=(_listed(Key.DISAGREE) or [""])[0].lower() == "true",
+        keys=frozenset(_listed(Key.KEYS)),
         **{field: frozenset(_listed(key)) for key, field in _CHOICES.items()},
     )
-    return current_queries().walk_items(_judge(), criteria)
+    items = current_queries().walk_items(_judge(), criteria)
+    order = {key: i for i, key in enumerate(_listed(Key.KEYS))}
+    # A list named key by key is walked in its own order (a query's ORDER BY, the cell's table).
+    return tuple(sorted(items, key=lambda item: order[item.key])) if order else items
 
 
 def _open(key: str) -> None:
@@ -103,6 +118,8 @@ def walk_bar(key: str, *, keys: bool = True, failures: bool = True) -> None:
             st.caption("This trajectory is not in the list it was opened from (the list changed).")
         else:
             _buttons(walk, keys, failures)
+        if _listed(Key.KEYS):  # a list named key by key has no page of its own to go back to
+            return
         back = {key.value: _listed(key) for key in FILTERS if _listed(key)}
         st.page_link(
             PAGES["trajectories"], label="Back to the list", icon=":material/list:", query_params=back

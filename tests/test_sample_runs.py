@@ -29,9 +29,13 @@ RUNS = SAMPLE / "runs"
 RUN = Path("demo", "WebArenaVerified_sample", "0", "traj")
 FARA = RUNS / "WebSurfer-fara-100-max_n_images-3" / "fara-7b" / RUN
 SOM = RUNS / "WebSurfer-som-100" / "gpt-4o-som" / RUN
+# fara-7b on tasks of the live web (WebTailBench's shape), judged by the Universal Verifier only.
+LIVE_RUN = RUNS / "WebSurfer-fara-100-max_n_images-3" / "fara-7b" / "demo" / "WebTailBench_sample" / "0"
+LIVE = LIVE_RUN / "traj"
+JUDGE = "mmrubric_0.8-5-3"
 LOCAL_OFFSET = timedelta(hours=-8)  # the sample's logs are naive local time in UTC-08:00
 CORE_LINE = re.compile(
-    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \[(INFO|WARNING|ERROR)\] webeval\.core\.\d+ - "
+    r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \[(INFO|WARNING|ERROR)\] webeval\.core\.\w+ - "
 )
 BRIEF_SCENARIOS = {
     "right_answer", "wrong_values", "wrong_task_type", "not_found_correct", "fenced_json", "json_in_prose",
@@ -133,8 +137,11 @@ def test_intended_verdicts_cover_every_trajectory_and_the_claimed_mix() -> None:
     assert set(scenarios) >= BRIEF_SCENARIOS
     assert {v["expected_status"] for v in verdicts.values()} == {"success", "failure", "error", None}
     for rel, v in verdicts.items():
-        assert v["task_id"] == int(rel.rsplit("/", 1)[1])
-        assert (v["expected_status"] is None) == (v["scenario"] in ("aborted", "crash_no_answer"))
+        assert str(v["task_id"]) == rel.rsplit("/", 1)[1]
+        # Not scored: aborted runs, and tasks of the live web (no official evaluator).
+        not_scored = ("aborted", "crash_no_answer", "live_answer")
+        assert (v["expected_status"] is None) == (v["scenario"] in not_scored)
+        assert (v["scenario"] == "live_answer") == rel.startswith(LIVE.relative_to(SAMPLE).as_posix())
     # The published schema's naming and prose-wrapped JSON only pass once the answer is extracted and mapped.
     for v in verdicts.values():
         if v["scenario"] in ("action_results_naming", "json_in_prose"):
@@ -219,7 +226,7 @@ def test_trajectory_folders_have_the_fara_files() -> None:
             assert answer["final_answer"] == "<no_answer>"
         assert all((folder / s).is_file() for s in answer["screenshots"])
         extra_usage += any("num_calls" in u for u in answer["token_usage"].values())
-        assert ("network.har" in names) == (scenario != "har_missing")
+        assert ("network.har" in names) == (scenario not in ("har_missing", "live_answer"))
         times = json.loads((folder / "times.json").read_text(encoding="utf-8"))
         assert times["end_time"] - times["start_time"] == pytest.approx(times["duration"])
     assert extra_usage >= 3
@@ -322,3 +329,45 @@ def test_url_config_is_the_official_shape() -> None:
     assert set(config["environments"]) == {
         "__SHOPPING__", "__SHOPPING_ADMIN__", "__REDDIT__", "__GITLAB__", "__WIKIPEDIA__", "__MAP__"
     }  # fmt: skip
+
+
+def test_the_live_run_has_universal_verifier_files_of_both_generations_and_a_run_report() -> None:
+    """Issue 22: failure points on real steps, a critical-point violation, an ambiguous task, an
+    older generation, and a verify_report.jsonl with an error row and a row that disagrees."""
+    from webeval_core.presentation.verifier import report_differences
+    from webeval_core.reading import load_trajectory
+    from webeval_core.reading.verifier import verifier_outputs
+    from webeval_core.reading.verifyreport import find_verify_reports, read_verify_report
+
+    outputs = {}
+    for folder in sorted(LIVE.iterdir()):
+        trajectory = load_trajectory(folder)
+        assert not (folder / "network.har").exists()
+        assert json.loads((folder / "task_data.json").read_text(encoding="utf-8"))["task_proposal"]
+        (output,), problems = verifier_outputs(trajectory.scores)
+        assert problems == [] and output.judge == JUDGE
+        # Every failure point names steps the trajectory has (action-history steps, 1-based).
+        assert set(output.flagged_steps) <= set(range(1, len(trajectory.steps) + 1)), folder.name
+        outputs[folder.name] = (folder, output)
+    generations = Counter(output.is_universal for _, output in outputs.values())
+    assert generations[True] >= 3 and generations[False] >= 1
+    universal = [o for _, o in outputs.values() if o.is_universal]
+    assert all(o.success_criterion is not None and o.failure is not None for o in universal)
+    assert any(o.cp_violation for o in universal)
+    assert any(o.task_verification and o.task_verification.is_ambiguous for o in universal)
+    assert {p.error_code for o in universal for p in o.failure_points} >= {"1.2", "4.2"}
+    older = next(o for _, o in outputs.values() if not o.is_universal)
+    assert older.failure is not None and older.failure.reasoning and not older.failure_points
+
+    (report_path,) = find_verify_reports(next(iter(outputs.values()))[0], SAMPLE)
+    assert report_path == LIVE_RUN / "verify_report.jsonl"
+    report, problems = read_verify_report(report_path)
+    assert problems == [] and len(report.rows) == len(outputs)
+    errors = [row for row in report.rows if row.is_error]
+    assert len(errors) == 1 and errors[0].error
+    differing = {
+        row.task_id
+        for row in report.rows
+        if not row.is_error and report_differences(row, [outputs[str(row.task_id)][1]])
+    }
+    assert len(differing) == 1

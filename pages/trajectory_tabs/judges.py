@@ -115,7 +115,9 @@ def _run_reports(context: TabContext, outputs: tuple[VerifierOutput, ...]) -> No
     for path in find_verify_reports(context.folder, context.root):
         label = str(path.relative_to(context.root)) if path.is_relative_to(context.root) else str(path)
         report, problems = _report(str(path), path.stat().st_mtime_ns, label)
-        st.subheader(f"Run report: {inert(label)}", anchor=False)
+        # The path under a short heading: a run's folder names are long, a heading of them wraps.
+        st.subheader("Run report", anchor=False)
+        st.caption(inert(f"The verifier's verify_report.jsonl for the run: {label}"))
         mine = report.rows_of(context.folder, context.trajectory.task_id)
         if mine:
             st.markdown("**This trajectory's rows**")

@@ -19,10 +19,10 @@ from typing import Any
 from .checker import Checker, check
 from .logs import core_log
 from .painter import render_all
-from .plan import DATA, MODELS, NOTES, PLAN, RECIPES
-from .sites import SITE_URLS
+from .plan import DATA, JUDGE_SCORES, LIVE_RUNS, MODELS, NOTES, PLAN, RECIPES
+from .sites import SITES
 from .trajectory import Trajectory, expected_of, plan_trajectory, schedule
-from .writer import screenshot_frames, write_json, write_trajectory
+from .writer import screenshot_frames, verify_report, write_json, write_trajectory
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_OUT = ROOT / "sample_runs"
@@ -38,16 +38,19 @@ def generate(out: Path, jobs: int = 1) -> dict[str, Any]:
             )
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    config = {"environments": {key: {"urls": [url]} for key, url in SITE_URLS.items()}}
+    webarena = (s for s in SITES.values() if not s.get("live"))  # the official config names these only
+    config = {"environments": {s["placeholder"]: {"urls": [s["url"]]} for s in webarena}}
     write_json(out / "webarena-verified-config.json", config)
     checker = Checker(out / "webarena-verified-config.json")
     tasks = checker.tasks()
     trajectories: list[Trajectory] = []
-    for model in MODELS:
+    for model, rows in [*((model, PLAN) for model in MODELS), *LIVE_RUNS]:
         start = int(model.run_start.timestamp() * 1_000_000)
         rng = random.Random(f"run:{model.key}")
-        for row in PLAN:
-            traj = plan_trajectory(model, row, tasks[row.task_id], RECIPES[row.task_id])
+        for row in rows:
+            recipe = RECIPES[row.task_id]  # a live-web task is no WebArena-Verified task: its task_data
+            task = tasks.get(row.task_id) or {"task_id": row.task_id, "task_data": recipe.task_data}
+            traj = plan_trajectory(model, row, task, recipe)
             schedule(traj, start)
             start = traj.end_us + rng.randint(20_000_000, 95_000_000)
             trajectories.append(traj)
@@ -56,7 +59,12 @@ def generate(out: Path, jobs: int = 1) -> dict[str, Any]:
     for traj in trajectories:
         folder = write_trajectory(traj, out, pngs)
         status, raw = check(checker, traj, folder)
-        (folder / "core.log").write_text(core_log(traj, status), encoding="utf-8")
+        # A live-web task's evaluation (in core.log) is its verifier's score, not an official verdict.
+        scores = JUDGE_SCORES.get((traj.model.key, traj.row.task_id), {}).values()
+        judged = (
+            status if "eval" in traj.task else ("success" if any(s["score"] for s in scores) else "failure")
+        )
+        (folder / "core.log").write_text(core_log(traj, judged), encoding="utf-8")
         notes = (traj.scenario.note, NOTES.get((traj.model.key, traj.row.task_id), ""))
         note = " ".join(p for p in notes if p)
         verdicts[traj.rel] = intended(traj, status, raw, note)
@@ -72,6 +80,10 @@ def generate(out: Path, jobs: int = 1) -> dict[str, Any]:
         status = checker.verdict(tid, traj.response, folder / "network.har")
         note = f"Official CLI layout, copied from {traj.rel}. {traj.scenario.note}"
         verdicts[f"webarena-verified-cli/{tid}"] = intended(traj, status, raw, note)
+    for _, rows in LIVE_RUNS:
+        mine = [t for t in trajectories if t.row in rows]
+        report = out / mine[0].rel.rsplit("/traj/", 1)[0] / "verify_report.jsonl"
+        report.write_text(verify_report(mine), encoding="utf-8")
     write_json(out / "intended_verdicts.json", verdicts)
     score_officially(out)
     (out / "README.md").write_text(readme(trajectories, tasks, verdicts), encoding="utf-8")
@@ -118,7 +130,9 @@ def readme(
         kind = expected_of(task)["task_type"]
         rows.append(f"| {row.task_id} | {', '.join(task['sites'])} | {kind} | {scenarios} |")
     template = (DATA / "sample_readme.md").read_text(encoding="utf-8")
-    tables = {"models": "\n".join(models), "rows": "\n".join(rows)}
+    live = (f"| {t.row.task_id} | {t.task['task_data']['website']} | {NOTES[t.model.key, t.row.task_id]} |"
+            for t in trajectories if "eval" not in t.task)  # fmt: skip
+    tables = {"models": "\n".join(models), "rows": "\n".join(rows), "live": "\n".join(live)}
     names, dashes = " | ".join(m.name for m in MODELS), "---|" * len(MODELS)
     return template.format(tasks=len(PLAN), names=names, dashes=dashes, **tables)
 

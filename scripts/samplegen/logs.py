@@ -140,7 +140,7 @@ def core_log(traj: Trajectory, verdict: str | None) -> str:
 
     error = ERRORS.get((key, tid))
     run, check = f"[Execution {tid}]", f"[Evaluation {tid}]"
-    origin = f"/home/demo/webeval/runs/{traj.rel.removeprefix('runs/')}"
+    origin = traj.origin
     if error and traj.scenario_name == "aborted":
         # An earlier attempt failed the same way and was retried (its files were deleted, core.log kept).
         first = traj.start_us - 240_000_000
@@ -167,7 +167,7 @@ def core_log(traj: Trajectory, verdict: str | None) -> str:
     if verdict is None:  # aborted: not evaluated
         return "\n".join(out) + "\n"
     passes = [end + 2_100_000]
-    if tid % 4 == 0:  # re-evaluated on a later day, appended to the same file
+    if traj.number % 4 == 0:  # re-evaluated on a later day, appended to the same file
         passes.append(end + 5 * 86_400_000_000 + 3_723_000_000)
     for i, t in enumerate(passes):
         log(t, "INFO", f"{check} Start")

@@ -177,7 +177,7 @@ class Painter:
         for i, glyph in enumerate(("<", ">", "C")):
             self.text((18 + i * 32, 50), glyph, 18, "#5f6368")
         self.rect((120, 44, 1380, 76), fill="#f1f3f4", radius=16)
-        shown = render_url(v.url).removeprefix("http://")
+        shown = render_url(v.url).split("://", 1)[-1]
         self.text((146, 52), shown, 15, "#202124", 1200)
         self.target("address bar", (120, 44, 1380, 76))
         self.draw.line((0, CHROME_H - 1, VIEW_W, CHROME_H - 1), fill="#c4c7c5")
@@ -185,7 +185,7 @@ class Painter:
 
     def paint(self) -> None:
         self.chrome()
-        getattr(self, f"site_{self.view.site}")()
+        getattr(self, f"site_{self.view.site}", self.site_live)()
         if self.view.menu or self.view.dialog:  # the page under an open menu is not clickable
             self.targets = {k: b for k, b in self.targets.items() if b[1] < CHROME_H}
             self.overlays()
@@ -446,6 +446,16 @@ class Painter:
         if v.rows:
             y = self.table((x, y, 1400), v.rows) + 12
         self.buttons((x, y), v.buttons if v.site != "shopping_admin" else ())
+
+    def site_live(self) -> None:
+        """A site of the live web (WebTailBench): bar, search box, heading, form, text, table, buttons."""
+        v, site, y0 = self.view, SITES[self.view.site], CHROME_H
+        self.rect((0, y0, VIEW_W, y0 + 60), fill=site["color"])
+        self.link((40, y0 + 16), site["name"], 24, "#ffffff")
+        self.field((760, y0 + 13), 600, site["search"], v.query)
+        y = self.banner((40, y0 + 80, 1400, y0 + 120), 20, "#e6f4ea", "#1e6b34")
+        y = self.heading((40, y + 20), 28, 1340, "#202124", 56)
+        self.generic(self.form((20, y), v.fields) + 16 if v.fields else y)
 
     # -- reddit (Postmill) --------------------------------------------------------------------
 

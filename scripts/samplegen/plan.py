@@ -43,8 +43,9 @@ class Scenario:
 class PlanRow:
     task_id: int
     fara: str  # scenario of the fara-7b trajectory
-    som: str  # scenario of the gpt-4o-som trajectory
+    som: str  # scenario of the gpt-4o-som trajectory ("" in a live run: fara-7b only)
     fara_log: str = "fara"  # "text": this fara-7b folder holds an older text-only log
+    exec_hash: str = ""  # the benchmark's run folder
 
 
 Error = tuple[str, str, tuple[str, ...]]  # core.log [ERROR] message, exception, traceback frames
@@ -118,6 +119,7 @@ class RecipeFile:
             task.get("finding", ""),
             task.get("wrong_finding", ""),
             tuple(task.get("doubts", ())),
+            task.get("task_data", {}),
         )
 
 
@@ -137,10 +139,14 @@ def request(d: dict[str, Any]) -> Req:
 
 
 def judge_score(score: dict[str, Any]) -> dict[str, Any]:
-    """A judge's score file; `gpt_response_json` is written as the JSON text of `gpt_response_text`."""
+    """A judge's score file; `gpt_response_json` (a table, or JSON text for long nested outputs) is
+    written as the compact JSON text of `gpt_response_text`, as the judge dumps it.
+    """
     return {
         ("gpt_response_text" if k == "gpt_response_json" else k): (
-            json.dumps(v, ensure_ascii=False) if k == "gpt_response_json" else v
+            json.dumps(json.loads(v) if isinstance(v, str) else v, ensure_ascii=False)
+            if k == "gpt_response_json"
+            else v
         )
         for k, v in score.items()
     }
@@ -156,25 +162,42 @@ THOUGHTS: dict[str, str] = _PLAN["thoughts"]  # what an agent says of a step its
 OBSERVATIONS: dict[str, str] = _PLAN["observations"]  # what Fara's log says after a step
 
 # Facts of one model's trajectory of a task, in its recipe file as [task.<table>.<model key>].
-PER_TRAJECTORY = ("notes", "errors", "judge_scores", "log")
+# `report`: the row of the run's verify_report.jsonl (live runs).
+PER_TRAJECTORY = ("notes", "errors", "judge_scores", "log", "report")
+LIVE = _PLAN["live"]  # runs of live-web benchmarks (no official evaluator): model, exec_hash, recipes
 
 
 def _load_tasks() -> tuple[tuple[PlanRow, ...], dict[int, Recipe], dict[str, dict[tuple[str, int], Any]]]:
     plan: list[PlanRow] = []
     recipes: dict[int, Recipe] = {}
     tables: dict[str, dict[tuple[str, int], Any]] = {name: {} for name in PER_TRAJECTORY}
-    for site in _PLAN["sites"]:
-        file = RecipeFile(DATA / "recipes" / f"{site}.toml")
+    files = [(site, EXEC_HASH) for site in _PLAN["sites"]]
+    files += [(name, run["exec_hash"]) for run in LIVE for name in run["recipes"]]
+    for stem, exec_hash in files:
+        file = RecipeFile(DATA / "recipes" / f"{stem}.toml")
         for task in file.tasks:
             tid = task["id"]
-            plan.append(PlanRow(tid, task["fara"], task["som"], task.get("fara_log", "fara")))
+            plan.append(
+                PlanRow(tid, task["fara"], task.get("som", ""), task.get("fara_log", "fara"), exec_hash)
+            )
             recipes[tid] = file.recipe(task)
             for name, table in tables.items():
                 table.update({(key, tid): value for key, value in task.get(name, {}).items()})
     return tuple(plan), recipes, tables
 
 
-PLAN, RECIPES, _TABLES = _load_tasks()
+_ROWS, RECIPES, _TABLES = _load_tasks()
+PLAN = tuple(row for row in _ROWS if row.exec_hash == EXEC_HASH)  # the WebArena-Verified tasks
+
+
+def _live_run(run: dict[str, Any]) -> tuple[Model, tuple[PlanRow, ...]]:
+    """A live run: its model, starting when the run did, and its rows."""
+    model = next(m for m in MODELS if m.key == run["model"])
+    rows = tuple(row for row in _ROWS if row.exec_hash == run["exec_hash"])
+    return replace(model, run_start=run["run_start"].replace(tzinfo=LOCAL_TZ)), rows
+
+
+LIVE_RUNS = tuple(_live_run(run) for run in LIVE)
 # (model key, task id) -> what goes wrong, when the scenario name does not say it all
 NOTES: dict[tuple[str, int], str] = _TABLES["notes"]
 # (model key, task id) -> the environment error of an aborted or crashed run
@@ -186,3 +209,4 @@ JUDGE_SCORES = {
     k: {n: judge_score(s) for n, s in files.items()} for k, files in _TABLES["judge_scores"].items()
 }
 LOG_QUIRKS: dict[tuple[str, int], str] = _TABLES["log"]  # "empty" | "blank_line": how web_surfer.log is off
+REPORT_ROWS: dict[tuple[str, int], dict[str, Any]] = _TABLES["report"]

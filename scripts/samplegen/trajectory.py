@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .painter import Box, Frame, layout
-from .plan import EXEC_HASH, RUN_ID, SCENARIOS, THOUGHTS, USER, Model, PlanRow, Scenario
+from .plan import RUN_ID, SCENARIOS, THOUGHTS, USER, Model, PlanRow, Scenario
 from .sites import LOCAL_TZ
 from .web import Act, Recipe
 
@@ -54,7 +54,15 @@ class Trajectory:
     @property
     def rel(self) -> str:
         m = self.model
-        return f"runs/{m.system}/{m.name}/{USER}/{EXEC_HASH}/{RUN_ID}/traj/{self.task['task_id']}"
+        return f"runs/{m.system}/{m.name}/{USER}/{self.row.exec_hash}/{RUN_ID}/traj/{self.task['task_id']}"
+
+    @property
+    def origin(self) -> str:  # the folder on the machine that ran it, as its logs and reports name it
+        return f"/home/demo/webeval/runs/{self.rel.removeprefix('runs/')}"
+
+    @property
+    def number(self) -> int:  # the task id's number (live-web ids end in one: "alltrails_find_23")
+        return int(str(self.task["task_id"]).rsplit("_", 1)[-1])
 
 
 def expected_of(task: dict[str, Any]) -> dict[str, Any]:
@@ -151,9 +159,11 @@ def answer_text(resp: dict[str, Any], style: str, finding: str) -> str:
 def plan_trajectory(model: Model, row: PlanRow, task: dict[str, Any], recipe: Recipe) -> Trajectory:
     name = getattr(row, model.key)
     scenario = SCENARIOS[name]
-    response = build_response(recipe, task, scenario, model)
+    response = build_response(recipe, task, scenario, model) if "eval" in task else None
     finding = recipe.wrong_finding if scenario.answer == "wrong" and recipe.wrong_finding else recipe.finding
     text = None if response is None else answer_text(response, scenario.style, finding)
+    if scenario.answer == "text":  # a live-web task: the answer is the agent's own sentence
+        text = finding
     acts = acts_for(recipe, scenario, model)
     if text is not None:
         acts.append(TERMINATE)

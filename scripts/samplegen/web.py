@@ -90,6 +90,7 @@ class Recipe:
     finding: str = ""  # one sentence the agent says when it is done
     wrong_finding: str = ""
     doubts: tuple[str, ...] = ()  # what the agent of a "loop" scenario keeps telling itself
+    task_data: Mapping[str, Any] = field(default_factory=dict)  # a live-web task's task_data.json
 
 
 def json_req(method: str, url: str, body: Any, **fields: Any) -> Req:

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from .har import HarBuilder, har_document
 from .logs import traceback_text, web_surfer_log
 from .painter import Frame
-from .plan import ERRORS, JUDGE_SCORES, LOG_QUIRKS
+from .plan import ERRORS, JUDGE_SCORES, LOG_QUIRKS, REPORT_ROWS
 from .trajectory import Trajectory
 
 
@@ -23,7 +23,7 @@ def token_usage(traj: Trajectory) -> dict[str, Any]:
     calls = len(traj.steps)
     usage: dict[str, Any] = {"prompt_tokens": sum(rng.randint(3300, 9800) for _ in range(calls))}
     usage["completion_tokens"] = sum(rng.randint(40, 190) for _ in range(calls))
-    if traj.task["task_id"] % 3 == 0:  # newer writers add these; readers must accept them
+    if traj.number % 3 == 0:  # newer writers add these; readers must accept them
         usage["reasoning_tokens"] = 0 if traj.model.key == "fara" else rng.randint(200, 900)
         usage["num_calls"] = calls
     return {traj.model.component: usage}
@@ -78,9 +78,21 @@ def write_trajectory(traj: Trajectory, out: Path, pngs: Mapping[Frame, bytes]) -
         duration = (traj.end_us - traj.start_us) / 1e6
         times = {"start_time": traj.start_us / 1e6, "end_time": traj.end_us / 1e6, "duration": duration}
         write_json(folder / "times.json", times, indent=None, newline=False)
-        if traj.scenario_name != "har_missing":
+        if traj.scenario_name != "har_missing" and "eval" in traj.task:  # live-web runs record no HAR
             write_json(folder / "network.har", har_document(traj, HarBuilder(traj).build()))
+    if "task_data" in traj.task:  # a live-web task, as its verifier wrote it down
+        write_json(folder / "task_data.json", traj.task["task_data"])
     for name, score in JUDGE_SCORES.get((key, tid), {}).items():
         (folder / "scores").mkdir(exist_ok=True)
         write_json(folder / "scores" / name, score, newline=False)
     return folder
+
+
+def verify_report(trajectories: Iterable[Trajectory]) -> str:
+    """A live run's verify_report.jsonl: each recipe's row after its trajectory's identity, in run order."""
+    lines = []
+    for traj in trajectories:
+        row = REPORT_ROWS[traj.model.key, traj.row.task_id]
+        path = {"score_path": f"{traj.origin}/{row['score_path']}"} if "score_path" in row else {}
+        lines.append(json.dumps({"task_id": traj.row.task_id, "traj_dir": traj.origin} | row | path) + "\n")
+    return "".join(lines)

@@ -21,6 +21,7 @@ from tests.builders import write_final_answer, write_score, write_times
 from tests.conftest import Sample
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs.index import RootIndex, build_index
+from webeval_core.runs.judges import OFFICIAL
 from webeval_core.runs.metrics import trajectory_frame
 
 REPO = Path(__file__).resolve().parents[2]
@@ -76,7 +77,8 @@ def app(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Call
 def expected(root: Path) -> tuple[RootIndex, pd.DataFrame]:
     """The index and metrics frame the app should be showing for `root`."""
     index = build_index(root)
-    return index, trajectory_frame(index, load_catalog())
+    # The pages' default judge: the official evaluator (a live-web task has none; it is unscored).
+    return index, trajectory_frame(index, load_catalog(), judge=OFFICIAL)
 
 
 def verdict_file(folder: Path, status: str, assertions: tuple[str, ...] = ()) -> None:

@@ -9,8 +9,16 @@ from tests.app.conftest import Sample, expected
 from tests.builders import wav_folder
 from webeval_core.reading.trajectory import load_trajectory
 from webeval_core.runs import metrics
+from webeval_core.runs.index import RootIndex
 
 PAGE = "pages/compare.py"
+
+
+def _compared(index: RootIndex) -> tuple[str, str]:
+    """The runs the page compares first: the first two sharing tasks (the two WebArena-Verified
+    runs; the live-web run between them shares none)."""
+    first, second = (r.key for r in index.runs if "WebArenaVerified" in r.key)
+    return first, second
 
 
 def shown_metrics(at) -> dict[str, str]:
@@ -20,7 +28,7 @@ def shown_metrics(at) -> dict[str, str]:
 def test_defaults_to_the_first_two_runs_and_counts_flips(app, sample: Sample) -> None:
     at = app(PAGE)
     index, frame = expected(sample.root)
-    run_a, run_b = index.runs[0].key, index.runs[1].key
+    run_a, run_b = _compared(index)
     assert (at.selectbox(key="a").value, at.selectbox(key="b").value) == (run_a, run_b)
     comparison = metrics.compare_runs(frame, run_a, run_b)
     counts = metrics.change_counts(comparison)
@@ -51,15 +59,15 @@ def test_a_selected_flip_links_to_both_trajectories(app, sample: Sample) -> None
     links = [link.proto for link in at.get("page_link")]
     assert [link.page for link in links] == ["trajectory", "trajectory"]
     assert [parse_qs(link.query_string) for link in links] == [
-        {"run": [index.runs[0].key], "task": [task]},
-        {"run": [index.runs[1].key], "task": [task]},
+        {"run": [_compared(index)[0]], "task": [task]},
+        {"run": [_compared(index)[1]], "task": [task]},
     ]
 
 
 def test_runs_and_shown_changes_come_from_the_url(app, sample: Sample) -> None:
     index, frame = expected(sample.root)
     labels = metrics.run_labels(index.runs)
-    run_a, run_b = index.runs[1].key, index.runs[0].key
+    run_b, run_a = _compared(index)
     at = app(PAGE, a=labels[run_a], b=labels[run_b], change=metrics.FAIL_TO_PASS)
     assert (at.selectbox(key="a").value, at.selectbox(key="b").value) == (run_a, run_b)
     wanted = metrics.compare_runs(frame, run_a, run_b)
@@ -106,7 +114,7 @@ def _lengths(sample: Sample, task: str) -> tuple[int, int]:
     index, _ = expected(sample.root)
     by_key = {(s.run_key, s.task_id): s for s in index.summaries}
     return tuple(  # type: ignore[return-value]
-        len(load_trajectory(by_key[(run.key, task)].path).steps) for run in index.runs[:2]
+        len(load_trajectory(by_key[(run, task)].path).steps) for run in _compared(index)
     )
 
 
@@ -126,7 +134,7 @@ def test_a_selected_flip_opens_both_trajectories_side_by_side(app, sample: Sampl
 
 def test_past_the_end_of_the_shorter_side_it_says_so_and_shows_the_answer(app, sample: Sample) -> None:
     index, frame = expected(sample.root)
-    comparison = metrics.compare_runs(frame, index.runs[0].key, index.runs[1].key)
+    comparison = metrics.compare_runs(frame, *_compared(index))
     both = comparison[~comparison["change"].isin([metrics.ONLY_A, metrics.ONLY_B])]
     task, (short, long) = next(
         (t, lengths)
@@ -145,7 +153,7 @@ def test_statistics_name_the_tests_and_their_n(app, sample: Sample) -> None:
 
     at = app(PAGE)
     index, frame = expected(sample.root)
-    statistics = paired_statistics(metrics.compare_runs(frame, index.runs[0].key, index.runs[1].key))
+    statistics = paired_statistics(metrics.compare_runs(frame, *_compared(index)))
     table = at.dataframe[0].value
     assert table["tasks"].tolist() == [s.group for s in statistics]
     assert table["tasks"].iloc[0] == "all" and any(g.startswith("site: ") for g in table["tasks"])

@@ -35,12 +35,20 @@ def test_a_cell_lists_the_trajectories_two_judges_disagree_on(
     write_score(root / RUN / "traj" / TASK, "gpt_eval", 1, "The agent found a trail.")
     at = app(PAGE, root, reviewer="ann")
     table = at.dataframe[0].value
+    # Rows are the judges numbered and named in full; columns their numbers (the page's width).
+    numbers = {row.split(". ", 1)[1]: row.split(". ", 1)[0] + "." for row in table.index}
+    rows = {row.split(". ", 1)[1]: row for row in table.index}
     llm, verifier = judge_label("gpt_eval"), judge_label(JUDGE)
-    assert table.loc[llm, verifier] == "1 of 1"
+    assert list(table.columns) == [f"{i}." for i in range(1, len(table.index) + 1)]
+    assert table.loc[rows[llm], numbers[verifier]] == table.loc[rows[verifier], numbers[llm]] == "1 of 1"
     # The verifier's halves are judges too: its outcome half gave all three a verdict.
-    assert table.loc[verifier, half_name(JUDGE, "outcome")] == "0 of 3"
+    assert table.loc[rows[verifier], numbers[half_name(JUDGE, "outcome")]] == "0 of 3"
     at.session_state[Key.DISAGREE_TABLE] = {
-        "selection": {"rows": [], "columns": [], "cells": [[list(table.index).index(llm), verifier]]}
+        "selection": {
+            "rows": [],
+            "columns": [],
+            "cells": [[list(table.index).index(rows[llm]), numbers[verifier]]],
+        }
     }
     at.run()
     assert not at.exception, [e.value for e in at.exception]

@@ -58,3 +58,23 @@ def test_a_trajectory_opened_without_a_list_has_no_walk_bar(app, sample: Sample)
     at = app("pages/trajectory.py", run=str(row["run"]), task=str(row["task_id"]))
     assert "in the list" not in _markdown(at)
     assert not [b for b in at.button if b.key == "_list_next"]
+
+
+def test_a_list_named_key_by_key_is_walked_in_its_own_order(app, sample: Sample) -> None:
+    """A judges-disagree cell's list or a query's rows travel as keys; the walk keeps their order."""
+    _, frame = expected(sample.root)
+    chosen = frame.iloc[[5, 0, 3]]  # not the index's order: a query's ORDER BY may be any
+    keys = chosen["key"].tolist()
+    first = chosen.iloc[0]
+    at = app("pages/trajectory.py", run=str(first["run"]), task=str(first["task_id"]), list="shown")
+    at.query_params["list_keys"] = keys
+    at.run()
+    assert "**1 of 3** in the list" in _markdown(at)
+    at.button(key="_list_next").click().run()
+    assert at.session_state["task"] == str(chosen.iloc[1]["task_id"])
+    assert "**2 of 3** in the list" in _markdown(at)
+    at.button(key="_list_next").click().run()
+    assert at.session_state["task"] == str(chosen.iloc[2]["task_id"])
+    assert at.button(key="_list_next").disabled
+    # Such a list has no Trajectories page to go back to: no link pretends it has.
+    assert not [link for link in at.get("page_link") if "Back to the list" in link.proto.label]

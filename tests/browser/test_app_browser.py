@@ -193,7 +193,14 @@ def test_compare_renders(app: App) -> None:
 
 def test_compare_steps_two_trajectories_side_by_side(app: App, runs_copy: Path) -> None:
     # A task both Fara-layout runs attempted, longer than two steps on each side.
-    runs = [r for r in discover_runs(runs_copy) if r.run_id is not None][:2]
+    fara = [r for r in discover_runs(runs_copy) if r.run_id is not None]
+    # The page's default pair: the first two runs sharing tasks (the live-web run shares none).
+    runs = next(
+        (a, b)
+        for i, a in enumerate(fara)
+        for b in fara[i + 1 :]
+        if {f.name for f in a.trajectory_dirs} & {f.name for f in b.trajectory_dirs}
+    )
     lengths = {folder.name: len(load_trajectory(folder).steps) for folder in runs[1].trajectory_dirs}
     task, steps_a, steps_b = next(
         (folder.name, len(load_trajectory(folder).steps), lengths[folder.name])

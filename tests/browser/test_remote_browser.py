@@ -78,7 +78,7 @@ def test_the_pages_read_the_remote_root_as_the_local_one(
     remote_app.assert_no_exception()
     remote_app.shot("remote-overview")
 
-    remote_app.goto("trajectories", "Trajectories", "93 of 93 trajectories")
+    remote_app.goto("trajectories", "Trajectories", "97 of 97 trajectories")
     remote_app.assert_no_exception()
 
     stepper = _pick(azurite_sample.local, min_steps=4)

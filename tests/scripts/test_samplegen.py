@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLEGEN = ROOT / "scripts" / "samplegen"
-LINE_BUDGET = 2000  # lines of Python, blank lines and docstrings included
+LINE_BUDGET = 2100  # lines of Python, blank lines and docstrings included (2000 before the live-web run)
 WINDOW = 11  # a block of more than 10 lines
 
 

@@ -227,7 +227,9 @@ def flagged_steps(outputs: Iterable[VerifierOutput]) -> dict[int, tuple[StepFlag
 
 
 def report_rows_table(rows: Sequence[VerifyReportRow]) -> pd.DataFrame:
-    """A run report's rows as written: status (and error), verdicts, points, failure, task codes named."""
+    """A run report's rows as written: status (and error), verdicts, points and rubric score, actions,
+    failure, task codes named.
+    """
     import pandas as pd
 
     table = [
@@ -240,6 +242,8 @@ def report_rows_table(rows: Sequence[VerifyReportRow]) -> pd.DataFrame:
             "outcome": _yes_no(row.outcome_success, "achieved", "not achieved"),
             "rubric": _yes_no(row.rubric_is_success, "passed", "failed"),
             "points": _points(row.rubric_total_earned_points, row.rubric_total_max_points),
+            "rubric score": "" if row.rubric_score is None else f"{row.rubric_score:g}",
+            "actions": row.n_actions,
             "has failure": _yes_no(row.has_failure),
             "first failure step": row.first_failure_step,
             "ambiguous": _yes_no(row.is_ambiguous),
@@ -248,7 +252,8 @@ def report_rows_table(rows: Sequence[VerifyReportRow]) -> pd.DataFrame:
         }
         for row in rows
     ]
-    return pd.DataFrame(table).astype({"first failure step": "Int64"}) if table else pd.DataFrame(table)
+    counts = {"first failure step": "Int64", "actions": "Int64"}
+    return pd.DataFrame(table).astype(counts) if table else pd.DataFrame(table)
 
 
 def report_differences(

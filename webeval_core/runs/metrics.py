@@ -398,6 +398,9 @@ class TrajectoryFilter(BaseModel):
     """Error-taxonomy codes as "<judge>: <code named>" (`queries.code_choice`): a row one of whose judges
     gives the code, or a code under it ("2" keeps 2.3, "3.2" keeps 3.2.1), is kept. Read by the
     index's queries only (the pandas frame holds no codes)."""
+    keys: frozenset[str] = frozenset()
+    """Summary keys (the folders under the root) of a list named one by one (a judges-disagree cell,
+    a query's rows); read by the index's queries only."""
 
 
 FILTER_COLUMNS = {

@@ -508,6 +508,9 @@ def _where(
         )
     if criteria.judges_disagree:
         clauses.append("judges_disagree")
+    if criteria.keys:
+        args["keys"] = json.dumps(sorted(criteria.keys))
+        clauses.append("key IN (SELECT value FROM json_each(:keys))")
     if criteria.failure_codes:
         codes = [_has_code(f"fc{i}_", c, args) for i, c in enumerate(sorted(criteria.failure_codes))]
         clauses.append("(" + " OR ".join(codes) + ")")

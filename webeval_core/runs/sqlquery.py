@@ -136,6 +136,8 @@ class TrajectoryRef(BaseModel):
     """The task (the page's `task` parameter)."""
     path: str
     """The trajectory folder, for a task held by several folders of the run ("": the run's first)."""
+    key: str = ""
+    """Its key under the root, which a walk through the rows names ("": named by run and task only)."""
 
 
 def _authorize(action: int, arg1: str | None, arg2: str | None, db: str | None, trigger: str | None) -> int:
@@ -216,12 +218,13 @@ def trajectory_refs(store: IndexStore, result: QueryResult) -> tuple[TrajectoryR
         return tuple(None for _ in result.rows)
     wanted = [row[where[by]] for row in result.rows]
     query = (
-        f"SELECT {by}, run_key, task_id, rel FROM trajectories WHERE {by} IN (SELECT value FROM json_each(?))"
+        f"SELECT {by}, run_key, task_id, rel, key FROM trajectories"
+        f" WHERE {by} IN (SELECT value FROM json_each(?))"
     )
     with contextlib.closing(read_connection(store)) as db:
         found = {
-            name: TrajectoryRef(run_key=run_key, task_id=task_id, path=store.path_text(rel))
-            for name, run_key, task_id, rel in db.execute(query, (json.dumps(wanted),))
+            name: TrajectoryRef(run_key=run_key, task_id=task_id, path=store.path_text(rel), key=key)
+            for name, run_key, task_id, rel, key in db.execute(query, (json.dumps(wanted),))
         }
     return tuple(found.get(value) if isinstance(value, str) else None for value in wanted)
 

@@ -33,7 +33,7 @@ from webeval_core.presentation.verifier import (
 from webeval_core.reading.scorefiles import read_score_files
 from webeval_core.reading.taxonomy import code_label
 from webeval_core.reading.verifier import VerifierOutput, verifier_outputs
-from webeval_core.reading.verifyreport import VerifyReportRow
+from webeval_core.reading.verifyreport import VerifyReportRow, read_verify_report
 
 
 def _output(folder: Path) -> VerifierOutput:
@@ -133,3 +133,35 @@ def test_a_report_row_that_disagrees_is_named_field_by_field(tmp_path: Path) -> 
     table = report_rows_table([row, error])
     assert table["status"].tolist() == ["ok", "error"] and table["error"].tolist() == ["", "timeout"]
     assert table["task codes"].tolist() == ["7.2 Ambiguous task", ""]
+
+
+# A verify_report.jsonl written by hand from shared/reference/fara-verifier-output.md: an ok row
+# holding every field the reference lists (the trajectory's identity included), then an error row.
+HAND_WRITTEN_REPORT = r"""
+{"task_id": "alltrails_find_23", "folder": "/data/runs/WebTailBench_hf/0/traj/alltrails_find_23", "status": "ok", "score_path": "/data/runs/WebTailBench_hf/0/traj/alltrails_find_23/scores/mmrubric_0.8-5-3.json", "rubric_score": 0.5, "rubric_total_max_points": 5, "rubric_total_earned_points": 2.5, "rubric_is_success": 0, "outcome_success": false, "n_actions": 6, "has_failure": true, "first_failure_step": 2, "is_ambiguous": true, "ambiguity_codes": ["7.1"], "is_invalid": true, "invalid_task_codes": ["8.1", "8.5"]}
+{"task_id": "alltrails_find_24", "status": "error: rubric agent failed", "error": "JSONDecodeError: Expecting value: line 1 column 1 (char 0)"}
+"""  # noqa: E501
+
+
+def test_every_field_of_a_hand_written_report_row_is_shown_with_codes_named(tmp_path: Path) -> None:
+    path = tmp_path / "verify_report.jsonl"
+    path.write_text(HAND_WRITTEN_REPORT.lstrip(), encoding="utf-8")
+    report, problems = read_verify_report(path)
+    assert problems == []
+    table = report_rows_table(report.rows)
+    ok, error = (dict(zip(table.columns, row, strict=True)) for row in table.itertuples(index=False))
+    assert {k: v for k, v in ok.items() if k != "score file"} == {
+        "line": 1, "status": "ok", "error": "", "task": "alltrails_find_23", "outcome": "not achieved",
+        "rubric": "failed", "points": "2.5 / 5", "rubric score": "0.5", "actions": 6, "has failure": "yes",
+        "first failure step": 2, "ambiguous": "yes", "invalid": "yes",
+        "task codes": "7.1 Underspecified task, 8.1 Impossible task, 8.5 Unsafe task",
+    }  # fmt: skip
+    assert ok["score file"].endswith("alltrails_find_23/scores/mmrubric_0.8-5-3.json")
+    assert (error["status"], error["error"], error["task"]) == (
+        "error: rubric agent failed",
+        "JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+        "alltrails_find_24",
+    )
+    # The error row answers nothing: no verdict, points or count is made up for it.
+    assert (error["outcome"], error["points"], error["rubric score"]) == ("not said", "", "")
+    assert pd.isna(error["actions"]) and pd.isna(error["first failure step"])

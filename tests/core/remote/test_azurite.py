@@ -43,7 +43,7 @@ def test_ls_json_is_the_same_as_on_the_local_copy(azurite_sample: RemoteSample) 
     mirror = open_root(azurite_sample.url).path
     _, local = run_cli("ls", str(azurite_sample.local), "--json", "--no-cache")
     assert json.loads(_same_paths(remote, mirror)) == json.loads(_same_paths(local, azurite_sample.local))
-    assert sum(len(run["trajectories"]) for run in json.loads(remote)["runs"]) == 93
+    assert sum(len(run["trajectories"]) for run in json.loads(remote)["runs"]) == 97
 
 
 def test_show_json_of_every_trajectory_is_the_same(azurite_sample: RemoteSample) -> None:
@@ -61,7 +61,7 @@ def test_index_and_export_read_the_store_without_writing_to_it(azurite_sample: R
     before = blob_listing(azurite_sample.azurite.connection_string, "sample_runs")
     code, text = run_cli("index", azurite_sample.url)
     assert code == 0
-    assert "Indexed 93 trajectories" in text
+    assert "Indexed 97 trajectories" in text
     code, csv_text = run_cli("export", azurite_sample.url, "--format", "csv")
     assert code == 0
     _, local_csv = run_cli("export", str(azurite_sample.local), "--format", "csv")

@@ -119,6 +119,10 @@ def assert_same_list(
     walk = queries.walk_items(judge, criteria)
     assert [w.key for w in walk] == expected["key"].tolist()
     assert [w.failed for w in walk] == (expected["counted"] & (expected["value"] < 1)).tolist()
+    # A list named key by key keeps those of its keys the criteria keep, in the list's order.
+    some = set(expected["key"].tolist()[::3])
+    named = queries.walk_items(judge, criteria.model_copy(update={"keys": frozenset(some | {"no/such"})}))
+    assert [w.key for w in named] == [k for k in expected["key"].tolist() if k in some]
 
 
 @pytest.mark.parametrize("judge", [None, "official", "gpt_eval", "mmrubric_0.8", "mmrubric_0.8-5-3"])

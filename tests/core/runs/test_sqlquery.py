@@ -44,6 +44,9 @@ def test_a_useful_query_gives_typed_rows_that_name_trajectories(store: IndexStor
     refs = trajectory_refs(store, result)
     assert [ref.task_id for ref in refs if ref] == ["a_1", "b_2", "c_3"]
     assert all(ref and ref.path.endswith(ref.task_id) for ref in refs)
+    # Each names its key too, which a walk through the rows carries.
+    keyed = {ref.key: ref.task_id for ref in refs if ref}
+    assert list(keyed.values()) == ["a_1", "b_2", "c_3"] and all(k.endswith(t) for k, t in keyed.items())
 
 
 def test_rows_without_a_trajectory_column_name_none(store: IndexStore) -> None:
