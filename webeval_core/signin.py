@@ -2,6 +2,9 @@
 
 FILE is a TOML file with Streamlit's usual `[auth]` section (redirect_uri, cookie_secret,
 client_id, client_secret, server_metadata_url; or the provider's keys in a `[auth.NAME]` table).
+Without `--auth`, Streamlit's usual `.streamlit/secrets.toml` (the working folder's, then the home
+folder's) is that file when it has an `[auth]` section (`usual_auth_file`): a provider configured
+the usual way turns sign-in on, rather than leaving names typed while Streamlit offers a login.
 `webeval app` hands Streamlit only its path (`--secrets.files`), so no secret is on a command line,
 in the environment or in a URL; this module checks the file before the server starts and says what
 is missing by key name, never by value. Streamlit does the rest (`st.login`, its signed cookie);
@@ -20,6 +23,30 @@ SERVER_KEYS = ("redirect_uri", "cookie_secret")
 """Keys the `[auth]` section itself needs."""
 PROVIDER_KEYS = ("client_id", "client_secret", "server_metadata_url")
 """Keys of the provider: in `[auth]` itself or in one `[auth.NAME]` table."""
+
+
+USUAL_SECRETS = Path(".streamlit") / "secrets.toml"
+"""Where Streamlit looks for secrets, under the working folder and under the home folder."""
+
+
+def usual_auth_file(cwd: Path, home: Path) -> Path | None:
+    """The first of Streamlit's usual secrets files that has an `[auth]` section; None when none has.
+
+    A file that cannot be parsed is returned too, so that `check_auth_file` says what is wrong with it.
+    """
+    for folder in (cwd, home):
+        path = folder / USUAL_SECRETS
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        try:
+            has_auth = isinstance(tomllib.loads(text).get("auth"), dict)
+        except tomllib.TOMLDecodeError:
+            has_auth = "[auth" in text
+        if has_auth:
+            return path
+    return None
 
 
 class SignInFileError(ValueError):

@@ -55,3 +55,18 @@ def test_a_file_that_cannot_be_used_is_named_without_its_values(tmp_path: Path, 
     with pytest.raises(SignInFileError, match=re.escape(said)) as caught:
         check_auth_file(_file(tmp_path, text))
     assert SECRET not in str(caught.value)
+
+
+def test_the_usual_secrets_file_is_found_when_it_configures_a_provider(tmp_path: Path) -> None:
+    from webeval_core.signin import USUAL_SECRETS, usual_auth_file
+
+    cwd, home = tmp_path / "work", tmp_path / "home"
+    assert usual_auth_file(cwd, home) is None
+    (home / USUAL_SECRETS).parent.mkdir(parents=True)
+    (home / USUAL_SECRETS).write_text(COMPLETE, encoding="utf-8")
+    assert usual_auth_file(cwd, home) == home / USUAL_SECRETS
+    (cwd / USUAL_SECRETS).parent.mkdir(parents=True)
+    (cwd / USUAL_SECRETS).write_text('api_key = "other secrets, no provider"\n', encoding="utf-8")
+    assert usual_auth_file(cwd, home) == home / USUAL_SECRETS  # the working folder's has no [auth]
+    (cwd / USUAL_SECRETS).write_text(COMPLETE, encoding="utf-8")
+    assert usual_auth_file(cwd, home) == cwd / USUAL_SECRETS  # Streamlit's own order: cwd first

@@ -82,6 +82,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from webeval_core.remote import is_remote
     from webeval_core.server import AppServer, app_file, default_root, root_environment, streamlit_command
 
+    args.auth = args.auth or _usual_auth(out)
     url = args.root if args.root and is_remote(args.root) else None
     given = opened(args.root, "app") if args.root else None
     if args.root and given is None:
@@ -156,6 +157,16 @@ def _roles_refusal(roles: str | None) -> str | None:
     except RolesFileError as exc:
         return f"--roles {exc}"
     return None
+
+
+def _usual_auth(out: TextIO) -> str | None:
+    """Streamlit's usual secrets file when it configures a provider (`signin.usual_auth_file`), said."""
+    from webeval_core.signin import usual_auth_file
+
+    found = usual_auth_file(Path.cwd(), Path.home())
+    if found is not None:
+        say(out, f"Sign-in: the [auth] section of {found}")
+    return str(found) if found is not None else None
 
 
 def _auth_refusal(auth: str | None) -> str | None:

@@ -237,3 +237,22 @@ def test_app_refuses_a_sign_in_file_naming_the_key_it_lacks(
     assert code == 1
     err = capsys.readouterr().err
     assert "--auth" in err and "client_id" in err and SECRET not in err
+
+
+def test_app_takes_sign_in_from_streamlits_usual_secrets_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A provider configured the usual way turns sign-in on; its file is checked like --auth's."""
+    from tests.core.test_signin import COMPLETE, SECRET
+    from webeval_core.signin import USUAL_SECRETS
+
+    secrets = tmp_path / USUAL_SECRETS
+    secrets.parent.mkdir()
+    secrets.write_text(COMPLETE.replace("client_id", "id"), encoding="utf-8")
+    secrets.chmod(0o600)
+    monkeypatch.chdir(tmp_path)
+    code, out = run_cli("app", str(tmp_path), "--port", "1")
+    assert code == 1
+    assert f"Sign-in: the [auth] section of {secrets}" in out
+    err = capsys.readouterr().err
+    assert "--auth" in err and "client_id" in err and SECRET not in err
