@@ -195,10 +195,12 @@ class _Bench:
         if fresh:
             self.runs += 1
             env["XDG_CACHE_HOME"] = str(self.work / f"cache-{self.size}-{self.runs}")
-        if base:
+        cwd = REPO
+        if base and self.base is not None:
             env["PYTHONPATH"] = str(self.base)  # before the editable install of this tree
+            cwd = self.base
         command = [sys.executable, "-m", "webeval_core.cli", "index", str(self.root)]
-        return timed(command, env, cwd=self.base if base else REPO)
+        return timed(command, env, cwd=cwd)
 
     def files(self, kind: str) -> tuple[float, float, float, str]:
         return timed([sys.executable, "-c", _FILE_FLOOR, str(self.root), kind], self.env)
@@ -302,10 +304,10 @@ def measure(
 
 
 def report(results: dict[int, list[Row]], loads: list[float]) -> str:
+    head = f"{'measure':<42} {'seconds':>8} {'CPU s':>8} {'walk s':>8} {'peak MB':>8}  goal"
     lines = [
         f"bench_index: {os.cpu_count()} cores, load {min(loads):.1f}-{max(loads):.1f} during the run",
-        f"{'trajectories':>12}  {'measure':<42} {'seconds':>8} {'CPU s':>8} {'walk s':>8} {'peak MB':>8}"
-        "  goal",
+        f"{'trajectories':>12}  {head}",
     ]
     for size, rows in results.items():
         for label, seconds, cpu, peak, floor_s, goal in rows:
