@@ -72,6 +72,8 @@ class Phase:
     saves: collections.Counter[tuple[str, str, str]] = field(default_factory=collections.Counter)
     errors: list[str] = field(default_factory=list)
     peak_rss_mb: float = 0.0
+    server_cpu_share: float = 0.0
+    """The server's CPU seconds over the machine's (cores x wall) while the phase ran."""
 
 
 async def _settled(page: Page, text: str | re.Pattern[str]) -> None:
@@ -156,8 +158,20 @@ async def _phase(base: str, names: list[str], seconds: float, items: list[tuple[
     return phase
 
 
-def _tree_rss_mb(pid: int) -> float:
-    """Resident memory of a process and its descendants (from /proc), in MB."""
+def _tree_cpu_s(pid: int) -> float:
+    """CPU seconds of a process and its descendants so far, the finished ones included (from /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for current in _tree(pid):
+        try:
+            fields = (Path("/proc") / str(current) / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        total += sum(int(value) for value in fields[11:15]) / tick  # utime stime cutime cstime
+    return total
+
+
+def _tree(pid: int) -> list[int]:
     children: dict[int, list[int]] = collections.defaultdict(list)
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -166,10 +180,18 @@ def _tree_rss_mb(pid: int) -> float:
             except (OSError, IndexError, ValueError):
                 continue
             children[parent].append(int(entry.name))
-    total, todo = 0, [pid]
+    found, todo = [], [pid]
     while todo:
         current = todo.pop()
+        found.append(current)
         todo.extend(children.get(current, ()))
+    return found
+
+
+def _tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and its descendants (from /proc), in MB."""
+    total = 0
+    for current in _tree(pid):
         try:
             status = (Path("/proc") / str(current) / "status").read_text()
         except OSError:
@@ -184,18 +206,22 @@ class _RssSampler:
     def __init__(self, pid: int) -> None:
         self.pid, self.peak, self._stop = pid, 0.0, threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
+        self.cpu_s = self.wall_s = 0.0
 
     def _sample(self) -> None:
         while not self._stop.wait(0.5):
             self.peak = max(self.peak, _tree_rss_mb(self.pid))
 
     def __enter__(self) -> _RssSampler:
+        self._cpu0, self._wall0 = _tree_cpu_s(self.pid), time.monotonic()
         self._thread.start()
         return self
 
     def __exit__(self, *_: object) -> None:
         self._stop.set()
         self._thread.join()
+        self.cpu_s = _tree_cpu_s(self.pid) - self._cpu0
+        self.wall_s = time.monotonic() - self._wall0
 
 
 def _quantiles(values: list[float]) -> tuple[float, float]:
@@ -234,6 +260,8 @@ def _report(
     print(
         f"server RSS peak: alone {alone.peak_rss_mb:.0f} MB, {reviewers} at once {loaded.peak_rss_mb:.0f} MB"
     )
+    shares = f"alone {alone.server_cpu_share:.0%}, {reviewers} at once {loaded.server_cpu_share:.0%}"
+    print(f"server's share of the machine's CPU (the rest: browsers, PostgreSQL, this script): {shares}")
     print(
         f"goal (each action's median at most {GOAL_RATIO:g}x alone, nothing lost or doubled, no error):"
         f" {'met' if met and not lost and not doubled and not errors else 'NOT met'}"
@@ -278,10 +306,12 @@ def main(argv: list[str] | None = None) -> int:
         with _RssSampler(process.pid) as rss:
             alone = asyncio.run(_phase(base, ["solo"], args.alone_seconds, items))
         alone.peak_rss_mb = rss.peak
+        alone.server_cpu_share = rss.cpu_s / (rss.wall_s * (os.cpu_count() or 1))
         names = [f"reviewer{i:02}" for i in range(args.reviewers)]
         with _RssSampler(process.pid) as rss:
             loaded = asyncio.run(_phase(base, names, args.seconds, items))
         loaded.peak_rss_mb = rss.peak
+        loaded.server_cpu_share = rss.cpu_s / (rss.wall_s * (os.cpu_count() or 1))
         met = _report(alone, loaded, args.reviewers, _store_rows(store))
     finally:
         stop_server(process)
