@@ -54,8 +54,17 @@ def prepare_sample(sample: Path, work: Path) -> Path:
     return target
 
 
-def _fara_runs(sample: Path) -> list[Run]:
-    runs = [run for run in discover_runs(sample) if run.run_id is not None]
+def fara_runs(sample: Path) -> list[Run]:
+    """The sample's Fara-layout WebArena-Verified runs (one per model): what large roots are made of.
+
+    The live-web sample run is left out: it holds four tasks of another benchmark, and roots of
+    catalog tasks must keep the shape their earlier figures were measured on.
+    """
+    runs = [
+        run
+        for run in discover_runs(sample)
+        if run.run_id is not None and (run.benchmark or "").startswith("WebArenaVerified")
+    ]
     if not runs:
         raise SystemExit(f"no Fara-layout runs under {sample}")
     return runs
@@ -72,7 +81,7 @@ def build_many_runs(sample: Path, root: Path, wanted: int) -> int:
     made = 0
     copy = 0
     while True:
-        for run in _fara_runs(sample):
+        for run in fara_runs(sample):
             run_dir = root / run.path.relative_to(sample).parent / str(copy) / "traj"
             for folder in run.trajectory_dirs:
                 if made >= wanted:
@@ -88,10 +97,10 @@ def build_two_runs(sample: Path, root: Path, wanted: int) -> int:
     Only what the overview reads has to be plausible, not the replays.
     """
     task_ids = sorted(load_catalog().tasks)
-    fara_runs = _fara_runs(sample)[:2]
-    per_run = wanted // len(fara_runs)
+    source_runs = fara_runs(sample)[:2]
+    per_run = wanted // len(source_runs)
     made = 0
-    for run in fara_runs:
+    for run in source_runs:
         run_dir = root / run.path.relative_to(sample) / "traj"
         sources = list(run.trajectory_dirs)
         for position, task_id in enumerate(task_ids[:per_run]):
@@ -107,11 +116,11 @@ def build_runs(sample: Path, root: Path, wanted: int, per_run: int = TASKS_PER_R
     Fara models, so a 50,000-trajectory root is 62 runs of 812 tasks (the last one partial).
     """
     task_ids = sorted(load_catalog().tasks)[:per_run]
-    fara_runs = _fara_runs(sample)
+    templates = fara_runs(sample)
     made = 0
     run_number = 0
     while made < wanted:
-        template = fara_runs[run_number % len(fara_runs)]
+        template = templates[run_number % len(templates)]
         sources = list(template.trajectory_dirs)
         run_dir = root / template.path.relative_to(sample).parent / str(run_number) / "traj"
         for position, task_id in enumerate(task_ids):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 from playwright.sync_api import Page, expect
 
-from benchmarks.synthetic_roots import build_many_runs
+from benchmarks.synthetic_roots import build_many_runs, fara_runs
 from tests.browser.conftest import ARTIFACTS, RENDER_MS, App
 from tests.browser.streamlit_server import REPO, start_server, stop_server
 from tests.browser.test_app_browser import _click_tallest_bar, _narrowed
@@ -32,7 +32,7 @@ def many_runs(runs_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> tupl
     """A root of RUNS runs (hard-linked copies of the sample's Fara runs), indexed; (root, cache)."""
     work = tmp_path_factory.mktemp("many-runs")
     root, cache = work / "root", work / "xdg-cache"
-    per_copy = sum(len(r.trajectory_dirs) for r in discover_runs(runs_copy) if r.run_id is not None)
+    per_copy = sum(len(r.trajectory_dirs) for r in fara_runs(runs_copy))
     build_many_runs(runs_copy, root, per_copy * RUNS // 2)
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
     command = [sys.executable, "-m", "webeval_core.cli", "index", str(root)]
