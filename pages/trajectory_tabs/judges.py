@@ -21,6 +21,7 @@ from pages.trajectory_tabs.navigation import request_jump
 from pages.trajectory_tabs.verdict import score_color
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.presentation.verifier import (
+    FAILURE_COLUMNS,
     ReportDifference,
     critical_point_text,
     failure_points_table,
@@ -42,6 +43,11 @@ NO_VERIFIER = (
     "No rubric verifier's score file in this folder (a `scores/*.json` whose response holds verdicts,"
     " such as Fara's `mmrubric_<threshold>-<images>-<keypoints>.json`)."
 )
+
+
+# The failure points' short columns go in the selectable grid, their paragraphs below it.
+_ACCOUNT_COLUMNS = ("agent reasoning", "evidence", "impact")
+_GRID_COLUMNS = tuple(column for column in FAILURE_COLUMNS if column not in _ACCOUNT_COLUMNS)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -95,7 +101,7 @@ def _failures(output: VerifierOutput) -> None:
         return
     table = failure_points_table(output)
     picked = st.dataframe(
-        table,  # a grid: cells are drawn as text, never as Markdown
+        table[list(_GRID_COLUMNS)],  # a grid: cells are drawn as text, never as Markdown
         key=failure_table_key(output.judge),
         on_select="rerun",
         selection_mode="single-row",
@@ -108,6 +114,11 @@ def _failures(output: VerifierOutput) -> None:
     )
     st.caption("Select a failure point to open the replay at its first step.")
     request_jump(picked.selection.rows, [p.first_step for p in output.failure_points])
+    accounts = table[["steps", *_ACCOUNT_COLUMNS]]
+    if (accounts[list(_ACCOUNT_COLUMNS)] != "").any(axis=None):
+        # Paragraphs, wrapped: in the grid they would make it scroll sideways.
+        with st.expander("The agent's reasoning, the evidence and the impact of each failure point"):
+            _table(accounts)
 
 
 def _run_reports(context: TabContext, outputs: tuple[VerifierOutput, ...]) -> None:

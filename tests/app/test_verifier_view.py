@@ -71,6 +71,17 @@ def test_a_failure_point_opens_the_replay_at_its_step(app: OpenPage, tmp_path: P
     ]
 
 
+def test_the_failure_points_grid_keeps_its_paragraphs_below_it(app: OpenPage, tmp_path: Path) -> None:
+    at = app(PAGE, verifier_root(tmp_path), run=RUN, task=TASK, tab="Judges")
+    grid = next(d.value for d in at.dataframe if "what happened" in d.value.columns)
+    # Short columns only: paragraphs in a grid make it scroll sideways.
+    assert list(grid.columns) == ["steps", "step", "code", "category", "type", "what happened"]
+    accounts = next(e for e in at.expander if e.label.startswith("The agent's reasoning"))
+    table = accounts.table[0].value
+    assert list(table.columns) == ["steps", "agent reasoning", "evidence", "impact"]
+    assert len(table) == len(grid) and (table["evidence"] != "").any()
+
+
 def test_the_replay_marks_every_flagged_step(app: OpenPage, tmp_path: Path) -> None:
     at = app(PAGE, verifier_root(tmp_path), run=RUN, task=TASK, step="1")
     assert not at.warning  # step 1 is not flagged
