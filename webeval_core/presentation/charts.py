@@ -131,7 +131,8 @@ def bar_figure(
     if by in (Breakdown.FAILURE_CATEGORY, Breakdown.FAILURE_CODE):
         by_category = by is Breakdown.FAILURE_CATEGORY
         rows = queries.failure_codes(runs, judge, by_category=by_category, pool=pool)
-        return count_bars(code_count_table(rows, by, by_category=by_category), by, named)
+        table = code_count_table(rows, by, by_category=by_category)
+        return count_bars(table, by, named, axis_title=_only_verifier(rows))
     table = breakdown_table(queries.breakdown(runs, judge, by, pool), by)
     if by is not Breakdown.INTENT_TEMPLATE:
         return rate_bars(table, by, named)
@@ -186,6 +187,12 @@ def code_count_table(rows: Sequence[CodeCountRow], by: str, *, by_category: bool
         ],
         columns=["run", by, "label", "trajectories"],
     )
+
+
+def _only_verifier(rows: Sequence[CodeCountRow]) -> str | None:
+    """The verifier the codes come from when only one gave any (its bars then name the code alone)."""
+    judges = {r.judge for r in rows}
+    return f"verifier: {judges.pop()}" if len(judges) == 1 else None
 
 
 def _code_rank(code: str, rows: Sequence[CodeCountRow]) -> int:
@@ -258,11 +265,13 @@ def _rate_trace(
     return trace
 
 
-def count_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> FigureSpec:
+def count_bars(
+    table: pd.DataFrame, by: str, labels: Mapping[str, str], *, axis_title: str | None = None
+) -> FigureSpec:
     """Trajectories per category (outcome, tag, code), one horizontal bar per run, in the table's order.
 
     A `label` column, when the table has one, is what a bar is named (its `by` value stays the raw
-    value a click filters by).
+    value a click filters by); `axis_title` names what the bars are, when their names do not say.
     """
     shown = "label" if "label" in table else by
     order = _labels(list(dict.fromkeys(table[shown])))
@@ -284,10 +293,10 @@ def count_bars(table: pd.DataFrame, by: str, labels: Mapping[str, str]) -> Figur
                 "hovertemplate": _COUNT_HOVER,
             }
         )
-    axes = {
-        "xaxis": {"title": {"text": "trajectories"}},
-        "yaxis": {"categoryorder": "array", "categoryarray": order, "autorange": "reversed"},
-    }
+    yaxis: dict[str, Any] = {"categoryorder": "array", "categoryarray": order, "autorange": "reversed"}
+    if axis_title:
+        yaxis["title"] = {"text": plain(axis_title)}
+    axes = {"xaxis": {"title": {"text": "trajectories"}}, "yaxis": yaxis}
     return _figure(traces, axes, height=bars_height(len(order), len(traces)))
 
 

@@ -253,3 +253,17 @@ def test_each_run_keeps_one_distinct_colour_in_every_chart(queries: IndexQueries
         == charts.run_colour("run-b", QUERY_LABELS)
         != charts.run_colour("run-a", QUERY_LABELS)
     )
+
+
+def test_error_code_charts_name_their_verifier_when_only_one_gave_codes(tmp_path: Path) -> None:
+    one = [summary("run-a", "108", failure_codes={"mmrubric_0.8-5-3": ("2.1", "4.2")})]
+    queries = IndexQueries(_store(tmp_path / "one", one), load_catalog())
+    for by in (Breakdown.FAILURE_CATEGORY, Breakdown.FAILURE_CODE):
+        spec = charts.bar_figure(queries, ["run-a"], None, LABELS, by)
+        assert spec["layout"]["yaxis"]["title"]["text"] == "verifier: mmrubric_0.8-5-3"
+    # With two verifiers each bar is named after its verifier, and the axis says nothing more.
+    two = [*one, summary("run-a", "200", failure_codes={"uv_v2": ("2.1",)})]
+    queries = IndexQueries(_store(tmp_path / "two", two), load_catalog())
+    spec = charts.bar_figure(queries, ["run-a"], None, LABELS, Breakdown.FAILURE_CODE)
+    assert "title" not in spec["layout"]["yaxis"]
+    assert all(name.startswith(("mmrubric_0.8-5-3: ", "uv_v2: ")) for name in spec["data"][0]["y"])
