@@ -43,6 +43,9 @@ class Key(StrEnum):
     KEYS = "keys"
     """The trajectories of a list named one by one (a judges-disagree cell, a query's rows), by key:
     carried only as the Trajectory page's list (`listed_key`), never a Trajectories filter."""
+    SAVED = "saved"
+    """The name of such a list too long for a link, saved beside the index (`runs.lists`): carried
+    instead of its keys, only as the Trajectory page's list (`listed_key`)."""
 
     # --- Overview ---
     SHOWN_RUNS = "shown_runs"

@@ -17,6 +17,7 @@ from pages.state import Key, listed_key
 from webeval_core.presentation.picks import choice_of
 from webeval_core.presentation.walk import Walk, walk_of
 from webeval_core.runs.judges import judge_label, order_judges
+from webeval_core.runs.lists import load_list, save_list
 from webeval_core.runs.metrics import TrajectoryFilter, run_labels
 from webeval_core.runs.queries import WalkItem
 
@@ -35,7 +36,8 @@ _CHOICES: Mapping[Key, str] = {
 FILTERS = (Key.JUDGE, Key.SEARCH, Key.RUNS, Key.DISAGREE, *_CHOICES)
 _SHOWN = "shown"  # the marker's value: the URL names a list
 MAX_LISTED_KEYS = 200
-"""A list named key by key travels in the URL: a longer one is not carried (its rows open alone)."""
+"""A list named key by key travels in the URL up to this many; a longer one is saved beside the
+index (`runs.lists`) and the URL names it."""
 
 
 def list_params(filters: Mapping[str, list[str]]) -> dict[str, list[str]]:
@@ -49,11 +51,13 @@ def list_params(filters: Mapping[str, list[str]]) -> dict[str, list[str]]:
 
 
 def keys_list_params(keys: list[str]) -> dict[str, list[str]] | None:
-    """The Trajectory page's parameters naming the list `keys` (in its order); None beyond
-    `MAX_LISTED_KEYS` or for none.
+    """The Trajectory page's parameters naming the list `keys` (in its order): the keys themselves,
+    or beyond `MAX_LISTED_KEYS` the name of the list saved for them; None for no key.
     """
-    if not keys or len(keys) > MAX_LISTED_KEYS:
+    if not keys:
         return None
+    if len(keys) > MAX_LISTED_KEYS:
+        return {listed_key(Key.SAVED): [save_list(current_index().store, keys)], Key.LIST.value: [_SHOWN]}
     return {listed_key(Key.KEYS): keys, Key.LIST.value: [_SHOWN]}
 
 
@@ -79,20 +83,35 @@ def _judge() -> str | None:
     return chosen[0] if chosen else (judges[0] if judges else None)
 
 
+def _named_keys() -> list[str] | None:
+    """The keys of a list named key by key (in the URL, or saved under the name it gives); None for
+    a list named by filters. A saved list no longer kept names no key.
+    """
+    saved = _listed(Key.SAVED)
+    if saved:
+        return load_list(current_index().store, saved[0]) or []
+    return _listed(Key.KEYS) or None
+
+
 def listed_items() -> tuple[WalkItem, ...]:
     """The trajectories of the list the URL names, in the order its table showed them."""
+    named = _named_keys()
+    if named == []:
+        return ()  # never every trajectory: an empty key filter would select them all
     labels = run_labels(current_index().run_heads)
     criteria = TrajectoryFilter(
         runs=frozenset(_by_key_or_label(_listed(Key.RUNS), labels)),
         text=(_listed(Key.SEARCH) or [""])[0],
         judges_disagree=(_listed(Key.DISAGREE) or [""])[0].lower() == "true",
-        keys=frozenset(_listed(Key.KEYS)),
+        keys=frozenset(named or ()),
         **{field: frozenset(_listed(key)) for key, field in _CHOICES.items()},
     )
     items = current_queries().walk_items(_judge(), criteria)
-    order = {key: i for i, key in enumerate(_listed(Key.KEYS))}
     # A list named key by key is walked in its own order (a query's ORDER BY, the cell's table).
-    return tuple(sorted(items, key=lambda item: order[item.key])) if order else items
+    if named is None:
+        return items
+    order = {key: i for i, key in enumerate(named)}
+    return tuple(sorted(items, key=lambda item: order[item.key]))
 
 
 def _open(key: str) -> None:
@@ -118,7 +137,7 @@ def walk_bar(key: str, *, keys: bool = True, failures: bool = True) -> None:
             st.caption("This trajectory is not in the list it was opened from (the list changed).")
         else:
             _buttons(walk, keys, failures)
-        if _listed(Key.KEYS):  # a list named key by key has no page of its own to go back to
+        if _listed(Key.KEYS) or _listed(Key.SAVED):  # a list named key by key has no page to go back to
             return
         back = {key.value: _listed(key) for key in FILTERS if _listed(key)}
         st.page_link(

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from pages import walk
+from pages.state import Key
 from tests.app.conftest import Sample, expected
 from webeval_core.runs import metrics
 
@@ -78,3 +82,34 @@ def test_a_list_named_key_by_key_is_walked_in_its_own_order(app, sample: Sample)
     assert at.button(key="_list_next").disabled
     # Such a list has no Trajectories page to go back to: no link pretends it has.
     assert not [link for link in at.get("page_link") if "Back to the list" in link.proto.label]
+
+
+def test_a_list_too_long_for_a_link_is_saved_and_walked_from_any_session(
+    app, sample: Sample, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A query's rows beyond the link's limit are saved beside the index; the link names them."""
+    monkeypatch.setattr(walk, "MAX_LISTED_KEYS", 5)  # the sample's lists are short; the path is the same
+    _, frame = expected(sample.root)
+    tasks = dict(zip(frame["key"], frame["task_id"].astype(str), strict=True))
+    at = app("pages/query.py", sql="SELECT key FROM trajectories ORDER BY task_id DESC, key")
+    keys = at.dataframe[-1].value["key"].tolist()
+    assert len(keys) > 5
+    _select_row(at, Key.SQL_TABLE, 2)
+    assert "list_keys" not in at.query_params
+    saved = at.query_params["list_saved"]
+    saved = saved[0] if isinstance(saved, list) else saved
+    assert f"**3 of {len(keys)}** in the list" in _markdown(at)
+    at.button(key="_list_next").click().run()
+    assert at.session_state["task"] == tasks[keys[3]]
+    # Another session given the same link (its URL alone) walks the same list, in the query's order.
+    fourth = frame[frame["key"] == keys[3]].iloc[0]
+    other = app(
+        "pages/trajectory.py", run=str(fourth["run"]), task=tasks[keys[3]], list="shown", list_saved=saved
+    )
+    assert f"**4 of {len(keys)}** in the list" in _markdown(other)
+    # A name no list was saved under walks nothing: never every trajectory of the root.
+    gone = app(
+        "pages/trajectory.py", run=str(fourth["run"]), task=tasks[keys[3]], list="shown", list_saved="0" * 32
+    )
+    assert "in the list" not in _markdown(gone)
+    assert any("not in the list it was opened from" in c.value for c in gone.caption)

@@ -2,11 +2,12 @@
 
 Owns discovery (which folders are trajectories, which run each belongs to), the index of one
 summary per folder (summary: the models every other module builds on; index: all of a root's at
-once) for fast lists of large roots: a SQLite file (store), refreshed incrementally
-(refresh), in the background for the app (background), queries (the app's lists, counts and
-charts as SQL on that file), and metrics (success rates, breakdowns, the failure
-taxonomy, run comparison), computed with pandas, and paired statistics of two runs (statistics:
-McNemar's exact test, a paired bootstrap interval); judges keeps each judge's scores apart.
+once) for fast lists of large roots: a SQLite file (store), refreshed incrementally (refresh), in
+the background for the app (background), queries (the app's lists, counts and charts as SQL on that
+file), lists (a list too long for a link, saved beside the index), and metrics (success rates,
+breakdowns, the failure taxonomy, run comparison), computed with pandas, and paired statistics of
+two runs (statistics: McNemar's exact test, a paired bootstrap interval); judges keeps each judge's
+scores apart.
 
 May import: reading, scoring (verdicts read back from score files; never the engine's evaluation)
 and diagnostics. Never imports review or presentation.
@@ -37,9 +38,11 @@ __all__ = [
     "index_as_json",
     "iter_trajectory_dirs",
     "judge_label",
+    "load_list",
     "paired_statistics",
     "refresh_index",
     "run_of",
+    "save_list",
     "stored_frame",
     "trajectory_frame",
     "trajectory_key",
@@ -50,6 +53,7 @@ if TYPE_CHECKING:
     from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of, trajectory_key
     from webeval_core.runs.index import build_index, index_as_json
     from webeval_core.runs.judges import OFFICIAL, available_judges, judge_label
+    from webeval_core.runs.lists import load_list, save_list
     from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, stored_frame, trajectory_frame
     from webeval_core.runs.queries import IndexQueries
     from webeval_core.runs.refresh import RefreshReport, fingerprint, refresh_index
