@@ -11,7 +11,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, ParamSpec
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -468,23 +468,35 @@ def trajectory_table(
     _draw_table(_table_page(rows, key), run_labels, key, listed)
 
 
+def selected_rows(data: Any, key: str, **options: Any) -> list[int]:
+    """A full-width grid of `data` (a frame, or its Styler) whose rows are selected one at a time,
+    the selection kept under `key`; the selected row's position in a list (empty: none selected).
+
+    `options`: more of `st.dataframe`'s (column_config, column_order).
+    """
+    event = st.dataframe(
+        data,
+        key=key,
+        on_select="rerun",
+        selection_mode="single-row",
+        hide_index=True,
+        width="stretch",
+        **options,
+    )
+    return list(event.selection.rows)
+
+
 def _draw_table(
     rows: pd.DataFrame, run_labels: Mapping[str, str], key: str, listed: Mapping[str, list[str]] | None
 ) -> None:
     view = rows.assign(run=rows["run"].map(run_labels))
     if "tags" in view:
         view = view.assign(tags=view["tags"].map(", ".join))
-    event = st.dataframe(
-        view[[column for column in _TABLE_COLUMNS if column in view]],
-        key=key,
-        on_select="rerun",
-        selection_mode="single-row",
-        hide_index=True,
-        column_config=_TABLE_COLUMNS,
-        width="stretch",
+    picked = selected_rows(
+        view[[column for column in _TABLE_COLUMNS if column in view]], key, column_config=_TABLE_COLUMNS
     )
-    if event.selection.rows:
-        chosen = rows.iloc[event.selection.rows[0]]
+    if picked:
+        chosen = rows.iloc[picked[0]]
         open_trajectory(str(chosen["run"]), str(chosen["task_id"]), str(chosen["path"]), listed)
 
 

@@ -24,6 +24,7 @@ from pages.common import (
     inert,
     judge_caption,
     judge_picker,
+    selected_rows,
     trajectory_query,
 )
 from pages.review_mode import hide_in_blind_review, note_verdicts_shown
@@ -151,18 +152,14 @@ flips = comparison[comparison["change"].isin([metrics.PASS_TO_FAIL, metrics.FAIL
 if flips.empty:
     st.write("No task changes between pass and fail.")
 else:
-    event = st.dataframe(
+    picked = selected_rows(
         _styled(flips, ["change"]),
-        key=Key.FLIPS,
-        on_select="rerun",
-        selection_mode="single-row",
-        hide_index=True,
+        Key.FLIPS,
         column_config=_COLUMNS,
         column_order=["change", "task_id", "site", "task_type", "intent", "result_a", "result_b"],
-        width="stretch",
     )
-    if event.selection.rows:
-        task = str(flips.iloc[event.selection.rows[0]]["task_id"])
+    if picked:
+        task = str(flips.iloc[picked[0]]["task_id"])
         if st.session_state.get(Key.PAIR_FLIP) != task:  # a newly selected flip opens side by side
             st.session_state[Key.PAIR_FLIP] = st.session_state[Key.PAIR] = task
             st.session_state[Key.PAIR_STEP] = 1

@@ -14,7 +14,7 @@ import io
 import pandas as pd
 import streamlit as st
 
-from pages.common import index_or_stop, inert, load_index, open_trajectory
+from pages.common import index_or_stop, inert, load_index, open_trajectory, selected_rows
 from pages.review_mode import hide_in_blind_review
 from pages.shell import require_app_shell
 from pages.state import Key
@@ -77,15 +77,8 @@ def _results(result: QueryResult, refs: tuple[TrajectoryRef | None, ...]) -> Non
 def _opening_table(frame: pd.DataFrame, refs: tuple[TrajectoryRef | None, ...]) -> None:
     """The rows as a table where selecting one that names a trajectory opens it."""
     st.caption("The rows name trajectories: select one to open it; its page then steps through them.")
-    event = st.dataframe(
-        frame,
-        key=Key.SQL_TABLE,
-        on_select="rerun",
-        selection_mode="single-row",
-        hide_index=True,
-        width="stretch",
-    )
-    chosen = refs[event.selection.rows[0]] if event.selection.rows else None
+    picked = selected_rows(frame, Key.SQL_TABLE)
+    chosen = refs[picked[0]] if picked else None
     if chosen is not None:
         # The trajectory opened walks the rows' trajectories (previous / next), in the query's order.
         keys = list(dict.fromkeys(ref.key for ref in refs if ref is not None and ref.key))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index, inert, trajectory_query
+from pages.common import PAGES, current_frame, current_index, inert, selected_rows, trajectory_query
 from pages.review_mode import hide_in_blind_review, note_verdicts_shown
 from pages.shell import require_app_shell
 from pages.state import Key
@@ -157,13 +157,9 @@ table = with_attempts(shown.drop(columns=list(HELPER_COLUMNS)), trajectories)
 st.caption(
     f"{len(shown)} of {len(frame)} tasks from {inert(catalog.path.name)} (sha256 {catalog.checksum[:12]}…)"
 )
-selection = st.dataframe(
+picked = selected_rows(
     table,
-    key=Key.TASK_TABLE,
-    on_select="rerun",
-    selection_mode="single-row",
-    hide_index=True,
-    width="stretch",
+    Key.TASK_TABLE,
     column_config={
         "task": st.column_config.NumberColumn("task", format="%d", width="small"),
         "intent": st.column_config.TextColumn("intent", width="large"),
@@ -171,7 +167,7 @@ selection = st.dataframe(
     },
 )
 
-_follow_selection(selection.selection.rows, shown["task"].tolist())
+_follow_selection(picked, shown["task"].tolist())
 chosen = catalog.get(st.query_params.get(Key.TASK, ""))
 if chosen is not None:
     _render_task(chosen, by_task.get(str(chosen.task_id), trajectories.iloc[0:0]))

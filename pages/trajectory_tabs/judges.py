@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from pages.common import inert
+from pages.common import inert, selected_rows
 from pages.state import failure_table_key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import request_jump
@@ -100,20 +100,16 @@ def _failures(output: VerifierOutput) -> None:
     if not failure.failure_points:
         return
     table = failure_points_table(output)
-    picked = st.dataframe(
+    picked = selected_rows(
         table[list(_GRID_COLUMNS)],  # a grid: cells are drawn as text, never as Markdown
-        key=failure_table_key(output.judge),
-        on_select="rerun",
-        selection_mode="single-row",
-        hide_index=True,
-        width="stretch",
+        failure_table_key(output.judge),
         column_config={
             "step": st.column_config.NumberColumn("opens step", help="The replay opens at this step."),
             "what happened": st.column_config.TextColumn(width="large"),
         },
     )
     st.caption("Select a failure point to open the replay at its first step.")
-    request_jump(picked.selection.rows, [p.first_step for p in output.failure_points])
+    request_jump(picked, [p.first_step for p in output.failure_points])
     accounts = table[["steps", *_ACCOUNT_COLUMNS]]
     if (accounts[list(_ACCOUNT_COLUMNS)] != "").any(axis=None):
         # Paragraphs, wrapped: in the grid they would make it scroll sideways.

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from pages.common import inert, load_trajectory_cached
+from pages.common import inert, load_trajectory_cached, selected_rows
 from pages.state import Key, candidates_key
 from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import request_jump
@@ -92,15 +92,10 @@ def _check(trace: NetworkCheckTrace) -> None:
             )
         if not trace.candidates:
             return
-        picked = st.dataframe(
-            candidate_table(trace).style.apply(_style_candidates, axis=1),
-            key=candidates_key(trace.position),
-            on_select="rerun",
-            selection_mode="single-row",
-            hide_index=True,
-            width="stretch",
+        picked = selected_rows(
+            candidate_table(trace).style.apply(_style_candidates, axis=1), candidates_key(trace.position)
         )
-        request_jump(picked.selection.rows, [c.step for c in trace.candidates])
+        request_jump(picked, [c.step for c in trace.candidates])
         st.caption(
             "Kept requests are highlighted (green when every field matches); select one to see its step."
         )
@@ -124,16 +119,9 @@ def _events_table(requests: pd.DataFrame, har: Har) -> None:
     placed = "step" in requests.columns
     where = "the step during which it fired" if placed else "+s: seconds from the first request"
     st.caption(f"{len(shown)} of {len(requests)} requests · select one to see its detail · {where}")
-    picked = st.dataframe(
-        shown,
-        key=Key.NETWORK_TABLE,
-        on_select="rerun",
-        selection_mode="single-row",
-        hide_index=True,
-        width="stretch",
-        column_config={"url": st.column_config.TextColumn("url", width="large")},
+    rows = selected_rows(
+        shown, Key.NETWORK_TABLE, column_config={"url": st.column_config.TextColumn("url", width="large")}
     )
-    rows = picked.selection.rows
     if rows and rows[0] < len(shown):
         row = shown.iloc[rows[0]]
         step = None if not placed or pd.isna(row["step"]) else int(row["step"])
