@@ -63,6 +63,11 @@ def test_a_failure_point_opens_the_replay_at_its_step(app: App) -> None:
     app.goto("trajectory", "First point of failure", "Run report", run=LIVE_RUN, task=BOOKED, tab="Judges")
     app.assert_no_exception()
     expect(app.main.get_by_text("4.2 Critical point violation").first).to_be_attached()
+    # The failure points' paragraphs are wrapped below the grid, not in columns it scrolls to.
+    accounts = app.main.get_by_text("The agent's reasoning, the evidence and the impact", exact=False)
+    accounts.first.click()
+    paragraphs = app.main.locator("[data-testid='stTable']")
+    expect(paragraphs.get_by_text("evidence", exact=True).first).to_be_visible()
     app.shot("judges-sample-tab")
     # The first grid of the tab is the failure points; its second row is the booking at step 6.
     _grid_row(app, app.main.locator("[data-testid='stDataFrame']").first, 1)
