@@ -125,6 +125,7 @@ def _on_cluster(
             config=args.config,
             force=args.force,
             on_progress=Progress("Scoring"),
+            evaluations=False,  # the score files hold them; this command only tallies
         )
     except ClusterError as exc:
         say(sys.stderr, f"webeval score: {exc}")

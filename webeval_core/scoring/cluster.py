@@ -115,12 +115,15 @@ def score_on_cluster(
     force: bool = False,
     on_progress: ProgressCallback | None = None,
     connect_timeout: float | None = None,
+    evaluations: bool = True,
 ) -> list[ScoreOutcome]:
     """Score the folders of each root on the cluster at `scheduler`; outcomes in input order.
 
     Score files are written here (not by the workers) exactly as `score_trajectories` writes
     them. Ctrl-C cancels the cluster's tasks; files of chunks already returned stay written.
     `connect_timeout`: seconds to reach the scheduler, and again for it to have a worker (30).
+    Without `evaluations`, each outcome lets go of its evaluation once its score file is written
+    (the file holds it): a container of 50,000 folders is not held in memory here.
 
     Raises:
         ClusterError: when the scheduler cannot be reached, has no worker, or a worker's
@@ -146,7 +149,8 @@ def score_on_cluster(
         try:
             for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
                 for outcome in _committed(_result(future), where[future.key], expected):
-                    outcomes[outcome.path] = outcome
+                    kept = outcome if evaluations else outcome.model_copy(update={"evaluation": None})
+                    outcomes[outcome.path] = kept
                 if on_progress:
                     on_progress(len(outcomes), total)
         except BaseException:

@@ -97,6 +97,11 @@ def test_a_shared_folder_scores_as_the_local_pool_does(
     # Scored again: every verdict is an up-to-date file, reused by the workers, nothing written.
     again = _on_cluster(cluster, root, catalog=_catalog())
     assert all(o.reused for o in again if o.evaluation is not None)
+    # As the CLI asks: each evaluation let go once its file is written; the same files, verdicts.
+    light = _on_cluster(cluster, root, catalog=_catalog(), force=True, evaluations=False)
+    assert all(o.evaluation is None for o in light)
+    assert [(o.path, o.status, o.score) for o in light] == [(o.path, o.status, o.score) for o in outcomes]
+    assert _score_files(root) == _score_files(scored_sample.root)
 
 
 def test_a_worker_killed_mid_run_changes_nothing_and_nothing_is_written_twice(
