@@ -39,10 +39,17 @@ def is_trajectory_folder(path: Path | str) -> bool:
 
 
 def is_walked(entry: os.DirEntry[str]) -> bool:
-    """Whether discovery goes into this entry: a real folder (no link), not hidden, not `scores/`."""
-    if entry.name.startswith(".") or entry.name in _SKIP_DIRS:
+    """Whether discovery goes into this entry: a real folder (no link), not hidden, not `scores/`,
+    named in UTF-8 (a name of other bytes can be neither shown nor kept in the index's text).
+    """
+    if entry.name.startswith(".") or entry.name in _SKIP_DIRS or not _is_utf8(entry.name):
         return False
     try:
         return entry.is_dir(follow_symlinks=False)
     except OSError:
         return False
+
+
+def _is_utf8(name: str) -> bool:
+    # os.listdir turns bytes that are not UTF-8 into lone surrogates ("surrogateescape").
+    return name.isascii() or not any("\ud800" <= c <= "\udfff" for c in name)

@@ -162,3 +162,25 @@ def test_a_folder_the_user_cannot_read_is_listed_with_the_system_reason(
     listed = {Path(t["path"]) for run in listing["runs"] for t in run["trajectories"]}
     assert hostile.normal[0] in listed and hostile.normal[2] in listed
     assert len(listed) + len(unreadable) == len(hostile.folders)
+
+
+def test_text_that_is_not_unicode_never_stops_the_index(tmp_path: Path) -> None:
+    r"""A JSON "\ud800" escape (which `json` reads, UTF-8 cannot hold) and a folder name that is
+    not UTF-8: the index is still built, from every other folder, and says what it changed.
+    """
+    run = tmp_path / "root" / "run" / "traj"
+    fara_folder(run, "good")
+    odd = fara_folder(run, "odd")
+    answer = next(odd.glob("*_final_answer.json"))
+    answer.write_text(answer.read_text().replace("The longest trail is Half Dome.", "Half \\ud800 Dome"))
+    (odd / "task_data.json").write_text('{"task_proposal": "Find \\udfff trails"}')
+    named = os.fsencode(run) + b"/na\xffme"
+    shutil.copytree(run / "good", os.fsdecode(named))
+    for workers in (1, 2):  # in this process, and in workers that send rows back
+        index = build_index(tmp_path / "root", cache_dir=tmp_path / f"cache{workers}", workers=workers)
+        summaries = {s.key: s for s in index.summaries}
+        assert sorted(summaries) == ["run/traj/good", "run/traj/odd"]  # the other name cannot be kept
+        assert summaries["run/traj/odd"].final_answer == "Half \ufffd Dome"
+        assert summaries["run/traj/odd"].task_text == "Find \ufffd trails"
+        assert summaries["run/traj/odd"].warnings == summaries["run/traj/good"].warnings + 1
+        json.dumps(index_as_json(index), allow_nan=False)
