@@ -20,6 +20,7 @@ import importlib
 import inspect
 import json
 import logging
+import os
 import re
 import tempfile
 import threading
@@ -74,6 +75,12 @@ RELIES_ON: tuple[Reliance, ...] = (
         _NETWORK, "NetworkEventEvaluator._normalized_expected_value", ("expected_raw", "config", "context")
     ),
     Reliance(_NETWORK, "NetworkEventEvaluator._filter_events_by_criteria", ("events", "context", "config")),
+    Reliance(
+        _NETWORK,
+        "NetworkEventEvaluator._normalized_url",
+        ("url", "context", "config", "strict", "query_params"),
+    ),
+    Reliance(_EVALUATOR, "compute_data_file_checksum", ("file_path",)),
     Reliance(_NETWORK, "NetworkEventEvaluator._extract_event_data", ("event", "config", "context")),
     Reliance(
         _NETWORK,
@@ -188,6 +195,8 @@ class Engine:
         _quiet_engine_logs()
         _cache_jsonpath_parser()
         _remember_filtered_events()
+        _remember_normalized_urls()
+        _remember_data_checksums()
         environments = dict(config.environments) if config else None
         self._config = WebArenaVerifiedConfig(test_data_file=catalog.path, environments=environments)
         ids = sorted(catalog.tasks)
@@ -276,6 +285,94 @@ def _remember_filtered_events() -> None:
 
     filtered.remembers = True  # type: ignore[attr-defined]
     NetworkEventEvaluator._filter_events_by_criteria = filtered
+
+
+_URLS_KEPT = 50_000  # normalized URLs a process keeps (a few HARs' worth), then starts again
+
+
+def _remember_normalized_urls() -> None:
+    # The network evaluator normalizes every request URL it searches once per check, and again for
+    # each request it compares; the provenance replays the same steps: a URL normalization is most
+    # of a mutate task's time. It is a pure function of the URL, `strict`, the check's URL options,
+    # the task's sites and the URL config, so the result is kept under exactly those (the config
+    # and schema objects held, so no id is reused) and the same immutable object handed back.
+    from webarena_verified.core.evaluation.evaluators.network_event_evaluator import NetworkEventEvaluator
+
+    original = NetworkEventEvaluator._normalized_url
+    if getattr(original, "remembers", False):
+        return
+    kept: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}
+    lock = threading.Lock()
+
+    def normalized(
+        self: Any, url: Any, context: Any, config: Any, strict: bool, query_params: Any = None
+    ) -> Any:
+        if query_params is not None or not isinstance(url, str):
+            return original(self, url, context, config, strict, query_params)  # expected values: rare
+        schema = config.query_params_schema
+        key = (
+            url,
+            strict,
+            config.decode_base64_query,
+            config.ignored_query_params,
+            config.ignored_query_params_patterns,
+            id(schema),
+            id(context.config),
+            context.task.sites,
+        )
+        try:
+            with lock:
+                hit = kept.get(key)
+        except TypeError:  # an option of a type that cannot be a key: normalized as given
+            return original(self, url, context, config, strict, query_params)
+        if hit is not None and hit[0] is context.config and hit[1] is schema:
+            return hit[2]
+        result = original(self, url, context, config, strict, query_params)
+        with lock:
+            if len(kept) >= _URLS_KEPT:
+                kept.clear()
+            kept[key] = (context.config, schema, result)
+        return result
+
+    normalized.remembers = True  # type: ignore[attr-defined]
+    NetworkEventEvaluator._normalized_url = normalized
+
+
+def _remember_data_checksums() -> None:
+    # The evaluator hashes the whole dataset file (over a megabyte) on every evaluate_task to record
+    # its checksum in the result: most of a millisecond a task. The checksum is kept per file for as
+    # long as the file's identity, size and times are those seen before and after hashing it.
+    from webarena_verified.api.internal import evaluator
+
+    original = evaluator.compute_data_file_checksum
+    if getattr(original, "remembers", False):
+        return
+    kept: dict[str, tuple[tuple[int, ...], str]] = {}
+    lock = threading.Lock()
+
+    def checksum(file_path: str | Path) -> str:
+        name = str(file_path)
+        seen = _file_identity(name)
+        with lock:
+            hit = kept.get(name)
+        if seen is not None and hit is not None and hit[0] == seen:
+            return hit[1]
+        value: str = original(file_path)
+        if seen is not None and _file_identity(name) == seen:
+            with lock:
+                kept[name] = (seen, value)
+        return value
+
+    checksum.remembers = True  # type: ignore[attr-defined]
+    evaluator.compute_data_file_checksum = checksum
+
+
+def _file_identity(name: str) -> tuple[int, ...] | None:
+    try:
+        found = os.stat(name)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
 
 
 def _cache_jsonpath_parser() -> None:
