@@ -96,6 +96,8 @@ RELIES_ON: tuple[Reliance, ...] = (
     Reliance("webarena_verified.core.evaluation.data_types", "NormalizedType.alternatives", None),
     Reliance("webarena_verified.core.utils.checksum", "compute_evaluator_checksum", ()),
     Reliance("webarena_verified.core.utils.jsonpath_utils", "parse", None),
+    Reliance("webarena_verified.core.evaluation.data_types.url", "url_normalize", ("url",)),
+    Reliance("url_normalize.url_normalize", "normalize_host", ("host", "charset")),
     Reliance("webarena_verified.types.config", "WebArenaVerifiedConfig", ("test_data_file", "environments")),
     Reliance("webarena_verified.types.config", "EnvironmentConfig", ("urls",)),
     Reliance("webarena_verified.types.data", "TaskSubset", ("task_ids", "checksum")),
@@ -197,6 +199,7 @@ class Engine:
 
         _quiet_engine_logs()
         _cache_jsonpath_parser()
+        _cache_url_normalize()
         _remember_filtered_events()
         _remember_normalized_urls()
         _remember_data_checksums()
@@ -389,6 +392,21 @@ def _cache_jsonpath_parser() -> None:
 
     if not hasattr(jsonpath_utils.parse, "cache_info"):
         jsonpath_utils.parse = functools.lru_cache(maxsize=4096)(jsonpath_utils.parse)
+
+
+def _cache_url_normalize() -> None:
+    # The library's URL type runs url_normalize twice on every URL it normalizes (for its
+    # components, then for its query), and url_normalize encodes the host with IDNA every time:
+    # half of a URL's normalization. Both are pure functions of their strings (what they raise,
+    # they raise again), so both are memoized: no verdict can change.
+    from webarena_verified.core.evaluation.data_types import url as url_type
+
+    # The module, not the function its package re-exports under the same name.
+    normalizer = importlib.import_module("url_normalize.url_normalize")
+    if not hasattr(url_type.url_normalize, "cache_info"):
+        url_type.url_normalize = functools.lru_cache(maxsize=8192)(url_type.url_normalize)
+    if not hasattr(normalizer.normalize_host, "cache_info"):
+        normalizer.normalize_host = functools.lru_cache(maxsize=1024)(normalizer.normalize_host)
 
 
 # --- submission packages ---------------------------------------------------------------------

@@ -8,6 +8,7 @@ compared here with the library's own function, one by one and over every sample 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import random
 from pathlib import Path
 from types import MappingProxyType
@@ -156,6 +157,31 @@ def _same_normalization(check: official.NetworkCheck, url: str, *, strict: bool)
         assert again is ev._normalized_url(url, context, cfg, strict)
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        *URLS,
+        "http://Bücher.example/ä?q=1",
+        "http://xn--bcher-kva.example/",
+        "http://a..b/",
+        "http://EXAMPLE.com./x",
+    ],
+)
+def test_memoized_url_normalize_is_url_normalize(url: str) -> None:
+    official.engine_for(load_catalog(), UrlConfig.from_dict(CONFIG))
+    from webarena_verified.core.evaluation.data_types import url as url_type
+
+    normalizer = importlib.import_module("url_normalize.url_normalize")
+
+    memoized, original = url_type.url_normalize, url_type.url_normalize.__wrapped__
+    for _ in range(2):  # computed, then remembered
+        assert _path_or_error(memoized, url) == _path_or_error(original, url)
+    _, host = _path_or_error(lambda u: urlparse(u).hostname or u, url)
+    assert _path_or_error(normalizer.normalize_host, host) == _path_or_error(
+        normalizer.normalize_host.__wrapped__, host
+    )
+
+
 def test_the_dataset_checksum_follows_the_file(tmp_path: Path) -> None:
     official.engine_for(load_catalog(), UrlConfig.from_dict(CONFIG))
     from webarena_verified.api.internal import evaluator
@@ -182,6 +208,9 @@ def test_every_sample_verdict_is_the_one_without_shortcuts(monkeypatch: pytest.M
     with_shortcuts = _sample_evaluations()
     assert len(with_shortcuts) > 50
     from webarena_verified.api.internal import evaluator
+    from webarena_verified.core.evaluation.data_types import url as url_type
+
+    normalizer = importlib.import_module("url_normalize.url_normalize")
     from webarena_verified.core.evaluation.evaluators.network_event_evaluator import NetworkEventEvaluator
     from webarena_verified.core.utils import jsonpath_utils
     from webarena_verified.types.tracing import NetworkEvent
@@ -191,6 +220,8 @@ def test_every_sample_verdict_is_the_one_without_shortcuts(monkeypatch: pytest.M
         (NetworkEventEvaluator, "_filter_events_by_criteria"),
         (evaluator, "compute_data_file_checksum"),
         (jsonpath_utils, "parse"),
+        (url_type, "url_normalize"),
+        (normalizer, "normalize_host"),
     ):
         monkeypatch.setattr(owner, name, getattr(owner, name).__wrapped__)
     monkeypatch.setattr(
