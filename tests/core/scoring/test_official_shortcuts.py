@@ -1,4 +1,4 @@
-"""The evaluator's own steps made cheaper by `scoring.official` give exactly what the steps give.
+"""The evaluator's own steps made cheaper by `scoring.shortcuts` give exactly what the steps give.
 
 The seam keeps pure results the library recomputes (a URL's normalization, the dataset's checksum,
 a request URL's path) and builds trace events without pydantic's constructor. Each shortcut is
@@ -21,7 +21,7 @@ from tests.har_builders import CONFIG, GITLAB, SHOPPING, document, entry, xhr
 from webeval_core.reading.network import Har
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs.discovery import iter_trajectory_dirs
-from webeval_core.scoring import UrlConfig, official, score_trajectory
+from webeval_core.scoring import UrlConfig, official, score_trajectory, shortcuts
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE_RUNS = ROOT / "sample_runs"
@@ -78,14 +78,14 @@ def test_url_path_is_urlparse_path() -> None:
         for _ in range(20_000)
     ]
     for url in URLS + fuzz:
-        assert _path_or_error(official.url_path, url) == _path_or_error(lambda u: urlparse(u).path, url), url
+        assert _path_or_error(shortcuts.url_path, url) == _path_or_error(lambda u: urlparse(u).path, url), url
 
 
 def test_events_are_what_the_library_constructs() -> None:
     from webarena_verified.types.tracing import NetworkEvent
 
     entries = [entry(url) for url in (f"{GITLAB}/a.css", f"{GITLAB}/dashboard?x=1", f"{SHOPPING}/x;y.js")]
-    for made, raw in zip(official._events(entries), entries, strict=True):
+    for made, raw in zip(shortcuts.events(entries), entries, strict=True):
         library = NetworkEvent.model_construct(data=MappingProxyType(raw))
         assert isinstance(made, NetworkEvent)
         assert made.__getstate__() == library.__getstate__()
@@ -225,8 +225,8 @@ def test_every_sample_verdict_is_the_one_without_shortcuts(monkeypatch: pytest.M
     ):
         monkeypatch.setattr(owner, name, getattr(owner, name).__wrapped__)
     monkeypatch.setattr(
-        official,
-        "_events",
+        shortcuts,
+        "events",
         lambda entries: tuple(NetworkEvent.model_construct(data=MappingProxyType(e)) for e in entries),
     )
     assert _sample_evaluations() == with_shortcuts
