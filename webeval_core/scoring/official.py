@@ -14,8 +14,11 @@ second, which the index and a plain `webeval ls` must not pay.
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import importlib
+import importlib.metadata
+import importlib.util
 import inspect
 import json
 import logging
@@ -219,13 +222,47 @@ class Engine:
         """Checksum of the installed evaluator's code."""
         self.data_checksum = catalog.checksum
         """Checksum of the dataset file."""
-        digest = hashlib.sha256(
-            "\n".join(
-                (self.evaluator_checksum, self.data_checksum, config.identity() if config else "guess")
-            ).encode()
-        ).hexdigest()
-        self.eval_hash = f"{ENGINE_NAME}-{self.version}-{digest[:8]}"
+        self.eval_hash = _eval_hash(self.version, self.evaluator_checksum, self.data_checksum, config)
         """Names the score file: engine version, its checksum, the dataset and the URL config."""
+
+
+def _eval_hash(version: str, evaluator_checksum: str, data_checksum: str, config: UrlConfig | None) -> str:
+    identity = config.identity() if config else "guess"
+    digest = hashlib.sha256("\n".join((evaluator_checksum, data_checksum, identity)).encode()).hexdigest()
+    return f"{ENGINE_NAME}-{version}-{digest[:8]}"
+
+
+def eval_hash_for(catalog: TaskCatalog, config: UrlConfig | None) -> str:
+    """The `eval_hash` of `engine_for(catalog, config)`, without importing the library.
+
+    Deciding that a score file is up to date needs only this name: a run scored already costs no
+    evaluator import (most of a second). The library's version and its code's checksum are read
+    as the library reads them (`compute_evaluator_checksum` mirrored; a test compares the two).
+    """
+    return _eval_hash(_library_version(), _library_checksum(), catalog.checksum, config)
+
+
+def eval_hash_for_prefix() -> str:
+    """What every `eval_hash` of the installed library starts with (its name and version)."""
+    return f"{ENGINE_NAME}-{_library_version()}-"
+
+
+@functools.cache
+def _library_version() -> str:
+    # What the library's WEBARENA_VERIFIED_VERSION is: its distribution's version.
+    return importlib.metadata.version("webarena-verified")
+
+
+@functools.cache
+def _library_checksum() -> str:
+    """`compute_evaluator_checksum()`: SHA-256 over the package's .py files, in path order."""
+    spec = importlib.util.find_spec("webarena_verified")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("webarena_verified is not installed")
+    hasher = hashlib.sha256()
+    for file in sorted(Path(next(iter(spec.submodule_search_locations))).rglob("*.py")):
+        hasher.update(file.read_bytes())
+    return hasher.hexdigest()
 
 
 _engines: dict[tuple[str, str], Engine] = {}

@@ -120,3 +120,19 @@ def test_mirror_of_the_evaluators_own_extraction(text: str) -> None:
     upstream = official.extract_agent_response(text)
     # Upstream hands back the unparsed string when the JSON is bad; the mirror says None.
     assert (evaluator_json(text) or None) == (None if isinstance(upstream, str) else upstream)
+
+
+@pytest.mark.parametrize("config", [None, "sample"])
+def test_the_eval_hash_is_named_without_the_library(config: str | None) -> None:
+    """Up-to-date checks name the score file without importing the library: the same name."""
+    from webarena_verified.core.utils.checksum import compute_evaluator_checksum
+
+    from tests.har_builders import CONFIG
+    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.scoring import UrlConfig
+
+    url_config = UrlConfig.from_dict(CONFIG) if config else None
+    engine = official.engine_for(load_catalog(), url_config)
+    assert official.eval_hash_for(load_catalog(), url_config) == engine.eval_hash
+    assert official._library_checksum() == compute_evaluator_checksum()
+    assert engine.eval_hash.startswith(official.eval_hash_for_prefix())
