@@ -65,7 +65,7 @@ def _remember_filtered_events() -> None:
     NetworkEventEvaluator._filter_events_by_criteria = filtered
 
 
-_URLS_KEPT = 50_000  # normalized URLs a process keeps (a few HARs' worth), then starts again
+_URLS_KEPT = 10_000  # normalized URLs a process keeps (a few HARs' worth, tens of MB), then starts again
 
 
 def _remember_normalized_urls() -> None:
