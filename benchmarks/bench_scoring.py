@@ -111,7 +111,9 @@ def run(work: Path, jobs: int, rng: random.Random, baseline: Path | None = None)
         copy = work / "baseline-run"
         shutil.copytree(runs, copy, ignore=shutil.ignore_patterns("scores"))
         command = [*ours_cmd[:4], str(copy), *ours_cmd[5:], "--json", "--force"]
-        before = timed(command, env={**os.environ, "PYTHONPATH": str(baseline)})
+        # Run from the baseline's tree: `python -m` puts the working directory first on sys.path,
+        # ahead of PYTHONPATH, so from ROOT it would time this tree again.
+        before = timed(command, env={**os.environ, "PYTHONPATH": str(baseline)}, cwd=baseline)
 
     ids = ",".join(str(t["task_id"]) for t in tasks)
     official_cmd = [str(BIN / "webarena-verified"), "eval-tasks", "--task-ids", ids]
@@ -169,11 +171,13 @@ def engine_floor(runs: Path, config: Path, tasks: list[dict[str, Any]]) -> float
     return time.process_time() - started
 
 
-def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+def timed(
+    command: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT
+) -> tuple[float, float, str]:
     """Wall seconds, CPU seconds of the command and all its processes, and its stdout."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False, env=env)
+    done = subprocess.run(command, capture_output=True, text=True, cwd=cwd, check=False, env=env)
     elapsed = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:

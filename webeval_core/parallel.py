@@ -41,12 +41,18 @@ def map_in_processes(
     parallel_from: int,
     on_progress: ProgressCallback | None = None,
     before_fork: Callable[[], None] | None = None,
+    max_chunk: int = _MAX_CHUNK,
 ) -> list[Result]:
     """`function` applied to every item, results in input order (`iter_in_processes`, collected)."""
     results: list[Result] = []
     total = len(items)
     for result in iter_in_processes(
-        function, items, workers=workers, parallel_from=parallel_from, before_fork=before_fork
+        function,
+        items,
+        workers=workers,
+        parallel_from=parallel_from,
+        before_fork=before_fork,
+        max_chunk=max_chunk,
     ):
         results.append(result)
         if on_progress:
@@ -61,6 +67,7 @@ def iter_in_processes(
     workers: int,
     parallel_from: int,
     before_fork: Callable[[], None] | None = None,
+    max_chunk: int = _MAX_CHUNK,
 ) -> Iterator[Result]:
     """`function` applied to every item, yielded in input order as they finish.
 
@@ -71,7 +78,7 @@ def iter_in_processes(
     processes (one pool for all items), in chunks. `before_fork` runs first in that case, to load
     what workers should inherit. Ctrl-C is the parent's: it cancels what has not started, waits
     for the items in progress (so none is left half-done) and is raised again; so does leaving
-    the results early.
+    the results early. `max_chunk` bounds the items sent to a worker at once (`chunk_size`).
     """
     source = iter(items)
     head = list(itertools.islice(source, parallel_from))
@@ -84,7 +91,7 @@ def iter_in_processes(
     )
     total = len(items) if isinstance(items, Sized) else None
     try:
-        chunks = _chunks(itertools.chain(head, source), workers, total)
+        chunks = _chunks(itertools.chain(head, source), workers, total, max_chunk)
         futures = [pool.submit(_run_chunk, chunk) for chunk in chunks]
     except BaseException:
         pool.shutdown(wait=True, cancel_futures=True)
@@ -92,13 +99,16 @@ def iter_in_processes(
     return _drain(pool, futures)
 
 
-def _chunks(items: Iterator[Item], workers: int, total: int | None) -> Iterator[list[Item]]:
+def _chunks(
+    items: Iterator[Item], workers: int, total: int | None, max_chunk: int = _MAX_CHUNK
+) -> Iterator[list[Item]]:
     """`items` in chunks of `chunk_size`; without a total, sized by how many came so far (small
     first, so the workers start at once; as large as they get once a thousand items have come).
     """
     taken = 0
     while True:
-        chunk = list(itertools.islice(items, chunk_size(total if total is not None else taken, workers)))
+        size = chunk_size(total if total is not None else taken, workers, max_chunk)
+        chunk = list(itertools.islice(items, size))
         if not chunk:
             return
         taken += len(chunk)
@@ -116,11 +126,11 @@ def _drain(pool: ProcessPoolExecutor, futures: list[Future[list[Result]]]) -> It
     pool.shutdown()
 
 
-def chunk_size(total: int, workers: int) -> int:
+def chunk_size(total: int, workers: int, max_chunk: int = _MAX_CHUNK) -> int:
     """Items per message to a worker: large enough that pickling and pipes cost little per item,
     small enough that every worker gets several chunks (and the last one does not finish alone).
     """
-    return max(1, min(_MAX_CHUNK, total // (workers * _CHUNKS_EACH)))
+    return max(1, min(max_chunk, total // (workers * _CHUNKS_EACH)))
 
 
 def _fork_context() -> Any:

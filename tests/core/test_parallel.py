@@ -70,6 +70,7 @@ def test_chunks_are_bounded_and_leave_every_worker_several() -> None:
     assert chunk_size(10, 2) == 1
     assert chunk_size(800, 2) == 50
     assert chunk_size(1_000_000, 2) == 64
+    assert chunk_size(812, 2, max_chunk=8) == 8
 
 
 def test_workers_start_on_a_generator_before_it_ends(tmp_path: Path) -> None:

@@ -89,6 +89,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 jobs=args.jobs,
                 force=args.force,
                 on_progress=Progress("Scoring"),
+                evaluations=False,  # the score files hold them; this command only tallies
             )
         ]
     if outcomes is None or (mirrored and not _write_back(mirrored, outcomes, args.write_remote)):

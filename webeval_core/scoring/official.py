@@ -17,6 +17,8 @@ import copy
 import functools
 import hashlib
 import importlib
+import importlib.metadata
+import importlib.util
 import inspect
 import json
 import logging
@@ -35,6 +37,7 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.network import Har
 from webeval_core.reading.submission import Submission, read_submission
 from webeval_core.reading.tasks import TaskCatalog
+from webeval_core.scoring import shortcuts
 from webeval_core.scoring.config import UrlConfig, site_placeholder
 from webeval_core.scoring.results import ENGINE_NAME, TaskResult
 
@@ -74,6 +77,12 @@ RELIES_ON: tuple[Reliance, ...] = (
         _NETWORK, "NetworkEventEvaluator._normalized_expected_value", ("expected_raw", "config", "context")
     ),
     Reliance(_NETWORK, "NetworkEventEvaluator._filter_events_by_criteria", ("events", "context", "config")),
+    Reliance(
+        _NETWORK,
+        "NetworkEventEvaluator._normalized_url",
+        ("url", "context", "config", "strict", "query_params"),
+    ),
+    Reliance(_EVALUATOR, "compute_data_file_checksum", ("file_path",)),
     Reliance(_NETWORK, "NetworkEventEvaluator._extract_event_data", ("event", "config", "context")),
     Reliance(
         _NETWORK,
@@ -88,6 +97,8 @@ RELIES_ON: tuple[Reliance, ...] = (
     Reliance("webarena_verified.core.evaluation.data_types", "NormalizedType.alternatives", None),
     Reliance("webarena_verified.core.utils.checksum", "compute_evaluator_checksum", ()),
     Reliance("webarena_verified.core.utils.jsonpath_utils", "parse", None),
+    Reliance("webarena_verified.core.evaluation.data_types.url", "url_normalize", ("url",)),
+    Reliance("url_normalize.url_normalize", "normalize_host", ("host", "charset")),
     Reliance("webarena_verified.types.config", "WebArenaVerifiedConfig", ("test_data_file", "environments")),
     Reliance("webarena_verified.types.config", "EnvironmentConfig", ("urls",)),
     Reliance("webarena_verified.types.data", "TaskSubset", ("task_ids", "checksum")),
@@ -112,6 +123,8 @@ RELIES_ON: tuple[Reliance, ...] = (
     Reliance("webarena_verified.types.tracing", "NetworkEvent", ("data",)),
     Reliance("webarena_verified.types.tracing", "NetworkEvent", ("data",)),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.url", None),
+    Reliance("webarena_verified.types.tracing", "NetworkEvent.url_path", None),
+    Reliance("webarena_verified.types.tracing", "NetworkEvent.is_evaluation_event", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.is_navigation_event", None),
     Reliance("webarena_verified.types.tracing", "NetworkEvent.http_method", None),
     Reliance(_SUBMISSION, "SubmissionHandler", ("output_dirs", "config", "valid_task_ids")),
@@ -186,8 +199,7 @@ class Engine:
         from webarena_verified.types.eval import WEBARENA_VERIFIED_VERSION
 
         _quiet_engine_logs()
-        _cache_jsonpath_parser()
-        _remember_filtered_events()
+        shortcuts.install()
         environments = dict(config.environments) if config else None
         self._config = WebArenaVerifiedConfig(test_data_file=catalog.path, environments=environments)
         ids = sorted(catalog.tasks)
@@ -210,13 +222,47 @@ class Engine:
         """Checksum of the installed evaluator's code."""
         self.data_checksum = catalog.checksum
         """Checksum of the dataset file."""
-        digest = hashlib.sha256(
-            "\n".join(
-                (self.evaluator_checksum, self.data_checksum, config.identity() if config else "guess")
-            ).encode()
-        ).hexdigest()
-        self.eval_hash = f"{ENGINE_NAME}-{self.version}-{digest[:8]}"
+        self.eval_hash = _eval_hash(self.version, self.evaluator_checksum, self.data_checksum, config)
         """Names the score file: engine version, its checksum, the dataset and the URL config."""
+
+
+def _eval_hash(version: str, evaluator_checksum: str, data_checksum: str, config: UrlConfig | None) -> str:
+    identity = config.identity() if config else "guess"
+    digest = hashlib.sha256("\n".join((evaluator_checksum, data_checksum, identity)).encode()).hexdigest()
+    return f"{ENGINE_NAME}-{version}-{digest[:8]}"
+
+
+def eval_hash_for(catalog: TaskCatalog, config: UrlConfig | None) -> str:
+    """The `eval_hash` of `engine_for(catalog, config)`, without importing the library.
+
+    Deciding that a score file is up to date needs only this name: a run scored already costs no
+    evaluator import (most of a second). The library's version and its code's checksum are read
+    as the library reads them (`compute_evaluator_checksum` mirrored; a test compares the two).
+    """
+    return _eval_hash(_library_version(), _library_checksum(), catalog.checksum, config)
+
+
+def eval_hash_for_prefix() -> str:
+    """What every `eval_hash` of the installed library starts with (its name and version)."""
+    return f"{ENGINE_NAME}-{_library_version()}-"
+
+
+@functools.cache
+def _library_version() -> str:
+    # What the library's WEBARENA_VERIFIED_VERSION is: its distribution's version.
+    return importlib.metadata.version("webarena-verified")
+
+
+@functools.cache
+def _library_checksum() -> str:
+    """`compute_evaluator_checksum()`: SHA-256 over the package's .py files, in path order."""
+    spec = importlib.util.find_spec("webarena_verified")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("webarena_verified is not installed")
+    hasher = hashlib.sha256()
+    for file in sorted(Path(next(iter(spec.submodule_search_locations))).rglob("*.py")):
+        hasher.update(file.read_bytes())
+    return hasher.hexdigest()
 
 
 _engines: dict[tuple[str, str], Engine] = {}
@@ -245,47 +291,6 @@ def _quiet_engine_logs() -> None:
         if not logger.handlers:
             logger.addHandler(logging.NullHandler())
             logger.propagate = False
-
-
-def _remember_filtered_events() -> None:
-    # The provenance replays each network check's URL/method/referer filter, which the verdict
-    # has just run on the same events with the same check: a URL normalization per request, most
-    # of a mutate task's time. The filter is a pure function of those objects, so its last results
-    # are kept while one trace is scored (held, so no id is reused) and given back to the replay.
-    from webarena_verified.core.evaluation.evaluators.network_event_evaluator import NetworkEventEvaluator
-
-    original = NetworkEventEvaluator._filter_events_by_criteria
-    if getattr(original, "remembers", False):
-        return
-    kept: dict[tuple[int, ...], tuple[Any, ...]] = {}
-    lock = threading.Lock()
-
-    def filtered(self: Any, events: Any, context: Any, config: Any) -> Any:
-        inputs = (events, config, context.task, context.config)
-        key = tuple(map(id, inputs))
-        with lock:
-            hit = kept.get(key)
-        if hit is not None and all(a is b for a, b in zip(hit, inputs, strict=False)):
-            return hit[-1]
-        result = original(self, events, context, config)
-        with lock:
-            if any(held[0] is not events for held in kept.values()):
-                kept.clear()  # another trace: only the one being scored is held
-            kept[key] = (*inputs, result)
-        return result
-
-    filtered.remembers = True  # type: ignore[attr-defined]
-    NetworkEventEvaluator._filter_events_by_criteria = filtered
-
-
-def _cache_jsonpath_parser() -> None:
-    # jsonpath-ng rebuilds its LALR parser tables on every parse (tens of milliseconds, once per
-    # JSONPath key of every request compared). Parsing is a pure function of the path, so the
-    # evaluator's parse is memoized: no verdict can change, mutate tasks score several times faster.
-    from webarena_verified.core.utils import jsonpath_utils
-
-    if not hasattr(jsonpath_utils.parse, "cache_info"):
-        jsonpath_utils.parse = functools.lru_cache(maxsize=4096)(jsonpath_utils.parse)
 
 
 # --- submission packages ---------------------------------------------------------------------
@@ -327,35 +332,16 @@ class Trace:
 
 def trace_of(har: Har | None) -> Trace:
     """The HAR's entries as the evaluator's trace; an empty trace for no HAR."""
-    trace_class = _trace_class()
+    trace_class = shortcuts.trace_class()
     if har is None:
         return Trace(trace_class.model_construct(is_playwright=False, src_file=Path("<no trace>"), events=()))
     entries = list(har.entries)
     if not entries or entries[0].get("type") == "resource-snapshot" or "request" not in entries[0]:
         # Not the plain HAR shape: the library's own loader decides (and says what is wrong).
         return Trace(trace_class.from_content(entries))
-    from webarena_verified.types.tracing import NetworkEvent
-
-    # `load_trace_from_content`'s events, not validated again (our reader checked every entry).
-    events = tuple(NetworkEvent.model_construct(data=MappingProxyType(entry)) for entry in entries)
-    return Trace(
-        trace_class.model_construct(is_playwright=False, src_file=Path("<from_content>"), events=events)
-    )
-
-
-@functools.cache
-def _trace_class() -> Any:
-    """The library's NetworkTrace, its `evaluation_events` (a URL parse per request, recomputed on
-    each access: per network check, again for the provenance) kept: a pure function of its events.
-    """
-    from webarena_verified.types.tracing import NetworkTrace
-
-    class _OnceTrace(NetworkTrace):  # type: ignore[misc]
-        @functools.cached_property
-        def evaluation_events(self) -> tuple[Any, ...]:
-            return NetworkTrace.evaluation_events.fget(self)  # type: ignore[no-any-return]
-
-    return _OnceTrace
+    events = shortcuts.events(entries)
+    source = Path("<from_content>")
+    return Trace(trace_class.model_construct(is_playwright=False, src_file=source, events=events))
 
 
 def evaluate_task(engine: Engine, task_id: int, engine_input: Any, trace: Trace) -> TaskResult:

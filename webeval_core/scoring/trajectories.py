@@ -23,6 +23,7 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.parallel import ProgressCallback, map_in_processes, worker_count
 from webeval_core.reading.folderfiles import read_file, resolve_inside
 from webeval_core.reading.network import Har, read_har
+from webeval_core.reading.scorefiles import SCORES_DIR
 from webeval_core.reading.tasks import Task, TaskCatalog, load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.scoring import official
@@ -36,6 +37,9 @@ ConfigArg = Path | str | UrlConfig | None
 
 _REASON_MESSAGE_CHARS = 1000  # characters of one assertion's messages quoted in a failure reason
 _SCORE_IN_PARALLEL_FROM = 8  # trajectories; one evaluation costs more than a worker start
+# Folders sent to a worker at once: a folder costs milliseconds, far more than its message, and
+# chunks of 50 (812 / 16) left a core idle for most of a second at the end.
+_SCORE_CHUNK = 8
 
 
 class ScoreOutcome(BaseModel):
@@ -218,7 +222,8 @@ def _score(
         url_config, source = _resolve_config(path, *config, catalog)
     except UnreadableError as exc:
         return ScoreOutcome(**info, status="error", reason=f"URL config {exc.path}: {exc.reason}")
-    info["eval_hash"] = official.engine_for(catalog, url_config).eval_hash
+    # The engine itself (and the library's import) only when the folder is evaluated.
+    info["eval_hash"] = official.eval_hash_for(catalog, url_config)
     inputs = _inputs(trajectory, source)
     target = score_file_path(path, info["eval_hash"])
     if reuse:
@@ -396,7 +401,7 @@ def _file_sha256(path: Path) -> str | None:
 # --- batches ----------------------------------------------------------------------------------
 
 
-def score_trajectories(
+def score_trajectories(  # noqa: PLR0913 - score_trajectory's options, and the batch's own
     items: Iterable[Path | str | Trajectory],
     *,
     config: ConfigArg = None,
@@ -406,16 +411,21 @@ def score_trajectories(
     force: bool = False,
     write: bool = True,
     on_progress: ProgressCallback | None = None,
+    evaluations: bool = True,
 ) -> list[ScoreOutcome]:
     """Score many trajectory folders, in input order, with up to `jobs` processes (0: all cores).
 
     Bad input never stops the batch; only an unreadable task file (`catalog`) raises
-    UnreadableError, since nothing could be scored without it.
+    UnreadableError, since nothing could be scored without it. Without `evaluations`, outcomes
+    come back with `evaluation` None (the score files hold them): nothing large crosses from
+    the workers for a caller that only tallies verdicts.
     """
     work = list(items)
     tasks = catalog if isinstance(catalog, TaskCatalog) else load_catalog(catalog)
     job = functools.partial(
-        score_trajectory, config=config, config_root=config_root, catalog=tasks, force=force, write=write
+        _score_one,
+        {"config": config, "config_root": config_root, "catalog": tasks, "force": force, "write": write},
+        evaluations=evaluations,
     )
     if on_progress:
         on_progress(0, len(work))
@@ -425,14 +435,35 @@ def score_trajectories(
         workers=worker_count(jobs, len(work)),
         parallel_from=_SCORE_IN_PARALLEL_FROM,
         on_progress=on_progress,
-        before_fork=functools.partial(_prepare_engine, tasks, config),
+        before_fork=functools.partial(_prepare_engine, tasks, config, work if not force else None),
+        max_chunk=_SCORE_CHUNK,
     )
 
 
-def _prepare_engine(catalog: TaskCatalog, config: ConfigArg) -> None:
-    """Build the engine once before forking, so workers start with it loaded."""
+def _score_one(options: dict[str, Any], item: Path | str | Trajectory, *, evaluations: bool) -> ScoreOutcome:
+    outcome = score_trajectory(item, **options)
+    return outcome if evaluations else outcome.model_copy(update={"evaluation": None})
+
+
+def _prepare_engine(catalog: TaskCatalog, config: ConfigArg, unless_scored: list[Any] | None = None) -> None:
+    """Build the engine once before forking, so workers start with it loaded.
+
+    Not when every folder of `unless_scored` already holds a score file of this library version
+    (likely all up to date: checking needs no engine); a worker then builds it if one is not.
+    """
     try:
         url_config = load_url_config(config) if isinstance(config, str | Path) else config
+        if unless_scored is not None and all(map(_scored_by_this_version, unless_scored)):
+            return
         official.engine_for(catalog, url_config)
     except UnreadableError:
         pass  # reported per trajectory
+
+
+def _scored_by_this_version(item: Path | str | Trajectory) -> bool:
+    folder = item.path if isinstance(item, Trajectory) else Path(item)
+    prefix = official.eval_hash_for_prefix()
+    try:
+        return any(name.startswith(prefix) for name in os.listdir(folder / SCORES_DIR))
+    except OSError:
+        return False

@@ -22,6 +22,7 @@ RETRIEVE = {"task_type": "retrieve", "status": "SUCCESS", "retrieved_data": ["Qu
 
 ROOT = Path(__file__).resolve().parents[3]
 PINNED = "1.2.3"
+SEAM = ("official.py", "shortcuts.py")  # the modules that may import the library
 
 
 def test_the_installed_library_is_the_pinned_version() -> None:
@@ -80,17 +81,18 @@ def _used_names(tree: ast.AST) -> tuple[set[str], set[str], set[str]]:
     return used, defined, imported
 
 
-def test_every_library_name_the_seam_uses_is_in_the_table() -> None:
-    used, defined, imported = _used_names(ast.parse((ROOT / "webeval_core/scoring/official.py").read_text()))
+@pytest.mark.parametrize("module", SEAM)
+def test_every_library_name_the_seam_uses_is_in_the_table(module: str) -> None:
+    used, defined, imported = _used_names(ast.parse((ROOT / "webeval_core/scoring" / module).read_text()))
     listed = {part for r in official.RELIES_ON for part in r.attribute.split(".")}
     listed |= {r.module.rsplit(".", 1)[-1] for r in official.RELIES_ON}
     missing = sorted((used - defined - listed) | (imported - listed))
-    assert not missing, f"official.py uses {missing} of webarena_verified without listing them in RELIES_ON"
+    assert not missing, f"{module} uses {missing} of webarena_verified without listing them in RELIES_ON"
 
 
 def test_no_other_module_imports_the_library() -> None:
     for path in sorted((ROOT / "webeval_core").rglob("*.py")):
-        if path.name == "official.py":
+        if path.parent.name == "scoring" and path.name in SEAM:
             continue
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
@@ -118,3 +120,19 @@ def test_mirror_of_the_evaluators_own_extraction(text: str) -> None:
     upstream = official.extract_agent_response(text)
     # Upstream hands back the unparsed string when the JSON is bad; the mirror says None.
     assert (evaluator_json(text) or None) == (None if isinstance(upstream, str) else upstream)
+
+
+@pytest.mark.parametrize("config", [None, "sample"])
+def test_the_eval_hash_is_named_without_the_library(config: str | None) -> None:
+    """Up-to-date checks name the score file without importing the library: the same name."""
+    from webarena_verified.core.utils.checksum import compute_evaluator_checksum
+
+    from tests.har_builders import CONFIG
+    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.scoring import UrlConfig
+
+    url_config = UrlConfig.from_dict(CONFIG) if config else None
+    engine = official.engine_for(load_catalog(), url_config)
+    assert official.eval_hash_for(load_catalog(), url_config) == engine.eval_hash
+    assert official._library_checksum() == compute_evaluator_checksum()
+    assert engine.eval_hash.startswith(official.eval_hash_for_prefix())
