@@ -190,13 +190,19 @@ class Engine:
     """One official evaluator for one dataset and URL config (built once per process)."""
 
     def __init__(self, catalog: TaskCatalog, config: UrlConfig | None) -> None:
-        from webarena_verified.api.internal.data_reader import TOTAL_TASK_COUNT, WebArenaVerifiedDataReader
-        from webarena_verified.api.internal.evaluator import WebArenaVerifiedEvaluator
-        from webarena_verified.core.evaluation.evaluators.network_event_evaluator import NetworkEventEvaluator
-        from webarena_verified.core.utils.checksum import compute_evaluator_checksum
-        from webarena_verified.types.config import WebArenaVerifiedConfig
-        from webarena_verified.types.data import TaskSubset
-        from webarena_verified.types.eval import WEBARENA_VERIFIED_VERSION
+        with shortcuts.lean_import():
+            from webarena_verified.api.internal.data_reader import (
+                TOTAL_TASK_COUNT,
+                WebArenaVerifiedDataReader,
+            )
+            from webarena_verified.api.internal.evaluator import WebArenaVerifiedEvaluator
+            from webarena_verified.core.evaluation.evaluators.network_event_evaluator import (
+                NetworkEventEvaluator,
+            )
+            from webarena_verified.core.utils.checksum import compute_evaluator_checksum
+            from webarena_verified.types.config import WebArenaVerifiedConfig
+            from webarena_verified.types.data import TaskSubset
+            from webarena_verified.types.eval import WEBARENA_VERIFIED_VERSION
 
         _quiet_engine_logs()
         shortcuts.install()

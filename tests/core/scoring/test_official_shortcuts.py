@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import random
+import subprocess
+import sys
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -230,3 +232,28 @@ def test_every_sample_verdict_is_the_one_without_shortcuts(monkeypatch: pytest.M
         lambda entries: tuple(NetworkEvent.model_construct(data=MappingProxyType(e)) for e in entries),
     )
     assert _sample_evaluations() == with_shortcuts
+
+
+_ENGINE_THEN_DASK = """
+import sys
+from webeval_core.reading.tasks import load_catalog
+from webeval_core.scoring import official
+if sys.argv[1] == "dask first":
+    import dask
+official.engine_for(load_catalog(), None)
+import pint.compat
+loaded = "dask" in sys.modules
+import dask.array  # importable as usual once the engine is built
+print(loaded, pint.compat.HAS_DASK, dask.array.__name__)
+"""
+
+
+@pytest.mark.parametrize(
+    ("order", "expected"), [("engine first", "False False"), ("dask first", "True True")]
+)
+def test_the_engine_is_imported_without_dask_unless_dask_is_loaded(order: str, expected: str) -> None:
+    """pint would import dask (half a second) for arrays the library never gives it."""
+    run = subprocess.run(
+        [sys.executable, "-c", _ENGINE_THEN_DASK, order], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert run.stdout.split() == [*expected.split(), "dask.array"]
