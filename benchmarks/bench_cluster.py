@@ -64,12 +64,15 @@ def run(work: Path, size: int, workers: int, jobs: int, sample_source: Path) -> 
         target = cluster_root(cluster_root_dir, None)
         score_on_cluster(cluster.address, [(target, cluster_folders[:_WARM_UP])], catalog=catalog, force=True)
         started = time.perf_counter()
+        # As `webeval score` asks both: outcomes without their evaluations (the score files hold them).
         pool = score_trajectories(
-            pool_folders, catalog=catalog, jobs=jobs, force=True, config_root=local_root
+            pool_folders, catalog=catalog, jobs=jobs, force=True, config_root=local_root, evaluations=False
         )
         pool_s = time.perf_counter() - started
         started = time.perf_counter()
-        ours = score_on_cluster(cluster.address, [(target, cluster_folders)], catalog=catalog, force=True)
+        ours = score_on_cluster(
+            cluster.address, [(target, cluster_folders)], catalog=catalog, force=True, evaluations=False
+        )
         cluster_s = time.perf_counter() - started
     same = _verdicts(pool, local_root) == _verdicts(ours, cluster_root_dir)
     pool_files, cluster_files = _score_files(local_root), _score_files(cluster_root_dir)
