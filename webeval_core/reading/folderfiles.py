@@ -16,6 +16,7 @@ import itertools
 import json
 import math
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -182,8 +183,58 @@ def read_json_file(path: str | Path, file: str) -> tuple[Any, list[Diagnostic]]:
     except ValueError as exc:  # e.g. an integer longer than Python's digit limit
         problem = Diagnostic(file=file, message=f"cannot be read as JSON ({_first_words(exc)})")
     else:
+        if _SURROGATE_ESCAPE.search(text):  # only `json` reads one (orjson refuses the file)
+            value, replaced = replace_lone_surrogates(value)
+            diagnostics.extend(_surrogate_diagnostics(file, replaced))
         return value, [*diagnostics, *non_finite_diagnostics(file, fields)]
     return None, [*diagnostics, problem]
+
+
+# A JSON escape of a UTF-16 surrogate: paired, `json` makes one character of it; alone, a lone
+# surrogate no UTF-8 text (a page, the index, a score file) can hold.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def replace_lone_surrogates(value: Any) -> tuple[Any, list[str]]:
+    """`value` (decoded JSON, changed in place) with each lone surrogate of its texts and keys
+    replaced by U+FFFD, as bad UTF-8 bytes are; and the field paths where it did.
+    """
+    found: list[str] = []
+    if isinstance(value, str):
+        return _replaced(value, "(the document)", found), found
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            for key in [k for k in node if _LONE_SURROGATE.search(k)]:
+                node[_replaced(key, f"{where}.{key}".lstrip("."), found)] = node.pop(key)
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, child in list(items):
+            if isinstance(child, str):
+                node[key] = _replaced(child, _child_path(node, where, key), found)
+            elif isinstance(child, dict | list):
+                stack.append((child, _child_path(node, where, key)))
+    return value, found
+
+
+def _replaced(text: str, where: str, found: list[str]) -> str:
+    fixed = _LONE_SURROGATE.sub("\ufffd", text)
+    if fixed != text:
+        found.append(_LONE_SURROGATE.sub("\ufffd", where))
+    return fixed
+
+
+def _surrogate_diagnostics(file: str, fields: list[str]) -> list[Diagnostic]:
+    if not fields:
+        return []
+    message = f"text that is not Unicode (a lone surrogate escape), shown as U+FFFD: {_fields_named(fields)}"
+    return [Diagnostic(file=file, message=message)]
+
+
+def _fields_named(fields: list[str]) -> str:
+    """The first five field paths, and how many more."""
+    return ", ".join(sorted(fields)[:5]) + (f" and {len(fields) - 5} more" if len(fields) > 5 else "")
 
 
 _SERIALS = itertools.count()  # next() is atomic: tells whether any marker was made meanwhile
@@ -304,8 +355,8 @@ def non_finite_diagnostics(file: str, fields: list[str], line: int | None = None
     """One warning naming the fields that held NaN, Infinity or out-of-range numbers (read as null)."""
     if not fields:
         return []
-    shown = ", ".join(sorted(fields)[:5]) + (f" and {len(fields) - 5} more" if len(fields) > 5 else "")
-    return [Diagnostic(file=file, line=line, message=f"not a finite number, read as null: {shown}")]
+    message = f"not a finite number, read as null: {_fields_named(fields)}"
+    return [Diagnostic(file=file, line=line, message=message)]
 
 
 def _first_words(exc: Exception, limit: int = 120) -> str:

@@ -235,3 +235,22 @@ def test_fast_loads_equals_json_on_random_documents() -> None:
         decided += got is not UNDECIDED
         assert got is UNDECIDED or _same(got, json.loads(text)), text[:200]
     assert decided > 1500  # most are taken by orjson: the test compares something
+
+
+def test_a_lone_surrogate_escape_reads_as_the_replacement_character_with_a_warning(tmp_path: Path) -> None:
+    """`json` reads "\\ud800" alone into text no page, index or score file can hold in UTF-8."""
+    path = tmp_path / "answer.json"
+    path.write_text(
+        '{"final_answer": "Half \\ud800 Dome", "pair": "\\ud83d\\ude00", "k\\udfffey": ["\\udc00", 1]}'
+    )
+    value, problems = read_json_file(path, "answer.json")
+    assert value == {"final_answer": "Half \ufffd Dome", "pair": "\U0001f600", "k\ufffdey": ["\ufffd", 1]}
+    (problem,) = problems
+    assert problem.file == "answer.json"
+    assert problem.message == (
+        "text that is not Unicode (a lone surrogate escape), shown as U+FFFD:"
+        " final_answer, k\ufffdey, k\ufffdey[0]"
+    )
+    json.dumps(value).encode()  # every text is now valid Unicode
+    path.write_text('{"pair": "\\ud83d\\ude00", "escaped": "\\\\ud800"}')  # a pair, and a backslash
+    assert read_json_file(path, "answer.json") == ({"pair": "\U0001f600", "escaped": "\\ud800"}, [])
