@@ -196,6 +196,11 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def has_lone_surrogate(text: str) -> bool:
+    """Whether `text` holds a character UTF-8 cannot encode (a JSON escape's, a file name's bytes')."""
+    return not text.isascii() and _LONE_SURROGATE.search(text) is not None
+
+
 def replace_lone_surrogates(value: Any) -> tuple[Any, list[str]]:
     """`value` (decoded JSON, changed in place) with each lone surrogate of its texts and keys
     replaced by U+FFFD, as bad UTF-8 bytes are; and the field paths where it did.

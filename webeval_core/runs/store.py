@@ -476,45 +476,15 @@ class TrajectoryRow(NamedTuple):
 
 def trajectory_row(rel: str, seen: StoredFolder, summary: TrajectorySummary) -> TrajectoryRow:
     """The index's row of one summary (relative path, what was seen of the folder)."""
-    from pydantic_core import PydanticSerializationError
-
     from webeval_core.runs.judges import judge_scores
+    from webeval_core.runs.summary import stored_document
 
-    try:
-        document = summary.model_dump_json(exclude={"path"})
-    except PydanticSerializationError:  # text that is not Unicode: one folder must not stop the index
-        summary = storable(summary)
-        document = summary.model_dump_json(exclude={"path"})
+    summary, document = stored_document(summary)
     scores = tuple((summary.key, judge, score) for judge, score in judge_scores(summary).items())
     codes = tuple(
         (summary.key, judge, code) for judge, codes in summary.failure_codes.items() for code in codes
     )
     return TrajectoryRow(_row(rel, seen, summary, document), scores, codes)
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def storable(summary: TrajectorySummary) -> TrajectorySummary:
-    r"""`summary` with every lone surrogate (a JSON file's "\ud800" escape, which `json` reads and
-    UTF-8 cannot hold) replaced by U+FFFD, counted as one more warning; the folder's files are
-    read as they are everywhere else (the trajectory page, scoring).
-    """
-    from webeval_core.runs.summary import TrajectorySummary
-
-    data = _replaced(summary.model_dump())
-    data["warnings"] = summary.warnings + 1
-    return TrajectorySummary.model_validate(data)
-
-
-def _replaced(value: Any) -> Any:
-    if isinstance(value, str):
-        return _LONE_SURROGATE.sub("\ufffd", value)
-    if isinstance(value, dict):
-        return {_replaced(key): _replaced(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return type(value)(_replaced(item) for item in value)
-    return value
 
 
 def _row(rel: str, seen: StoredFolder, s: TrajectorySummary, document: str) -> tuple[object, ...]:

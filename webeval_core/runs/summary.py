@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.reading.folderfiles import has_lone_surrogate, replace_lone_surrogates
 from webeval_core.reading.glance import glance_trajectory
 from webeval_core.reading.trajectory import Outcome
 from webeval_core.reading.verifier import failure_codes
@@ -163,6 +164,21 @@ def _summary(run_key: str, trajectory_dir: Path, key: str) -> TrajectorySummary:
         failure_codes=failure_codes(glance.scores),
         warnings=len(glance.warnings),
     )
+
+
+def stored_document(summary: TrajectorySummary) -> tuple[TrajectorySummary, str]:
+    """The summary as the index stores it, and its JSON (without `path`).
+
+    Text no UTF-8 file or database can hold (a lone surrogate, which a JSON escape or a file
+    name's bytes may still bring) becomes U+FFFD, counted as one more warning: one folder must
+    never stop the index.
+    """
+    texts = (summary.final_answer, summary.task_text, summary.site, summary.core_error)
+    named = (summary.task_id, summary.crash_reason, *summary.scores, *summary.failure_codes)
+    if any(text is not None and has_lone_surrogate(text) for text in (*texts, *named)):
+        data, _ = replace_lone_surrogates(summary.model_dump())  # "json" mode would mangle keys
+        summary = TrajectorySummary.model_validate({**data, "warnings": summary.warnings + 1})
+    return summary, summary.model_dump_json(exclude={"path"})
 
 
 def _error_type(message: str) -> str:

@@ -176,12 +176,16 @@ def test_text_that_is_not_unicode_never_stops_the_index(tmp_path: Path) -> None:
     (odd / "task_data.json").write_text('{"task_proposal": "Find \\udfff trails"}')
     named = os.fsencode(run) + b"/na\xffme"
     shutil.copytree(run / "good", os.fsdecode(named))
+    # A judge's score file named in such bytes: the judge is kept, its name shown with U+FFFD.
+    (odd / "scores").mkdir()
+    Path(os.fsdecode(os.fsencode(odd) + b"/scores/ju\xffdge.json")).write_text('{"score": 1}')
     for workers in (1, 2):  # in this process, and in workers that send rows back
         index = build_index(tmp_path / "root", cache_dir=tmp_path / f"cache{workers}", workers=workers)
         summaries = {s.key: s for s in index.summaries}
         assert sorted(summaries) == ["run/traj/good", "run/traj/odd"]  # the other name cannot be kept
         assert summaries["run/traj/odd"].final_answer == "Half \ufffd Dome"
         assert summaries["run/traj/odd"].task_text == "Find \ufffd trails"
-        # Each file is read with a warning naming it (the answer, task_data.json).
-        assert summaries["run/traj/odd"].warnings == summaries["run/traj/good"].warnings + 2
+        # A warning for each file read (the answer, task_data.json), one for the judge's name.
+        assert summaries["run/traj/odd"].warnings == summaries["run/traj/good"].warnings + 3
+        assert summaries["run/traj/odd"].scores == {"ju\ufffddge": 1.0}
         json.dumps(index_as_json(index), allow_nan=False)
