@@ -131,10 +131,16 @@ def _create_queue(app: App, name: str) -> None:
     expander = app.main.locator("[data-testid='stExpander']").filter(has_text="New queue")
     if not expander.get_by_label("Name").is_visible():
         expander.get_by_text("New queue").click()
-    expander.get_by_label("Name").fill(name)
-    expander.get_by_label("Name").press("Tab")  # commits the name: the button is enabled
-    app.wait()
-    expander.get_by_role("button", name="Create queue").click()
+    field = expander.get_by_label("Name")
+    for _ in range(3):  # a run still drawing the form (the last queue's) may clear what was typed
+        field.fill(name)
+        field.press("Tab")  # commits the name: the button is enabled
+        app.wait()
+        if field.input_value() == name:
+            break
+    button = expander.get_by_role("button", name="Create queue")
+    expect(button).to_be_enabled()
+    button.click()
     app.wait()
     app.assert_no_exception()
     expect(
