@@ -97,6 +97,8 @@ RELIES_ON: tuple[Reliance, ...] = (
     Reliance("webarena_verified.core.evaluation.data_types", "NormalizedType.alternatives", None),
     Reliance("webarena_verified.core.utils.checksum", "compute_evaluator_checksum", ()),
     Reliance("webarena_verified.core.utils.jsonpath_utils", "parse", None),
+    Reliance("jsonpath_ng.ext.parser", "ExtentedJsonPathParser", ()),
+    Reliance("jsonpath_ng.ext.parser", "ExtentedJsonPathParser.parse", ("string",)),
     Reliance("webarena_verified.core.evaluation.data_types.url", "url_normalize", ("url",)),
     Reliance("url_normalize.url_normalize", "normalize_host", ("host", "charset")),
     Reliance("webarena_verified.types.config", "WebArenaVerifiedConfig", ("test_data_file", "environments")),

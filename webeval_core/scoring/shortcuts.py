@@ -25,25 +25,30 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlparse
 
+_UNUSED_IMPORTS = ("dask", "aiohttp")
+
 
 @contextlib.contextmanager
 def lean_import() -> Iterator[None]:
-    """Import the library without dask, unless dask is loaded already (a cluster's worker or client).
+    """Import the library without the packages its dependencies load and it never uses.
 
     pint, which the library imports for distances, imports dask and dask.array whenever they are
     installed (they are, for `score --cluster`): half a second of every `webeval score`, spent
-    before any worker starts, for arrays the library never gives pint. Inside this block
-    `import dask` fails, as if it were not installed; after it, dask imports as usual.
+    before any worker starts, for arrays the library never gives pint. geopy, of which the
+    library uses `Point` alone, imports aiohttp for its asynchronous geocoders: a fifth of a
+    second more. Inside this block importing either fails, as if it were not installed (both
+    take that as "not available"); after it, they import as usual. One already loaded (a
+    cluster's worker or client has dask, a blob root's reader aiohttp) is left alone.
     """
-    if "dask" in sys.modules:
-        yield
-        return
-    sys.modules["dask"] = None  # type: ignore[assignment]  # None here makes `import dask` fail
+    barred = [name for name in _UNUSED_IMPORTS if name not in sys.modules]
+    for name in barred:
+        sys.modules[name] = None  # type: ignore[assignment]  # None here makes `import name` fail
     try:
         yield
     finally:
-        if sys.modules.get("dask", "") is None:
-            del sys.modules["dask"]
+        for name in barred:
+            if sys.modules.get(name, "") is None:
+                del sys.modules[name]
 
 
 def install() -> None:
@@ -178,13 +183,25 @@ def _file_identity(name: str) -> tuple[int, ...] | None:
 
 
 def _cache_jsonpath_parser() -> None:
-    # jsonpath-ng rebuilds its LALR parser tables on every parse (tens of milliseconds, once per
-    # JSONPath key of every request compared). Parsing is a pure function of the path, so the
-    # evaluator's parse is memoized: no verdict can change, mutate tasks score several times faster.
+    # jsonpath-ng builds a new LALR parser, tables and all, for every parse (tens of milliseconds,
+    # once per JSONPath key of every request compared). The tables depend on the grammar alone, so
+    # one parser serves every parse of the process, built here, before the pool forks, so workers
+    # inherit it; and parsing is a pure function of the path, so each path is parsed once.
+    from jsonpath_ng.ext.parser import ExtentedJsonPathParser
     from webarena_verified.core.utils import jsonpath_utils
 
-    if not hasattr(jsonpath_utils.parse, "cache_info"):
-        jsonpath_utils.parse = functools.lru_cache(maxsize=4096)(jsonpath_utils.parse)
+    original = jsonpath_utils.parse
+    if hasattr(original, "cache_info"):
+        return
+    parser = ExtentedJsonPathParser()
+    lock = threading.Lock()  # a PLY parser keeps its stacks on itself: one parse at a time
+
+    @functools.wraps(original)
+    def parse(path: str) -> Any:
+        with lock:
+            return parser.parse(path)
+
+    jsonpath_utils.parse = functools.lru_cache(maxsize=4096)(parse)
 
 
 def _cache_url_normalize() -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
+import json
 import random
 import subprocess
 import sys
@@ -197,6 +199,52 @@ def test_the_dataset_checksum_follows_the_file(tmp_path: Path) -> None:
         evaluator.compute_data_file_checksum(data)
 
 
+def _dataset_jsonpaths() -> list[str]:
+    from webarena_verified.core.utils.jsonpath_utils import is_jsonpath_key
+
+    found: set[str] = set()
+    pending: list[Any] = [json.loads(load_catalog().path.read_text())]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            found.update(k for k in item if is_jsonpath_key(k))
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str) and is_jsonpath_key(item):
+            found.add(item)
+    return sorted(found)
+
+
+_ODD_JSONPATHS = ["$", "$..a", "$.a[*].b", "$.a[1:3]", "$['a b'].c", "$.a[?(@.b > 1)]", "$.[", "$.a..", "$$"]
+
+
+def test_one_jsonpath_parser_parses_as_a_new_one_each_time() -> None:
+    """The shared parser gives what the library's own parse (a parser built per call) gives, for
+    every JSONPath of the dataset and odd ones, errors included, and is not left broken by them."""
+    official.engine_for(load_catalog(), UrlConfig.from_dict(CONFIG))
+    from jsonpath_ng.ext import parse as library_parse
+    from webarena_verified.core.utils import jsonpath_utils
+
+    shared = inspect.unwrap(jsonpath_utils.parse, stop=lambda f: not hasattr(f, "cache_info"))
+    paths = _dataset_jsonpaths()
+    assert len(paths) > 100
+    data = {"a": [{"b": 2}, {"b": 0}, {"c": "x"}], "a b": {"c": 1}}
+    for path in [*_ODD_JSONPATHS, *paths, *_ODD_JSONPATHS]:
+        expected = _parsed_or_error(library_parse, path, data)
+        assert _parsed_or_error(shared, path, data) == expected, path
+        assert _parsed_or_error(jsonpath_utils.parse, path, data) == expected, path
+    assert any(_parsed_or_error(library_parse, p, data)[0] == "error" for p in _ODD_JSONPATHS)
+
+
+def _parsed_or_error(parse: Any, path: str, data: Any) -> tuple[str, str]:
+    try:
+        expression = parse(path)
+    except Exception as exc:
+        return "error", f"{type(exc).__name__}: {exc}"
+    return repr(expression), repr([match.value for match in expression.find(data)])
+
+
 def _sample_evaluations() -> dict[Path, Any]:
     evaluations = {}
     for folder in iter_trajectory_dirs(SAMPLE_RUNS):
@@ -225,7 +273,7 @@ def test_every_sample_verdict_is_the_one_without_shortcuts(monkeypatch: pytest.M
         (url_type, "url_normalize"),
         (normalizer, "normalize_host"),
     ):
-        monkeypatch.setattr(owner, name, getattr(owner, name).__wrapped__)
+        monkeypatch.setattr(owner, name, inspect.unwrap(getattr(owner, name)))
     monkeypatch.setattr(
         shortcuts,
         "events",
@@ -234,26 +282,34 @@ def test_every_sample_verdict_is_the_one_without_shortcuts(monkeypatch: pytest.M
     assert _sample_evaluations() == with_shortcuts
 
 
-_ENGINE_THEN_DASK = """
+_ENGINE_THEN_IMPORT = """
 import sys
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.scoring import official
-if sys.argv[1] == "dask first":
-    import dask
+module, first = sys.argv[1], sys.argv[2] == "first"
+if first:
+    __import__(module)
 official.engine_for(load_catalog(), None)
-import pint.compat
-loaded = "dask" in sys.modules
-import dask.array  # importable as usual once the engine is built
-print(loaded, pint.compat.HAS_DASK, dask.array.__name__)
+import geopy.adapters, pint.compat
+loaded = module in sys.modules
+__import__(module)  # importable as usual once the engine is built
+seen = pint.compat.HAS_DASK if module == "dask" else geopy.adapters.aiohttp_available
+print(loaded, seen, sys.modules[module].__name__)
 """
 
 
-@pytest.mark.parametrize(
-    ("order", "expected"), [("engine first", "False False"), ("dask first", "True True")]
-)
-def test_the_engine_is_imported_without_dask_unless_dask_is_loaded(order: str, expected: str) -> None:
-    """pint would import dask (half a second) for arrays the library never gives it."""
+@pytest.mark.parametrize("module", ["dask", "aiohttp"])
+@pytest.mark.parametrize(("order", "expected"), [("after", "False False"), ("first", "True True")])
+def test_the_engine_is_imported_without_unused_packages_unless_loaded(
+    module: str, order: str, expected: str
+) -> None:
+    """pint would import dask (half a second) and geopy aiohttp (a fifth) for what the library
+    never asks of them; a process that loaded them first keeps them, seen by both."""
     run = subprocess.run(
-        [sys.executable, "-c", _ENGINE_THEN_DASK, order], cwd=ROOT, capture_output=True, text=True, check=True
+        [sys.executable, "-c", _ENGINE_THEN_IMPORT, module, order],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
-    assert run.stdout.split() == [*expected.split(), "dask.array"]
+    assert run.stdout.split() == [*expected.split(), module]
