@@ -142,7 +142,11 @@ def _fork_context() -> Any:
 def _init_worker(function: Callable[[Any], Any]) -> None:
     # Ctrl-C is the parent's to handle (see map_in_processes); a worker finishes its item.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    gc.enable()  # the parent may have paused collection while it holds large tables; workers make garbage
+    # What the worker inherited (the evaluator, the task catalog) lives as long as it does: frozen,
+    # collections never scan it again; a full collection over it costs a scoring worker more than
+    # a task. The parent may have paused collection while it holds large tables; workers make garbage.
+    gc.freeze()
+    gc.enable()
     global _worker_function  # noqa: PLW0603 - the pool's only way to hand a worker its unpicklable function
     _worker_function = function
 

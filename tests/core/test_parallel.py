@@ -99,3 +99,22 @@ def test_workers_start_on_a_generator_before_it_ends(tmp_path: Path) -> None:
 def test_a_short_generator_runs_here() -> None:
     stream = iter_in_processes(lambda i: (i, os.getpid()), (i for i in range(5)), workers=2, parallel_from=8)
     assert list(stream) == [(i, os.getpid()) for i in range(5)]
+
+
+def test_workers_freeze_what_they_inherit_and_collect_the_rest() -> None:
+    """A worker's collections skip the parent's objects (the evaluator, the catalog) but still run."""
+    import gc
+
+    def collected(_: int) -> tuple[int, bool, int]:
+        gc.collect()
+        return gc.get_freeze_count(), gc.isenabled(), os.getpid()
+
+    inherited = len(gc.get_objects())
+    gc.disable()  # as a parent holding large tables may be
+    try:
+        results = map_in_processes(collected, list(range(16)), workers=2, parallel_from=8)
+    finally:
+        gc.enable()
+    assert all(frozen >= inherited // 2 and enabled for frozen, enabled, _ in results)
+    assert os.getpid() not in {pid for *_, pid in results}
+    assert gc.get_freeze_count() == 0  # the parent's own objects are not frozen
