@@ -23,6 +23,7 @@ from datetime import datetime
 from json.scanner import make_scanner
 from typing import Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
@@ -155,16 +156,15 @@ def count_steps(data: bytes) -> int:
     """
     events: list[tuple[Any, ...]] = []
     solver = structured = text = False
-    for raw in data.decode("utf-8", errors="replace").split("\n"):
+    loads = orjson.loads
+    for raw in data.split(b"\n"):
         stripped = raw.strip()
-        if stripped[:1] not in OPENERS:
-            continue
-        record = fast_loads(stripped, long_numbers=False)  # no number is counted
-        if record is UNDECIDED:
-            try:
-                record = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
-            except (StopIteration, ValueError, RecursionError):
-                continue
+        # A line orjson reads as bytes is valid UTF-8 ending in JSON, so its text strips to the same
+        # record; any other line takes the text's own way (Unicode spaces, bad bytes, `_SCAN`).
+        try:
+            record = loads(stripped) if stripped[:1] in _BYTE_OPENERS else _text_record(raw)
+        except orjson.JSONDecodeError:
+            record = _text_record(raw)
         if type(record) is not dict:  # a JSON decoder makes plain dicts
             continue
         event = _count_event(record)
@@ -180,6 +180,23 @@ def count_steps(data: bytes) -> int:
             text = text or event[0] == _TEXT
         events.append(event)
     return _count(events, writer_generation(solver=solver, structured=structured, text=text))
+
+
+_BYTE_OPENERS = (b"{", b"[")
+
+
+def _text_record(raw: bytes) -> Any:
+    """The record of one line read as text (`parse_action_log`'s way); None when it holds none."""
+    stripped = raw.decode("utf-8", errors="replace").strip()
+    if stripped[:1] not in OPENERS:
+        return None
+    record = fast_loads(stripped, long_numbers=False)  # no number is counted
+    if record is UNDECIDED:
+        try:
+            record = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
+        except (StopIteration, ValueError, RecursionError):
+            return None
+    return record
 
 
 _STRUCTURED, _TEXT, _TEXT_ANNOUNCED, _OBSERVED = range(4)  # what a line is to the step count
