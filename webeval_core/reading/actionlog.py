@@ -47,7 +47,6 @@ from webeval_core.reading.logrecords import (
     generation_of,
     read_records,
     record_message,
-    structured_action,
     writer_generation,
 )
 from webeval_core.reading.markers import LOG_NAME
@@ -156,6 +155,34 @@ def count_steps(data: bytes) -> int:
     """
     events: list[tuple[Any, ...]] = []
     solver = structured = text = False
+    for record in _line_records(data):
+        action = record.get("action")
+        source = record.get("source")
+        if isinstance(action, str) and source != SUMMARY_SOURCE:  # `structured_action`, inline
+            structured = True
+            solver = solver or source == "WebSurfer"
+            arguments = record.get("arguments")
+            inner = arguments.get("action") if isinstance(arguments, dict) else None
+            events.append(
+                (_STRUCTURED, inner if action == "computer_use" and isinstance(inner, str) else action)
+            )
+            continue
+        message = record.get("message")
+        event = _message_event(message, source) if isinstance(message, str) else None
+        if event is not None:
+            text = text or event[0] != _OBSERVED
+            if event[0] != _TEXT_ANNOUNCED:  # a summary line saying "Action #N" names the writer only
+                events.append(event)
+    return _count(events, writer_generation(solver=solver, structured=structured, text=text))
+
+
+_BYTE_OPENERS = (b"{", b"[")
+_STRUCTURED, _TEXT, _TEXT_ANNOUNCED, _OBSERVED = range(4)  # what a line is to the step count
+
+
+def _line_records(data: bytes) -> list[dict[str, Any]]:
+    """The JSON object of each line, as `parse_action_log` decodes it (numbers aside: none is counted)."""
+    records = []
     loads = orjson.loads
     for raw in data.split(b"\n"):
         stripped = raw.strip()
@@ -165,24 +192,9 @@ def count_steps(data: bytes) -> int:
             record = loads(stripped) if stripped[:1] in _BYTE_OPENERS else _text_record(raw)
         except orjson.JSONDecodeError:
             record = _text_record(raw)
-        if type(record) is not dict:  # a JSON decoder makes plain dicts
-            continue
-        event = _count_event(record)
-        if event is None:
-            continue
-        if event[0] == _STRUCTURED:
-            structured = True
-            solver = solver or record.get("source") == "WebSurfer"
-        elif event[0] == _TEXT_ANNOUNCED:
-            text = True
-            continue  # a summary line saying "Action #N": it names the writer, it is no step
-        else:
-            text = text or event[0] == _TEXT
-        events.append(event)
-    return _count(events, writer_generation(solver=solver, structured=structured, text=text))
-
-
-_BYTE_OPENERS = (b"{", b"[")
+        if type(record) is dict:  # a JSON decoder makes plain dicts
+            records.append(record)
+    return records
 
 
 def _text_record(raw: bytes) -> Any:
@@ -190,7 +202,7 @@ def _text_record(raw: bytes) -> Any:
     stripped = raw.decode("utf-8", errors="replace").strip()
     if stripped[:1] not in OPENERS:
         return None
-    record = fast_loads(stripped, long_numbers=False)  # no number is counted
+    record = fast_loads(stripped, long_numbers=False)
     if record is UNDECIDED:
         try:
             record = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
@@ -199,21 +211,12 @@ def _text_record(raw: bytes) -> Any:
     return record
 
 
-_STRUCTURED, _TEXT, _TEXT_ANNOUNCED, _OBSERVED = range(4)  # what a line is to the step count
-
-
-def _count_event(record: dict[str, Any]) -> tuple[Any, ...] | None:
-    """What one record is to `_StepBuilder.add`, reduced to what the count needs; None: nothing."""
-    top = structured_action(record)
-    if top is not None:
-        arguments = record.get("arguments")
-        inner = arguments.get("action") if isinstance(arguments, dict) else None
-        return (_STRUCTURED, inner if top == "computer_use" and isinstance(inner, str) else top)
-    message = record.get("message")
-    if not isinstance(message, str):
-        return None
+def _message_event(message: str, source: Any) -> tuple[Any, ...] | None:
+    """What a record without a structured action is to `_StepBuilder.add`, reduced to what the
+    count needs: a text action, a summary line announcing one, an observation; None: nothing.
+    """
     match = find_text_action(message) if "executing tool" in message else None
-    if record.get("source") == SUMMARY_SOURCE:
+    if source == SUMMARY_SOURCE:
         return (_TEXT_ANNOUNCED,) if match else None
     if match:
         return (_TEXT, int(match.group(1)), match.group(2))
