@@ -29,7 +29,7 @@ from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, response_fiel
 from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.taskdata import site_of, task_text_of
 from webeval_core.reading.trajectory import NO_ANSWER_MARKER, answer_task_id
-from webeval_core.reading.verifier import VERIFIER_KEYS, failure_codes
+from webeval_core.reading.verifier import failure_codes
 from webeval_core.runs.summary import TrajectorySummary, error_type
 from webeval_core.scoring.verdicts import Verdict, read_verdict
 
@@ -44,6 +44,17 @@ _MAX_DURATION_S = 10 * 365 * 24 * 3600  # trajectory.read_times's
 # Floats below this print alike from pydantic and orjson (above, pydantic writes 1e16, orjson 1e+16).
 _PLAIN_FLOAT = 1e16
 _BOM = b"\xef\xbb\xbf"
+VERIFIER_ANCHORS = (
+    "rubric_",
+    "verifier_",
+    "task_verification",
+    "success_criterion",
+    "outcome_success",
+    "first_point",
+    "cp_type",
+)
+"""Texts one of which every key of `verifier.VERIFIER_KEYS` holds: fewer searches of a long text
+than one per key (and long ones, which a search skips through)."""
 
 
 class _DeclinedError(Exception):
@@ -60,7 +71,7 @@ def quick_summary(run_key: str, folder: str, key: str) -> tuple[TrajectorySummar
         document = orjson.dumps(stored).decode()  # refuses lone surrogates and 65-bit integers
     except Exception:  # any surprise is the full reader's to read and report
         return None
-    return TrajectorySummary.model_construct(path=Path(folder), **fields), document
+    return TrajectorySummary.model_construct(path=_path(folder), **fields), document
 
 
 def _fields(run_key: str, folder: str, key: str) -> dict[str, Any]:
@@ -209,7 +220,7 @@ def _score_files(folder: str) -> tuple[dict[str, float | None], dict[str, ScoreF
         response = response_fields(content, decode=False)
         if response["response"] is not None:
             judged[stem] = ScoreFile.model_construct(
-                name=stem, path=Path(path), score=scores[stem], **response
+                name=stem, path=_path(path), score=scores[stem], **response
             )
     return scores, judged
 
@@ -218,12 +229,13 @@ def _failure_codes(judged: dict[str, ScoreFile]) -> dict[str, tuple[str, ...]]:
     """`failure_codes` of the score files, asked only of those whose JSON text may name a verifier's
     key: a key of the decoded response is spelt in that text, unless escaped.
     """
-    maybe = {
-        name: sf
-        for name, sf in judged.items()
-        if "\\u" in (text := sf.response_text or "") or any(key in text for key in VERIFIER_KEYS)
-    }
+    maybe = {name: sf for name, sf in judged.items() if _may_verify(sf.response_text or "")}
     return failure_codes(maybe) if maybe else {}
+
+
+def _may_verify(text: str) -> bool:
+    """Whether a JSON text may hold one of `verifier.VERIFIER_KEYS`: spelt as is, or escaped."""
+    return "\\u" in text or any(anchor in text for anchor in VERIFIER_ANCHORS)
 
 
 def _core_error(folder: str) -> str | None:
@@ -236,6 +248,25 @@ def _verdict(verdict: Verdict | None) -> dict[str, Any] | None:
     if verdict is None:
         return None
     return {"source": verdict.source, "status": verdict.status, "score": verdict.score, "tags": verdict.tags}
+
+
+# Paths of the folders' parents: a deep folder's Path costs as much as its summary's JSON, and a
+# worker reads the folders of a few runs (kept to a bound all the same).
+_PARENTS: dict[str, Path] = {}
+_PARENTS_KEPT = 256
+
+
+def _path(location: str) -> Path:
+    """`Path(location)`, made from its parent's (parsed once) and its name."""
+    parent, _, name = location.rpartition(os.sep)
+    if not parent:  # "name" or "/name"
+        return Path(location)
+    made = _PARENTS.get(parent)
+    if made is None:
+        if len(_PARENTS) >= _PARENTS_KEPT:
+            _PARENTS.clear()
+        made = _PARENTS[parent] = Path(parent)
+    return made / name
 
 
 def _plain(value: float | None) -> float | None:
