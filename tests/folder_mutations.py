@@ -1111,3 +1111,7 @@ _add(
     "final_answer_controls",
     _set_json(answer_file, ("final_answer",), "a\x00\x1f\x7f\u2028\ud7ff\ue000\U0001f600"),
 )
+_add("answer_extra_key_model_config", _set_json(answer_file, ("model_config",), {"extra": "forbid"}))
+_add("answer_extra_key_dunder", _set_json(answer_file, ("__class__",), "x"))
+_add("answer_extra_key_property_name", _set_json(answer_file, ("total_usage",), 5))
+_add("token_usage_inner_extra_dunder", _set_json(answer_file, ("token_usage", _FIRST, "__add__"), 2))
