@@ -57,6 +57,12 @@ VERIFIER_ANCHORS = (
 than one per key (and long ones, which a search skips through)."""
 
 
+# Models are made by updating every field of one made at import (`model_copy`: no validation, as
+# `model_construct`, but without its walk over every field's aliases and defaults).
+_SUMMARY = TrajectorySummary(run_key="", key="", path=Path(), task_id="")
+_SCORE_FILE = ScoreFile(name="", path=Path())
+
+
 class _DeclinedError(Exception):
     """The folder holds something the quick summary does not read: the full way reads it."""
 
@@ -71,7 +77,7 @@ def quick_summary(run_key: str, folder: str, key: str) -> tuple[TrajectorySummar
         document = orjson.dumps(stored).decode()  # refuses lone surrogates and 65-bit integers
     except Exception:  # any surprise is the full reader's to read and report
         return None
-    return TrajectorySummary.model_construct(path=_path(folder), **fields), document
+    return _SUMMARY.model_copy(update={**fields, "path": _path(folder)}), document
 
 
 def _fields(run_key: str, folder: str, key: str) -> dict[str, Any]:
@@ -219,8 +225,8 @@ def _score_files(folder: str) -> tuple[dict[str, float | None], dict[str, ScoreF
         scores[stem] = _plain(float(score))
         response = response_fields(content, decode=False)
         if response["response"] is not None:
-            judged[stem] = ScoreFile.model_construct(
-                name=stem, path=_path(path), score=scores[stem], **response
+            judged[stem] = _SCORE_FILE.model_copy(
+                update={"name": stem, "path": _path(path), "score": scores[stem], **response}
             )
     return scores, judged
 
