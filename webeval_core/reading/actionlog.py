@@ -23,6 +23,7 @@ from datetime import datetime
 from json.scanner import make_scanner
 from typing import Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import Diagnostic
@@ -46,7 +47,6 @@ from webeval_core.reading.logrecords import (
     generation_of,
     read_records,
     record_message,
-    structured_action,
     writer_generation,
 )
 from webeval_core.reading.markers import LOG_NAME
@@ -155,48 +155,68 @@ def count_steps(data: bytes) -> int:
     """
     events: list[tuple[Any, ...]] = []
     solver = structured = text = False
-    for raw in data.decode("utf-8", errors="replace").split("\n"):
-        stripped = raw.strip()
-        if stripped[:1] not in OPENERS:
-            continue
-        record = fast_loads(stripped, long_numbers=False)  # no number is counted
-        if record is UNDECIDED:
-            try:
-                record = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
-            except (StopIteration, ValueError, RecursionError):
-                continue
-        if type(record) is not dict:  # a JSON decoder makes plain dicts
-            continue
-        event = _count_event(record)
-        if event is None:
-            continue
-        if event[0] == _STRUCTURED:
+    for record in _line_records(data):
+        action = record.get("action")
+        source = record.get("source")
+        if isinstance(action, str) and source != SUMMARY_SOURCE:  # `structured_action`, inline
             structured = True
-            solver = solver or record.get("source") == "WebSurfer"
-        elif event[0] == _TEXT_ANNOUNCED:
-            text = True
-            continue  # a summary line saying "Action #N": it names the writer, it is no step
-        else:
-            text = text or event[0] == _TEXT
-        events.append(event)
+            solver = solver or source == "WebSurfer"
+            arguments = record.get("arguments")
+            inner = arguments.get("action") if isinstance(arguments, dict) else None
+            events.append(
+                (_STRUCTURED, inner if action == "computer_use" and isinstance(inner, str) else action)
+            )
+            continue
+        message = record.get("message")
+        event = _message_event(message, source) if isinstance(message, str) else None
+        if event is not None:
+            text = text or event[0] != _OBSERVED
+            if event[0] != _TEXT_ANNOUNCED:  # a summary line saying "Action #N" names the writer only
+                events.append(event)
     return _count(events, writer_generation(solver=solver, structured=structured, text=text))
 
 
+_BYTE_OPENERS = (b"{", b"[")
 _STRUCTURED, _TEXT, _TEXT_ANNOUNCED, _OBSERVED = range(4)  # what a line is to the step count
 
 
-def _count_event(record: dict[str, Any]) -> tuple[Any, ...] | None:
-    """What one record is to `_StepBuilder.add`, reduced to what the count needs; None: nothing."""
-    top = structured_action(record)
-    if top is not None:
-        arguments = record.get("arguments")
-        inner = arguments.get("action") if isinstance(arguments, dict) else None
-        return (_STRUCTURED, inner if top == "computer_use" and isinstance(inner, str) else top)
-    message = record.get("message")
-    if not isinstance(message, str):
+def _line_records(data: bytes) -> list[dict[str, Any]]:
+    """The JSON object of each line, as `parse_action_log` decodes it (numbers aside: none is counted)."""
+    records = []
+    loads = orjson.loads
+    for raw in data.split(b"\n"):
+        stripped = raw.strip()
+        # A line orjson reads as bytes is valid UTF-8 ending in JSON, so its text strips to the same
+        # record; any other line takes the text's own way (Unicode spaces, bad bytes, `_SCAN`).
+        try:
+            record = loads(stripped) if stripped[:1] in _BYTE_OPENERS else _text_record(raw)
+        except orjson.JSONDecodeError:
+            record = _text_record(raw)
+        if type(record) is dict:  # a JSON decoder makes plain dicts
+            records.append(record)
+    return records
+
+
+def _text_record(raw: bytes) -> Any:
+    """The record of one line read as text (`parse_action_log`'s way); None when it holds none."""
+    stripped = raw.decode("utf-8", errors="replace").strip()
+    if stripped[:1] not in OPENERS:
         return None
+    record = fast_loads(stripped, long_numbers=False)
+    if record is UNDECIDED:
+        try:
+            record = _SCAN(stripped, 0)[0]  # raw_decode's scanner: accepts exactly what _DECODER does
+        except (StopIteration, ValueError, RecursionError):
+            return None
+    return record
+
+
+def _message_event(message: str, source: Any) -> tuple[Any, ...] | None:
+    """What a record without a structured action is to `_StepBuilder.add`, reduced to what the
+    count needs: a text action, a summary line announcing one, an observation; None: nothing.
+    """
     match = find_text_action(message) if "executing tool" in message else None
-    if record.get("source") == SUMMARY_SOURCE:
+    if source == SUMMARY_SOURCE:
         return (_TEXT_ANNOUNCED,) if match else None
     if match:
         return (_TEXT, int(match.group(1)), match.group(2))

@@ -86,7 +86,7 @@ def read_score_files(
             name=stem,
             path=Path(entry.path),
             score=_score(content, file, diagnostics),
-            **_response(content, decode=responses == "all"),
+            **response_fields(content, decode=responses == "all"),
         )
     return scores, diagnostics
 
@@ -103,7 +103,10 @@ def _score(content: dict[str, Any], file: str, diagnostics: list[Diagnostic]) ->
     return None
 
 
-def _response(content: dict[str, Any], *, decode: bool) -> dict[str, Any]:
+def response_fields(content: dict[str, Any], *, decode: bool) -> dict[str, Any]:
+    """A score file's `response_text` and `response` (decoded when `decode`, else only where
+    `read_score_files(responses="engine")` decodes it), as `ScoreFile` keyword arguments.
+    """
     value = content.get("gpt_response_text")
     if isinstance(value, dict | list):
         return {"response_text": json.dumps(value, ensure_ascii=False), "response": value}

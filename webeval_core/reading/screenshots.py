@@ -189,7 +189,7 @@ def discover_screenshots(
     return Screenshots(naming=naming, frames=tuple(frames)), diagnostics
 
 
-def count_screenshots(folder: Path, names: Iterable[str], listed: Sequence[object] = ()) -> int:
+def count_screenshots(folder: Path | str, names: Iterable[str], listed: Sequence[object] = ()) -> int:
     """How many screenshots `discover_screenshots` would find, counted by file name alone: the
     numbers of the naming it chooses, among the folder's `names` and the frames a registered image
     source lists; else the `listed` entries that name a file of the folder. No file is opened or
@@ -197,16 +197,19 @@ def count_screenshots(folder: Path, names: Iterable[str], listed: Sequence[objec
     """
     present = set(names)
     if _image_source is not None:
-        present.update(_image_source.names(folder))
-    numbers: dict[ScreenshotNaming, set[int]] = {"fara": set(), "solver": set()}
+        present.update(_image_source.names(Path(folder)))
+    fara: set[int] = set()
+    solver: set[int] = set()
     for name in present:
-        if name.startswith("screenshot"):
-            for scheme, pattern in _NAMINGS:
-                match = pattern.fullmatch(name)
-                if match:
-                    numbers[scheme].add(int(match.group(1)))
-                    break  # the namings exclude each other
-    named = len(numbers["fara"]) or len(numbers["solver"])
+        # `_NAMINGS` without a regex per name (the index counts every folder's): `\d` matches what
+        # str.isdecimal accepts (Unicode category Nd), and "_" starts only the solver's numbers.
+        if name.startswith("screenshot") and name.endswith(".png"):
+            number = name[10:-4]
+            if number.isdecimal():
+                fara.add(int(number))
+            elif number[:1] == "_" and number[1:].isdecimal():
+                solver.add(int(number[1:]))
+    named = len(fara) or len(solver)
     return named or len({str(item) for item in listed} & present)
 
 

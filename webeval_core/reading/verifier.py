@@ -25,6 +25,7 @@ from webeval_core.reading.scorefiles import ScoreFile
 from webeval_core.reading.taxonomy import CriticalPointType
 
 __all__ = [
+    "VERIFIER_KEYS",
     "FailureAnalysis",
     "FailurePoint",
     "FieldReader",
@@ -42,9 +43,7 @@ _MODEL = ConfigDict(frozen=True, extra="forbid")
 _SEARCH_DEPTH = 3  # levels of nesting an older generation may bury a field under
 _STEP_PART = re.compile(r"^\s*(\d+)\s*(?:[-–]\s*(\d+))?\s*$")
 _MAX_RANGE = 1000  # steps in one "a-b" range: a typo such as "5-50000" is not expanded
-# Keys of which any one makes a judge's response a verifier's (rather than free text, or our own
-# WebArena-Verified evaluation, which has none of them).
-_VERIFIER_KEYS = frozenset(
+VERIFIER_KEYS = frozenset(
     {
         "success_criterion",
         "outcome_success",
@@ -57,6 +56,8 @@ _VERIFIER_KEYS = frozenset(
         "verifier_reasoning",
     }
 )
+"""Keys of which any one makes a judge's response a verifier's (rather than free text, or our own
+WebArena-Verified evaluation, which has none of them)."""
 
 
 # Types JSON decodes to that are never a Mapping: `_is_mapping` answers for them without the ABC's
@@ -380,7 +381,7 @@ def read_verifier_output(score_file: ScoreFile) -> tuple[VerifierOutput | None, 
     if not isinstance(response, Mapping):
         return None, []
     fields = FieldReader(response, f"scores/{score_file.name}.json")
-    if not fields.holds_any(_VERIFIER_KEYS):
+    if not fields.holds_any(VERIFIER_KEYS):
         return None, []
     output = VerifierOutput(
         judge=score_file.name,

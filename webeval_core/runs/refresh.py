@@ -293,18 +293,23 @@ class _Read(NamedTuple):
 
 def _read(job: _Job) -> _Read:
     """A worker's part: the folder's summary, as the index's row (validated once, here)."""
+    from webeval_core.runs.quicksummary import quick_summary
     from webeval_core.runs.store import trajectory_row
     from webeval_core.runs.summary import summarize_trajectory
 
     seen = job.seen
     if seen.scores_mtime_ns == _UNSEEN:  # before reading: a score written meanwhile is seen next time
         seen = seen._replace(scores_mtime_ns=_scores_mtime(job.folder))
-    folder = Path(job.folder)
     run = _run_of(job.root, job.folder)
-    summary = summarize_trajectory(run[0], folder, job.rel if job.rel != "." else _root_key(job.root))
+    key = job.rel if job.rel != "." else _root_key(job.root)
+    # An ordinary folder's summary and document in one pass; any other folder read in full.
+    summary, document = quick_summary(run[0], job.folder, key) or (
+        summarize_trajectory(run[0], Path(job.folder), key),
+        None,
+    )
     window = LIVE_WINDOW_S if summary.outcome in _ANSWERED else UNANSWERED_WINDOW_S
-    print_ = fingerprint(folder) if _recent(seen.dir_mtime_ns, window) else None
-    return _Read(trajectory_row(job.rel, seen._replace(files_print=print_), summary), run)
+    print_ = fingerprint(job.folder) if _recent(seen.dir_mtime_ns, window) else None
+    return _Read(trajectory_row(job.rel, seen._replace(files_print=print_), summary, document), run)
 
 
 # A worker's runs by (root, trajectory folder's parent): made once per run folder, from its path.

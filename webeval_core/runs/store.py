@@ -474,12 +474,14 @@ class TrajectoryRow(NamedTuple):
     """Its rows of the `failure_codes` table: (key, judge, error-taxonomy code)."""
 
 
-def trajectory_row(rel: str, seen: StoredFolder, summary: TrajectorySummary) -> TrajectoryRow:
-    """The index's row of one summary (relative path, what was seen of the folder)."""
+def trajectory_row(
+    rel: str, seen: StoredFolder, s: TrajectorySummary, document: str | None = None
+) -> TrajectoryRow:
+    """The index's row of one summary (`document`: its stored JSON, when made: `quicksummary`'s)."""
     from webeval_core.runs.judges import judge_scores
     from webeval_core.runs.summary import stored_document
 
-    summary, document = stored_document(summary)
+    summary, document = stored_document(s) if document is None else (s, document)
     scores = tuple((summary.key, judge, score) for judge, score in judge_scores(summary).items())
     codes = tuple(
         (summary.key, judge, code) for judge, codes in summary.failure_codes.items() for code in codes

@@ -158,7 +158,7 @@ def _summary(run_key: str, trajectory_dir: Path, key: str) -> TrajectorySummary:
         task_text=glance.task_text,
         site=glance.site,
         scores={name: sf.score for name, sf in glance.scores.items()},
-        core_error=_error_type(glance.last_error) if glance.last_error is not None else None,
+        core_error=error_type(glance.last_error) if glance.last_error is not None else None,
         crash_reason=glance.crash_reason,
         verdict=read_verdict(glance.scores, glance.eval_result),
         failure_codes=failure_codes(glance.scores),
@@ -181,7 +181,7 @@ def stored_document(summary: TrajectorySummary) -> tuple[TrajectorySummary, str]
     return summary, summary.model_dump_json(exclude={"path"})
 
 
-def _error_type(message: str) -> str:
+def error_type(message: str) -> str:
     """Group core.log errors as upstream's histogram does: by exception class when a traceback
     names one (`playwright..._errors.TimeoutError: ...` -> `TimeoutError`), else by the message
     without its `[Execution <id>]` prefix and details (`Network trace file not found`).

@@ -80,6 +80,8 @@ def test_an_exception_while_summarising_stays_with_its_folder(
         raise ZeroDivisionError("boom")
 
     monkeypatch.setattr("webeval_core.runs.summary.read_verdict", broken)
+    # The quick summary declines what raises: the folder then fails the full way, with its reason.
+    monkeypatch.setattr("webeval_core.runs.quicksummary.read_verdict", broken)
     index = build_index(hostile.root, cache_dir=tmp_path / "cache", use_cache=False)
     assert len(index.summaries) == len(hostile.folders)
     crashed_or_not = {s.unreadable for s in index.summaries}

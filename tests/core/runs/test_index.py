@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder, wav_folder, write_core_log, write_score
+from webeval_core.runs import quicksummary as quick_module
 from webeval_core.runs import summary as summary_module
 from webeval_core.runs.index import TrajectorySummary, build_index, index_as_json
 
@@ -69,6 +70,15 @@ def test_cache_reloads_only_changed_folders(tmp_path: Path, monkeypatch: pytest.
         "summarize_trajectory",
         lambda run, path, key: loaded.append(path.name) or real(run, path, key),
     )
+    real_quick = quick_module.quick_summary
+
+    def quick(run: str, folder: str, key: str) -> object:
+        found = real_quick(run, folder, key)
+        if found is not None:  # else summarised in full, and counted there
+            loaded.append(Path(folder).name)
+        return found
+
+    monkeypatch.setattr(quick_module, "quick_summary", quick)
     build_index(root, cache_dir=cache)
     assert loaded == []
 

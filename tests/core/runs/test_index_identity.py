@@ -110,6 +110,6 @@ def test_verifier_folders_index_as_before(
 def test_one_walk_finds_what_a_walk_per_key_finds(name: str) -> None:
     response = ODD_RESPONSES[name]
     fields = verifier.FieldReader(response, "scores/judge.json")  # type: ignore[arg-type]
-    keys = verifier._VERIFIER_KEYS
+    keys = verifier.VERIFIER_KEYS
     assert fields.holds_any(keys) == _old_holds_any(fields, keys)
     assert fields.holds_any(keys) == any(fields.find(key)[0] is not None for key in keys)

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder, write_score
+from webeval_core.runs import quicksummary as quick_module
 from webeval_core.runs import refresh as refresh_module
 from webeval_core.runs import summary as summary_module
 from webeval_core.runs.index import build_index
@@ -44,11 +45,20 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     read: list[str] = []
     real = summary_module.summarize_trajectory
 
+    real_quick = quick_module.quick_summary
+
     def counting(run_key: str, folder: Path, key: str | None = None) -> object:
         read.append(str(key))
         return real(run_key, folder, key)
 
+    def quick_counting(run_key: str, folder: str, key: str) -> object:
+        found = real_quick(run_key, folder, key)
+        if found is not None:  # else the folder is summarised in full, and counted there
+            read.append(key)
+        return found
+
     monkeypatch.setattr(summary_module, "summarize_trajectory", counting)
+    monkeypatch.setattr(quick_module, "quick_summary", quick_counting)
     return read
 
 
@@ -146,16 +156,17 @@ def test_a_folder_deleted_while_it_is_read_is_not_a_crash(
 ) -> None:
     root = _root(tmp_path, runs=1, tasks=2)
     doomed = root / TRAJ.format(run=0) / "1"
-    real = summary_module.summarize_trajectory
+    real = quick_module.quick_summary
 
-    def deleting(run_key: str, folder: Path, key: str | None = None) -> object:
-        if folder == doomed:
+    def deleting(run_key: str, folder: str, key: str) -> object:
+        if Path(folder) == doomed:
             import shutil
 
             shutil.rmtree(folder)
         return real(run_key, folder, key)
 
-    monkeypatch.setattr(summary_module, "summarize_trajectory", deleting)
+    # Deleted as the quick summary starts: it declines, and the full summary finds no folder.
+    monkeypatch.setattr(quick_module, "quick_summary", deleting)
     store = IndexStore(root, tmp_path / "cache")
     refresh_index(store)
     assert {s.key.rsplit("/", 1)[-1]: bool(s.unreadable) for s in store.summaries()} == {
