@@ -3,11 +3,11 @@
 show, ls, score, index, export, app, check, annotations  each `add_parser(sub)` and `run(args, out)`
 _output   printing shared by every command (JSON, terminal lines, tables, progress)
 _roots    the folder a command reads: a path, a submission package, a store URL's mirror
-entry     the parser built from the commands, and `main` (the `webeval` console script)
+entry     the parser built from the commands, `main`, and `run` (the `webeval` console script)
 
 May import every layer; nothing imports it.
 """
 
-from webeval_core.cli.entry import build_parser, main
+from webeval_core.cli.entry import build_parser, main, run
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "run"]

@@ -2,9 +2,12 @@
 
 # No `from __future__ import annotations` here: it would shadow the `annotations` command module.
 import argparse
+import contextlib
+import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from webeval_core.cli import annotations, app, check, export, index, ls, query, score, show
 from webeval_core.version import __version__
@@ -30,9 +33,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     """Run `webeval` with `argv` (default: the command line), writing results to `out`; the exit code."""
-    args = build_parser().parse_args(argv)
+    return _handle(build_parser().parse_args(argv), out or sys.stdout)
+
+
+def run() -> NoReturn:
+    """The `webeval` console script and `python -m webeval_core.cli`: `main`, then the process ends.
+
+    A command that sets `quick_exit` (score, index) holds nothing open once it returns, and ends
+    without the interpreter's teardown, which frees every object it loaded one at a time (the
+    evaluator's modules, a run's rows): 0.4 s of a 6 s `webeval score` of 812 tasks, for memory
+    the system takes back at once. Logs and output are flushed first; the exit code is main's.
+    """
+    args = build_parser().parse_args()
+    code = _handle(args, sys.stdout)
+    if getattr(args, "quick_exit", False):
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):  # a closed pipe or stream has nothing to flush
+                stream.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
+def _handle(args: argparse.Namespace, out: TextIO) -> int:
     handler: Handler = args.handler
     try:
-        return handler(args, out or sys.stdout)
+        return handler(args, out)
     except BrokenPipeError:  # `webeval ls | head` must not print a traceback
         return 0

@@ -19,7 +19,7 @@ def add_parser(sub: Subparsers) -> None:
     index = sub.add_parser("index", help="(re)build the cached summary index of a folder")
     index.add_argument("root")
     index.add_argument("--no-cache", action="store_true", help="ignore the existing cache")
-    index.set_defaults(handler=run)
+    index.set_defaults(handler=run, quick_exit=True)  # see entry.run
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:

@@ -52,7 +52,7 @@ def add_parser(sub: Subparsers) -> None:
         metavar="tcp://HOST:PORT",
         help="score on this Dask scheduler's workers (default: $WEBEVAL_DASK_SCHEDULER, else this machine)",
     )
-    score.set_defaults(handler=run)
+    score.set_defaults(handler=run, quick_exit=True)  # see entry.run
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
