@@ -153,3 +153,24 @@ def write_hand_written(folder: Path, response: str = HAND_WRITTEN_RESPONSE, scor
     path = scores / f"{JUDGE}.json"
     path.write_text(json.dumps({"score": score, "gpt_response_text": response}))
     return path
+
+
+def odd_verifier_root(
+    tmp_path: Path, responses: dict[str, Any], judges: tuple[tuple[str, float, str], ...] = ()
+) -> Path:
+    """`verifier_root`, plus a run "odd" of one trajectory per response, each judged by it ("judge"),
+    by `OLDER_RESPONSE` ("older"), by `judges` (name, score, response) and by the hand-written file
+    ("hand").
+    """
+    from tests.builders import fara_folder, write_score
+
+    root = verifier_root(tmp_path)
+    run = root / "odd" / "traj"
+    for name, response in responses.items():
+        folder = fara_folder(run, name)
+        write_score(folder, "judge", 0, json.dumps(response))
+        write_score(folder, "older", 1, OLDER_RESPONSE)
+        for judge, score, text in judges:
+            write_score(folder, judge, score, text)
+        write_score(folder, "hand", 0, HAND_WRITTEN_RESPONSE)
+    return root

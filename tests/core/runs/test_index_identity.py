@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.builders import fara_folder, write_score
 from tests.hostile import hostile_root
-from tests.verifier_files import HAND_WRITTEN_RESPONSE, OLDER_RESPONSE, verifier_root
+from tests.verifier_files import odd_verifier_root
 from webeval_core.reading import verifier
 from webeval_core.runs.index import build_index
 from webeval_core.runs.summary import TrajectorySummary
@@ -69,14 +68,7 @@ def _fields(summary: TrajectorySummary) -> dict[str, Any]:
 
 @pytest.fixture
 def odd_root(tmp_path: Path) -> Path:
-    root = verifier_root(tmp_path / "verifiers")
-    run = root / "odd" / "traj"
-    for name, response in ODD_RESPONSES.items():
-        folder = fara_folder(run, name)
-        write_score(folder, "judge", 0, json.dumps(response))
-        write_score(folder, "older", 1, OLDER_RESPONSE)
-        write_score(folder, "hand", 0, HAND_WRITTEN_RESPONSE)
-    return root
+    return odd_verifier_root(tmp_path / "verifiers", ODD_RESPONSES)
 
 
 def _both(root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,10 +27,10 @@ from typing import Any
 
 import pytest
 
-from tests.builders import fara_folder, snapshot, write_score
+from tests.builders import snapshot
 from tests.folder_mutations import BASES, MUTATIONS, UNREADABLE_BY_MODE, bases_for
 from tests.hostile import hostile_root
-from tests.verifier_files import HAND_WRITTEN_RESPONSE, OLDER_RESPONSE, SECOND_RESPONSE, verifier_root
+from tests.verifier_files import SECOND_RESPONSE, odd_verifier_root
 from webeval_core.reading.actionlog import count_steps, parse_action_log
 from webeval_core.reading.verifier import VERIFIER_KEYS
 from webeval_core.runs.discovery import iter_trajectory_dirs
@@ -139,14 +139,7 @@ def test_every_hostile_folder(tmp_path: Path) -> None:
 
 
 def test_every_verifier_folder(tmp_path: Path) -> None:
-    root = verifier_root(tmp_path / "verifiers")
-    run = root / "odd" / "traj"
-    for name, response in ODD_RESPONSES.items():
-        folder = fara_folder(run, name)
-        write_score(folder, "judge", 0, json.dumps(response))
-        write_score(folder, "older", 1, OLDER_RESPONSE)
-        write_score(folder, "second", 1, SECOND_RESPONSE)
-        write_score(folder, "hand", 0, HAND_WRITTEN_RESPONSE)
+    root = odd_verifier_root(tmp_path / "verifiers", ODD_RESPONSES, judges=(("second", 1, SECOND_RESPONSE),))
     taken = _check_all(list(iter_trajectory_dirs(root)))
     assert [f.name for f, quick in taken.items() if not quick] == []
 
