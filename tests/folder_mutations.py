@@ -161,12 +161,18 @@ def _set_json(locate: Locate, path: tuple[str, ...], value: Any = _DROP, raw: st
     return change
 
 
+def _emptied(locate: Locate, folder: Path) -> Path:
+    """The mutated file's place, its folder made and whatever was there removed."""
+    file = locate(folder)
+    file.parent.mkdir(exist_ok=True)
+    if file.is_symlink() or file.exists():
+        file.unlink()
+    return file
+
+
 def _write(locate: Locate, data: str | bytes) -> Mutation:
     def change(folder: Path) -> None:
-        file = locate(folder)
-        file.parent.mkdir(exist_ok=True)
-        if file.is_symlink() or file.exists():
-            file.unlink()
+        file = _emptied(locate, folder)
         file.write_bytes(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
 
     return change
@@ -193,21 +199,14 @@ def _remove(locate: Locate) -> Mutation:
 
 def _fifo(locate: Locate) -> Mutation:
     def change(folder: Path) -> None:
-        file = locate(folder)
-        file.parent.mkdir(exist_ok=True)
-        if file.exists():
-            file.unlink()
-        os.mkfifo(file)
+        os.mkfifo(_emptied(locate, folder))
 
     return change
 
 
 def _directory(locate: Locate) -> Mutation:
     def change(folder: Path) -> None:
-        file = locate(folder)
-        file.parent.mkdir(exist_ok=True)
-        if file.exists():
-            file.unlink()
+        file = _emptied(locate, folder)
         file.mkdir()
         (file / "inside.json").write_text("{}")
 
