@@ -65,7 +65,8 @@ Layout = Literal["fara", "webarena-verified"]
 _REASON_CHARS = 300
 _OFFSET_STEP_S = 15 * 60  # real UTC offsets are whole quarter hours
 _MAX_OFFSET_S = 14 * 3600
-_MAX_DURATION_S = 10 * 365 * 24 * 3600  # a solver run longer than this is a broken number
+MAX_DURATION_S = 10 * 365 * 24 * 3600
+"""Seconds above which times.json's duration is a broken number (read with a warning)."""
 
 
 class TokenUsage(BaseModel):
@@ -426,7 +427,7 @@ def read_times(reader: FolderReader) -> Times | None:
         reader.warn(TIMES_NAME, f"not understood ({exc.errors()[0]['msg']}); ignored")
         return None
     unusable = [name for name in ("start_time", "end_time") if not _is_time(getattr(times, name))]
-    if times.duration is not None and not 0 <= times.duration < _MAX_DURATION_S:
+    if times.duration is not None and not 0 <= times.duration < MAX_DURATION_S:
         unusable.append("duration")
     for name in unusable:
         reader.warn(TIMES_NAME, f"{name} {getattr(times, name)!r} is out of range; ignored")

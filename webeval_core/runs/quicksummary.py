@@ -28,19 +28,17 @@ from webeval_core.reading.markers import ANSWER_SUFFIX, CORE_LOG_NAME, LOG_NAME
 from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, response_fields
 from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.taskdata import site_of, task_text_of
-from webeval_core.reading.trajectory import NO_ANSWER_MARKER, answer_task_id
+from webeval_core.reading.trajectory import MAX_DURATION_S, NO_ANSWER_MARKER, answer_task_id
 from webeval_core.reading.verifier import failure_codes
-from webeval_core.runs.summary import TrajectorySummary, error_type
+from webeval_core.runs.summary import ANSWER_PREVIEW, TrajectorySummary, error_type
 from webeval_core.scoring.verdicts import Verdict, read_verdict
 
 __all__ = ["quick_summary"]
 
-_ANSWER_PREVIEW = 400  # summary's
 _TOKEN_COUNTS = ("prompt_tokens", "completion_tokens")
 _OPTIONAL_COUNTS = ("reasoning_tokens", "num_calls")
 _TIMES = ("start_time", "end_time", "duration")
 _LAST_TIME = 1e10  # unix seconds (year 2286): any time below is one `datetime` can place
-_MAX_DURATION_S = 10 * 365 * 24 * 3600  # trajectory.read_times's
 # Floats below this print alike from pydantic and orjson (above, pydantic writes 1e16, orjson 1e+16).
 _PLAIN_FLOAT = 1e16
 _BOM = b"\xef\xbb\xbf"
@@ -111,7 +109,7 @@ def _fields(run_key: str, folder: str, key: str) -> dict[str, Any]:
         "duration_s": _plain(duration),
         "prompt_tokens": answer["prompt_tokens"],
         "completion_tokens": answer["completion_tokens"],
-        "final_answer": text[:_ANSWER_PREVIEW] if text else None,
+        "final_answer": text[:ANSWER_PREVIEW] if text else None,
         "task_text": task_text.text if task_text is not None else None,
         "site": site_of(task_data),
         "scores": scores,
@@ -194,7 +192,7 @@ def _usage(component: object) -> tuple[int, int]:
 def _duration(content: dict[str, Any]) -> float | None:
     """`read_times(...).solver_seconds`, when every time is a plain number in range (no warning)."""
     start, end, duration = (content.get(name) for name in _TIMES)
-    for value, top in ((start, _LAST_TIME), (end, _LAST_TIME), (duration, _MAX_DURATION_S)):
+    for value, top in ((start, _LAST_TIME), (end, _LAST_TIME), (duration, MAX_DURATION_S)):
         if value is not None and (type(value) not in (int, float) or not 0 <= value < top):
             raise _DeclinedError
     if duration is not None:

@@ -24,7 +24,8 @@ from webeval_core.scoring.verdicts import Verdict, read_verdict
 
 __all__ = ["RootIndex", "TrajectorySummary", "summarize_trajectory"]
 
-_ANSWER_PREVIEW = 400
+ANSWER_PREVIEW = 400
+"""Characters of the agent's answer a summary keeps (`TrajectorySummary.final_answer`)."""
 _EXCEPTION_LINE = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Timeout|Interrupt|Exit))\b")
 _ERROR_PREFIX = re.compile(r"^(\[(?:Execution|Evaluation)[^\]]*\]\s*)?(Error running task|Error)?\s*:?\s*")
 _REASON_CHARS = 300
@@ -154,7 +155,7 @@ def _summary(run_key: str, trajectory_dir: Path, key: str) -> TrajectorySummary:
         duration_s=glance.duration_s,
         prompt_tokens=glance.token_usage.prompt_tokens,
         completion_tokens=glance.token_usage.completion_tokens,
-        final_answer=answer[:_ANSWER_PREVIEW] if answer else None,
+        final_answer=answer[:ANSWER_PREVIEW] if answer else None,
         task_text=glance.task_text,
         site=glance.site,
         scores={name: sf.score for name, sf in glance.scores.items()},
