@@ -209,6 +209,7 @@ def _score_files(folder: str) -> tuple[dict[str, float | None], dict[str, ScoreF
         found = sorted((e.name, e.path, e.is_symlink()) for e in entries if e.name.endswith(".json"))
     scores: dict[str, float | None] = {}
     judged: dict[str, ScoreFile] = {}
+    folder_path = _path(folder)  # each file's Path from it: their parent, `scores/`, is never seen twice
     for name, path, link in found:
         if link:
             raise _DeclinedError
@@ -224,7 +225,7 @@ def _score_files(folder: str) -> tuple[dict[str, float | None], dict[str, ScoreF
         response = response_fields(content, decode=False)
         if response["response"] is not None:
             judged[stem] = _SCORE_FILE.model_copy(
-                update={"name": stem, "path": _path(path), "score": scores[stem], **response}
+                update={"name": stem, "path": folder_path.joinpath(SCORES_DIR, name), "score": scores[stem], **response}
             )
     return scores, judged
 
