@@ -31,7 +31,7 @@ from webeval_core.reading.taskdata import site_of, task_text_of
 from webeval_core.reading.trajectory import MAX_DURATION_S, NO_ANSWER_MARKER, answer_task_id
 from webeval_core.reading.verifier import failure_codes
 from webeval_core.runs.summary import ANSWER_PREVIEW, TrajectorySummary, error_type
-from webeval_core.scoring.verdicts import Verdict, read_verdict
+from webeval_core.scoring.verdicts import Verdict, plain_verdict, read_verdict
 
 __all__ = ["quick_summary"]
 
@@ -93,7 +93,7 @@ def _fields(run_key: str, folder: str, key: str) -> dict[str, Any]:
     # The verdict reads eval_result.json's numbers, which orjson reads otherwise past 64 bits.
     eval_result = _object(at + EVAL_RESULT_NAME, numbers=True) if EVAL_RESULT_NAME in names else None
     scores, judged = _score_files(folder) if SCORES_DIR in names else ({}, {})
-    verdict = read_verdict(judged, eval_result)
+    verdict = _verdict_of(judged, eval_result)
     if verdict is not None:
         _plain(verdict.score)
     task_text = task_text_of(task_data)
@@ -225,9 +225,26 @@ def _score_files(folder: str) -> tuple[dict[str, float | None], dict[str, ScoreF
         response = response_fields(content, decode=False)
         if response["response"] is not None:
             judged[stem] = _SCORE_FILE.model_copy(
-                update={"name": stem, "path": folder_path.joinpath(SCORES_DIR, name), "score": scores[stem], **response}
+                update={
+                    "name": stem,
+                    "path": folder_path.joinpath(SCORES_DIR, name),
+                    "score": scores[stem],
+                    **response,
+                }
             )
     return scores, judged
+
+
+def _verdict_of(judged: dict[str, ScoreFile], eval_result: dict[str, Any] | None) -> Verdict | None:
+    """`read_verdict(judged, eval_result)`; a single stored evaluation is read as it is when it can be."""
+    stored = [
+        sf for sf in judged.values() if type(sf.response) is dict and type(sf.response.get("engine")) is dict
+    ]
+    if len(stored) == 1 and type(stored[0].response) is dict:
+        verdict = plain_verdict(stored[0].name, stored[0].score, stored[0].response)
+        if verdict is not None:
+            return verdict
+    return read_verdict(judged, eval_result)
 
 
 def _failure_codes(judged: dict[str, ScoreFile]) -> dict[str, tuple[str, ...]]:

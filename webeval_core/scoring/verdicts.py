@@ -9,7 +9,7 @@ older versions or other tools, and an unreadable one is simply not a verdict.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -18,7 +18,6 @@ from webeval_core.reading.folderreader import EVAL_RESULT_NAME
 from webeval_core.reading.scorefiles import ScoreFile
 from webeval_core.scoring.results import (
     ENGINE_NAME,
-    AssertionResult,
     EvalStatus,
     TaskResult,
     parse_task_result,
@@ -163,42 +162,62 @@ def _result_tags(
     result: TaskResult, response: _StoredResponse | None, network: tuple[_StoredCheck, ...] | None
 ) -> tuple[str, ...]:
     """Taxonomy tags of one official result; our network provenance refines missing vs mismatched."""
+    return _tags(
+        errored=result.status == EvalStatus.ERROR,
+        response=(bool(response.findings), bool(response.parse_error)) if response is not None else None,
+        checks=[(c.passed, c.should_not_exist, bool(c.candidates)) for c in network or ()],
+        failed=[
+            (a.assertion_name, a.messages)
+            for evaluator in result.evaluators_results
+            for a in evaluator.failed_assertions
+        ],
+    )
+
+
+def _tags(
+    *,
+    errored: bool,
+    response: tuple[bool, bool] | None,
+    checks: Sequence[tuple[bool | None, bool, bool]],
+    failed: Iterable[tuple[str, Sequence[str]]],
+) -> tuple[str, ...]:
+    """The tags of a result's facts: whether it errored; the response's (has schema findings, has a
+    parse error); each network check's (passed, should not exist, has candidates); each failed
+    assertion's (name, messages).
+    """
     tags: set[str] = set()
-    if result.status == EvalStatus.ERROR:
+    if errored:
         tags.add(SCORING_ERROR)
     if response is not None:
-        if response.findings:
+        if response[0]:
             tags.add(SCHEMA_VIOLATIONS)
-        if response.parse_error:
+        if response[1]:
             tags.add(UNPARSEABLE)
-    traced = bool(network)
-    for check in network or ():
-        if check.passed is False:
-            if check.should_not_exist:
+    for passed, should_not_exist, candidates in checks:
+        if passed is False:
+            if should_not_exist:
                 tags.add(NETWORK_FORBIDDEN)
             else:
-                tags.add(NETWORK_MISMATCHED if check.candidates else NETWORK_MISSING)
-    for evaluator in result.evaluators_results:
-        for assertion in evaluator.failed_assertions:
-            tag = _assertion_tag(assertion, traced)
-            if tag:
-                tags.add(tag)
+                tags.add(NETWORK_MISMATCHED if candidates else NETWORK_MISSING)
+    traced = bool(checks)
+    for name, messages in failed:
+        tag = _assertion_tag(name, messages, traced)
+        if tag:
+            tags.add(tag)
     return tuple(t for t in TAGS if t in tags)
 
 
-def _assertion_tag(assertion: AssertionResult, traced: bool) -> str | None:
-    name = assertion.assertion_name
+def _assertion_tag(name: str, messages: Sequence[str], traced: bool) -> str | None:
     if name.startswith(("agent_response.task_type", "agent_response.performed_operation")):
         return WRONG_TASK_TYPE
     if name.startswith("agent_response.status"):
         return WRONG_STATUS
     if name.startswith("retrieved_data"):
         return WRONG_VALUES
-    return _other_assertion_tag(assertion, traced)
+    return _other_assertion_tag(name, messages, traced)
 
 
-def _other_assertion_tag(assertion: AssertionResult, traced: bool) -> str | None:
-    name = assertion.assertion_name
+def _other_assertion_tag(name: str, messages: Sequence[str], traced: bool) -> str | None:
     if name == "agent_response_invalid_format":
         return UNPARSEABLE
     if name == "agent_response_none_mismatch":
@@ -209,7 +228,7 @@ def _other_assertion_tag(assertion: AssertionResult, traced: bool) -> str | None
         return NETWORK_FORBIDDEN
     if name == "missing_navigation_event":
         # "Checked N event(s) but none matched" means candidates existed; otherwise none did.
-        return NETWORK_MISMATCHED if "Checked" in " ".join(assertion.messages) else NETWORK_MISSING
+        return NETWORK_MISMATCHED if "Checked" in " ".join(messages) else NETWORK_MISSING
     return None
 
 
@@ -217,3 +236,126 @@ def stored_task_result(response: object) -> TaskResult | None:
     """The official result inside a score file we wrote; None for any other judge's file."""
     stored = _stored(response)
     return stored.result if stored is not None else None
+
+
+# --- a stored evaluation read from its JSON as it is (the index's quick summary) ---------------
+
+_STATUSES = frozenset(status.value for status in EvalStatus)
+_RESULT_INTS = ("task_id", "intent_template_id", "task_revision")
+_RESULT_TEXTS = (
+    "error_msg",
+    "webarena_verified_version",
+    "webarena_verified_evaluator_checksum",
+    "webarena_verified_data_checksum",
+)
+
+
+class _NotPlainError(Exception):
+    """A value the models would coerce or refuse: validating decides, not this."""
+
+
+def plain_verdict(name: str, score: float | None, response: Mapping[str, Any]) -> Verdict | None:
+    """The verdict `read_verdict` gives when `response` (the decoded JSON of score file `name`, of
+    score `score`) is the folder's only stored evaluation, read without validating it: None unless
+    every value it validates is already of its type (no coercion, no error) and the file is ours.
+    """
+    try:
+        engine, result = response["engine"], response["result"]
+        if type(engine) is not dict or engine.get("name") != ENGINE_NAME or type(result) is not dict:
+            return None
+        failed = _plain_result(result)
+        facts = _tags(
+            errored=result["status"] == EvalStatus.ERROR.value,
+            response=_plain_response(response.get("agent_response")),
+            checks=_plain_checks(response.get("network")),
+            failed=failed,
+        )
+    except (_NotPlainError, KeyError):
+        return None
+    return Verdict(source=name, status=result["status"], score=score, tags=facts)
+
+
+def _plain_result(result: dict[str, Any]) -> list[tuple[str, Sequence[str]]]:
+    """A `TaskResult` held as it is: its failed assertions (name, messages)."""
+    _status(result)
+    if any(type(result.get(key)) not in (int, type(None)) for key in _RESULT_INTS):
+        raise _NotPlainError
+    if any(type(result.get(key)) not in (str, type(None)) for key in _RESULT_TEXTS):
+        raise _NotPlainError
+    _number(result.get("score"))
+    _texts(result.get("sites", []))
+    failed: list[tuple[str, Sequence[str]]] = []
+    for evaluator in _list(result.get("evaluators_results", [])):
+        failed.extend(_plain_evaluator(evaluator))
+    return failed
+
+
+def _plain_evaluator(evaluator: object) -> list[tuple[str, Sequence[str]]]:
+    """An `EvaluatorResult` held as it is: its failed assertions (name, messages)."""
+    if type(evaluator) is not dict or type(evaluator.get("evaluator_name", "")) is not str:
+        raise _NotPlainError
+    _status(evaluator)
+    _number(evaluator.get("score"))
+    if type(evaluator.get("error_msg")) not in (str, type(None)):
+        raise _NotPlainError
+    if type(evaluator.get("should_not_exist")) not in (bool, type(None)):
+        raise _NotPlainError
+    assertions = evaluator.get("assertions")
+    failed: list[tuple[str, Sequence[str]]] = []
+    for assertion in _list(assertions) if assertions is not None else []:
+        if type(assertion) is not dict:
+            raise _NotPlainError
+        name, given = assertion.get("assertion_name", ""), assertion.get("assertion_msgs")
+        if type(name) is not str or type(assertion.get("error_msg")) not in (str, type(None)):
+            raise _NotPlainError
+        messages = _texts(given) if given is not None else []
+        if _status(assertion) != EvalStatus.SUCCESS.value:
+            failed.append((name, messages))
+    return failed
+
+
+def _plain_response(response: object) -> tuple[bool, bool] | None:
+    """A `_StoredResponse` held as it is: (has findings, has a parse error); None without one."""
+    if response is None:
+        return None
+    if type(response) is not dict or type(response.get("parse_error")) not in (str, type(None)):
+        raise _NotPlainError
+    return bool(_texts(response.get("findings", []))), bool(response.get("parse_error"))
+
+
+def _plain_checks(network: object) -> list[tuple[bool | None, bool, bool]]:
+    """`_StoredCheck`s held as they are: (passed, should not exist, has candidates) of each."""
+    checks = []
+    for check in _list(network) if network is not None else []:
+        if type(check) is not dict:
+            raise _NotPlainError
+        passed, forbidden = check.get("passed"), check.get("should_not_exist", False)
+        if type(passed) not in (bool, type(None)) or type(forbidden) is not bool:
+            raise _NotPlainError
+        checks.append((passed, forbidden, bool(_list(check.get("candidates", [])))))
+    return checks
+
+
+def _status(holder: dict[str, Any]) -> str:
+    status = holder["status"]
+    if type(status) is not str or status not in _STATUSES:
+        raise _NotPlainError
+    return status
+
+
+def _number(value: object) -> None:
+    if type(value) not in (int, float, type(None)):
+        raise _NotPlainError
+
+
+def _list(value: object) -> list[Any]:
+    if type(value) is not list:
+        raise _NotPlainError
+    return value
+
+
+def _texts(value: object) -> list[str]:
+    items = _list(value)
+    if any(type(item) is not str for item in items):
+        raise _NotPlainError
+    return items

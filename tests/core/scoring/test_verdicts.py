@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -127,3 +128,102 @@ def test_parse_task_result_takes_an_official_result_and_refuses_anything_else() 
     assert scoring.parse_task_result({"status": "success"}) is None  # no evaluator results
     assert scoring.parse_task_result({"status": "maybe", "evaluators_results": []}) is None
     assert scoring.parse_task_result(None) is None
+
+
+# --- plain_verdict: the index's quick reading of a stored evaluation -------------------------------
+
+SAMPLE = Path(__file__).resolve().parents[3] / "sample_runs"
+# What a value may become in a hand-edited or older score file: each one the models take as it is,
+# coerce (1.0 for an int, True for a number, "1" for an int) or refuse.
+ODD_VALUES: tuple[Any, ...] = (
+    None,
+    True,
+    False,
+    0,
+    1,
+    1.0,
+    2.5,
+    "1",
+    "",
+    "x",
+    "success",
+    "failure",
+    "error",
+    "partial_match",
+    "SUCCESS",
+    [],
+    ["x"],
+    [1],
+    [None],
+    {},
+    {"status": "failure"},
+    {"status": "success", "assertion_name": "missing_navigation_event"},
+)
+_GONE: Any = object()
+
+
+def sample_evaluations() -> list[tuple[str, float | None, dict[str, Any]]]:
+    """Every stored evaluation of sample_runs/: (score file stem, its score, the decoded response)."""
+    found = []
+    for path in sorted(SAMPLE.rglob("scores/webarena-verified-*.json")):
+        content = json.loads(path.read_text())
+        found.append((path.stem, content.get("score"), json.loads(content["gpt_response_text"])))
+    return found
+
+
+def node_paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every value inside `value` (keys and list positions), `value` itself first."""
+    paths = [at]
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        paths.extend(node_paths(child, (*at, key)))
+    return paths
+
+
+def changed(document: dict[str, Any], path: tuple[Any, ...], value: Any) -> dict[str, Any]:
+    """A deep copy of `document` with the value at `path` replaced (or removed: `_GONE`)."""
+    copy = json.loads(json.dumps(document))
+    parent = copy
+    for step in path[:-1]:
+        parent = parent[step]
+    if value is _GONE:
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = value
+    return copy
+
+
+def full_verdict(name: str, score: float | None, response: Any) -> vd.Verdict | None:
+    return vd.read_verdict(
+        {name: ScoreFile(name=name, path=Path(name), score=score, response=response)}, None
+    )
+
+
+def test_plain_verdict_reads_every_sample_evaluation_as_validating_does() -> None:
+    evaluations = sample_evaluations()
+    assert len(evaluations) >= 80
+    for name, score, response in evaluations:
+        assert vd.plain_verdict(name, score, response) == full_verdict(name, score, response) is not None
+
+
+def test_plain_verdict_never_differs_from_validating_on_one_odd_value() -> None:
+    """Each value of three sample evaluations (failed assertions, network checks, an error), set to
+    each odd value or removed: the quick reading gives the validated verdict, or None (validate)."""
+    evaluations = sample_evaluations()
+    chosen = [
+        next(e for e in evaluations if e[2]["result"]["status"] == "failure" and e[2].get("network")),
+        next(e for e in evaluations if e[2]["result"]["status"] == "failure" and not e[2].get("network")),
+        next(e for e in evaluations if e[2]["result"]["status"] == "error"),
+    ]
+    taken = compared = 0
+    for name, score, response in chosen:
+        for path in node_paths(response)[1:]:
+            for value in (*ODD_VALUES, _GONE):
+                odd = changed(response, path, value)
+                quick = vd.plain_verdict(name, score, odd)
+                compared += 1
+                if quick is not None:
+                    taken += 1
+                    assert quick == full_verdict(name, score, odd), (path, value)
+    assert compared > 5000
+    assert taken > compared // 4  # most odd values sit where nothing is validated (`Any` fields)
