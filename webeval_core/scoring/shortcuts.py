@@ -25,7 +25,9 @@ from types import MappingProxyType
 from typing import Any
 from urllib.parse import urlparse
 
-_UNUSED_IMPORTS = ("dask", "aiohttp")
+# Each barred when not loaded, and only when those it names are barred too: pint imports dask.array
+# with dask loaded, and that needs numpy.
+_UNUSED_IMPORTS: dict[str, tuple[str, ...]] = {"dask": (), "aiohttp": (), "numpy": ("dask",)}
 
 
 @contextlib.contextmanager
@@ -34,13 +36,18 @@ def lean_import() -> Iterator[None]:
 
     pint, which the library imports for distances, imports dask and dask.array whenever they are
     installed (they are, for `score --cluster`): half a second of every `webeval score`, spent
-    before any worker starts, for arrays the library never gives pint. geopy, of which the
-    library uses `Point` alone, imports aiohttp for its asynchronous geocoders: a fifth of a
-    second more. Inside this block importing either fails, as if it were not installed (both
-    take that as "not available"); after it, they import as usual. One already loaded (a
-    cluster's worker or client has dask, a blob root's reader aiohttp) is left alone.
+    before any worker starts, for arrays the library never gives pint; and numpy, a fifth of a
+    second more, for the same arrays (it reads each distance's text into a Python number). geopy,
+    of which the library uses `Point` alone, imports aiohttp for its asynchronous geocoders: a
+    fifth more. Inside this block importing them fails, as if they were not installed (each
+    takes that as "not available"); after it, they import as usual. One already loaded (a
+    cluster's worker or client has dask, a blob root's reader aiohttp, a page pandas and numpy)
+    is left alone, and numpy too while dask is loaded (its arrays need numpy).
     """
-    barred = [name for name in _UNUSED_IMPORTS if name not in sys.modules]
+    barred: list[str] = []
+    for name, needs in _UNUSED_IMPORTS.items():
+        if name not in sys.modules and all(other in barred for other in needs):
+            barred.append(name)
     for name in barred:
         sys.modules[name] = None  # type: ignore[assignment]  # None here makes `import name` fail
     try:

@@ -293,18 +293,20 @@ official.engine_for(load_catalog(), None)
 import geopy.adapters, pint.compat
 loaded = module in sys.modules
 __import__(module)  # importable as usual once the engine is built
-seen = pint.compat.HAS_DASK if module == "dask" else geopy.adapters.aiohttp_available
+seen = {
+    "dask": pint.compat.HAS_DASK, "numpy": pint.compat.HAS_NUMPY, "aiohttp": geopy.adapters.aiohttp_available
+}[module]
 print(loaded, seen, sys.modules[module].__name__)
 """
 
 
-@pytest.mark.parametrize("module", ["dask", "aiohttp"])
+@pytest.mark.parametrize("module", ["dask", "aiohttp", "numpy"])
 @pytest.mark.parametrize(("order", "expected"), [("after", "False False"), ("first", "True True")])
 def test_the_engine_is_imported_without_unused_packages_unless_loaded(
     module: str, order: str, expected: str
 ) -> None:
-    """pint would import dask (half a second) and geopy aiohttp (a fifth) for what the library
-    never asks of them; a process that loaded them first keeps them, seen by both."""
+    """pint would import dask (half a second) and numpy (a fifth), geopy aiohttp (a fifth), for
+    what the library never asks of them; a process that loaded them first keeps them, seen by both."""
     run = subprocess.run(
         [sys.executable, "-c", _ENGINE_THEN_IMPORT, module, order],
         cwd=ROOT,
@@ -313,3 +315,63 @@ def test_the_engine_is_imported_without_unused_packages_unless_loaded(
         check=True,
     )
     assert run.stdout.split() == [*expected.split(), module]
+
+
+# Distances as agents and tasks write them, and ones pint refuses or reads oddly.
+_DISTANCES = (
+    "5 km",
+    "100 m",
+    "3.5 miles",
+    "110k",
+    "2500 ft",
+    "1e3 m",
+    "0.1 mi",
+    "12 yards",
+    "1/3 km",
+    "-2 km",
+    "3 km + 200 m",
+    "2 km * 3",
+    "10**20 m",
+    "0.30000000000000004 km",
+    "5 kg",
+    "5 foo",
+    "NaN km",
+    "inf m",
+    "1 light_year",
+    "7",
+    "",
+)
+_NORMALIZE_DISTANCES = """
+import json, sys
+if sys.argv[1] == "first":
+    import numpy
+from webeval_core.reading.tasks import load_catalog
+from webeval_core.scoring import official
+official.engine_for(load_catalog(), None)
+import pint.compat
+from webarena_verified.core.evaluation.data_types.distance import Distance
+out = []
+for text in json.loads(sys.argv[2]):
+    try:
+        out.append(str(Distance(text).alternatives))
+    except Exception as exc:
+        out.append(f"{type(exc).__name__}: {exc}")
+print(json.dumps([pint.compat.HAS_NUMPY, out]))
+"""
+
+
+def test_distances_read_the_same_with_or_without_numpy() -> None:
+    """The only use the library makes of pint is reading distances: barring numpy must not change one."""
+    seen = {}
+    for order in ("after", "first"):
+        run = subprocess.run(
+            [sys.executable, "-c", _NORMALIZE_DISTANCES, order, json.dumps(_DISTANCES)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        seen[order] = json.loads(run.stdout)
+    assert [seen["after"][0], seen["first"][0]] == [False, True]
+    assert seen["after"][1] == seen["first"][1]
+    assert sum("Error" not in value for value in seen["after"][1]) >= 10
