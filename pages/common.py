@@ -26,7 +26,8 @@ from webeval_core.runs.judges import judge_label, order_judges
 from webeval_core.runs.metrics import TrajectoryFilter, stored_frame
 from webeval_core.runs.queries import BarChoice, IndexQueries, ListedTrajectory
 from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore, IndexView
+from webeval_core.runs.store import IndexStore
+from webeval_core.runs.view import IndexView
 from webeval_core.server import ROOT_ENV, allowed_roots, root_refusal
 
 # pandas (most of a second to import) is imported where a table is made: the trajectory page

@@ -49,7 +49,7 @@ from webeval_core.runs import metrics
 from webeval_core.runs.discovery import natural_key
 from webeval_core.runs.judges import OFFICIAL, judge_label
 from webeval_core.runs.metrics import TrajectoryFilter
-from webeval_core.runs.store import IndexView
+from webeval_core.runs.view import IndexView
 
 require_app_shell()
 

@@ -31,7 +31,7 @@ from webeval_core.review import (
     read_queues,
 )
 from webeval_core.review.annotations import Shown
-from webeval_core.runs.store import IndexView
+from webeval_core.runs.view import IndexView
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

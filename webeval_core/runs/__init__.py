@@ -58,7 +58,8 @@ if TYPE_CHECKING:
     from webeval_core.runs.queries import IndexQueries
     from webeval_core.runs.refresh import RefreshReport, fingerprint, refresh_index
     from webeval_core.runs.statistics import PairedStatistics, paired_statistics
-    from webeval_core.runs.store import IndexStore, IndexView
+    from webeval_core.runs.store import IndexStore
     from webeval_core.runs.summary import RootIndex, TrajectorySummary
+    from webeval_core.runs.view import IndexView
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -402,7 +402,8 @@ def test_annotations_of_a_root_that_is_a_run_are_found_however_the_root_is_typed
     from webeval_core.review.annotations import Draft
     from webeval_core.review.judging import save_judgement
     from webeval_core.runs.refresh import refresh_index
-    from webeval_core.runs.store import IndexStore, IndexView
+    from webeval_core.runs.store import IndexStore
+    from webeval_core.runs.view import IndexView
 
     run = tmp_path / "official-run"
     wav_folder(run, "7")

@@ -16,7 +16,7 @@ from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.judges import OFFICIAL, available_judges, order_judges
 from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore, IndexView, StoredFolder, default_cache_dir, run_row, sort_key
+from webeval_core.runs.store import IndexStore, StoredFolder, default_cache_dir, run_row, sort_key
 from webeval_core.scoring import verdicts as vd
 
 SUMMARIES = (
@@ -31,14 +31,18 @@ SUMMARIES = (
 )
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> IndexStore:
+def summaries_store(tmp_path: Path) -> IndexStore:
     """An index file of root /r holding SUMMARIES (each row at its key under the root)."""
     stored = IndexStore(Path("/r"), tmp_path / "cache")
     with stored.transaction() as db:
         stored.put_runs(db, [run_row(Run(key=key, path=Path("/r") / key), key) for key in (A, B)])
         stored.put_summaries(db, [(s.key, StoredFolder(1, -1, None, True), s) for s in SUMMARIES])
     return stored
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> IndexStore:
+    return summaries_store(tmp_path)
 
 
 @pytest.mark.parametrize("judge", [None, OFFICIAL, "gpt_eval", "mmrubric_0.8"])
@@ -61,15 +65,6 @@ def test_summaries_runs_and_judges_read_back(store: IndexStore) -> None:
     )
     assert store.counts() == (8, 2, 1)
     assert store.run_counts() == {A: 5, B: 3}
-
-
-def test_a_view_reads_one_run_at_a_time(store: IndexStore) -> None:
-    view = IndexView(store)
-    assert view.summaries_of(B) == store.summaries(B)
-    assert view.summaries_of("no such run") == ()
-    assert view.run(A) is not None and view.run(A).trajectory_dirs[1] == Path("/r") / A / "1"  # type: ignore[union-attr]
-    report = view.root_index([B])
-    assert [r.key for r in report.runs] == [B] and report.summaries == store.summaries(B)
 
 
 def test_the_index_of_a_real_root_matches_a_fresh_read(tmp_path: Path) -> None:
@@ -139,12 +134,3 @@ def test_a_run_without_its_row_yet_is_placed_by_its_first_folder(tmp_path: Path)
         (B, Path("/r") / B, ()),
     ]
     assert heads == tuple(r.model_copy(update={"trajectory_dirs": ()}) for r in stored.runs())
-
-
-def test_a_view_reads_folders_only_when_asked(store: IndexStore) -> None:
-    view = IndexView(store)
-    assert "runs" not in vars(view)  # made on first use: a page of one trajectory never needs them
-    assert view.run_heads == store.run_heads()
-    assert view.run(B) == store.run(B)
-    assert view.runs == store.runs() and view.counts == store.counts()
-    assert [s.key for s in view.summaries] == [s.key for s in store.summaries()]
