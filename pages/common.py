@@ -274,6 +274,8 @@ def _index_status(root: str, shown_generation: int, showing_rows: bool) -> None:
         st.caption(f"The index could not be refreshed: {inert(status.error)}")
     elif notice := (status.last.notice if status.last is not None else None) or load_index(root).notice:
         st.caption(inert(notice))  # the index file was rebuilt (another version, unreadable)
+    if not status.running and status.last is not None and status.last.misnamed_notice:
+        st.warning(inert(status.last.misnamed_notice), icon=":material/folder_off:")
     changed = load_index(root).generation() != shown_generation
     # While a large root is read, the page is drawn again for its first rows and when it is done.
     if changed and (not status.running or not showing_rows):

@@ -3,6 +3,7 @@ and shows new folders without a restart."""
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -62,3 +63,18 @@ def test_a_page_shows_what_the_index_holds_without_waiting(app, tmp_path: Path) 
     _wait_finished(root, 1)
     at.run()
     assert _trajectories(at) == "39"
+
+
+def test_folders_that_cannot_be_indexed_are_named_on_the_page(app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "root"
+    fara_folder(root / TRAJ, "1")
+    fara_folder(Path(os.fsdecode(os.fsencode(root / TRAJ) + b"/r\xe9sum\xe9")), "2")
+    at = app(root=root)
+    _wait_finished(root, 1)
+    at.run()
+    assert not at.exception
+    assert _trajectories(at) == "1"
+    (warning,) = [
+        w.value.replace("\\", "") for w in at.warning if "not indexed" in w.value
+    ]  # markdown escapes
+    assert f"{TRAJ}/r\ufffdsum\ufffd" in warning and "Rename them to index them" in warning

@@ -42,8 +42,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         store = IndexStore(root, cache_dir)
         report = refresh_index(store, on_progress=Progress("Reading"))
         counts = store.counts()
-    if report.notice:
-        say(out, report.notice)
+    for notice in (report.notice, report.misnamed_notice):
+        if notice:
+            say(out, notice)
     say(
         out,
         f"Indexed {plural(counts.trajectories, 'trajectory', 'trajectories')}"

@@ -50,6 +50,25 @@ def is_walked(entry: os.DirEntry[str]) -> bool:
         return False
 
 
+def is_misnamed_folder(entry: os.DirEntry[str]) -> bool:
+    """Whether discovery skips this entry for its name alone: a folder (not hidden, not `scores/`)
+    whose name is not UTF-8. Its trajectories cannot be indexed; the index names it instead.
+    """
+    if entry.name.startswith(".") or entry.name in _SKIP_DIRS or _is_utf8(entry.name):
+        return False
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def shown_name(name: str) -> str:
+    """A name as listed (bytes that are not UTF-8 kept as lone surrogates) that can be printed:
+    each such byte becomes U+FFFD.
+    """
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def _is_utf8(name: str) -> bool:
     # os.listdir turns bytes that are not UTF-8 into lone surrogates ("surrogateescape").
     return name.isascii() or not any("\ud800" <= c <= "\udfff" for c in name)

@@ -127,7 +127,8 @@ class BackgroundRefresh:
         for line in child.stdout:
             message = json.loads(line)
             if "report" in message:
-                report = RefreshReport(**message["report"])
+                fields = message["report"]
+                report = RefreshReport(**{**fields, "misnamed": tuple(fields.get("misnamed", ()))})
             else:
                 with self._lock:
                     self._status = self._status.model_copy(update=message)

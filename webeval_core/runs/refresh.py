@@ -30,7 +30,14 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from webeval_core.reading.markers import AGENT_RESPONSE, LOG_NAME, is_trajectory_folder, is_walked
+from webeval_core.reading.markers import (
+    AGENT_RESPONSE,
+    LOG_NAME,
+    is_misnamed_folder,
+    is_trajectory_folder,
+    is_walked,
+    shown_name,
+)
 from webeval_core.runs.store import IndexStore, RunRow, StoredFolder, StoredRow, TrajectoryRow
 
 if TYPE_CHECKING:
@@ -64,6 +71,7 @@ _ANSWERED = ("answered", "no_answer")
 _UNSEEN = -2  # a `scores/` mtime not looked at yet (-1 is "none")
 _SCORES = f"{os.sep}scores"
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+_MISNAMED_SHOWN = 5  # paths a notice names; it counts them all
 
 
 class RefreshReport(NamedTuple):
@@ -77,6 +85,22 @@ class RefreshReport(NamedTuple):
     """How many rows went because their folder did."""
     notice: str | None = None
     """Why the index file was rebuilt, when it was (older version, unreadable file)."""
+    misnamed: tuple[str, ...] = ()
+    """Folders under the root not indexed because their names are not UTF-8 (paths under the root,
+    each byte that is not UTF-8 shown as U+FFFD)."""
+
+    @property
+    def misnamed_notice(self) -> str | None:
+        """What to tell the user of `misnamed`; None when every folder could be indexed."""
+        if not self.misnamed:
+            return None
+        shown = ", ".join(self.misnamed[:_MISNAMED_SHOWN]) + (
+            " ..." if len(self.misnamed) > _MISNAMED_SHOWN else ""
+        )
+        return (
+            f"{len(self.misnamed)} folder(s) not indexed: their names are not UTF-8, which the index"
+            f" cannot keep or show ({shown}; U+FFFD marks each byte that is not). Rename them to index them."
+        )
 
 
 class _Look(NamedTuple):
@@ -108,6 +132,9 @@ class _Walk:
         """Folders listed again (changed or new): relative path, mtime, sub-folder names."""
         self.seen: set[str] = set()
         """Every walked (non-trajectory) folder."""
+        self.misnamed: dict[str, list[str]] = {}
+        """Of the folders listed again, those with sub-folders skipped for their names: those names
+        (shown), by the listed folder's relative path."""
 
 
 def _child(rel: str, name: str) -> str:
@@ -199,9 +226,12 @@ def _children(
         walk.looks.append(_Look(rel, folder, mtime, None))
         return None
     try:
-        with os.scandir(folder) as entries:
-            # Plain order (rows carry their own natural sort key): a run's 800 names sort in C.
-            names = sorted(e.name for e in entries if is_walked(e))
+        with os.scandir(folder) as listing:
+            entries = list(listing)
+        # Plain order (rows carry their own natural sort key): a run's 800 names sort in C.
+        names = sorted(e.name for e in entries if is_walked(e))
+        if misnamed := sorted(shown_name(e.name) for e in entries if is_misnamed_folder(e)):
+            walk.misnamed[rel] = misnamed
     except (NotADirectoryError, FileNotFoundError):
         return None
     except OSError:  # kept, so the index lists it as unreadable with the system's reason
@@ -377,11 +407,16 @@ def _refresh(
             gone = _gone(store, known, walk.found)
             _write_structure(store, db, walk, known_dirs, gone, sorting.settled)
             _write_results(store, db, sorting, results, on_progress, on_batch)
+            misnamed = store.misnamed(db)
     finally:
         if collecting:
             gc.enable()
     return RefreshReport(
-        trajectories=len(walk.found), read=len(sorting.jobs), removed=len(gone), notice=store.notice
+        trajectories=len(walk.found),
+        read=len(sorting.jobs),
+        removed=len(gone),
+        notice=store.notice,
+        misnamed=misnamed,
     )
 
 
@@ -458,6 +493,7 @@ def _write_structure(
         return
     with store.transaction(db):
         store.put_dirs(db, walk.listed)
+        store.put_misnamed(db, (rel for rel, _, _ in walk.listed), walk.misnamed)
         store.drop_dirs(db, stale_dirs)
         store.drop_trajectories(db, gone)
         store.touch(db, settled)

@@ -68,12 +68,15 @@ CREATE TABLE IF NOT EXISTS failure_codes (
 CREATE INDEX IF NOT EXISTS trajectories_seen
     ON trajectories (rel, dir_mtime_ns, scores_mtime_ns, files_print, outcome);
 CREATE INDEX IF NOT EXISTS trajectories_unreadable ON trajectories (unreadable) WHERE unreadable IS NOT NULL;
+CREATE TABLE IF NOT EXISTS misnamed (rel TEXT PRIMARY KEY, names TEXT NOT NULL);
 """
+# misnamed: sub-folders of a walked folder skipped for names that are not UTF-8 (JSON list, shown
+# with U+FFFD), kept with the listing they came from so a warm refresh still names them.
 # trajectories_seen: a refresh reads what it compares from this index, not from rows holding
 # whole summaries; trajectories_unreadable: counts without a scan. A table or index added above
 # is created in existing files of this version when they are next opened (`_current`).
 _SCHEMA_NAMES = frozenset(re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", _SCHEMA))
-_TABLES = ("meta", "runs", "dirs", "trajectories", "scores", "failure_codes")
+_TABLES = ("meta", "runs", "dirs", "trajectories", "scores", "failure_codes", "misnamed")
 _TRAJECTORY_COLUMNS = (
     "key, rel, run_key, sort_key, dir_mtime_ns, scores_mtime_ns, files_print, task_id, layout, outcome,"
     " steps, screenshots, duration_s, prompt_tokens, completion_tokens, final_answer, core_error,"
@@ -400,7 +403,26 @@ class IndexStore:
     @staticmethod
     def drop_dirs(db: sqlite3.Connection, rels: Iterable[str]) -> None:
         """Forget walked folders that are gone or became trajectories."""
-        db.executemany("DELETE FROM dirs WHERE rel = ?", [(rel,) for rel in rels])
+        gone = [(rel,) for rel in rels]
+        db.executemany("DELETE FROM dirs WHERE rel = ?", gone)
+        db.executemany("DELETE FROM misnamed WHERE rel = ?", gone)
+
+    @staticmethod
+    def put_misnamed(db: sqlite3.Connection, listed: Iterable[str], misnamed: dict[str, list[str]]) -> None:
+        """Record, for walked folders listed again, the sub-folders skipped for their names (shown)."""
+        db.executemany("DELETE FROM misnamed WHERE rel = ?", [(rel,) for rel in listed])
+        db.executemany(
+            "INSERT INTO misnamed VALUES (?, ?)",
+            [(rel, json.dumps(names)) for rel, names in misnamed.items()],
+        )
+
+    @staticmethod
+    def misnamed(db: sqlite3.Connection) -> tuple[str, ...]:
+        """Every folder skipped for a name that is not UTF-8, by path under the root (U+FFFD shown)."""
+        rows = db.execute("SELECT rel, names FROM misnamed ORDER BY rel").fetchall()
+        return tuple(
+            name if rel == "." else f"{rel}/{name}" for rel, names in rows for name in json.loads(names)
+        )
 
     @staticmethod
     def put_runs(db: sqlite3.Connection, runs: Iterable[RunRow]) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -320,3 +321,39 @@ def test_folders_read_by_workers_leave_the_walking_process_without_models(tmp_pa
     index = build_index(root, cache_dir=tmp_path / "cache")
     assert len(index.summaries) == 80 and {s.run_key for s in index.summaries} == {r.key for r in index.runs}
     assert len(index.runs) == 2 and all(r.model == "fara-7b" for r in index.runs)
+
+
+def test_folders_named_in_bytes_that_are_not_utf8_are_named_not_lost(tmp_path: Path) -> None:
+    """Such a folder cannot be indexed (nor shown); every refresh says which, until it is renamed."""
+    root = _root(tmp_path, runs=1, tasks=2)
+    traj = root / TRAJ.format(run=0)
+    odd = os.fsdecode(os.fsencode(traj) + b"/caf\xe9")
+    shutil.copytree(traj / "0", odd)
+    hidden = os.fsdecode(os.fsencode(traj) + b"/.caf\xe9")  # hidden: never walked, never named
+    shutil.copytree(traj / "0", hidden)
+    Path(os.fsdecode(os.fsencode(traj) + b"/file\xe9.txt")).write_text("not a folder")
+    _age(root)
+    store = IndexStore(root, tmp_path / "cache")
+    shown = f"{TRAJ.format(run=0)}/caf\ufffd"
+
+    cold = refresh_index(store, workers=1)
+    assert (cold.trajectories, cold.misnamed) == (2, (shown,))
+    assert cold.misnamed_notice is not None and shown in cold.misnamed_notice
+    assert cold.misnamed_notice.startswith("1 folder(s) not indexed: their names are not UTF-8")
+    warm = refresh_index(store, workers=1)  # the folder holding it is not listed again: still named
+    assert (warm.read, warm.misnamed) == (0, (shown,))
+
+    os.rename(odd, traj / "cafe")
+    renamed = refresh_index(store, workers=1)
+    assert (renamed.trajectories, renamed.read, renamed.misnamed, renamed.misnamed_notice) == (3, 1, (), None)
+
+
+def test_the_notice_names_five_misnamed_folders_and_counts_all(tmp_path: Path) -> None:
+    root = _root(tmp_path, runs=1, tasks=1)
+    traj = root / TRAJ.format(run=0)
+    for number in range(7):
+        os.mkdir(os.fsencode(traj) + b"/odd\xff" + str(number).encode())
+    report = refresh_index(IndexStore(root, tmp_path / "cache"), workers=1)
+    assert len(report.misnamed) == 7 and report.misnamed_notice is not None
+    assert report.misnamed_notice.count("odd\ufffd") == 5 and "odd\ufffd4 ..." in report.misnamed_notice
+    assert report.misnamed_notice.startswith("7 folder(s)")
