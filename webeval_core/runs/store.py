@@ -212,6 +212,8 @@ class IndexStore:
                     db.execute(f'DROP TABLE IF EXISTS "{table}"')
             for statement in _SCHEMA.split(";"):  # executescript would commit the transaction
                 db.execute(statement)
+            if "dirs" in tables and "misnamed" not in tables:
+                db.execute("DELETE FROM dirs")  # listed when misnamed folders were not kept: list again
             db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             db.execute("INSERT OR IGNORE INTO meta VALUES ('generation', '0')")
             db.execute("COMMIT")

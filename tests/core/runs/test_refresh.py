@@ -357,3 +357,16 @@ def test_the_notice_names_five_misnamed_folders_and_counts_all(tmp_path: Path) -
     assert len(report.misnamed) == 7 and report.misnamed_notice is not None
     assert report.misnamed_notice.count("odd\ufffd") == 5 and "odd\ufffd4 ..." in report.misnamed_notice
     assert report.misnamed_notice.startswith("7 folder(s)")
+
+
+def test_an_index_made_before_misnamed_folders_were_kept_lists_its_folders_again(tmp_path: Path) -> None:
+    root = _root(tmp_path, runs=1, tasks=1)
+    os.mkdir(os.fsencode(root / TRAJ.format(run=0)) + b"/odd\xff")
+    _age(root)
+    store = IndexStore(root, tmp_path / "cache")
+    refresh_index(store, workers=1)
+    with sqlite3.connect(store.path) as db:
+        db.execute("DROP TABLE misnamed")  # the file as the version before wrote it
+    again = IndexStore(root, tmp_path / "cache")  # the table made again, the listings forgotten
+    report = refresh_index(again, workers=1)
+    assert (report.read, report.misnamed) == (0, (f"{TRAJ.format(run=0)}/odd\ufffd",))
