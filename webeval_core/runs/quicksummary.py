@@ -238,10 +238,11 @@ def _score_files(folder: str) -> tuple[dict[str, float | None], dict[str, ScoreF
 def _verdict_of(judged: dict[str, ScoreFile], eval_result: dict[str, Any] | None) -> Verdict | None:
     """`read_verdict(judged, eval_result)`; a single stored evaluation is read as it is when it can be."""
     stored = [
-        sf for sf in judged.values() if type(sf.response) is dict and type(sf.response.get("engine")) is dict
+        (sf, r) for sf in judged.values() if type(r := sf.response) is dict and type(r.get("engine")) is dict
     ]
-    if len(stored) == 1 and type(stored[0].response) is dict:
-        verdict = plain_verdict(stored[0].name, stored[0].score, stored[0].response)
+    if len(stored) == 1:
+        ((score_file, response),) = stored
+        verdict = plain_verdict(score_file.name, score_file.score, response)
         if verdict is not None:
             return verdict
     return read_verdict(judged, eval_result)

@@ -278,11 +278,11 @@ def plain_verdict(name: str, score: float | None, response: Mapping[str, Any]) -
 def _plain_result(result: dict[str, Any]) -> list[tuple[str, Sequence[str]]]:
     """A `TaskResult` held as it is: its failed assertions (name, messages)."""
     _status(result)
-    if any(type(result.get(key)) not in (int, type(None)) for key in _RESULT_INTS):
-        raise _NotPlainError
-    if any(type(result.get(key)) not in (str, type(None)) for key in _RESULT_TEXTS):
-        raise _NotPlainError
-    _number(result.get("score"))
+    for key in _RESULT_INTS:
+        _optional(result.get(key), int)
+    for key in _RESULT_TEXTS:
+        _optional(result.get(key), str)
+    _optional(result.get("score"), int, float)
     _texts(result.get("sites", []))
     failed: list[tuple[str, Sequence[str]]] = []
     for evaluator in _list(result.get("evaluators_results", [])):
@@ -295,19 +295,18 @@ def _plain_evaluator(evaluator: object) -> list[tuple[str, Sequence[str]]]:
     if type(evaluator) is not dict or type(evaluator.get("evaluator_name", "")) is not str:
         raise _NotPlainError
     _status(evaluator)
-    _number(evaluator.get("score"))
-    if type(evaluator.get("error_msg")) not in (str, type(None)):
-        raise _NotPlainError
-    if type(evaluator.get("should_not_exist")) not in (bool, type(None)):
-        raise _NotPlainError
+    _optional(evaluator.get("score"), int, float)
+    _optional(evaluator.get("error_msg"), str)
+    _optional(evaluator.get("should_not_exist"), bool)
     assertions = evaluator.get("assertions")
     failed: list[tuple[str, Sequence[str]]] = []
     for assertion in _list(assertions) if assertions is not None else []:
         if type(assertion) is not dict:
             raise _NotPlainError
         name, given = assertion.get("assertion_name", ""), assertion.get("assertion_msgs")
-        if type(name) is not str or type(assertion.get("error_msg")) not in (str, type(None)):
+        if type(name) is not str:
             raise _NotPlainError
+        _optional(assertion.get("error_msg"), str)
         messages = _texts(given) if given is not None else []
         if _status(assertion) != EvalStatus.SUCCESS.value:
             failed.append((name, messages))
@@ -318,8 +317,9 @@ def _plain_response(response: object) -> tuple[bool, bool] | None:
     """A `_StoredResponse` held as it is: (has findings, has a parse error); None without one."""
     if response is None:
         return None
-    if type(response) is not dict or type(response.get("parse_error")) not in (str, type(None)):
+    if type(response) is not dict:
         raise _NotPlainError
+    _optional(response.get("parse_error"), str)
     return bool(_texts(response.get("findings", []))), bool(response.get("parse_error"))
 
 
@@ -330,7 +330,8 @@ def _plain_checks(network: object) -> list[tuple[bool | None, bool, bool]]:
         if type(check) is not dict:
             raise _NotPlainError
         passed, forbidden = check.get("passed"), check.get("should_not_exist", False)
-        if type(passed) not in (bool, type(None)) or type(forbidden) is not bool:
+        _optional(passed, bool)
+        if type(forbidden) is not bool:
             raise _NotPlainError
         checks.append((passed, forbidden, bool(_list(check.get("candidates", [])))))
     return checks
@@ -343,8 +344,9 @@ def _status(holder: dict[str, Any]) -> str:
     return status
 
 
-def _number(value: object) -> None:
-    if type(value) not in (int, float, type(None)):
+def _optional(value: object, *kinds: type) -> None:
+    """Refuse `value` unless it is None or exactly of one of `kinds` (no bool for an int)."""
+    if value is not None and type(value) not in kinds:
         raise _NotPlainError
 
 
