@@ -9,6 +9,7 @@ Built logs use naive local time one hour ahead of UTC, as a machine in UTC+1 wou
 from __future__ import annotations
 
 import json
+import os
 import struct
 import zlib
 from collections.abc import Iterable, Sequence
@@ -320,13 +321,20 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
 
 
 def record_opens(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """Record every path the reader opens: all its file reads go through `folderfiles.open_input`."""
+    """Record every path the reader opens: all its file reads go through `folderfiles.open_input`
+    (or `open_listed`, the index's quick summary's).
+    """
     opened: list[Path] = []
-    real_open = folderfiles.open_input
+    real_open, real_listed = folderfiles.open_input, folderfiles.open_listed
 
-    def spy(path: str | Path, *, dir_fd: int | None = None) -> int:
+    def spy(path: str | Path, *, dir_fd: int | None = None) -> tuple[int, os.stat_result]:
         opened.append(Path(path).resolve())
         return real_open(path, dir_fd=dir_fd)
 
+    def spy_listed(path: str) -> int:
+        opened.append(Path(path).resolve())
+        return real_listed(path)
+
     monkeypatch.setattr(folderfiles, "open_input", spy)
+    monkeypatch.setattr(folderfiles, "open_listed", spy_listed)
     return opened

@@ -4,8 +4,9 @@ A trajectory folder is untrusted input: listed paths may lead out of it (`../`, 
 symlinks), names may be FIFOs or devices that block whoever opens them, files may be huge or
 hold broken bytes and numbers JSON cannot carry (NaN, Infinity). Every read of an input file
 goes through `read_file` / `read_head` (one `open_input` call: no link followed at the last
-component, never blocking, regular files only), so a test can prove what reading opens (and
-that it never writes).
+component, never blocking, regular files only), or, for the index's quick summary of a folder it
+has just listed, `read_listed` (one `open_listed` call), so a test can prove what reading opens
+(and that it never writes).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ READ_LIMIT = 256 * 1024 * 1024
 """Bytes above which a file is not read whole (a JSON file, a HAR): its reader refuses it."""
 
 _OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+_FIRST_READ = 64 * 1024  # most files a summary reads are smaller: one read, and its short answer ends it
+_NEXT_READ = 1024 * 1024
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
     (stat.S_ISFIFO, "a FIFO"),
@@ -136,6 +139,43 @@ def read_head(path: str | Path, limit: int, *, dir_fd: int | None = None) -> tup
         return b"".join(chunks), os.fstat(fd).st_size
     finally:
         os.close(fd)
+
+
+def open_listed(path: str) -> int:
+    """A non-blocking descriptor on a file its caller has just listed as a regular file.
+
+    As `open_input` without its two extra system calls (a third of a small file's cost on a
+    virtual machine): the type is the listing's, not the descriptor's, and the descriptor stays
+    non-blocking. Only for a reader that declines whatever it does not read exactly: a file
+    swapped since the listing changes its folder's mtime, so the index reads it again; a file
+    system that honours O_NONBLOCK on reads raises BlockingIOError.
+    """
+    return os.open(path, _OPEN_FLAGS)
+
+
+def read_listed(path: str, limit: int) -> bytes:
+    """The bytes of a file just listed as a regular file (see `open_listed`).
+
+    Raises:
+        NotReadableFileError: when it holds more than `limit` bytes.
+        OSError: when it cannot be opened or read.
+    """
+    fd = open_listed(path)
+    try:
+        asked = min(_FIRST_READ, limit + 1)
+        data = os.read(fd, asked)
+        if len(data) < asked:  # the end: as in `read_head`, a short answer from a regular file
+            return data
+        chunks, total = [data], len(data)
+        while total <= limit:
+            chunk = os.read(fd, min(_NEXT_READ, limit + 1 - total))
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            total += len(chunk)
+    finally:
+        os.close(fd)
+    raise NotReadableFileError(path, f"holds more than {describe_size(limit)}; not read")
 
 
 def describe_size(size: int) -> str:

@@ -3,9 +3,10 @@
 A cold index spends most of its time summarising folders that hold nothing unusual: one answer
 file, web_surfer.log, times.json, core.log, score files, all plain JSON. For those this makes the
 summary `summarize_trajectory` makes, and the document `summary.stored_document` stores, without
-the glance's models, readers and warnings: one listing, each file read once, JSON decoded by
-orjson alone, and the document written by orjson. Whatever it does not read exactly as the full
-summary would (a link, a file orjson refuses or that would be read with a warning, several answer
+the glance's models, readers and warnings: one listing, each file read once in three system
+calls (`read_listed`: the listing says it is a regular file), JSON decoded by orjson alone, and the
+document written by orjson. Whatever it does not read exactly as the full summary would (a link,
+a FIFO or a device in the folder, a file orjson refuses or that would be read with a warning, several answer
 files, a value pydantic would coerce, a float whose JSON text pydantic spells otherwise...) gives
 None, and the folder takes the full way: nothing here ever decides a case differently, it declines
 it. tests/core/runs/test_quicksummary.py holds both ways equal on every sample, hostile and mutated
@@ -22,7 +23,7 @@ import orjson
 
 from webeval_core.reading.actionlog import count_steps
 from webeval_core.reading.corelog import last_error_message
-from webeval_core.reading.folderfiles import has_long_number, read_file, read_head
+from webeval_core.reading.folderfiles import READ_LIMIT, has_long_number, read_listed
 from webeval_core.reading.folderreader import EVAL_RESULT_NAME, LOG_READ_LIMIT, TASK_DATA_NAME, TIMES_NAME
 from webeval_core.reading.markers import ANSWER_SUFFIX, CORE_LOG_NAME, LOG_NAME
 from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, response_fields
@@ -80,11 +81,9 @@ def quick_summary(run_key: str, folder: str, key: str) -> tuple[TrajectorySummar
 
 def _fields(run_key: str, folder: str, key: str) -> dict[str, Any]:
     """The summary's fields in `TrajectorySummary`'s order (that of its stored JSON), `path` aside."""
-    with os.scandir(folder) as entries:
-        listed = [(entry.name, entry.is_symlink()) for entry in entries]
-    names = {name for name, _ in listed}
+    names = _listing(folder)
     answers = [name for name in names if name.endswith(ANSWER_SUFFIX)]
-    if any(link for _, link in listed) or len(answers) != 1 or LOG_NAME not in names:
+    if len(answers) != 1 or LOG_NAME not in names:
         raise _DeclinedError
     at = folder + os.sep
     answer = _answer(_object(at + answers[0]))
@@ -122,6 +121,18 @@ def _fields(run_key: str, folder: str, key: str) -> dict[str, Any]:
     }
 
 
+def _listing(folder: str) -> set[str]:
+    """The folder's names, when each is a regular file or a folder (`read_listed` reads them)."""
+    names = set()
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            # A link, FIFO, socket or device: the full reader reads or names it.
+            if not (entry.is_file(follow_symlinks=False) or entry.is_dir(follow_symlinks=False)):
+                raise _DeclinedError
+            names.add(entry.name)
+    return names
+
+
 def _object(path: str, *, numbers: bool = False) -> dict[str, Any]:
     """A JSON file's object as `read_json_file` reads it (without a warning), decoded by orjson.
 
@@ -130,7 +141,7 @@ def _object(path: str, *, numbers: bool = False) -> dict[str, Any]:
     as floats, where `json` keeps them: callers taking a number from the file check it is a plain
     int or a float in range, or ask for `numbers` (any integer of 19 digits or more declined).
     """
-    data = read_file(path)
+    data = read_listed(path, READ_LIMIT)
     if data.startswith(_BOM) or (numbers and has_long_number(data)):
         raise _DeclinedError
     value = orjson.loads(data)
@@ -140,10 +151,7 @@ def _object(path: str, *, numbers: bool = False) -> dict[str, Any]:
 
 
 def _log(path: str) -> bytes:
-    data, size = read_head(path, LOG_READ_LIMIT)
-    if size > LOG_READ_LIMIT:
-        raise _DeclinedError
-    return data
+    return read_listed(path, LOG_READ_LIMIT)  # a longer log is read by the full reader, which says so
 
 
 def _answer(content: dict[str, Any]) -> dict[str, Any]:
@@ -201,17 +209,21 @@ def _duration(content: dict[str, Any]) -> float | None:
 
 
 def _score_files(folder: str) -> tuple[dict[str, float | None], dict[str, ScoreFile]]:
-    """`read_score_files(folder, responses="engine")`, when no file is a link or is read with a
-    warning: each file's score, and the files with a decoded response (all a verdict or a
+    """`read_score_files(folder, responses="engine")`, when every file is a regular one read
+    without a warning: each file's score, and the files with a decoded response (all a verdict or a
     verifier's codes can come from) as `ScoreFile`s.
     """
     with os.scandir(folder + os.sep + SCORES_DIR) as entries:
-        found = sorted((e.name, e.path, e.is_symlink()) for e in entries if e.name.endswith(".json"))
+        found = sorted(
+            (e.name, e.path, not e.is_file(follow_symlinks=False))
+            for e in entries
+            if e.name.endswith(".json")
+        )
     scores: dict[str, float | None] = {}
     judged: dict[str, ScoreFile] = {}
     folder_path = _path(folder)  # each file's Path from it: their parent, `scores/`, is never seen twice
-    for name, path, link in found:
-        if link:
+    for name, path, odd in found:
+        if odd:  # a link, a folder, a FIFO...: the full reader reads or names it
             raise _DeclinedError
         # A text response's numbers are `read_score_files`' own to decode; any other's are read here.
         content = _object(path)

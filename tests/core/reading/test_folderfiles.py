@@ -21,6 +21,7 @@ from webeval_core.reading.folderfiles import (
     read_file,
     read_head,
     read_json_file,
+    read_listed,
     resolve_inside,
 )
 
@@ -121,6 +122,32 @@ def test_huge_files_are_read_only_up_to_a_limit(tmp_path: Path) -> None:
         read_file(huge)
     assert caught.value.reason == "is 10.0 GB, more than 256.0 MB; not read"
     assert read_file(huge, 4) == b'{"lo'
+
+
+@pytest.mark.parametrize("size", [0, 1, 65_535, 65_536, 65_537, 3 * 1024 * 1024 + 7])
+def test_a_listed_file_is_read_whole_up_to_its_limit(tmp_path: Path, size: int) -> None:
+    data = random.Random(size).randbytes(size)
+    (tmp_path / "web_surfer.log").write_bytes(data)
+    path = str(tmp_path / "web_surfer.log")
+    assert read_listed(path, size) == data  # exactly at the limit
+    assert read_listed(path, size + 100) == data
+    if size:
+        with pytest.raises(NotReadableFileError) as caught:
+            read_listed(path, size - 1)
+        assert caught.value.path == path and "holds more than" in caught.value.reason
+
+
+def test_a_listed_file_is_never_followed_nor_blocks(tmp_path: Path) -> None:
+    (tmp_path / "real.json").write_bytes(b"{}")
+    (tmp_path / "link.json").symlink_to(tmp_path / "real.json")
+    os.mkfifo(tmp_path / "fifo.json")
+    with pytest.raises(OSError, match="Too many levels of symbolic links"):  # O_NOFOLLOW's ELOOP
+        read_listed(str(tmp_path / "link.json"), 100)
+    # A FIFO swapped in after the listing opens and reads as empty, without blocking: the quick
+    # summary's listing declines such a folder, and an empty file is no JSON.
+    assert read_listed(str(tmp_path / "fifo.json"), 100) == b""
+    with pytest.raises(IsADirectoryError):
+        read_listed(str(tmp_path), 100)
 
 
 def test_numbers_json_cannot_carry_become_null_with_their_field(tmp_path: Path) -> None:
