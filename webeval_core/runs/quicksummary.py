@@ -4,13 +4,13 @@ A cold index spends most of its time summarising folders that hold nothing unusu
 file, web_surfer.log, times.json, core.log, score files, all plain JSON. For those this makes the
 summary `summarize_trajectory` makes, and the document `summary.stored_document` stores, without
 the glance's models, readers and warnings: one listing, each file read once in three system
-calls (`read_listed`: the listing says it is a regular file), JSON decoded by orjson alone, and the
-document written by orjson. Whatever it does not read exactly as the full summary would (a link,
-a FIFO or a device in the folder, a file orjson refuses or that would be read with a warning, several answer
-files, a value pydantic would coerce, a float whose JSON text pydantic spells otherwise...) gives
-None, and the folder takes the full way: nothing here ever decides a case differently, it declines
-it. tests/core/runs/test_quicksummary.py holds both ways equal on every sample, hostile and mutated
-folder.
+calls (`read_listed`: the listing says it is a regular file), JSON decoded by orjson alone, and
+the document written by orjson. Whatever it does not read exactly as the full summary would (a
+link, a FIFO or a device in the folder, a file orjson refuses or that would be read with a
+warning, several answer files, a value pydantic would coerce, a float whose JSON text pydantic
+spells otherwise...) gives None, and the folder takes the full way: nothing here ever decides a
+case differently, it declines it. tests/core/runs/test_quicksummary.py holds both ways equal on
+every sample, hostile and mutated folder.
 """
 
 from __future__ import annotations
