@@ -122,7 +122,9 @@ def _fields(run_key: str, folder: str, key: str) -> dict[str, Any]:
 
 
 def _listing(folder: str) -> set[str]:
-    """The folder's names, when each is a regular file or a folder (`read_listed` reads them)."""
+    """The folder's names (a trajectory's or its `scores/`), when each is a regular file or a
+    folder (`read_listed` reads them).
+    """
     names = set()
     with os.scandir(folder) as entries:
         for entry in entries:
@@ -213,18 +215,13 @@ def _score_files(folder: str) -> tuple[dict[str, float | None], dict[str, ScoreF
     without a warning: each file's score, and the files with a decoded response (all a verdict or a
     verifier's codes can come from) as `ScoreFile`s.
     """
-    with os.scandir(folder + os.sep + SCORES_DIR) as entries:
-        found = sorted(
-            (e.name, e.path, not e.is_file(follow_symlinks=False))
-            for e in entries
-            if e.name.endswith(".json")
-        )
+    at = folder + os.sep + SCORES_DIR + os.sep
+    found = sorted(name for name in _listing(at) if name.endswith(".json"))
     scores: dict[str, float | None] = {}
     judged: dict[str, ScoreFile] = {}
     folder_path = _path(folder)  # each file's Path from it: their parent, `scores/`, is never seen twice
-    for name, path, odd in found:
-        if odd:  # a link, a folder, a FIFO...: the full reader reads or names it
-            raise _DeclinedError
+    for name in found:
+        path = at + name
         # A text response's numbers are `read_score_files`' own to decode; any other's are read here.
         content = _object(path)
         if type(content.get("gpt_response_text")) is not str:
