@@ -140,6 +140,8 @@ def _create_queue(app: App, name: str) -> None:
             break
     button = expander.get_by_role("button", name="Create queue")
     expect(button).to_be_enabled()
+    # The run that enabled the button may still be drawing the page: CI lost a click made then.
+    app.wait()
     button.click()
     app.wait()
     app.assert_no_exception()
