@@ -95,7 +95,7 @@ def _create(criteria: TrajectoryFilter, judges: frozenset[str], failures_first: 
         state[Key.QUEUE_PROBLEM] = str(exc)
         return
     _work_queue(queue)
-    state.pop(Key.QUEUE_NAME, None)
+    state[Key.QUEUE_NAME] = ""  # set, not removed: the browser shows the emptied field too
 
 
 def _work_queue(queue: ReviewQueue) -> None:

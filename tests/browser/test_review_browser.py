@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.streamlit_server import REPO, start_server, stop_server
 from webeval_core.reading.tasks import load_catalog
@@ -126,11 +126,18 @@ def test_two_reviewers_work_one_blind_queue_with_the_keyboard(
     print(f"save-and-next: {', '.join(f'{t:.2f}' for t in timings)} s")
 
 
-def _create_queue(app: App, name: str) -> None:
-    """Fill in "New queue" and press its button, as a new user would."""
+def _queue_form(app: App) -> Locator:
+    """The "New queue" expander, opened (a rerun that draws more above it draws it closed)."""
     expander = app.main.locator("[data-testid='stExpander']").filter(has_text="New queue")
     if not expander.get_by_label("Name").is_visible():
         expander.get_by_text("New queue").click()
+    expect(expander.get_by_label("Name")).to_be_visible()
+    return expander
+
+
+def _create_queue(app: App, name: str) -> None:
+    """Fill in "New queue" and press its button, as a new user would."""
+    expander = _queue_form(app)
     field = expander.get_by_label("Name")
     for _ in range(3):  # a run still drawing the form (the last queue's) may clear what was typed
         field.fill(name)
@@ -148,6 +155,9 @@ def _create_queue(app: App, name: str) -> None:
     expect(
         app.page.locator("[data-testid='stSidebar']").get_by_text(f"Review mode · queue {name}")
     ).to_be_visible()
+    _queue_form(app)
+    expect(field).to_have_value("")  # saved: the form is empty again, its button disabled
+    expect(button).to_be_disabled()
 
 
 def test_queues_created_one_after_another_are_saved_and_chosen(
