@@ -58,7 +58,8 @@ def enter(name: str, blind: bool) -> None:
 def leave() -> None:
     """Stop working the queue: verdicts show again."""
     st.session_state.pop(Key.REVIEW_MODE, None)
-    st.session_state.pop(Key.QUEUE_PICK, None)
+    # Set, not removed: a removed widget state leaves the browser showing the queue as chosen.
+    st.session_state[Key.QUEUE_PICK] = None
     st.query_params.pop(Key.QUEUE.value, None)
 
 

@@ -183,3 +183,40 @@ def test_queues_created_one_after_another_are_saved_and_chosen(
         context.close()
     names = set(read_queues(open_store(store)))
     assert {QUEUE, "second queue", "third queue", "after reload"} <= names
+
+
+def _pick_queue(app: App, name: str) -> None:
+    """Choose a queue in the Review page's picker, as a reviewer would."""
+    picker = app.main.get_by_role("combobox", name="Queue")
+    picker.click()
+    app.page.get_by_role("option", name=name, exact=True).click()
+    app.wait()
+    expect(
+        app.page.locator("[data-testid='stSidebar']").get_by_text(f"Review mode · queue {name}")
+    ).to_be_visible()
+    expect(app.main.get_by_role("button", name="Open next item")).to_be_visible()
+
+
+def test_leaving_review_mode_empties_the_picker_and_the_queue_can_be_chosen_again(
+    browser: Browser, review_server: tuple[str, str]
+) -> None:
+    """Left from the Review page, the picker no longer shows the queue (nothing is worked), and
+    choosing the same queue again enters its review mode again.
+    """
+    base_url, _ = review_server
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    try:
+        app = App(context.new_page(), base_url)
+        app.goto("review", "Review", reviewer="ann")
+        _pick_queue(app, QUEUE)
+        app.page.get_by_role("button", name="Leave review mode").click()
+        app.wait()
+        app.assert_no_exception()
+        expect(app.page.get_by_text("Review mode · queue")).to_have_count(0)
+        expect(app.main.get_by_role("combobox", name="Queue")).to_have_value("")
+        expect(app.main.get_by_role("button", name="Open next item")).to_have_count(0)
+        app.shot("review-left")
+        _pick_queue(app, QUEUE)
+        app.assert_no_exception()
+    finally:
+        context.close()
