@@ -2,10 +2,14 @@
 
 Each saves three items with one key for the outcome and Ctrl+Enter to save and open the next;
 before each save the page is checked for any verdict, score or failure tag. Both sets persist.
+Also the Review page's own journey: queues created one after another (the form empties each
+time), review mode left and the same queue chosen again, and shortcut keys typed in the text
+boxes staying text.
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -220,3 +224,61 @@ def test_leaving_review_mode_empties_the_picker_and_the_queue_can_be_chosen_agai
         app.assert_no_exception()
     finally:
         context.close()
+
+
+LABELS = (
+    "agent succeeded",
+    "agent failed",
+    "cannot tell",
+    "behaved correctly",
+    "mistake that did not change the outcome",
+    "unsafe or unwanted action",
+    "fine",
+    "ambiguous",
+    "expected answer wrong",
+    "infeasible",
+    "environment problem",
+    "no environment problem",
+)
+"""The Annotate tab's label buttons, each with a one-key shortcut (S F U, 1-3, 4-7, E N)."""
+
+
+def test_keys_typed_in_the_text_boxes_are_text_not_labels(
+    browser: Browser, review_server: tuple[str, str], runs_copy: Path
+) -> None:
+    """Every shortcut key typed in the step box and the justification is text: no label changes,
+    and the row saved holds the one label chosen and exactly what was typed."""
+    base_url, store = review_server
+    item = _first_item(runs_copy)
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    typed = "Success? 1 2 3 4 5 6 7: unsafe, fine, EN"  # every shortcut key, both cases
+    try:
+        app = _open(context.new_page(), base_url, "cat", item)
+        app.main.locator("h1").first.click()
+        app.page.keyboard.press("f")
+        app.wait()
+        steps = app.main.get_by_role("textbox", name="First failing step(s)")
+        steps.click()
+        app.page.keyboard.type("4, 5")
+        box = app.main.get_by_label("Justification")
+        box.click()  # leaving the step box commits it: a run of its own
+        app.wait()
+        app.page.keyboard.type(typed)
+        expect(box).to_have_value(typed)
+        for label in LABELS:
+            chosen = "stBaseButton-primary" if label == "agent failed" else "stBaseButton-secondary"
+            button = app.main.get_by_role("button", name=re.compile(f"^{re.escape(label)} Shortcut"))
+            expect(button).to_have_attribute("data-testid", chosen)
+        app.page.keyboard.press("Control+Enter")
+        app.wait("Annotation saved (blind)")
+    finally:
+        context.close()
+    (row,) = [a for a in open_store(store).annotations() if a.reviewer == "cat"]
+    assert (row.item, row.outcome, row.process, row.task, row.environment_problem) == (
+        item,
+        "failure",
+        None,
+        None,
+        None,
+    )
+    assert (row.failing_steps, row.justification) == ((4, 5), typed)
