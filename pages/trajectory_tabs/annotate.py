@@ -8,7 +8,8 @@ save (and open the queue's next item), from the text box too.
 
 The form belongs to one trajectory: its widgets are keyed by the item, and when the page shows
 another item by any route (save-and-next, the list's keys, a link, the pickers) the previous
-item's unsaved labels are dropped, so a save holds exactly what was on screen for that item. The
+item's unsaved labels are dropped, so a save holds exactly what was on screen for that item; a
+save empties the form, on screen too (when the item stays, outside a queue). The
 stage a save is stored in is the core's decision (review.judging): this form only says whether it
 was filled in blind. When the store refuses a save (e.g. the PostgreSQL server is down), the form
 keeps what was entered, stays in its mode, and says why.
@@ -109,9 +110,27 @@ def _enum_options(values: type[StrEnum]) -> list[tuple[str, str, str]]:
     return [(v.value, LABEL_TEXT[v], _SHORTCUTS[v]) for v in values]
 
 
+# The form's widgets, and what each shows when empty.
+_EMPTY_WIDGETS: dict[Key, object] = {
+    Key.REVIEW_JUSTIFICATION: "",
+    Key.REVIEW_STEPS: "",
+    Key.REVIEW_ERROR_CODES: [],
+    Key.REVIEW_TASK_CODES: [],
+}
+
+
 def _clear(item: Item) -> None:
     for group in _FIELDS:
         st.session_state.pop(_field(group, item), None)
+
+
+def _empty(item: Item) -> None:
+    """Empty the form of `item`, which may stay on screen: its widgets are set to empty (a widget's
+    state removed would leave the browser showing what was typed), its labels removed.
+    """
+    _clear(item)
+    for group, empty in _EMPTY_WIDGETS.items():
+        st.session_state[_field(group, item)] = empty
 
 
 def _start_form(item: Item) -> None:
@@ -156,7 +175,7 @@ def _save(store: AnnotationStore, item: Item, base: dict[str, object]) -> None:
     except StoreError as exc:
         _say("error", f"Not saved; your labels and text are kept: {exc}")
         return
-    _clear(item)
+    _empty(item)
     _say("ok", _saved_text(saved, base["stage"] == Stage.BLIND))
     queue = current_queue(store)
     if queue is not None:

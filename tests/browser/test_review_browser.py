@@ -3,8 +3,8 @@
 Each saves three items with one key for the outcome and Ctrl+Enter to save and open the next;
 before each save the page is checked for any verdict, score or failure tag. Both sets persist.
 Also the Review page's own journey: queues created one after another (the form empties each
-time), review mode left and the same queue chosen again, and shortcut keys typed in the text
-boxes staying text.
+time), review mode left and the same queue chosen again, shortcut keys typed in the text boxes
+staying text, and a save outside a queue emptying the whole form on screen.
 """
 
 from __future__ import annotations
@@ -282,3 +282,45 @@ def test_keys_typed_in_the_text_boxes_are_text_not_labels(
         None,
     )
     assert (row.failing_steps, row.justification) == ((4, 5), typed)
+
+
+def test_a_save_outside_a_queue_empties_the_whole_form_on_screen(
+    browser: Browser, review_server: tuple[str, str], runs_copy: Path
+) -> None:
+    """Saved outside a queue, the item stays on screen: every field of the form is emptied there
+    too, so a second save (a revision) holds exactly what the reviewer sees and typed again."""
+    base_url, store = review_server
+    item = _first_item(runs_copy)
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    try:
+        app = App(context.new_page(), base_url)
+        app.goto("trajectory", "Informed:", run=item[0], task=item[1], reviewer="dan", tab="Annotate")
+        steps = app.main.get_by_role("textbox", name="First failing step(s)")
+        box = app.main.get_by_label("Justification")
+        app.main.locator("h1").first.click()
+        app.page.keyboard.press("f")
+        app.wait()
+        steps.fill("3")
+        box.fill("dan: first look")
+        box.press("Control+Enter")
+        app.wait("Annotation saved (informed)")
+        expect(steps).to_have_value("")
+        expect(box).to_have_value("")
+        expect(app.main.get_by_role("button", name=re.compile("^agent failed Shortcut"))).to_have_attribute(
+            "data-testid", "stBaseButton-secondary"
+        )
+        app.shot("review-saved-outside-queue")
+        app.main.locator("h1").first.click()
+        app.page.keyboard.press("s")
+        app.wait()
+        box.fill("dan: on second thought")
+        box.press("Control+Enter")
+        app.wait("Annotation saved (informed)")  # the first save's message may still be shown:
+        expect(box).to_have_value("")  # the box emptied is this save's
+    finally:
+        context.close()
+    rows = [a for a in open_store(store).annotations() if a.reviewer == "dan"]
+    assert [(r.outcome, r.failing_steps, r.justification) for r in rows] == [
+        ("failure", (3,), "dan: first look"),
+        ("success", (), "dan: on second thought"),
+    ]
