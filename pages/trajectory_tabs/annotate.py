@@ -9,10 +9,10 @@ save (and open the queue's next item), from the text box too.
 The form belongs to one trajectory: its widgets are keyed by the item, and when the page shows
 another item by any route (save-and-next, the list's keys, a link, the pickers) the previous
 item's unsaved labels are dropped, so a save holds exactly what was on screen for that item; a
-save empties the form, on screen too (when the item stays, outside a queue). The
-stage a save is stored in is the core's decision (review.judging): this form only says whether it
-was filled in blind. When the store refuses a save (e.g. the PostgreSQL server is down), the form
-keeps what was entered, stays in its mode, and says why.
+save empties the form, on screen too (when the item stays, outside a queue). The stage a save is
+stored in is the core's decision (review.judging): this form only says whether it was filled in
+blind. When the store refuses a save (e.g. the PostgreSQL server is down), the form keeps what
+was entered, stays in its mode, and says why.
 """
 
 from __future__ import annotations
