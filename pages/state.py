@@ -285,11 +285,11 @@ class Key(StrEnum):
     CORRECTION_BOX = "_correction_box"
     """Whether the Tasks page's propose-a-correction box is open."""
     CORRECTION_KIND = "_correction_kind"
-    """The proposal's kind (corrected, ambiguous, infeasible)."""
+    """The proposal's kind (corrected, ambiguous, infeasible); one per task (`correction_field_key`)."""
     CORRECTION_EXPECTED = "_correction_expected"
-    """The proposed expected response (JSON text)."""
+    """The proposed expected response (JSON text); one per task."""
     CORRECTION_REASON = "_correction_reason"
-    """The proposal's reason."""
+    """The proposal's reason; one per task."""
     CORRECTION_SAVE = "_correction_save"
     """The save-the-proposal button."""
 
@@ -353,6 +353,13 @@ def trajectory_link(run_key: str, task_id: str) -> dict[str, str]:
 def review_field_key(field: Key, run_key: str, task_id: str) -> str:
     """Key of one field of the Annotate form for one trajectory: a form never outlives its item."""
     return f"{field.value}:{run_key}\x1f{task_id}"
+
+
+def correction_field_key(field: Key, task_id: int) -> str:
+    """Key of one field of the Tasks page's proposal form for one task: a proposal never carries
+    what was typed for another task.
+    """
+    return f"{field.value}:{task_id}"
 
 
 def label_key(group: str, value: str) -> str:

@@ -3,6 +3,8 @@
 The proposal is checked by the official task model and tried at once on every attempt of the task
 in the loaded runs (scored with the proposed expected answer, nothing written), showing how many
 verdicts would flip; saving stores it in the annotation store for `webeval annotations export`.
+The form's fields are the task's own (`correction_field_key`): opening another task never carries
+what was typed for this one into its proposal.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pages.access import as_reviewer, blocked
 from pages.common import current_root, inert, lazy_expander, load_trajectory_cached
 from pages.review_store import review_store
 from pages.reviewer import reviewer
-from pages.state import Key
+from pages.state import Key, correction_field_key
 from webeval_core.access import Write
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.review import StoreError
@@ -26,15 +28,24 @@ from webeval_core.review.corrections import CorrectionKind, TaskCorrection, save
 
 def _proposal(task: Task) -> TaskCorrection | None:
     """The proposal the form describes; None (with the reason shown) when it is not one yet."""
-    kind = st.radio("Proposal", list(CorrectionKind), key=Key.CORRECTION_KIND, horizontal=True)
+    kind = st.radio(
+        "Proposal",
+        list(CorrectionKind),
+        key=correction_field_key(Key.CORRECTION_KIND, task.task_id),
+        horizontal=True,
+    )
     text = st.text_area(
         "Corrected expected response (JSON)",
         value=json.dumps(task.expected.model_dump(mode="json"), indent=2),
-        key=Key.CORRECTION_EXPECTED,
+        key=correction_field_key(Key.CORRECTION_EXPECTED, task.task_id),
         height=200,
         disabled=kind != CorrectionKind.CORRECTED,
     )
-    reason = st.text_input("Reason", key=Key.CORRECTION_REASON, placeholder="what is wrong with the task")
+    reason = st.text_input(
+        "Reason",
+        key=correction_field_key(Key.CORRECTION_REASON, task.task_id),
+        placeholder="what is wrong with the task",
+    )
     if not reason.strip() or not reviewer():
         st.caption("A proposal needs a reason and a reviewer (sidebar).")
         return None

@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from pages.common import inert
-from pages.state import Key, label_key, review_field_key
+from pages.state import Key, correction_field_key, label_key, review_field_key
 from tests.builders import snapshot
 from tests.conftest import Sample
 from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, AccessPolicy
@@ -122,8 +122,8 @@ def test_a_task_correction_is_tried_but_not_saved(app: OpenPage, sample: Sample,
     expected = (
         '{"task_type": "retrieve", "status": "SUCCESS", "retrieved_data": [{"month": "May", "count": 0}]}'
     )
-    at.text_area(key=Key.CORRECTION_EXPECTED).input(expected)
-    at.text_input(key=Key.CORRECTION_REASON).input("the May count is wrong").run()
+    at.text_area(key=correction_field_key(Key.CORRECTION_EXPECTED, 108)).input(expected)
+    at.text_input(key=correction_field_key(Key.CORRECTION_REASON, 108)).input("the May count is wrong").run()
     assert not at.exception, [e.value for e in at.exception]
     assert any(m.label == "Verdicts that would flip" for m in at.metric)
     assert Key.CORRECTION_SAVE not in _buttons(at)
@@ -162,13 +162,13 @@ def test_a_reviewer_may_not_propose_a_correction_nor_rescore(
     at = app("pages/tasks.py", task="108", reviewer="ann")
     at.session_state[Key.CORRECTION_BOX] = True
     at.run()
-    at.text_input(key=Key.CORRECTION_REASON).input("unclear").run()
+    at.text_input(key=correction_field_key(Key.CORRECTION_REASON, 108)).input("unclear").run()
     assert Key.CORRECTION_SAVE not in _buttons(at)
     assert inert("ann is a reviewer here: a task correction needs the adjudicator role.") in _texts(at)
     at = app("pages/tasks.py", task="108", reviewer="judge")
     at.session_state[Key.CORRECTION_BOX] = True
     at.run()
-    at.text_input(key=Key.CORRECTION_REASON).input("unclear").run()
+    at.text_input(key=correction_field_key(Key.CORRECTION_REASON, 108)).input("unclear").run()
     assert Key.CORRECTION_SAVE in _buttons(at)
     run, task = _item(sample)
     at = app(TRAJECTORY, run=run, task=task, tab="Re-score", reviewer="judge")

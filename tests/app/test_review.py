@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
@@ -10,11 +11,12 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.state import Key, label_key, review_field_key
+from pages.state import Key, correction_field_key, label_key, review_field_key
 from tests.builders import snapshot
 from tests.conftest import Sample
 from tests.postgres_server import PASSWORD, PostgresServer, running_postgres
 from tests.verifier_files import JUDGE, SECOND, verifier_root
+from webeval_core.reading.tasks import load_catalog
 from webeval_core.review import (
     OFFICIAL,
     Annotation,
@@ -273,8 +275,10 @@ def test_a_task_correction_shows_the_flips_and_is_saved(
     expected = (
         '{"task_type": "retrieve", "status": "SUCCESS", "retrieved_data": [{"month": "May", "count": 0}]}'
     )
-    at.text_area(key=Key.CORRECTION_EXPECTED).input(expected)
-    at.text_input(key=Key.CORRECTION_REASON).input("the <b>May</b> count is wrong").run()
+    at.text_area(key=correction_field_key(Key.CORRECTION_EXPECTED, 108)).input(expected)
+    at.text_input(key=correction_field_key(Key.CORRECTION_REASON, 108)).input(
+        "the <b>May</b> count is wrong"
+    ).run()
     assert not at.exception, [e.value for e in at.exception]
     flips = next(m for m in at.metric if m.label == "Verdicts that would flip")
     changed, total = flips.value.split(" of ")
@@ -282,6 +286,28 @@ def test_a_task_correction_shows_the_flips_and_is_saved(
     at.button(key=Key.CORRECTION_SAVE).click().run()
     (saved,) = read_corrections(open_store(store_file))
     assert (saved.task_id, saved.reviewer, saved.reason) == (108, "ann", "the <b>May</b> count is wrong")
-    at.text_area(key=Key.CORRECTION_EXPECTED).input('{"task_type": "fly"}').run()
+    at.text_area(key=correction_field_key(Key.CORRECTION_EXPECTED, 108)).input('{"task_type": "fly"}').run()
     assert any("official task model refuses it" in e.value for e in at.error)
     assert snapshot(sample.root) == before
+
+
+def test_a_proposal_typed_for_one_task_is_not_carried_to_the_next(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    """Another task opened with the box still open: its form shows its own expected response and no
+    reason, so a proposal never holds text typed for another task; back on the first, it starts anew."""
+    at = app("pages/tasks.py", task="108", reviewer="ann")
+    at.session_state[Key.CORRECTION_BOX] = True
+    at.run()
+    at.text_area(key=correction_field_key(Key.CORRECTION_EXPECTED, 108)).input('{"status": "SUCCESS"}')
+    at.text_input(key=correction_field_key(Key.CORRECTION_REASON, 108)).input("typed for 108").run()
+    at.query_params["task"] = "11"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    task = load_catalog().get(11)
+    assert task is not None
+    expected = json.loads(at.text_area(key=correction_field_key(Key.CORRECTION_EXPECTED, 11)).value)
+    assert expected == task.expected.model_dump(mode="json")
+    assert at.text_input(key=correction_field_key(Key.CORRECTION_REASON, 11)).value == ""
+    assert [t.key for t in at.text_input if "typed for 108" in str(t.value)] == []
+    assert not read_corrections(open_store(store_file))
