@@ -110,13 +110,8 @@ def _enum_options(values: type[StrEnum]) -> list[tuple[str, str, str]]:
     return [(v.value, LABEL_TEXT[v], _SHORTCUTS[v]) for v in values]
 
 
-# The form's widgets, and what each shows when empty.
-_EMPTY_WIDGETS: dict[Key, object] = {
-    Key.REVIEW_JUSTIFICATION: "",
-    Key.REVIEW_STEPS: "",
-    Key.REVIEW_ERROR_CODES: [],
-    Key.REVIEW_TASK_CODES: [],
-}
+_TEXT_WIDGETS = (Key.REVIEW_JUSTIFICATION, Key.REVIEW_STEPS)
+_CODE_WIDGETS = (Key.REVIEW_ERROR_CODES, Key.REVIEW_TASK_CODES)
 
 
 def _clear(item: Item) -> None:
@@ -129,8 +124,10 @@ def _empty(item: Item) -> None:
     state removed would leave the browser showing what was typed), its labels removed.
     """
     _clear(item)
-    for group, empty in _EMPTY_WIDGETS.items():
-        st.session_state[_field(group, item)] = empty
+    for group in _TEXT_WIDGETS:
+        st.session_state[_field(group, item)] = ""
+    for group in _CODE_WIDGETS:
+        st.session_state[_field(group, item)] = []  # a new list each time: session state keeps it
 
 
 def _start_form(item: Item) -> None:
