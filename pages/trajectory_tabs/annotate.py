@@ -66,16 +66,10 @@ _SHORTCUTS: dict[str, str] = {
     TaskLabel.INFEASIBLE: "7",
 }
 _ENVIRONMENT = {"yes": ("environment problem", "E"), "no": ("no environment problem", "N")}
-_FIELDS = (
-    Key.REVIEW_OUTCOME,
-    Key.REVIEW_PROCESS,
-    Key.REVIEW_TASK,
-    Key.REVIEW_ENVIRONMENT,
-    Key.REVIEW_JUSTIFICATION,
-    Key.REVIEW_STEPS,
-    Key.REVIEW_ERROR_CODES,
-    Key.REVIEW_TASK_CODES,
-)
+_LABELS = (Key.REVIEW_OUTCOME, Key.REVIEW_PROCESS, Key.REVIEW_TASK, Key.REVIEW_ENVIRONMENT)
+_TEXT_WIDGETS = (Key.REVIEW_JUSTIFICATION, Key.REVIEW_STEPS)
+_CODE_WIDGETS = (Key.REVIEW_ERROR_CODES, Key.REVIEW_TASK_CODES)
+_FIELDS = (*_LABELS, *_TEXT_WIDGETS, *_CODE_WIDGETS)
 # The taxonomy codes a reviewer may give: the agent's errors (1-6) and the task's (7-8); category
 # 9 is a harness recheck that takes no part in a judgement.
 _ERROR_CODES = [code for code in sorted_codes(list(CODES)) if category_of(code) in set("123456")]
@@ -110,10 +104,6 @@ def _enum_options(values: type[StrEnum]) -> list[tuple[str, str, str]]:
     return [(v.value, LABEL_TEXT[v], _SHORTCUTS[v]) for v in values]
 
 
-_TEXT_WIDGETS = (Key.REVIEW_JUSTIFICATION, Key.REVIEW_STEPS)
-_CODE_WIDGETS = (Key.REVIEW_ERROR_CODES, Key.REVIEW_TASK_CODES)
-
-
 def _clear(item: Item) -> None:
     for group in _FIELDS:
         st.session_state.pop(_field(group, item), None)
@@ -123,7 +113,8 @@ def _empty(item: Item) -> None:
     """Empty the form of `item`, which may stay on screen: its widgets are set to empty (a widget's
     state removed would leave the browser showing what was typed), its labels removed.
     """
-    _clear(item)
+    for group in _LABELS:
+        st.session_state.pop(_field(group, item), None)
     for group in _TEXT_WIDGETS:
         st.session_state[_field(group, item)] = ""
     for group in _CODE_WIDGETS:

@@ -130,6 +130,17 @@ def test_two_reviewers_work_one_blind_queue_with_the_keyboard(
     print(f"save-and-next: {', '.join(f'{t:.2f}' for t in timings)} s")
 
 
+def _in_review_mode(app: App, name: str) -> None:
+    """The sidebar says the session works queue `name`."""
+    sidebar = app.page.locator("[data-testid='stSidebar']")
+    expect(sidebar.get_by_text(f"Review mode · queue {name}")).to_be_visible()
+
+
+def _label_button(app: App, label: str) -> Locator:
+    """The Annotate tab's button of one label (its accessible name ends with its shortcut)."""
+    return app.main.get_by_role("button", name=re.compile(f"^{re.escape(label)} Shortcut"))
+
+
 def _queue_form(app: App) -> Locator:
     """The "New queue" expander, opened (a rerun that draws more above it draws it closed)."""
     expander = app.main.locator("[data-testid='stExpander']").filter(has_text="New queue")
@@ -156,9 +167,7 @@ def _create_queue(app: App, name: str) -> None:
     button.click()
     app.wait()
     app.assert_no_exception()
-    expect(
-        app.page.locator("[data-testid='stSidebar']").get_by_text(f"Review mode · queue {name}")
-    ).to_be_visible()
+    _in_review_mode(app, name)
     _queue_form(app)
     expect(field).to_have_value("")  # saved: the form is empty again, its button disabled
     expect(button).to_be_disabled()
@@ -195,9 +204,7 @@ def _pick_queue(app: App, name: str) -> None:
     picker.click()
     app.page.get_by_role("option", name=name, exact=True).click()
     app.wait()
-    expect(
-        app.page.locator("[data-testid='stSidebar']").get_by_text(f"Review mode · queue {name}")
-    ).to_be_visible()
+    _in_review_mode(app, name)
     expect(app.main.get_by_role("button", name="Open next item")).to_be_visible()
 
 
@@ -267,8 +274,7 @@ def test_keys_typed_in_the_text_boxes_are_text_not_labels(
         expect(box).to_have_value(typed)
         for label in LABELS:
             chosen = "stBaseButton-primary" if label == "agent failed" else "stBaseButton-secondary"
-            button = app.main.get_by_role("button", name=re.compile(f"^{re.escape(label)} Shortcut"))
-            expect(button).to_have_attribute("data-testid", chosen)
+            expect(_label_button(app, label)).to_have_attribute("data-testid", chosen)
         app.page.keyboard.press("Control+Enter")
         app.wait("Annotation saved (blind)")
     finally:
@@ -306,9 +312,7 @@ def test_a_save_outside_a_queue_empties_the_whole_form_on_screen(
         app.wait("Annotation saved (informed)")
         expect(steps).to_have_value("")
         expect(box).to_have_value("")
-        expect(app.main.get_by_role("button", name=re.compile("^agent failed Shortcut"))).to_have_attribute(
-            "data-testid", "stBaseButton-secondary"
-        )
+        expect(_label_button(app, "agent failed")).to_have_attribute("data-testid", "stBaseButton-secondary")
         app.shot("review-saved-outside-queue")
         app.main.locator("h1").first.click()
         app.page.keyboard.press("s")
