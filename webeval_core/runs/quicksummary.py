@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -91,7 +91,7 @@ def _fields(run_key: str, folder: str, key: str) -> dict[str, Any]:
     task_data = _object(at + TASK_DATA_NAME) if TASK_DATA_NAME in names else None
     # The verdict reads eval_result.json's numbers, which orjson reads otherwise past 64 bits.
     eval_result = _object(at + EVAL_RESULT_NAME, numbers=True) if EVAL_RESULT_NAME in names else None
-    scores, judged = _score_files(folder) if SCORES_DIR in names else ({}, {})
+    scores, judged = _score_files(folder) if SCORES_DIR in names else ({}, [])
     verdict = _verdict_of(judged, eval_result)
     if verdict is not None:
         _plain(verdict.score)
@@ -210,16 +210,27 @@ def _duration(content: dict[str, Any]) -> float | None:
     return float(end) - float(start) if start is not None and end is not None else None
 
 
-def _score_files(folder: str) -> tuple[dict[str, float | None], dict[str, ScoreFile]]:
+class _Judged(NamedTuple):
+    """A score file with a decoded response, as `ScoreFile`'s fields: made a model only when a
+    verdict or a verifier's codes are read through the full readers (most folders need none).
+    """
+
+    name: str
+    path: str
+    score: float | None
+    response_text: str | None
+    response: dict[str, Any] | list[Any]
+
+
+def _score_files(folder: str) -> tuple[dict[str, float | None], list[_Judged]]:
     """`read_score_files(folder, responses="engine")`, when every file is a regular one read
     without a warning: each file's score, and the files with a decoded response (all a verdict or a
-    verifier's codes can come from) as `ScoreFile`s.
+    verifier's codes can come from).
     """
     at = folder + os.sep + SCORES_DIR + os.sep
     found = sorted(name for name in _listing(at) if name.endswith(".json"))
     scores: dict[str, float | None] = {}
-    judged: dict[str, ScoreFile] = {}
-    folder_path = _path(folder)  # each file's Path from it: their parent, `scores/`, is never seen twice
+    judged: list[_Judged] = []
     for name in found:
         path = at + name
         # A text response's numbers are `read_score_files`' own to decode; any other's are read here.
@@ -230,39 +241,35 @@ def _score_files(folder: str) -> tuple[dict[str, float | None], dict[str, ScoreF
         if not isinstance(score, int | float) or not -1e300 < score < 1e300:
             raise _DeclinedError
         stem = name.removesuffix(".json")
-        scores[stem] = _plain(float(score))
+        score = scores[stem] = _plain(float(score))
         response = response_fields(content, decode=False)
         if response["response"] is not None:
-            judged[stem] = _SCORE_FILE.model_copy(
-                update={
-                    "name": stem,
-                    "path": folder_path.joinpath(SCORES_DIR, name),
-                    "score": scores[stem],
-                    **response,
-                }
-            )
+            judged.append(_Judged(stem, path, score, **response))
     return scores, judged
 
 
-def _verdict_of(judged: dict[str, ScoreFile], eval_result: dict[str, Any] | None) -> Verdict | None:
+def _models(judged: list[_Judged]) -> dict[str, ScoreFile]:
+    """The files as `read_score_files` gives them."""
+    return {j.name: _SCORE_FILE.model_copy(update={**j._asdict(), "path": Path(j.path)}) for j in judged}
+
+
+def _verdict_of(judged: list[_Judged], eval_result: dict[str, Any] | None) -> Verdict | None:
     """`read_verdict(judged, eval_result)`; a single stored evaluation is read as it is when it can be."""
-    stored = [
-        (sf, r) for sf in judged.values() if type(r := sf.response) is dict and type(r.get("engine")) is dict
-    ]
+    stored = [(j, r) for j in judged if type(r := j.response) is dict and type(r.get("engine")) is dict]
     if len(stored) == 1:
-        ((score_file, response),) = stored
-        verdict = plain_verdict(score_file.name, score_file.score, response)
+        ((file, response),) = stored
+        verdict = plain_verdict(file.name, file.score, response)
         if verdict is not None:
             return verdict
-    return read_verdict(judged, eval_result)
+    return read_verdict(_models(judged), eval_result)
 
 
-def _failure_codes(judged: dict[str, ScoreFile]) -> dict[str, tuple[str, ...]]:
+def _failure_codes(judged: list[_Judged]) -> dict[str, tuple[str, ...]]:
     """`failure_codes` of the score files, asked only of those whose JSON text may name a verifier's
     key: a key of the decoded response is spelt in that text, unless escaped.
     """
-    maybe = {name: sf for name, sf in judged.items() if _may_verify(sf.response_text or "")}
-    return failure_codes(maybe) if maybe else {}
+    maybe = [j for j in judged if _may_verify(j.response_text or "")]
+    return failure_codes(_models(maybe)) if maybe else {}
 
 
 def _may_verify(text: str) -> bool:
