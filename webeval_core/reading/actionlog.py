@@ -158,26 +158,38 @@ def count_steps(data: bytes) -> int:
     for record in _line_records(data):
         action = record.get("action")
         source = record.get("source")
-        if isinstance(action, str) and source != SUMMARY_SOURCE:  # `structured_action`, inline
+        if type(action) is str and source != SUMMARY_SOURCE:  # `structured_action`, inline
             structured = True
             solver = solver or source == "WebSurfer"
-            arguments = record.get("arguments")
-            inner = arguments.get("action") if isinstance(arguments, dict) else None
-            events.append(
-                (_STRUCTURED, inner if action == "computer_use" and isinstance(inner, str) else action)
-            )
+            events.append((_STRUCTURED, _inner_action(action, record)))
             continue
         message = record.get("message")
-        event = _message_event(message, source) if isinstance(message, str) else None
-        if event is not None:
-            text = text or event[0] != _OBSERVED
-            if event[0] != _TEXT_ANNOUNCED:  # a summary line saying "Action #N" names the writer only
-                events.append(event)
+        if type(message) is not str:
+            continue
+        match = find_text_action(message) if "executing tool" in message else None
+        if match:
+            text = True  # a summary line saying "Action #N" names the writer only
+            if source != SUMMARY_SOURCE:
+                events.append((_TEXT, int(match.group(1)), match.group(2)))
+        elif (
+            source != SUMMARY_SOURCE
+            and "Observation" in message
+            and (observed := _OBSERVATION.match(message))
+        ):
+            events.append((_OBSERVED, int(observed.group(1))))
     return _count(events, writer_generation(solver=solver, structured=structured, text=text))
 
 
-_BYTE_OPENERS = (b"{", b"[")
-_STRUCTURED, _TEXT, _TEXT_ANNOUNCED, _OBSERVED = range(4)  # what a line is to the step count
+_STRUCTURED, _TEXT, _OBSERVED = range(3)  # what a line is to the step count
+
+
+def _inner_action(action: str, record: dict[str, Any]) -> Any:
+    """A structured line's real action: `arguments.action` of a "computer_use" line, else `action`."""
+    if action != "computer_use":
+        return action
+    arguments = record.get("arguments")
+    inner = arguments.get("action") if type(arguments) is dict else None
+    return inner if type(inner) is str else action
 
 
 def _line_records(data: bytes) -> list[dict[str, Any]]:
@@ -185,11 +197,13 @@ def _line_records(data: bytes) -> list[dict[str, Any]]:
     records = []
     loads = orjson.loads
     for raw in data.split(b"\n"):
-        stripped = raw.strip()
-        # A line orjson reads as bytes is valid UTF-8 ending in JSON, so its text strips to the same
-        # record; any other line takes the text's own way (Unicode spaces, bad bytes, `_SCAN`).
+        if not raw:
+            continue
+        # A line orjson reads as bytes is valid UTF-8 holding one JSON value between JSON spaces,
+        # so its text strips to the same record; any other line takes the text's own way (other
+        # spaces, bad bytes, text after the record: `_SCAN`).
         try:
-            record = loads(stripped) if stripped[:1] in _BYTE_OPENERS else _text_record(raw)
+            record = loads(raw)
         except orjson.JSONDecodeError:
             record = _text_record(raw)
         if type(record) is dict:  # a JSON decoder makes plain dicts
@@ -211,19 +225,6 @@ def _text_record(raw: bytes) -> Any:
     return record
 
 
-def _message_event(message: str, source: Any) -> tuple[Any, ...] | None:
-    """What a record without a structured action is to `_StepBuilder.add`, reduced to what the
-    count needs: a text action, a summary line announcing one, an observation; None: nothing.
-    """
-    match = find_text_action(message) if "executing tool" in message else None
-    if source == SUMMARY_SOURCE:
-        return (_TEXT_ANNOUNCED,) if match else None
-    if match:
-        return (_TEXT, int(match.group(1)), match.group(2))
-    number = _observation_number(message)
-    return (_OBSERVED, number) if number is not None else None
-
-
 def _count(events: list[tuple[Any, ...]], generation: Generation | None) -> int:
     """`_StepBuilder`'s pairing of text and structured lines, counting the steps it would build."""
     steps = 0
@@ -242,12 +243,6 @@ def _count(events: list[tuple[Any, ...]], generation: Generation | None) -> int:
             steps += 1
             pending = None
     return steps + (pending is not None)
-
-
-def _observation_number(message: str) -> int | None:
-    """The N of an "Observation#N" message (as `_StepBuilder.add` reads it); None for other lines."""
-    obs = _OBSERVATION.match(message) if "Observation" in message else None
-    return int(obs.group(1)) if obs else None
 
 
 @dataclass

@@ -12,6 +12,7 @@ A file from another schema version, or one SQLite cannot read, is replaced by an
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -129,10 +130,14 @@ def store_path(cache_dir: Path, root: Path) -> Path:
 
 def sort_key(rel: str) -> str:
     """A text that sorts as `discovery.natural_key` of the folder's name does (task 9 before 10)."""
+    return _name_sort_key(rel.rsplit("/", 1)[-1])
+
+
+@functools.lru_cache(maxsize=4096)  # folders are named by task id: every run repeats the same names
+def _name_sort_key(name: str) -> str:
     from webeval_core.runs.discovery import natural_key
 
-    parts = natural_key(rel.rsplit("/", 1)[-1])
-    return "\x00".join(f"0{len(str(v)):03d}{v}" if kind == 0 else f"1{v}" for kind, v in parts)
+    return "\x00".join(f"0{len(str(v)):03d}{v}" if kind == 0 else f"1{v}" for kind, v in natural_key(name))
 
 
 class IndexStore:
