@@ -16,7 +16,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,6 +34,7 @@ __all__ = [
     "TaskVerification",
     "VerifierOutput",
     "failure_codes",
+    "is_verifier_response",
     "parse_step_numbers",
     "read_verifier_output",
     "verifier_outputs",
@@ -271,16 +272,7 @@ class FieldReader:
 
     def holds_any(self, keys: frozenset[str]) -> bool:
         """Whether `find` finds any of `keys`: one walk of the nested objects instead of one per key."""
-        level: list[Any] = [self.response] if _is_mapping(self.response) else []
-        for _ in range(_SEARCH_DEPTH):
-            deeper: list[Any] = []
-            for item in level:  # each a Mapping: only those are walked into
-                # The keys an object holds met in C first: most of an evaluation's objects hold none.
-                if not keys.isdisjoint(item) and any(item.get(key) is not None for key in keys):
-                    return True
-                deeper.extend(v for v in item.values() if _is_mapping(v))
-            level = deeper
-        return False
+        return _holds_any(self.response, keys)
 
     def text(self, value: Any, path: str) -> str | None:
         """A text; numbers as written, a structured value as its JSON (kept, not reported)."""
@@ -373,16 +365,41 @@ def failure_codes(scores: Mapping[str, ScoreFile]) -> dict[str, tuple[str, ...]]
     return {output.judge: output.codes for output in verifier_outputs(scores)[0] if output.codes}
 
 
+def is_verifier_response(response: object) -> TypeGuard[Mapping[str, Any]]:
+    """Whether a score file's decoded response is a verifier's output: an object holding one of
+    `VERIFIER_KEYS`, at most three levels down. Any other response gives no output and no codes.
+    """
+    return _is_mapping(response) and _holds_any(response, VERIFIER_KEYS)
+
+
+def _holds_any(data: object, keys: frozenset[str]) -> bool:
+    """Whether `FieldReader(data).find` finds any of `keys` (breadth first, `_SEARCH_DEPTH` levels)."""
+    level: list[Any] = [data] if _is_mapping(data) else []
+    for depth in range(_SEARCH_DEPTH, 0, -1):
+        deeper: list[Any] = []
+        for item in level:  # each a Mapping: only those are walked into
+            # The keys an object holds met in C first: most of an evaluation's objects hold none.
+            if not keys.isdisjoint(item) and any(item.get(key) is not None for key in keys):
+                return True
+            if depth > 1:  # the last level's values are not looked into
+                # `_is_mapping` inline: a call for every value would cost more than the walk.
+                deeper += [
+                    v
+                    for v in item.values()
+                    if (kind := type(v)) is dict or (kind not in _NOT_MAPPINGS and isinstance(v, Mapping))
+                ]
+        level = deeper
+    return False
+
+
 def read_verifier_output(score_file: ScoreFile) -> tuple[VerifierOutput | None, list[Diagnostic]]:
     """A score file read as a rubric verifier's; None when its response is not one (free text, an
     official evaluation). Every generation is read: absent fields stay None.
     """
     response = score_file.response
-    if not isinstance(response, Mapping):
+    if not is_verifier_response(response):
         return None, []
     fields = FieldReader(response, f"scores/{score_file.name}.json")
-    if not fields.holds_any(VERIFIER_KEYS):
-        return None, []
     output = VerifierOutput(
         judge=score_file.name,
         file=fields.file,

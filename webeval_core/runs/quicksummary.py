@@ -30,7 +30,7 @@ from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, response_fiel
 from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.taskdata import site_of, task_text_of
 from webeval_core.reading.trajectory import MAX_DURATION_S, NO_ANSWER_MARKER, answer_task_id
-from webeval_core.reading.verifier import failure_codes
+from webeval_core.reading.verifier import failure_codes, is_verifier_response
 from webeval_core.runs.summary import ANSWER_PREVIEW, TrajectorySummary, error_type
 from webeval_core.scoring.verdicts import Verdict, plain_verdict, read_verdict
 
@@ -43,18 +43,6 @@ _LAST_TIME = 1e10  # unix seconds (year 2286): any time below is one `datetime` 
 # Floats below this print alike from pydantic and orjson (above, pydantic writes 1e16, orjson 1e+16).
 _PLAIN_FLOAT = 1e16
 _BOM = b"\xef\xbb\xbf"
-VERIFIER_ANCHORS = (
-    "rubric_",
-    "verifier_",
-    "task_verification",
-    "success_criterion",
-    "outcome_success",
-    "first_point",
-    "cp_type",
-)
-"""Texts one of which every key of `verifier.VERIFIER_KEYS` holds: fewer searches of a long text
-than one per key (and long ones, which a search skips through)."""
-
 
 # Models are made by updating every field of one made at import (`model_copy`: no validation, as
 # `model_construct`, but without its walk over every field's aliases and defaults).
@@ -265,16 +253,9 @@ def _verdict_of(judged: list[_Judged], eval_result: dict[str, Any] | None) -> Ve
 
 
 def _failure_codes(judged: list[_Judged]) -> dict[str, tuple[str, ...]]:
-    """`failure_codes` of the score files, asked only of those whose JSON text may name a verifier's
-    key: a key of the decoded response is spelt in that text, unless escaped.
-    """
-    maybe = [j for j in judged if _may_verify(j.response_text or "")]
-    return failure_codes(_models(maybe)) if maybe else {}
-
-
-def _may_verify(text: str) -> bool:
-    """Whether a JSON text may hold one of `verifier.VERIFIER_KEYS`: spelt as is, or escaped."""
-    return "\\u" in text or any(anchor in text for anchor in VERIFIER_ANCHORS)
+    """`failure_codes` of the score files, asked only of verifiers' (most are evaluations)."""
+    verifiers = [j for j in judged if is_verifier_response(j.response)]
+    return failure_codes(_models(verifiers)) if verifiers else {}
 
 
 def _core_error(folder: str) -> str | None:
