@@ -204,10 +204,15 @@ class _Judged(NamedTuple):
     """
 
     name: str
+    """The file's stem (`ScoreFile.name`)."""
     path: str
+    """The file (`ScoreFile.path`, as text)."""
     score: float | None
+    """Its score (`ScoreFile.score`)."""
     response_text: str | None
+    """The judge's text (`ScoreFile.response_text`)."""
     response: dict[str, Any] | list[Any]
+    """The text decoded (`ScoreFile.response`)."""
 
 
 def _score_files(folder: str) -> tuple[dict[str, float | None], list[_Judged]]:

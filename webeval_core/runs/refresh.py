@@ -328,8 +328,9 @@ def _read(job: _Job) -> _Read:
     from webeval_core.runs.summary import summarize_trajectory
 
     seen = job.seen
-    if seen.scores_mtime_ns == _UNSEEN:  # before reading: a score written meanwhile is seen next time
-        seen = seen._replace(scores_mtime_ns=_scores_mtime(job.folder))
+    scores_mtime = seen.scores_mtime_ns
+    if scores_mtime == _UNSEEN:  # before reading: a score written meanwhile is seen next time
+        scores_mtime = _scores_mtime(job.folder)
     run = _run_of(job.root, job.folder)
     key = job.rel if job.rel != "." else _root_key(job.root)
     # An ordinary folder's summary and document in one pass; any other folder read in full.
@@ -339,7 +340,8 @@ def _read(job: _Job) -> _Read:
     )
     window = LIVE_WINDOW_S if summary.outcome in _ANSWERED else UNANSWERED_WINDOW_S
     print_ = fingerprint(job.folder) if _recent(seen.dir_mtime_ns, window) else None
-    return _Read(trajectory_row(job.rel, seen._replace(files_print=print_), summary, document), run)
+    stored = StoredFolder(seen.dir_mtime_ns, scores_mtime, print_)  # not `_replace`: twice the cost
+    return _Read(trajectory_row(job.rel, stored, summary, document), run)
 
 
 # A worker's runs by (root, trajectory folder's parent): made once per run folder, from its path.
