@@ -330,6 +330,15 @@ def report(results: dict[int, list[Row]], loads: list[float]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def record(out: Path, text: str) -> None:
+    """Put a run's results at the top of `out`, the earlier runs kept below."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if out.exists():
+        text = f"{text}\n\n{out.read_text()}"
+    out.write_text(text)
+    print(f"written to {out}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=formatter)
@@ -358,11 +367,7 @@ def main(argv: list[str] | None = None) -> int:
             loads.append(os.getloadavg()[0])
         text = report(results, loads)  # before the clean-up: deleting 100,000 folders takes minutes
         print(text)
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        if args.out.exists():  # the newest run on top, the earlier ones kept below
-            text = f"{text}\n\n{args.out.read_text()}"
-        args.out.write_text(text)
-        print(f"written to {args.out}", flush=True)
+        record(args.out, text)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

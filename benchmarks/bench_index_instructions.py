@@ -33,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.bench_index import age_tree  # noqa: E402
+from benchmarks.bench_index import age_tree, record  # noqa: E402
 from benchmarks.synthetic_roots import build_runs, prepare_sample  # noqa: E402
 
 _ROOT_SIZE = 5000
@@ -146,11 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         text = report(figures, args.folders, stamp)
         print(text)
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        if args.out.exists():  # the newest run on top, the earlier ones kept below
-            text = f"{text}\n\n{args.out.read_text()}"
-        args.out.write_text(text)
-        print(f"written to {args.out}", flush=True)
+        record(args.out, text)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0
