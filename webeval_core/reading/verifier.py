@@ -369,7 +369,7 @@ def is_verifier_response(response: object) -> TypeGuard[Mapping[str, Any]]:
     """Whether a score file's decoded response is a verifier's output: an object holding one of
     `VERIFIER_KEYS`, at most three levels down. Any other response gives no output and no codes.
     """
-    return _is_mapping(response) and _holds_any(response, VERIFIER_KEYS)
+    return _holds_any(response, VERIFIER_KEYS)  # never true of anything but a Mapping
 
 
 def _holds_any(data: object, keys: frozenset[str]) -> bool:
