@@ -58,6 +58,7 @@ class Write(StrEnum):
     RECORD = "review record"
     SCORE = "score file"
     TASK_FILE = "task file"
+    REVIEWER_NAME = "reviewer's name change"
 
 
 class Role(StrEnum):
@@ -82,6 +83,8 @@ NEEDED: Mapping[Write, Role] = {
     Write.CORRECTION: Role.ADJUDICATOR,
     Write.SCORE: Role.OPERATOR,
     Write.TASK_FILE: Role.OPERATOR,
+    # Moving one reviewer's judgements under another's name changes every agreement figure.
+    Write.REVIEWER_NAME: Role.OPERATOR,
 }
 """The least role each write needs."""
 

@@ -1,4 +1,7 @@
-"""`webeval annotations list | export | import | agreement ROOT` (what each does: review/commands.py)."""
+"""`webeval annotations list | export | import | agreement | rename-reviewer ROOT`: arguments parsed.
+
+What each action does is in review/commands.py.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +16,9 @@ if TYPE_CHECKING:
 
 def add_parser(sub: Subparsers) -> None:
     """`annotations ACTION ROOT [--annotations PATH_OR_URL] ...`, an action per review command."""
-    notes = sub.add_parser("annotations", help="human reviews: list, export, import, agreement")
+    notes = sub.add_parser(
+        "annotations", help="human reviews: list, export, import, agreement, rename-reviewer"
+    )
     actions = notes.add_subparsers(dest="action", required=True)
     store = argparse.ArgumentParser(add_help=False)
     store.add_argument("root", help="the folder whose trajectories the annotations are about")
@@ -53,6 +58,13 @@ def add_parser(sub: Subparsers) -> None:
     agreement.add_argument(
         "--adjudicator", metavar="REVIEWER", help="whose outcome settles a tie between reviewers"
     )
+    rename = actions.add_parser(
+        "rename-reviewer",
+        parents=[store],
+        help="move a name typed before sign-in to the identity that signs in (operator; audited)",
+    )
+    rename.add_argument("old", help="the reviewer name the annotations were saved under")
+    rename.add_argument("new", help="the name they move to (e.g. the email the reviewer signs in with)")
     notes.set_defaults(handler=run)
 
 
@@ -73,5 +85,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         getattr(args, "corrections", None),
         getattr(args, "adjudicator", None),
         audit=getattr(args, "audit", None),
+        names=(getattr(args, "old", ""), getattr(args, "new", "")),
     )
     return commands.run_command(command, Path(args.root).resolve(), args.annotations, out, sys.stderr)

@@ -1,4 +1,5 @@
-"""What `webeval annotations list | export | import | agreement` do; `cli/annotations.py` parses arguments.
+"""What `webeval annotations list | export | import | agreement | rename-reviewer` do (`cli/annotations.py`
+parses arguments).
 
 Each command opens the store (`--annotations PATH_OR_URL`, else `WEBEVAL_ANNOTATIONS`, else the
 SQLite file), reads the root's index for the trajectories and their judges, and returns an exit
@@ -15,6 +16,7 @@ from typing import TextIO
 from webeval_core.access import Write
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.review.agreement import agreement_report
+from webeval_core.review.annotations import Annotation, Stage, reviewer_key
 from webeval_core.review.corrections import corrections_as_tasks, proposals, read_corrections
 from webeval_core.review.cuaverifierbench import write_tables
 from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text, unseen
@@ -37,14 +39,17 @@ def command_for(
     adjudicator: str | None = None,
     *,
     audit: str | None = None,
+    names: tuple[str, str] = ("", ""),
 ) -> Command:
-    """The command of a `webeval annotations` action and its options."""
+    """The command of a `webeval annotations` action and its options (`names`: rename-reviewer's)."""
     if action == "export":
         return export_command(fmt, output, corrections, audit)
     if action == "import":
         return import_command(Path(file))
     if action == "agreement":
         return agreement_command(as_json=fmt == "json", adjudicator=adjudicator)
+    if action == "rename-reviewer":
+        return rename_command(*names)
     return list_command
 
 
@@ -162,6 +167,37 @@ def import_command(file: Path) -> Command:
         return 0
 
     return run
+
+
+def rename_command(old: str, new: str) -> Command:
+    """`rename-reviewer OLD NEW`: the annotations saved under a typed name become the reviewer
+    NEW's (the identity they sign in as), said with the trajectories judged under both names in one
+    stage (`annotations.current` then counts one of them, the other stays in the history).
+    """
+
+    def run(store: AnnotationStore, root: Path, out: TextIO) -> int:
+        before = store.annotations()
+        both = sorted(_judged(before, old) & _judged(before, new))
+        moved, shown = store.rename_reviewer(old, new)
+        if not moved and not shown:
+            out.write(terminal_text(f"No annotation under the name {old!r}: nothing renamed") + "\n")
+            return 1
+        name = store.reviewer_name(new)
+        line = f"Renamed {old!r} to {name!r}: {moved} annotation(s), {shown} record(s) of what was shown"
+        out.write(terminal_text(line) + "\n")
+        for run_key, task_id, stage in both:
+            kept = "the first counts, made blind" if stage == Stage.BLIND else "the newest counts"
+            item = f"  {run_key} {task_id}: judged under both names ({stage}); {kept}"
+            out.write(terminal_text(item) + "\n")
+        return 0
+
+    return run
+
+
+def _judged(annotations: list[Annotation], reviewer: str) -> set[tuple[str, str, str]]:
+    """The (run, task id, stage) a reviewer (any case) annotated."""
+    key = reviewer_key(reviewer)
+    return {(a.run, a.task_id, str(a.stage)) for a in annotations if a.reviewer_key == key}
 
 
 def agreement_command(as_json: bool, adjudicator: str | None = None) -> Command:

@@ -14,6 +14,7 @@ records the verified identity (`signed_in`) on its row, annotation or record ali
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -32,6 +33,8 @@ from webeval_core.access import AccessPolicy, Write, WriteRefusedError, current_
 from webeval_core.review.annotations import Annotation, Shown, reviewer_key
 
 ENV_VARIABLE = "WEBEVAL_ANNOTATIONS"
+RENAME_RECORD = "reviewer_rename"
+"""The kind of record `AnnotationStore.rename_reviewer` leaves: who became whom, when, how many rows."""
 POSTGRES_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
 
 _metadata = sa.MetaData()
@@ -294,17 +297,7 @@ class AnnotationStore:
         self._check(Write.SHOWN, reviewer)
         who = reviewer_key(reviewer)
         now = datetime.now(UTC).isoformat()
-        rows = [
-            {
-                "digest": hashlib.sha256(f"{run}\x1f{task_id}\x1f{who}\x1f{what}".encode()).hexdigest(),
-                "run": run,
-                "task_id": task_id,
-                "reviewer_key": who,
-                "what": str(what),
-                "created": now,
-            }
-            for run, task_id in dict.fromkeys(items)
-        ]
+        rows = [_shown_row(run, task_id, who, str(what), now) for run, task_id in dict.fromkeys(items)]
         if not rows or not who:
             return 0
         with self._transaction() as connection:
@@ -342,6 +335,48 @@ class AnnotationStore:
                     sa.update(_shown).where(_shown.c.run == old, _shown.c.task_id == task_id).values(run=new)
                 )
         return moved
+
+    def rename_reviewer(self, old: str, new: str) -> tuple[int, int]:
+        """Move the annotations and `shown` rows of reviewer `old` (any case) to the name `new` (as
+        the store first knew it), in one transaction that records the change (a `RENAME_RECORD`,
+        in the audit history): how many annotations and `shown` rows moved. It is how a name typed
+        before sign-in becomes the identity that signs in. Rows saved signed in keep their name.
+
+        Raises:
+            StoreError: When `old` saved rows signed in, or `old` and `new` are one reviewer.
+        """
+        policy = self._check(Write.REVIEWER_NAME)
+        old_key, name = reviewer_key(old), self.reviewer_name(new)
+        if old_key == reviewer_key(name) or not old_key or not name:
+            raise StoreError(f"annotation store {self.location}: {old!r} and {new!r} are one reviewer")
+        a, s = _annotations.c, _shown.c
+        with self._transaction() as connection:
+            rows = (
+                connection.execute(sa.select(_annotations).where(a.reviewer_key == old_key)).mappings().all()
+            )
+            if any(row["signed_in"] for row in rows):
+                raise StoreError(
+                    f"annotation store {self.location}: {old!r} saved annotations signed in; a verified"
+                    " identity's annotations keep its name"
+                )
+            shown = connection.execute(sa.select(_shown).where(s.reviewer_key == old_key)).mappings().all()
+            if not rows and not shown:
+                return 0, 0  # no such reviewer: nothing to record
+            connection.execute(sa.delete(_annotations).where(a.reviewer_key == old_key))
+            moved = [_annotation_from(row).model_copy(update={"reviewer": name}) for row in rows]
+            count = sum(self._insert(connection, _annotations, _annotation_row(m)) for m in moved)
+            connection.execute(sa.delete(_shown).where(s.reviewer_key == old_key))
+            for row in shown:
+                again = _shown_row(
+                    row["run"], row["task_id"], reviewer_key(name), row["what"], row["created"]
+                )
+                self._insert(connection, _shown, again)
+            now = datetime.now(UTC).isoformat()
+            body = json.dumps({"from": old.strip(), "to": name, "annotations": count, "at": now})
+            digest = hashlib.sha256(f"{RENAME_RECORD}\x1f{body}".encode()).hexdigest()
+            record = {"digest": digest, "kind": RENAME_RECORD, "body": body, "signed_in": policy.signed_in}
+            self._insert(connection, _records, {**record, "created": now})
+        return count, len(shown)
 
     def annotations_of(self, run: str, task_id: str) -> list[Annotation]:
         """The annotations of one trajectory, oldest first (history included)."""
@@ -519,6 +554,18 @@ def _migrate(engine: Engine) -> None:
             connection.execute(sa.insert(_version).values(version=SCHEMA_VERSION))
         elif version != SCHEMA_VERSION:
             connection.execute(sa.update(_version).values(version=SCHEMA_VERSION))
+
+
+def _shown_row(run: str, task_id: str, who: str, what: str, created: str) -> dict[str, Any]:
+    digest = hashlib.sha256(f"{run}\x1f{task_id}\x1f{who}\x1f{what}".encode()).hexdigest()
+    return {
+        "digest": digest,
+        "run": run,
+        "task_id": task_id,
+        "reviewer_key": who,
+        "what": what,
+        "created": created,
+    }
 
 
 def _annotation_row(annotation: Annotation) -> dict[str, Any]:

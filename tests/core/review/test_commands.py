@@ -421,3 +421,34 @@ def test_annotations_of_a_root_that_is_a_run_are_found_however_the_root_is_typed
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{typed.replace('/', '_')}"))
         code, text = cli("annotations", "list", typed, "--annotations", location)
         assert code == 0 and "\tofficial-run\t7\tann\tblind\tsuccess" in text, (typed, text)
+
+
+def test_rename_reviewer_moves_a_typed_name_and_says_what_both_names_judged(
+    scored_sample: Sample, location: str, tmp_path: Path
+) -> None:
+    root = str(scored_sample.root)
+    first, second = _items(scored_sample)[:2]
+    rows = [
+        _row(first, "Ann", "failure", created="2026-11-20T10:00:00+00:00"),
+        _row(second, "ann", "success", created="2026-11-20T10:01:00+00:00"),
+        _row(first, "ann@example.org", "success", created="2026-11-21T10:00:00+00:00"),
+    ]
+    file = _write_rows(tmp_path / "x.jsonl", rows)
+    assert cli("annotations", "import", root, str(file), "--annotations", location)[0] == 0
+
+    code, text = cli(
+        "annotations", "rename-reviewer", root, "ann", "ann@example.org", "--annotations", location
+    )
+
+    assert code == 0
+    assert text.splitlines() == [
+        "Renamed 'ann' to 'ann@example.org': 2 annotation(s), 0 record(s) of what was shown",
+        f"  {first[0]} {first[1]}: judged under both names (blind); the first counts, made blind",
+    ]
+    export = cli("annotations", "export", root, "--annotations", location, "--format", "jsonl")[1]
+    current = {
+        (r["run"], r["task_id"]): (r["reviewer"], r["outcome"]) for r in map(json.loads, export.splitlines())
+    }
+    assert current == {first: ("ann@example.org", "failure"), second: ("ann@example.org", "success")}
+    again = cli("annotations", "rename-reviewer", root, "ann", "ann@example.org", "--annotations", location)
+    assert again == (1, "No annotation under the name 'ann': nothing renamed\n")

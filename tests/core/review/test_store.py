@@ -16,8 +16,9 @@ import pytest
 import sqlalchemy as sa
 
 from tests.postgres_server import PASSWORD, PostgresServer
-from webeval_core.review.annotations import Annotation, Outcome, Stage, current
-from webeval_core.review.store import SCHEMA_VERSION, StoreError, mask, open_store
+from webeval_core.access import AccessPolicy, Role, Roles, acting_as
+from webeval_core.review.annotations import Annotation, Outcome, Shown, Stage, current
+from webeval_core.review.store import RENAME_RECORD, SCHEMA_VERSION, StoreError, mask, open_store
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -234,3 +235,67 @@ def test_an_old_json_lines_location_opens_the_sqlite_file_beside_it(tmp_path: Pa
     assert problems == []
     assert store.location == str(tmp_path / "notes.sqlite")
     assert [(a.task_id, a.outcome) for a in store.annotations()] == [("7", "unsure")]
+
+
+def test_a_typed_name_moves_to_the_identity_with_its_history_and_a_record(location: str) -> None:
+    store = open_store(location)
+    typed = [
+        judgement("1", "Ann", minute=0),
+        judgement("1", "ann", minute=5, outcome=Outcome.SUCCESS, stage=Stage.INFORMED),
+        judgement("2", "ann", minute=1),
+    ]
+    signed = judgement("2", "ann@example.org", minute=9, outcome=Outcome.SUCCESS)
+    store.add_many([*typed, signed, judgement("1", "bob")])
+    store.note_shown([("run-a", "1")], "ann", Shown.VERDICT)
+
+    assert store.rename_reviewer(" ANN ", "Ann@Example.org") == (3, 1)
+
+    history = store.annotations()
+    assert sorted(a.reviewer for a in history) == ["ann@example.org"] * 4 + ["bob"]
+    moved = sorted((a for a in history if a.reviewer != "bob" and a != signed), key=lambda a: a.created)
+    # Only the name changed: what was judged, when, in which stage and having seen what.
+    assert [a.model_copy(update={"reviewer": "ann"}) for a in moved] == [
+        t.model_copy(update={"reviewer": "ann"}) for t in sorted(typed, key=lambda t: t.created)
+    ]
+    assert store.reviewed("ann") == set()
+    assert store.reviewed("ann@example.org") == {("run-a", "1"), ("run-a", "2")}
+    assert store.shown("run-a", "1", "ann@example.org") == {Shown.VERDICT}
+    assert store.shown("run-a", "1", "ann") == set()
+    # Both names judged task 2 blind: the first blind judgement counts, the later one is history.
+    assert current(history)[("run-a", "2", "ann@example.org", Stage.BLIND)].created == typed[2].created
+    (record,) = store.records(RENAME_RECORD)
+    assert json.loads(record) | {"at": ""} == {
+        "from": "ANN",
+        "to": "ann@example.org",
+        "annotations": 3,
+        "at": "",
+    }
+    assert [e.kind for e in store.audit()].count(RENAME_RECORD) == 1
+    assert store.rename_reviewer("ann", "ann@example.org") == (0, 0)  # nobody left by that name
+    assert len(store.records(RENAME_RECORD)) == 1
+
+
+def test_a_verified_identity_and_one_reviewer_are_not_renamed(location: str) -> None:
+    store = open_store(location)
+    with acting_as("ann@example.org", verified=True):
+        store.add(judgement("1", "ann@example.org"))
+    store.add(judgement("2", "bob"))
+    with pytest.raises(StoreError, match="signed in"):
+        store.rename_reviewer("ann@example.org", "mallory")
+    with pytest.raises(StoreError, match="one reviewer"):
+        store.rename_reviewer("bob", " BOB ")
+    assert sorted(a.reviewer for a in store.annotations()) == ["ann@example.org", "bob"]
+    assert store.records(RENAME_RECORD) == []
+
+
+def test_a_rename_needs_the_operator_role_and_a_writable_store(location: str) -> None:
+    open_store(location).add(judgement("1", "ann"))
+    roles = Roles(roles={"judge@example.org": Role.ADJUDICATOR, "ops@example.org": Role.OPERATOR})
+    store = open_store(location, AccessPolicy(roles=roles))
+    with acting_as("judge@example.org"), pytest.raises(StoreError, match="needs the operator role"):
+        store.rename_reviewer("ann", "ann@example.org")
+    with pytest.raises(StoreError, match="read-only"):
+        open_store(location, AccessPolicy(read_only=True)).rename_reviewer("ann", "ann@example.org")
+    assert [a.reviewer for a in store.annotations()] == ["ann"]
+    with acting_as("ops@example.org"):
+        assert store.rename_reviewer("ann", "ann@example.org") == (1, 0)
