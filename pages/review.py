@@ -1,6 +1,7 @@
 """Review: the review queues of the annotation store, each with this reviewer's progress; open the next item.
 
-A queue is a saved filter of the trajectory list plus a mode. Choosing one enters review mode
+A queue is a saved filter of the trajectory list plus a mode, assigned to some reviewers or to
+anyone; the queue chosen shows each reviewer's progress through it. Choosing one enters review mode
 (pages/review_mode.py) until the reviewer leaves it: a blind queue hides every verdict, score,
 failure tag and other reviewer's label across the app until the reviewer saves an item; informed
 shows them. Items come failures first by default; "Open next" opens the first item this reviewer
@@ -30,6 +31,7 @@ from webeval_core.review import (
     ReviewQueue,
     Stage,
     StoreError,
+    queue_progress,
     read_queues,
     save_queue,
 )
@@ -39,7 +41,7 @@ from webeval_core.runs.metrics import TrajectoryFilter
 require_app_shell()
 
 
-def _queue_form(frame: pd.DataFrame, index_runs: list[str]) -> None:
+def _queue_form(frame: pd.DataFrame, index_runs: list[str], known: list[str]) -> None:
     """Create a queue from the list's filters (the ones of the Trajectories page, by name)."""
     name = st.text_input("Name", key=Key.QUEUE_NAME, placeholder="e.g. gitlab failures, blind")
     st.radio("Mode", list(Stage), format_func=lambda s: LABEL_TEXT[s], key=Key.QUEUE_STAGE, horizontal=True)
@@ -56,6 +58,14 @@ def _queue_form(frame: pd.DataFrame, index_runs: list[str]) -> None:
         "Judges", sorted({j for v in judged().values() for j in v}), key=Key.QUEUE_JUDGES
     )
     failures_first = right.checkbox("Failures first", value=True, key=Key.QUEUE_FAILURES_FIRST)
+    reviewers = st.multiselect(
+        "Assigned to",
+        known,
+        key=Key.QUEUE_REVIEWERS,
+        accept_new_options=True,
+        placeholder="anyone (choose or type reviewers)",
+        help="Whose queue this is: reviewer names, or the identities they sign in with. None: anyone's.",
+    )
     criteria = TrajectoryFilter(
         runs=frozenset(runs),
         sites=frozenset(sites),
@@ -69,13 +79,15 @@ def _queue_form(frame: pd.DataFrame, index_runs: list[str]) -> None:
         key=Key.QUEUE_CREATE,
         disabled=not name.strip(),
         on_click=_create,
-        args=(criteria, frozenset(judges), failures_first),
+        args=(criteria, frozenset(judges), failures_first, tuple(reviewers)),
     )
     if (problem := st.session_state.pop(Key.QUEUE_PROBLEM, None)) is not None:
         st.error(inert(problem))
 
 
-def _create(criteria: TrajectoryFilter, judges: frozenset[str], failures_first: bool) -> None:
+def _create(
+    criteria: TrajectoryFilter, judges: frozenset[str], failures_first: bool, reviewers: tuple[str, ...]
+) -> None:
     """Callback: save the new queue and choose it (the picker is drawn after this, on the rerun)."""
     state = st.session_state
     queue = ReviewQueue(
@@ -84,6 +96,7 @@ def _create(criteria: TrajectoryFilter, judges: frozenset[str], failures_first: 
         criteria=criteria,
         judges=judges,
         failures_first=failures_first,
+        reviewers=reviewers,
     )
     store = review_store()
     if store is None:
@@ -96,6 +109,7 @@ def _create(criteria: TrajectoryFilter, judges: frozenset[str], failures_first: 
         return
     _work_queue(queue)
     state[Key.QUEUE_NAME] = ""  # set, not removed: the browser shows the emptied field too
+    state[Key.QUEUE_REVIEWERS] = []
 
 
 def _work_queue(queue: ReviewQueue) -> None:
@@ -118,6 +132,7 @@ def _queue_table(queues: dict[str, ReviewQueue], done_by: dict[str, int]) -> Non
         {
             "queue": q.name,
             "mode": q.stage.value,
+            "assigned to": ", ".join(q.reviewers) or "anyone",
             "items": len(items_of(q)),
             "done by you": done_by[q.name],
         }
@@ -137,6 +152,7 @@ def _page() -> None:
     try:
         queues = read_queues(store)
         done_by = {name: len(set(items_of(q)) & store.reviewed(me, q.stage)) for name, q in queues.items()}
+        known = store.reviewers()
     except StoreError as exc:
         st.error(inert(str(exc)))
         st.stop()
@@ -158,15 +174,22 @@ def _page() -> None:
         queue = queues.get(chosen) if chosen else None
         if queue is not None:
             _work(queue, store, done_by[queue.name], me)
+            _progress_table(queue, store)
     if blocked(Write.QUEUE, "new queues are not saved here."):
         return
+    known += [me] if me and me.casefold() not in {k.casefold() for k in known} else []
     with st.expander("New queue", expanded=not queues):
-        _queue_form(current_frame(), [r.key for r in index.run_heads])
+        _queue_form(current_frame(), [r.key for r in index.run_heads], known)
 
 
 def _work(queue: ReviewQueue, store: AnnotationStore, done: int, me: str) -> None:
     items = items_of(queue)
     st.progress(done / len(items) if items else 1.0, text=f"{done} / {len(items)} done by you")
+    if me and not queue.assigned_to(me):
+        st.warning(
+            inert(f"This queue is assigned to {', '.join(queue.reviewers)}, not to you.")
+            + " What you annotate in it still counts, as anywhere else."
+        )
     if not me:
         st.info("Name yourself in the sidebar (Reviewer) to work this queue.")
         return
@@ -180,6 +203,28 @@ def _work(queue: ReviewQueue, store: AnnotationStore, done: int, me: str) -> Non
         return
     if st.button("Open next item", key=Key.QUEUE_OPEN, type="primary", shortcut="Enter"):
         open_item(queue, target)
+
+
+def _progress_table(queue: ReviewQueue, store: AnnotationStore) -> None:
+    """Each reviewer's progress through the queue: those it is assigned to, then anyone else's."""
+    items = items_of(queue)
+    try:
+        annotations = store.annotations()
+    except StoreError as exc:
+        st.error(inert(str(exc)))
+        return
+    rows = [
+        {
+            "reviewer": p.reviewer,
+            "assigned": "yes" if p.assigned else "anyone" if not queue.reviewers else "no",
+            "done": p.done,
+            "of": len(items),
+        }
+        for p in queue_progress(queue, items, annotations)
+    ]
+    if rows:
+        st.caption("Each reviewer's progress through this queue")
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key=Key.QUEUE_PROGRESS)
 
 
 _page()

@@ -26,6 +26,7 @@ from webeval_core.review import (
     judge_verdicts,
     open_store,
     read_corrections,
+    read_queues,
     save_queue,
 )
 from webeval_core.runs.index import build_index
@@ -161,6 +162,43 @@ def test_a_blind_queue_hides_verdicts_until_saved_then_moves_to_the_next_item(
     assert second != first
     (saved,) = open_store(store_file).annotations()
     assert (saved.item, saved.stage, saved.reviewer) == (first, Stage.BLIND, "bob")
+
+
+def test_a_queue_assigned_to_two_reviewers_shows_their_progress_and_tells_anyone_else(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    items = _scored_items(sample)
+    first_day = datetime(2026, 11, 20, tzinfo=UTC)
+    note = Annotation(
+        run=items[0][0],
+        task_id=items[0][1],
+        reviewer="Ann",
+        stage=Stage.BLIND,
+        outcome=Outcome.SUCCESS,
+        created=first_day,
+    )
+    open_store(store_file).add(note)
+    at = app("pages/review.py", reviewer="carol")
+    assert at.multiselect(key=Key.QUEUE_REVIEWERS).options == ["Ann", "carol"]  # known names, and you
+    at.text_input(key=Key.QUEUE_NAME).input("ann and bob")
+    at.multiselect(key=Key.QUEUE_REVIEWERS).select("Ann").select("bob").run()  # bob: typed, a new name
+    at.button(key=Key.QUEUE_CREATE).click().run()
+    assert not at.exception
+
+    (queue,) = read_queues(open_store(store_file)).values()
+    assert (queue.name, queue.stage, queue.reviewers) == ("ann and bob", Stage.BLIND, ("Ann", "bob"))
+    table = at.dataframe[0].value
+    assert table.loc[0, "assigned to"] == "Ann, bob"
+    assert ["assigned to Ann, bob, not to you" in w.value for w in at.warning] == [True]
+    progress = at.dataframe[1].value
+    total = len(build_index(sample.root).summaries)  # the queue keeps every trajectory: no filter
+    assert progress.to_dict("records") == [
+        {"reviewer": "Ann", "assigned": "yes", "done": 1, "of": total},
+        {"reviewer": "bob", "assigned": "yes", "done": 0, "of": total},
+    ]
+    at = app("pages/review.py", reviewer="BOB", queue="ann and bob")
+    assert "0 / " in at.get("progress")[0].proto.text  # the queue is worked...
+    assert not at.warning  # ...and it is bob's: no warning, whatever the case he types his name in
 
 
 def test_the_list_shows_review_columns_and_filters_on_them(

@@ -150,8 +150,10 @@ def _queue_form(app: App) -> Locator:
     return expander
 
 
-def _create_queue(app: App, name: str) -> None:
-    """Fill in "New queue" and press its button, as a new user would."""
+def _create_queue(app: App, name: str, assigned: tuple[str, ...] = ()) -> None:
+    """Fill in "New queue" (the reviewers it is assigned to typed, each added with Enter) and press
+    its button, as a new user would.
+    """
     expander = _queue_form(app)
     field = expander.get_by_label("Name")
     for _ in range(3):  # a run still drawing the form (the last queue's) may clear what was typed
@@ -160,6 +162,13 @@ def _create_queue(app: App, name: str) -> None:
         app.wait()
         if field.input_value() == name:
             break
+    for who in assigned:
+        expander.get_by_role("combobox", name="Assigned to").click()
+        app.page.keyboard.type(who)
+        app.page.keyboard.press("Enter")
+        app.wait()
+    if assigned:
+        app.page.keyboard.press("Escape")  # the options list closed, as a person would leave it
     button = expander.get_by_role("button", name="Create queue")
     expect(button).to_be_enabled()
     # The run that enabled the button may still be drawing the page: CI lost a click made then.
@@ -328,3 +337,40 @@ def test_a_save_outside_a_queue_empties_the_whole_form_on_screen(
         ("failure", (3,), "dan: first look"),
         ("success", (), "dan: on second thought"),
     ]
+
+
+def test_a_queue_assigned_with_the_keyboard_tells_its_reviewers_from_anyone_else(
+    browser: Browser, review_server: tuple[str, str]
+) -> None:
+    """ann assigns a new queue to bob and to an identity typed in the form; carol, in a session of
+    her own at the same time, finds it assigned to others (said, not refused); bob finds it his.
+    """
+    base_url, store = review_server
+    name = "for bob and dee"
+    contexts = [browser.new_context(viewport={"width": 1440, "height": 1000}) for _ in range(3)]
+    try:
+        ann, carol, bob = (App(c.new_page(), base_url) for c in contexts)
+        ann.goto("review", "Review", reviewer="ann")
+        carol.goto("review", "Review", reviewer="carol")
+        _create_queue(ann, name, assigned=("bob", "Dee@Example.org"))
+        expect(
+            ann.main.get_by_text("This queue is assigned to bob, Dee@Example.org, not to you.")
+        ).to_be_visible()
+        ann.shot("review-assigned-ann")
+
+        carol.page.reload()
+        carol.wait("Review")
+        _pick_queue(carol, name)
+        expect(
+            carol.main.get_by_text("This queue is assigned to bob, Dee@Example.org, not to you.")
+        ).to_be_visible()
+        carol.shot("review-assigned-carol")
+
+        bob.goto("review", "Review", reviewer="BOB", queue=name)
+        expect(bob.main.get_by_role("button", name="Open next item")).to_be_visible()
+        expect(bob.main.get_by_text("not to you")).to_have_count(0)
+        bob.shot("review-assigned-bob")
+    finally:
+        for context in contexts:
+            context.close()
+    assert read_queues(open_store(store))[name].reviewers == ("bob", "Dee@Example.org")

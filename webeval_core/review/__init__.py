@@ -9,7 +9,7 @@ agreement    reviewer-reviewer and judge-reviewer agreement (kappa, accuracy, pr
 failure_agreement  reviewers against each verifier's first point of failure, in the one taxonomy
 disagreement every pair of judges and the trajectories on which they disagree
 cuaverifierbench  the trajectories and annotations tables in CUAVerifierBench's shape
-queues       review queues: a saved filter plus a mode, progress and the next item
+queues       review queues: a saved filter, a mode and who it is assigned to; progress, the next item
 exchange     export and import as CSV / JSON lines
 corrections  proposed task corrections, checked by the official task model and tried on the attempts
 commands     what `webeval annotations ...` does (cli.py parses the arguments)
@@ -39,6 +39,7 @@ __all__ = [
     "Process",
     "ReviewQueue",
     "ReviewerAgreement",
+    "ReviewerProgress",
     "Stage",
     "StoreError",
     "TaskCorrection",
@@ -61,6 +62,7 @@ __all__ = [
     "open_annotations",
     "open_store",
     "queue_items",
+    "queue_progress",
     "read_corrections",
     "read_failures",
     "read_import",
@@ -125,9 +127,11 @@ if TYPE_CHECKING:
     from webeval_core.review.judges import OFFICIAL, judge_verdicts, summary_verdicts
     from webeval_core.review.legacy import open_annotations, read_legacy
     from webeval_core.review.queues import (
+        ReviewerProgress,
         ReviewQueue,
         next_item,
         queue_items,
+        queue_progress,
         read_queues,
         reviewed,
         save_queue,

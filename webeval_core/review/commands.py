@@ -23,6 +23,7 @@ from webeval_core.review.exchange import ImportRejectedError, export_rows, read_
 from webeval_core.review.failure_agreement import FailureAgreement, failure_report, read_failures
 from webeval_core.review.judges import judge_verdicts
 from webeval_core.review.legacy import open_annotations
+from webeval_core.review.queues import reassign_queues
 from webeval_core.review.store import AnnotationStore, StoreError
 from webeval_core.runs.index import build_index
 from webeval_core.safe_output import strict_json, terminal_text
@@ -179,12 +180,15 @@ def rename_command(old: str, new: str) -> Command:
         before = store.annotations()
         both = sorted(_judged(before, old) & _judged(before, new))
         moved, shown = store.rename_reviewer(old, new)
-        if not moved and not shown:
-            out.write(terminal_text(f"No annotation under the name {old!r}: nothing renamed") + "\n")
-            return 1
         name = store.reviewer_name(new)
+        queues = reassign_queues(store, old, name)  # also when a first attempt stopped after the rows
+        if not moved and not shown and not queues:
+            out.write(terminal_text(f"No annotation or queue under the name {old!r}: nothing renamed") + "\n")
+            return 1
         line = f"Renamed {old!r} to {name!r}: {moved} annotation(s), {shown} record(s) of what was shown"
         out.write(terminal_text(line) + "\n")
+        if queues:
+            out.write(terminal_text(f"  queues assigned to {name!r} now: {', '.join(queues)}") + "\n")
         for run_key, task_id, stage in both:
             kept = "the first counts, made blind" if stage == Stage.BLIND else "the newest counts"
             item = f"  {run_key} {task_id}: judged under both names ({stage}); {kept}"

@@ -1,9 +1,11 @@
-"""Review queues: a saved filter of the trajectory list plus a mode (blind or informed).
+"""Review queues: a saved filter of the trajectory list plus a mode (blind or informed), and who
+it is assigned to.
 
 A queue is stored in the annotation store (so a team shares it) as a JSON record; saving a queue
 under a name already used is a new record, and the newest one wins. Its items are the matching
 trajectories, failures first by default; a reviewer's progress is the items they annotated in the
-queue's stage, and the next item is the first they have not.
+queue's stage, and the next item is the first they have not. A queue assigned to reviewers is
+theirs to work (`queue_progress` follows each); one assigned to nobody is anyone's.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from webeval_core.access import Write
-from webeval_core.review.annotations import Annotation, Stage
+from webeval_core.review.annotations import Annotation, Stage, reviewer_key
 from webeval_core.review.store import AnnotationStore
 from webeval_core.runs.metrics import PASS, TrajectoryFilter, filter_frame
 
@@ -37,6 +39,9 @@ class ReviewQueue(BaseModel):
     """Keep trajectories judged by any of these judges (see review.judges); empty keeps all."""
     failures_first: bool = True
     """Whether trajectories the judges failed come first."""
+    reviewers: tuple[str, ...] = ()
+    """Who it is assigned to: reviewer names or signed-in identities, each once (names differing
+    only in case are one reviewer), in the order given; empty: anyone who reviews."""
 
     @field_validator("name")
     @classmethod
@@ -46,10 +51,40 @@ class ReviewQueue(BaseModel):
             raise ValueError("must not be blank")
         return value.strip()
 
+    @field_validator("reviewers")
+    @classmethod
+    def _each_once(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        """Names as reviewers compare: stripped, blanks dropped, each reviewer once (first spelling)."""
+        named: dict[str, str] = {}
+        for name in value:
+            if name.strip():
+                named.setdefault(reviewer_key(name), name.strip())
+        return tuple(named.values())
+
+    def assigned_to(self, reviewer: str) -> bool:
+        """Whether the queue is `reviewer`'s to work (any case): named in it, or it names nobody."""
+        return not self.reviewers or reviewer_key(reviewer) in {reviewer_key(n) for n in self.reviewers}
+
+
+class ReviewerProgress(BaseModel):
+    """How far one reviewer has worked a queue."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reviewer: str
+    """The reviewer, as the queue names them (or as they first named themselves, when it does not)."""
+    assigned: bool
+    """Whether the queue is assigned to them (False: they annotated some of its items anyway)."""
+    done: int
+    """The queue's items they annotated in its stage."""
+
 
 def save_queue(store: AnnotationStore, queue: ReviewQueue) -> None:
-    """Store a queue (a new record; an unchanged queue is stored once)."""
-    store.add_record(QUEUE_RECORD, queue.model_dump_json(), Write.QUEUE)
+    """Store a queue (a new record; an unchanged queue is stored once). A queue assigned to nobody
+    is stored without `reviewers`, as before assignment existed, so older readers still read it.
+    """
+    body = queue.model_dump_json(exclude=None if queue.reviewers else {"reviewers"})
+    store.add_record(QUEUE_RECORD, body, Write.QUEUE)
 
 
 def read_queues(store: AnnotationStore) -> dict[str, ReviewQueue]:
@@ -58,6 +93,23 @@ def read_queues(store: AnnotationStore) -> dict[str, ReviewQueue]:
         q.name: q for q in (ReviewQueue.model_validate_json(body) for body in store.records(QUEUE_RECORD))
     }
     return dict(sorted(found.items()))
+
+
+def reassign_queues(store: AnnotationStore, old: str, new: str) -> list[str]:
+    """Save again each queue assigned to `old` (any case), assigned to `new` in its place (a
+    reviewer renamed, `AnnotationStore.rename_reviewer`); the names of the queues changed.
+    """
+    changed = []
+    for queue in read_queues(store).values():
+        keys = [reviewer_key(name) for name in queue.reviewers]
+        if reviewer_key(old) in keys:
+            names = [
+                new if key == reviewer_key(old) else name
+                for key, name in zip(keys, queue.reviewers, strict=True)
+            ]
+            save_queue(store, ReviewQueue.model_validate({**queue.model_dump(), "reviewers": names}))
+            changed.append(queue.name)
+    return changed
 
 
 def queue_items(
@@ -75,6 +127,29 @@ def queue_items(
     if queue.failures_first:
         items.sort(key=passed.__getitem__)  # stable: the list's order within each group
     return items
+
+
+def queue_progress(
+    queue: ReviewQueue, items: Iterable[Item], annotations: Iterable[Annotation]
+) -> list[ReviewerProgress]:
+    """Each assigned reviewer's progress through the queue's `items`, in the queue's order, then
+    that of every other reviewer who annotated some of them in its stage (most done first).
+    """
+    wanted = set(items)
+    done: dict[str, set[Item]] = {}
+    names: dict[str, str] = {}
+    for a in annotations:
+        if a.stage == queue.stage and a.item in wanted:
+            done.setdefault(a.reviewer_key, set()).add(a.item)
+            names.setdefault(a.reviewer_key, a.reviewer)
+    assigned = [
+        ReviewerProgress(reviewer=name, assigned=True, done=len(done.pop(reviewer_key(name), ())))
+        for name in queue.reviewers
+    ]
+    others = [
+        ReviewerProgress(reviewer=names[key], assigned=False, done=len(found)) for key, found in done.items()
+    ]
+    return assigned + sorted(others, key=lambda p: (-p.done, p.reviewer.casefold()))
 
 
 def reviewed(annotations: Iterable[Annotation], reviewer: str, stage: Stage) -> set[Item]:

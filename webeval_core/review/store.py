@@ -292,6 +292,15 @@ class AnnotationStore:
             found = connection.execute(query).scalar()
         return str(found) if found else name.strip()
 
+    def reviewers(self) -> list[str]:
+        """Every reviewer who annotated, as each first named themselves (any case is one), by name."""
+        columns = _annotations.c
+        query = sa.select(columns.reviewer_key, columns.reviewer).order_by(columns.created, columns.id)
+        with self._transaction() as connection:
+            rows = connection.execute(query).all()
+        first = {str(row[0]): str(row[1]) for row in reversed(rows)}
+        return sorted(first.values(), key=str.casefold)
+
     def note_shown(self, items: Iterable[tuple[str, str]], reviewer: str, what: Shown) -> int:
         """Record that `what` of each trajectory (run, task id) was shown to a reviewer; how many new."""
         self._check(Write.SHOWN, reviewer)

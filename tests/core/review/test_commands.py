@@ -14,9 +14,10 @@ from tests.builders import snapshot
 from tests.conftest import Sample
 from tests.verifier_files import JUDGE, SECOND, verifier_root
 from webeval_core.cli import main
-from webeval_core.review.annotations import Annotation
+from webeval_core.review.annotations import Annotation, Stage
 from webeval_core.review.judges import OFFICIAL, judge_verdicts
 from webeval_core.review.legacy import legacy_file, open_annotations
+from webeval_core.review.queues import ReviewQueue, read_queues, save_queue
 from webeval_core.review.store import open_store
 from webeval_core.runs.index import build_index
 
@@ -435,6 +436,9 @@ def test_rename_reviewer_moves_a_typed_name_and_says_what_both_names_judged(
     ]
     file = _write_rows(tmp_path / "x.jsonl", rows)
     assert cli("annotations", "import", root, str(file), "--annotations", location)[0] == 0
+    store = open_store(location)
+    save_queue(store, ReviewQueue(name="pair", stage=Stage.BLIND, reviewers=("ANN", "bob")))
+    save_queue(store, ReviewQueue(name="open", stage=Stage.BLIND))
 
     code, text = cli(
         "annotations", "rename-reviewer", root, "ann", "ann@example.org", "--annotations", location
@@ -443,12 +447,17 @@ def test_rename_reviewer_moves_a_typed_name_and_says_what_both_names_judged(
     assert code == 0
     assert text.splitlines() == [
         "Renamed 'ann' to 'ann@example.org': 2 annotation(s), 0 record(s) of what was shown",
+        "  queues assigned to 'ann@example.org' now: pair",
         f"  {first[0]} {first[1]}: judged under both names (blind); the first counts, made blind",
     ]
+    assert {q.name: q.reviewers for q in read_queues(store).values()} == {
+        "open": (),
+        "pair": ("ann@example.org", "bob"),
+    }
     export = cli("annotations", "export", root, "--annotations", location, "--format", "jsonl")[1]
     current = {
         (r["run"], r["task_id"]): (r["reviewer"], r["outcome"]) for r in map(json.loads, export.splitlines())
     }
     assert current == {first: ("ann@example.org", "failure"), second: ("ann@example.org", "success")}
     again = cli("annotations", "rename-reviewer", root, "ann", "ann@example.org", "--annotations", location)
-    assert again == (1, "No annotation under the name 'ann': nothing renamed\n")
+    assert again == (1, "No annotation or queue under the name 'ann': nothing renamed\n")
