@@ -355,7 +355,7 @@ class AnnotationStore:
             StoreError: When `old` saved rows signed in, or `old` and `new` are one reviewer.
         """
         policy = self._check(Write.REVIEWER_NAME)
-        old_key, name = reviewer_key(old), self.reviewer_name(new)
+        old_key, old_name, name = reviewer_key(old), self.reviewer_name(old), self.reviewer_name(new)
         if old_key == reviewer_key(name) or not old_key or not name:
             raise StoreError(f"annotation store {self.location}: {old!r} and {new!r} are one reviewer")
         a, s = _annotations.c, _shown.c
@@ -381,7 +381,7 @@ class AnnotationStore:
                 )
                 self._insert(connection, _shown, again)
             now = datetime.now(UTC).isoformat()
-            body = json.dumps({"from": old.strip(), "to": name, "annotations": count, "at": now})
+            body = json.dumps({"from": old_name, "to": name, "annotations": count, "at": now})
             digest = hashlib.sha256(f"{RENAME_RECORD}\x1f{body}".encode()).hexdigest()
             record = {"digest": digest, "kind": RENAME_RECORD, "body": body, "signed_in": policy.signed_in}
             self._insert(connection, _records, {**record, "created": now})

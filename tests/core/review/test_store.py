@@ -265,7 +265,7 @@ def test_a_typed_name_moves_to_the_identity_with_its_history_and_a_record(locati
     assert current(history)[("run-a", "2", "ann@example.org", Stage.BLIND)].created == typed[2].created
     (record,) = store.records(RENAME_RECORD)
     assert json.loads(record) | {"at": ""} == {
-        "from": "ANN",
+        "from": "Ann",  # as the store first knew the name
         "to": "ann@example.org",
         "annotations": 3,
         "at": "",
