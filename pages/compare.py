@@ -27,7 +27,7 @@ from pages.common import (
     selected_rows,
     trajectory_query,
 )
-from pages.review_mode import hide_in_blind_review, note_verdicts_shown
+from pages.review_mode import hide_in_blind_review, reveal
 from pages.shell import require_app_shell
 from pages.state import Key
 from webeval_core.presentation.comparison import code_counts_table, statistics_table
@@ -94,6 +94,10 @@ if run_a == run_b:
     st.warning("Choose two different runs.")
     st.stop()
 
+# Every table below shows these trajectories' results: recorded for a named reviewer first.
+compared = frame if len(keys) > 2 else frame[frame["run"].isin([run_a, run_b])]
+if not reveal(zip(compared["run"].astype(str), compared["task_id"].astype(str), strict=True)):
+    st.stop()
 heads = metrics.headlines(frame[frame["run"].isin([run_a, run_b])])
 comparison = metrics.compare_runs(frame, run_a, run_b)
 counts = metrics.change_counts(comparison)
@@ -190,7 +194,6 @@ pair_task = st.selectbox(
 
 @contained("The side-by-side view")
 def _side_by_side(row: pd.Series, task: str) -> None:
-    note_verdicts_shown([(run_a, task), (run_b, task)])
     summaries = {(s.run_key, s.task_id): s for run in (run_a, run_b) for s in index.summaries_of(run)}
     compare_pair.render(
         [

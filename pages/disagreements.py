@@ -17,9 +17,8 @@ import streamlit as st
 
 from pages.common import current_frame, index_or_stop, inert, trajectory_table
 from pages.review_common import judged
-from pages.review_mode import hide_in_blind_review, note_verdicts_shown
-from pages.review_store import note_shown, review_store_quiet
-from pages.reviewer import reviewer
+from pages.review_mode import hide_in_blind_review, reveal
+from pages.review_store import review_store_quiet
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.walk import keys_list_params
@@ -93,13 +92,13 @@ def _matrix(pairs: tuple[JudgePair, ...]) -> tuple[pd.DataFrame, list[str]]:
     return table, names
 
 
-def _note_revealed(pair: JudgePair) -> None:
-    """A listed trajectory tells the reader its judges' verdicts (and the reviewers' majority, when
-    one of the two): recorded for a named reviewer, so a later save of it is not taken as blind.
+def _revealed(pair: JudgePair) -> bool:
+    """Whether the listed trajectories may be drawn: they tell the reader their judges' verdicts
+    (and the reviewers' majority, when one of the two), recorded as shown for a named reviewer first.
     """
-    note_verdicts_shown(pair.disagree)
-    if REVIEWERS in (pair.a, pair.b) and reviewer():
-        note_shown(list(pair.disagree), Shown.OTHERS)
+    if not reveal(pair.disagree):
+        return False
+    return REVIEWERS not in (pair.a, pair.b) or reveal(pair.disagree, Shown.OTHERS)
 
 
 def _page() -> None:
@@ -131,7 +130,8 @@ def _page() -> None:
     rows = frame[keys.isin(set(chosen.disagree))]
     found = "1 trajectory" if len(rows) == 1 else f"{len(rows)} trajectories"
     st.caption(f"{found} where the {inert(a)} and the {inert(b)} disagree")
-    _note_revealed(chosen)
+    if not _revealed(chosen):
+        return
     # The trajectory opened from the list walks it (previous / next), in this table's order.
     listed = keys_list_params(rows["key"].tolist())
     trajectory_table(rows, metrics.run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE, listed=listed)

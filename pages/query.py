@@ -1,7 +1,9 @@
 """Query: one read-only SELECT over the root's index, for questions no chart answers.
 
 The statement lives in the URL (a query can be linked); `runs.sqlquery` runs it read-only, one
-statement, within a time and a row limit. The rows are a table with a CSV download; when they
+statement, within a time and a row limit. A statement that reads a verdict column reveals the
+verdicts of the trajectories its rows name: the core's gate records that before they are drawn.
+The rows are a table with a CSV download; when they
 name trajectories (a `rel` or `key` column, or `run_key` and `task_id`), selecting a row opens it,
 and the Trajectory page walks the rows' trajectories in the query's order (pages/walk.py).
 """
@@ -15,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import index_or_stop, inert, load_index, open_trajectory, selected_rows
-from pages.review_mode import hide_in_blind_review
+from pages.review_mode import hide_in_blind_review, reveal
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.walk import keys_list_params
@@ -26,6 +28,7 @@ from webeval_core.runs.sqlquery import (
     QueryError,
     QueryResult,
     TrajectoryRef,
+    revealed_items,
     run_query,
     trajectory_refs,
 )
@@ -107,6 +110,9 @@ def main() -> None:
         result = run_query(store, sql)
     except QueryError as exc:
         st.error(inert(str(exc)))
+        return
+    # Rows that read a verdict show it: recorded for a named reviewer before they are drawn.
+    if result.reads_verdicts and not reveal(revealed_items(store, result)):
         return
     _results(result, trajectory_refs(store, result))
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from pages.access import as_reviewer, blocked
 from pages.common import current_frame, index_or_stop, inert
 from pages.review_common import items_of, judged, next_in_queue, open_item
-from pages.review_mode import enter, leave, worked_queue
+from pages.review_mode import enter, gate, leave, worked_queue
 from pages.review_store import review_store
 from pages.reviewer import reviewer
 from pages.shell import require_app_shell
@@ -28,9 +29,11 @@ from webeval_core.access import Write
 from webeval_core.review import (
     LABEL_TEXT,
     AnnotationStore,
+    QueueRefusedError,
     ReviewQueue,
     Stage,
     StoreError,
+    done_in,
     queue_progress,
     read_queues,
     save_queue,
@@ -42,22 +45,28 @@ require_app_shell()
 
 
 def _queue_form(frame: pd.DataFrame, index_runs: list[str], known: list[str]) -> None:
-    """Create a queue from the list's filters (the ones of the Trajectories page, by name)."""
+    """Create a queue from the list's filters (the ones of the Trajectories page, by name). A blind
+    queue, or any queue made during a blind pass, selects and orders by nothing a verdict decides.
+    """
     name = st.text_input("Name", key=Key.QUEUE_NAME, placeholder="e.g. gitlab failures, blind")
-    st.radio("Mode", list(Stage), format_func=lambda s: LABEL_TEXT[s], key=Key.QUEUE_STAGE, horizontal=True)
+    stage = st.radio(
+        "Mode", list(Stage), format_func=lambda s: LABEL_TEXT[s], key=Key.QUEUE_STAGE, horizontal=True
+    )
+    by_verdict = stage == Stage.INFORMED and not gate().closed()
     left, right = st.columns(2)
     runs = left.multiselect("Runs", index_runs, key=queue_filter_key("runs"))
     sites = right.multiselect("Sites", sorted(frame["site"].dropna().unique()), key=queue_filter_key("sites"))
     types = left.multiselect(
         "Task types", sorted(frame["task_type"].dropna().unique()), key=queue_filter_key("types")
     )
-    outcomes = right.multiselect("Outcomes", list(metrics.OUTCOME_GROUPS), key=queue_filter_key("outcomes"))
-    statuses = left.multiselect("Verdicts", ["success", "failure", "error"], key=queue_filter_key("statuses"))
-    tags = right.multiselect("Failure tags", metrics.tag_options(frame), key=queue_filter_key("tags"))
-    judges = left.multiselect(
-        "Judges", sorted({j for v in judged().values() for j in v}), key=Key.QUEUE_JUDGES
-    )
-    failures_first = right.checkbox("Failures first", value=True, key=Key.QUEUE_FAILURES_FIRST)
+    outcome_groups = [
+        g for g in metrics.OUTCOME_GROUPS if by_verdict or g not in metrics.VERDICT_OUTCOME_GROUPS
+    ]
+    outcomes = right.multiselect("Outcomes", outcome_groups, key=queue_filter_key("outcomes"))
+    statuses, tags, failures_first = _verdict_criteria(frame, left, right) if by_verdict else ([], [], False)
+    judges = st.multiselect("Judges", sorted({j for v in judged().values() for j in v}), key=Key.QUEUE_JUDGES)
+    if not by_verdict:
+        st.caption("In list order (run, then task): a blind pass selects and orders by no verdict.")
     reviewers = st.multiselect(
         "Assigned to",
         known,
@@ -85,6 +94,16 @@ def _queue_form(frame: pd.DataFrame, index_runs: list[str], known: list[str]) ->
         st.error(inert(problem))
 
 
+def _verdict_criteria(
+    frame: pd.DataFrame, left: DeltaGenerator, right: DeltaGenerator
+) -> tuple[list[str], list[str], bool]:
+    """An informed queue's verdict criteria: verdicts, failure tags, failures first."""
+    statuses = left.multiselect("Verdicts", ["success", "failure", "error"], key=queue_filter_key("statuses"))
+    tags = right.multiselect("Failure tags", metrics.tag_options(frame), key=queue_filter_key("tags"))
+    failures_first = st.checkbox("Failures first", value=True, key=Key.QUEUE_FAILURES_FIRST)
+    return statuses, tags, failures_first
+
+
 def _create(
     criteria: TrajectoryFilter, judges: frozenset[str], failures_first: bool, reviewers: tuple[str, ...]
 ) -> None:
@@ -104,7 +123,7 @@ def _create(
     try:
         with as_reviewer():
             save_queue(store, queue)
-    except StoreError as exc:
+    except (StoreError, QueueRefusedError) as exc:
         state[Key.QUEUE_PROBLEM] = str(exc)
         return
     _work_queue(queue)
@@ -151,7 +170,7 @@ def _page() -> None:
     me = reviewer()
     try:
         queues = read_queues(store)
-        done_by = {name: len(set(items_of(q)) & store.reviewed(me, q.stage)) for name, q in queues.items()}
+        done_by = {name: len(set(items_of(q)) & done_in(store, me, q.stage)) for name, q in queues.items()}
         known = store.reviewers()
     except StoreError as exc:
         st.error(inert(str(exc)))

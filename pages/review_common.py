@@ -13,8 +13,8 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import PAGES, current_frame, current_index, current_root
-from pages.review_mode import in_blind_review, worked_queue
-from pages.review_store import all_annotations, note_shown, review_store_quiet
+from pages.review_mode import gate, in_blind_review, withheld_text, worked_queue
+from pages.review_store import all_annotations, review_store_quiet
 from pages.reviewer import reviewer
 from pages.state import Key, trajectory_link
 from webeval_core.review import (
@@ -24,13 +24,14 @@ from webeval_core.review import (
     ReviewQueue,
     StoreError,
     current,
+    done_in,
     judge_verdicts,
     majority,
     next_item,
     queue_items,
     read_queues,
 )
-from webeval_core.review.annotations import Shown
+from webeval_core.review.disclosure import OTHERS_COLUMNS, VERDICT_COLUMNS, Withheld
 from webeval_core.runs.view import IndexView
 
 
@@ -69,12 +70,13 @@ def items_of(queue: ReviewQueue) -> list[tuple[str, str]]:
 def next_in_queue(
     queue: ReviewQueue, store: AnnotationStore, after: tuple[str, str] | None = None
 ) -> tuple[str, str] | None:
-    """The reviewer's next item of a queue, not yet annotated by them in its stage.
+    """The reviewer's next item of a queue they are not done with (`done_in`: in a blind queue an
+    item revealed to them is done, informed).
 
     Raises:
         StoreError: When the store cannot be read.
     """
-    return next_item(items_of(queue), store.reviewed(reviewer(), queue.stage), after)
+    return next_item(items_of(queue), done_in(store, reviewer(), queue.stage), after)
 
 
 def open_item(queue: ReviewQueue, item: tuple[str, str]) -> None:
@@ -84,24 +86,16 @@ def open_item(queue: ReviewQueue, item: tuple[str, str]) -> None:
 
 
 def is_blind(run_key: str, task_id: str) -> bool:
-    """Whether verdicts must be hidden: a blind queue is worked and the reviewer has not saved this item.
-
-    When the store cannot say (unreachable), they stay hidden.
+    """Whether this trajectory's verdicts stay hidden: it is pending in the reviewer's blind pass
+    (the core's gate decides; when the store cannot say, they stay hidden).
     """
-    if not in_blind_review():
-        return False
-    store = review_store_quiet()
-    if store is None:
-        return True
-    try:
-        return (run_key, task_id) not in store.reviewed(reviewer())
-    except StoreError:
-        return True
+    worked = gate().blind
+    return worked is not None and worked.holds((run_key, task_id))
 
 
 def blind_list() -> bool:
-    """Whether the trajectory list hides verdict columns: a blind queue is being worked."""
-    return in_blind_review()
+    """Whether lists hide verdict columns: the reviewer's blind pass has items pending."""
+    return bool(gate().closed())
 
 
 def human_columns(frame: pd.DataFrame, annotations: list[Annotation], me: str) -> pd.DataFrame:
@@ -133,10 +127,6 @@ def _evaluator_outcome(status: object) -> Outcome | None:
     return None
 
 
-VERDICT_COLUMNS = ("result", "status", "score", "tags", "value", "counted", "human", "disagree")
-"""Columns of the trajectory list that a blind review hides (verdicts, and others' labels)."""
-
-
 class ReviewChoice(NamedTuple):
     """The Trajectories page's review filters as chosen (`review_choice`)."""
 
@@ -148,6 +138,9 @@ class ReviewChoice(NamedTuple):
     """Human majority outcomes kept; empty keeps all."""
     disagree: bool
     """Keep only trajectories whose human majority disagrees with the evaluator."""
+    me: str = ""
+    """The reviewer the `mine` column is about (taken when the page ran: a download's rows are
+    made after it, where the session's reviewer cannot be read)."""
 
     @property
     def narrows(self) -> bool:
@@ -170,12 +163,12 @@ def review_choice() -> ReviewChoice | None:
         "Annotated by me", ["yes", "no"], key=Key.MINE, bind="query-params", disabled=not reviewer()
     )
     if in_blind_review():
-        return ReviewChoice(annotations, mine, [], False)
+        return ReviewChoice(annotations, mine, [], False, reviewer())
     human = middle.multiselect(
         "Human outcome", [o.value for o in Outcome], key=Key.HUMAN_OUTCOMES, bind="query-params"
     )
     disagree = right.checkbox("Disagrees with the evaluator", key=Key.HUMAN_DISAGREES, bind="query-params")
-    return ReviewChoice(annotations, mine, human, disagree)
+    return ReviewChoice(annotations, mine, human, disagree, reviewer())
 
 
 def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None, blind: bool) -> pd.DataFrame:
@@ -186,7 +179,7 @@ def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None, blind: bool) -
     """
     if choice is None:  # the store cannot be opened: no review columns
         return without_verdicts(frame) if blind else frame
-    shown = human_columns(frame, choice.annotations, reviewer())
+    shown = human_columns(frame, choice.annotations, choice.me)
     if choice.mine:
         shown = shown[shown["mine"] == (choice.mine == "yes")]
     if choice.human:
@@ -196,17 +189,16 @@ def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None, blind: bool) -
     return without_verdicts(shown) if blind else shown
 
 
-def note_rows_shown(rows: pd.DataFrame) -> None:
-    """The list showed these rows' verdicts and human labels to the reviewer: record it."""
-    items = list(zip(rows["run"].astype(str), rows["task_id"].astype(str), strict=True))
-    if "status" in rows:
-        note_shown(
-            [item for item, status in zip(items, rows["status"], strict=True) if status], Shown.VERDICT
-        )
-    if "human" in rows:
-        note_shown([item for item, human in zip(items, rows["human"], strict=True) if human], Shown.OTHERS)
+def gated_rows(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows as the gate lets them through: their verdicts and human labels recorded as shown
+    first, or dropped (said on the page) when that cannot be recorded.
+    """
+    passed = gate().rows(rows)
+    if passed.why == Withheld.NOT_RECORDED:
+        st.warning(withheld_text(passed.detail), icon=":material/visibility_off:")
+    return passed.frame
 
 
 def without_verdicts(rows: pd.DataFrame) -> pd.DataFrame:
     """The rows without any column that shows a verdict or another reviewer's label."""
-    return rows.drop(columns=[c for c in VERDICT_COLUMNS if c in rows])
+    return rows.drop(columns=[c for c in VERDICT_COLUMNS | OTHERS_COLUMNS if c in rows])

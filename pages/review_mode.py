@@ -3,9 +3,12 @@
 A queue is worked from the moment it is chosen on the Review page (or a link names it, `?queue=`)
 until "Leave review mode" in the sidebar. The mode lives in the session and the URL, never in the
 store's answers: a store outage cannot turn it off. While the queue is blind, nothing the
-reviewer can reach shows a verdict, score, failure tag or another reviewer's label: the
-Trajectories list loses those columns, filters and downloads; Overview, Tasks, Compare runs and
-Agreement show only the way out; the Trajectory page hides them until the item is saved.
+reviewer can reach shows a verdict, score, failure tag or another reviewer's label of an item
+still pending in their pass: the core's gate decides (`gate`, webeval_core.review.disclosure), and
+every page asks it before drawing: the Trajectories list loses those columns, filters and
+downloads; Overview, Tasks, Compare runs, Query and Agreement show only the way out; the Trajectory
+page hides them until the item is saved. Outside a blind pass the gate records what a page is
+about to show a named reviewer (`reveal`), and when it cannot, the page shows no verdict.
 
 The annotation store (SQLAlchemy) is imported only when a link names a queue: the other pages'
 first loads do not pay for it.
@@ -14,13 +17,17 @@ first loads do not pay for it.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import streamlit as st
 
 from pages.common import inert
-from pages.reviewer import reviewer
+from pages.reviewer import reviewer, signed_in
 from pages.state import Key
+
+if TYPE_CHECKING:
+    from webeval_core.review.annotations import Shown
+    from webeval_core.review.disclosure import Gate
 
 
 class WorkedQueue(NamedTuple):
@@ -76,30 +83,63 @@ def review_mode_bar() -> None:
         st.button("Leave review mode", key=Key.LEAVE_REVIEW, on_click=leave, width="stretch")
 
 
-def hide_in_blind_review(title: str) -> None:
-    """On a page made of verdicts: in blind review, say why it is empty and stop."""
+def gate() -> Gate:
+    """What this session's reviewer may be shown of verdicts and others' labels: the core's one
+    gate (webeval_core.review.disclosure), with their blind pass when they work a blind queue.
+
+    Nobody named and no queue worked: an open gate, and the annotation store is not imported.
+    """
+    from webeval_core.review.disclosure import Gate, blind_pass
+
+    me = reviewer()
     worked = worked_queue()
-    if worked is None or not worked.blind:
+    if not me and worked is None:
+        return Gate(None, "")
+    from pages.review_store import review_store_quiet
+
+    store = review_store_quiet()
+    blind = None
+    if worked is not None and worked.blind:
+        from pages.review_common import current_queue, items_of
+
+        queue = current_queue(store) if store is not None else None
+        items = items_of(queue) if queue is not None else []
+        blind = blind_pass(store if queue is not None else None, worked.name, items, me)
+    return Gate(store, me, verified=bool(me) and me == signed_in(), blind=blind)
+
+
+def hide_in_blind_review(title: str) -> None:
+    """On a page made of verdicts: while the reviewer's blind pass has items pending, say why it
+    is empty and stop.
+    """
+    closed = gate().closed()
+    if not closed:
         return
     st.title(title)
-    st.info(
-        f"You are working the blind queue {inert(worked.name)}: this page shows verdicts, so it stays"
-        " closed until you leave review mode (sidebar)."
-    )
+    st.info(inert(closed))
     st.stop()
 
 
-def note_verdicts_shown(items: Iterable[tuple[str, str]]) -> None:
-    """A view showed these trajectories' verdicts: recorded for a named reviewer (review_store.note_shown).
+def reveal(items: Iterable[tuple[str, str]], what: Shown | None = None) -> bool:
+    """Whether `what` (default: verdicts) of `items` may be drawn now; recorded as shown first.
 
-    The annotation store is imported only when a reviewer is named.
+    When it may not, the reason is said on the page (a blind pass says it in its own places).
     """
-    if not reviewer():
-        return
-    from pages.review_store import note_shown
     from webeval_core.review.annotations import Shown
+    from webeval_core.review.disclosure import Withheld
 
-    note_shown(list(items), Shown.VERDICT)
+    disclosed = gate().disclose(items, what or Shown.VERDICT)
+    if disclosed.why == Withheld.NOT_RECORDED:
+        st.warning(withheld_text(disclosed.detail), icon=":material/visibility_off:")
+    return disclosed.why is None
+
+
+def withheld_text(detail: str) -> str:
+    """What a page says in place of verdicts the store could not record as shown."""
+    return (
+        "Verdicts are hidden: the annotation store cannot record that you saw them, so a later save"
+        f" would be taken as blind ({inert(detail)}). They show again once the store answers."
+    )
 
 
 def _enter_named(name: str) -> WorkedQueue | None:

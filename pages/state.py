@@ -250,6 +250,8 @@ class Key(StrEnum):
     """What the last save did (shown once), or the store's error (the form is kept)."""
     REVIEW_FORM_ITEM = "_review_form_item"
     """The trajectory (run, task id) the Annotate form was last drawn for."""
+    REVIEW_DRAFT = "_review_draft"
+    """The Annotate form's text boxes and code pickers by widget key, kept while another tab is open."""
     REVIEW_NEXT = "_review_next"
     """Set when a save finished the queue (said once)."""
     QUEUE_NAME = "_queue_name"

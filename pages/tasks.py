@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from pages.common import PAGES, current_frame, current_index, inert, selected_rows, trajectory_query
-from pages.review_mode import hide_in_blind_review, note_verdicts_shown
+from pages.review_mode import hide_in_blind_review, reveal
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.task_correction import correction_box
@@ -56,7 +56,8 @@ def _render_attempts(attempts: pd.DataFrame) -> None:
         st.caption("No trajectory under the current root attempted this task.")
         return
     index = current_index()
-    note_verdicts_shown(zip(attempts["run"].astype(str), attempts["task_id"].astype(str), strict=True))
+    if not reveal(zip(attempts["run"].astype(str), attempts["task_id"].astype(str), strict=True)):
+        return
     for row in attempts.itertuples(index=False):
         run = index.run(row.run)
         cols = st.columns([5, 2, 2, 2])
@@ -154,6 +155,10 @@ templates = {t.intent_template_id: t.intent_template for t in catalog.tasks.valu
 
 shown = filter_tasks(frame, _filters(templates, set(by_task)))
 table = with_attempts(shown.drop(columns=list(HELPER_COLUMNS)), trajectories)
+# "passed" tells each listed task's attempts' results: recorded as shown for a named reviewer first.
+attempted = trajectories[trajectories["task_id"].astype(str).isin(shown["task"].astype(str))]
+if not reveal(zip(attempted["run"].astype(str), attempted["task_id"].astype(str), strict=True)):
+    table = table.drop(columns=["passed"])
 st.caption(
     f"{len(shown)} of {len(frame)} tasks from {inert(catalog.path.name)} (sha256 {catalog.checksum[:12]}…)"
 )

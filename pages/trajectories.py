@@ -15,7 +15,6 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from pages.common import (
-    TABLE_PAGE_ROWS,
     current_frame,
     current_queries,
     index_or_stop,
@@ -26,7 +25,8 @@ from pages.common import (
     query_table,
     trajectory_table,
 )
-from pages.review_common import ReviewChoice, blind_list, note_rows_shown, review_choice, review_rows
+from pages.review_common import ReviewChoice, blind_list, gated_rows, review_choice, review_rows
+from pages.review_mode import gate
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.submission_view import package_issues
@@ -198,9 +198,8 @@ def _caption(total: int, head: metrics.Headline | None) -> None:
 
 def _reviewed_list(choice: ReviewChoice) -> None:
     """A review filter is set: every row's review columns are needed, so the list is filtered in memory."""
-    shown = review_rows(metrics.filter_frame(current_frame(judge), criteria), choice, blind)
-    if not blind:
-        note_rows_shown(shown.head(TABLE_PAGE_ROWS))
+    # Every row is in the table and its download: all recorded as shown first (the core's gate).
+    shown = gated_rows(review_rows(metrics.filter_frame(current_frame(judge), criteria), choice, blind))
     _caption(len(shown), metrics.headline(shown) if not blind else None)
     trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=listed)
     st.download_button(
@@ -217,12 +216,14 @@ def _drawn_rows(choice: ReviewChoice | None) -> Callable[[pd.DataFrame], pd.Data
     """What a page of the table gets before it is drawn: review columns; what it shows is recorded."""
 
     def rows_of(rows: pd.DataFrame) -> pd.DataFrame:
-        shown = review_rows(rows, choice, blind)
-        if not blind:
-            note_rows_shown(shown)
-        return shown
+        return gated_rows(review_rows(rows, choice, blind))
 
     return rows_of
+
+
+def _all_rows() -> pd.DataFrame:
+    """Every row the filters keep (the download's)."""
+    return listed_frame(queries.page(judge, criteria).rows)
 
 
 def _queried_list(choice: ReviewChoice | None) -> None:
@@ -236,9 +237,13 @@ def _queried_list(choice: ReviewChoice | None) -> None:
         columns=_drawn_rows(choice),
     )
     _caption(total, None if blind else queries.headline(None, judge, criteria))
+    # Made when clicked, after this run: the gate is taken now, and records the rows it lets out.
+    passing = gate()
     st.download_button(
         "Download these rows (CSV)",
-        lambda: _csv(review_rows(listed_frame(queries.page(judge, criteria).rows), choice, blind)),
+        lambda: _csv(
+            passing.rows(review_rows(listed_frame(queries.page(judge, criteria).rows), choice, blind)).frame
+        ),
         file_name="trajectories.csv",
         mime="text/csv",
         icon=":material/download:",

@@ -24,7 +24,7 @@ from pages.common import (
     lazy_expander,
     load_trajectory_cached,
 )
-from pages.review_mode import in_blind_review, note_verdicts_shown, worked_queue
+from pages.review_mode import in_blind_review, reveal
 from pages.shell import require_app_shell
 from pages.state import Key
 from pages.trajectory_tabs.context import TabContext
@@ -55,20 +55,19 @@ def _tab_view(module: str) -> Callable[[TabContext], None]:
     return view
 
 
-def _blind(run_key: str, task_id: str) -> bool:
-    """review_common.is_blind; the annotation store (SQLAlchemy) is opened only while a queue is worked."""
-    if worked_queue() is None:
-        return False
-    from pages.review_common import is_blind
+def _withheld(run_key: str, trajectory: Trajectory) -> bool:
+    """Whether this trajectory's verdicts stay hidden: pending in the reviewer's blind pass, or
+    their being shown cannot be recorded (the core's gate; recorded here, before the header draws
+    them). Nobody named and no queue worked: shown, and the annotation store is not opened.
+    """
+    if in_blind_review():
+        from pages.review_common import is_blind
 
-    return is_blind(run_key, task_id)
-
-
-def _note_verdict_shown(context: TabContext) -> None:
-    """The header shows this trajectory's verdicts to a named reviewer: their save of it is informed."""
-    trajectory = context.trajectory
-    if not context.blind and (trajectory.scores or trajectory.eval_result):
-        note_verdicts_shown([(context.run_key, trajectory.task_id)])
+        if is_blind(run_key, trajectory.task_id):
+            return True
+    if not (trajectory.scores or trajectory.eval_result):
+        return False  # nothing judges it yet: nothing to reveal
+    return not reveal([(run_key, trajectory.task_id)])
 
 
 def _unknown_link_target(runs: Collection[str], choices: Collection[str]) -> None:
@@ -194,14 +193,13 @@ def _context() -> TabContext:
         folder=folder,
         fingerprint=folder_print,
         root=current_root(),
-        blind=_blind(summary.run_key, trajectory.task_id),
+        blind=_withheld(summary.run_key, trajectory),
     )
 
 
 def _page() -> None:
     context = _context()
     contained("The trajectory's header")(_header)(context.trajectory, context.task, context.blind)
-    _note_verdict_shown(context)
     take_pending_jump()
     # Lazy tabs: only the open one is drawn.
     tabs = st.tabs(list(TABS), key=Key.TAB, bind="query-params")
@@ -209,7 +207,7 @@ def _page() -> None:
         if tab.open:
             with tab:
                 if context.blind and module in _VERDICT_TABS:
-                    st.info("Blind review: this tab shows verdicts; it opens once you save your annotation.")
+                    st.info("This tab shows verdicts, hidden here until you save your annotation.")
                 else:
                     contained(f"The {name} tab")(_tab_view(module))(context)
 

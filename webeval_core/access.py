@@ -59,6 +59,7 @@ class Write(StrEnum):
     SCORE = "score file"
     TASK_FILE = "task file"
     REVIEWER_NAME = "reviewer's name change"
+    SIGN_OUT = "record of a sign-out"
 
 
 class Role(StrEnum):
@@ -78,6 +79,8 @@ class Role(StrEnum):
 NEEDED: Mapping[Write, Role] = {
     Write.ANNOTATION: Role.REVIEWER,
     Write.SHOWN: Role.REVIEWER,
+    # Anyone signed in may end their own sessions.
+    Write.SIGN_OUT: Role.VIEWER,
     Write.QUEUE: Role.REVIEWER,
     Write.RECORD: Role.ADJUDICATOR,
     Write.CORRECTION: Role.ADJUDICATOR,

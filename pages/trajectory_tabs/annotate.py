@@ -6,7 +6,9 @@ error codes and the task codes, so reviewers and judges can be compared failure 
 One key per label (S/F/U outcome, 1-3 process, 4-7 task, E/N environment) and Ctrl+Enter to
 save (and open the queue's next item), from the text box too.
 
-The form belongs to one trajectory: its widgets are keyed by the item, and when the page shows
+The form belongs to one trajectory: one draft per item, kept across tab switches and reruns until
+it is saved or the item changes (Streamlit forgets an undrawn widget's state, so the text boxes
+and code pickers are kept beside it). Its widgets are keyed by the item, and when the page shows
 another item by any route (save-and-next, the list's keys, a link, the pickers) the previous
 item's unsaved labels are dropped, so a save holds exactly what was on screen for that item; a
 save empties the form, on screen too (when the item stays, outside a queue). The stage a save is
@@ -25,8 +27,8 @@ import streamlit as st
 from pages.access import as_reviewer, blocked, read_only
 from pages.common import current_index, default_judge, inert
 from pages.review_common import current_queue, items_of, next_in_queue
-from pages.review_mode import WorkedQueue, worked_queue
-from pages.review_store import flush_shown, note_shown, review_store
+from pages.review_mode import WorkedQueue, reveal, worked_queue
+from pages.review_store import review_store
 from pages.reviewer import reviewer
 from pages.state import Key, label_key, review_field_key
 from pages.trajectory_tabs.context import TabContext
@@ -44,6 +46,7 @@ from webeval_core.review import (
     Stage,
     StoreError,
     TaskLabel,
+    done_in,
 )
 from webeval_core.review.annotations import Draft, Shown, reviewer_key
 from webeval_core.review.judging import Saved, save_judgement
@@ -104,9 +107,31 @@ def _enum_options(values: type[StrEnum]) -> list[tuple[str, str, str]]:
     return [(v.value, LABEL_TEXT[v], _SHORTCUTS[v]) for v in values]
 
 
+def _draft_kept() -> dict[str, object]:
+    """The text boxes' and code pickers' values by widget key: Streamlit drops a widget's state
+    when a run does not draw it (another tab open), so what was typed is kept here too.
+    """
+    kept: dict[str, object] = st.session_state.setdefault(Key.REVIEW_DRAFT, {})
+    return kept
+
+
+def _restored(key: str) -> str:
+    """`key` with what was typed into it before another tab was opened (set before it is drawn)."""
+    kept = _draft_kept()
+    if key not in st.session_state and key in kept:
+        st.session_state[key] = kept[key]
+    return key
+
+
+def _keep(key: str) -> None:
+    """Keep what the widget `key` holds now (drawn this run)."""
+    _draft_kept()[key] = st.session_state.get(key)
+
+
 def _clear(item: Item) -> None:
     for group in _FIELDS:
         st.session_state.pop(_field(group, item), None)
+        _draft_kept().pop(_field(group, item), None)
 
 
 def _empty(item: Item) -> None:
@@ -119,6 +144,8 @@ def _empty(item: Item) -> None:
         st.session_state[_field(group, item)] = ""
     for group in _CODE_WIDGETS:
         st.session_state[_field(group, item)] = []  # a new list each time: session state keeps it
+    for group in (*_TEXT_WIDGETS, *_CODE_WIDGETS):
+        _draft_kept().pop(_field(group, item), None)
 
 
 def _start_form(item: Item) -> None:
@@ -158,7 +185,6 @@ def _save(store: AnnotationStore, item: Item, base: dict[str, object]) -> None:
         return
     try:
         with as_reviewer(str(base["reviewer"])):
-            flush_shown(store)  # what was shown during an outage counts before this save
             saved = save_judgement(store, _draft(item, base))
     except StoreError as exc:
         _say("error", f"Not saved; your labels and text are kept: {exc}")
@@ -205,7 +231,7 @@ def _say(kind: str, message: str) -> None:
 def _progress(queue: ReviewQueue, store: AnnotationStore) -> None:
     items = items_of(queue)
     try:
-        done = len(set(items) & store.reviewed(reviewer(), queue.stage))
+        done = len(set(items) & done_in(store, reviewer(), queue.stage))
     except StoreError as exc:
         st.error(f"The annotation store cannot be read: {inert(str(exc))}")
         return
@@ -270,9 +296,10 @@ def render(context: TabContext) -> None:
     # save run the whole page, which then shows the next item, in one go.
     st.text_area(
         "Justification",
-        key=_field(Key.REVIEW_JUSTIFICATION, item),
+        key=_restored(_field(Key.REVIEW_JUSTIFICATION, item)),
         placeholder="Why? (kept as plain text; Ctrl+Enter saves)",
     )
+    _keep(_field(Key.REVIEW_JUSTIFICATION, item))
     st.button(
         "Save and next" if worked is not None else "Save",
         key=Key.REVIEW_SAVE,
@@ -319,16 +346,21 @@ def _taxonomy(item: Item) -> None:
     steps, errors, tasks = st.columns([1, 2, 2])
     steps.text_input(
         "First failing step(s)",
-        key=_field(Key.REVIEW_STEPS, item),
+        key=_restored(_field(Key.REVIEW_STEPS, item)),
         placeholder="e.g. 4 or 4, 5",
         help="Where the agent first went wrong, numbered as the verifier numbers steps (optional).",
     )
     errors.multiselect(
-        "Error codes", _ERROR_CODES, key=_field(Key.REVIEW_ERROR_CODES, item), format_func=code_label
+        "Error codes",
+        _ERROR_CODES,
+        key=_restored(_field(Key.REVIEW_ERROR_CODES, item)),
+        format_func=code_label,
     )
     tasks.multiselect(
-        "Task codes", _TASK_CODES, key=_field(Key.REVIEW_TASK_CODES, item), format_func=code_label
+        "Task codes", _TASK_CODES, key=_restored(_field(Key.REVIEW_TASK_CODES, item)), format_func=code_label
     )
+    for group in (Key.REVIEW_STEPS, *_CODE_WIDGETS):
+        _keep(_field(group, item))
 
 
 def _history(context: TabContext, store: AnnotationStore, source: str | None) -> None:
@@ -337,8 +369,10 @@ def _history(context: TabContext, store: AnnotationStore, source: str | None) ->
     except StoreError as exc:
         st.error(f"The annotation store cannot be read: {inert(str(exc))}")
         return
+    me = reviewer_key(reviewer())
+    others = any(row.reviewer_key != me for row in rows)
+    # Others' labels are recorded as shown before they are drawn, or not drawn.
+    if others and not reveal([(context.run_key, context.trajectory.task_id)], Shown.OTHERS):
+        rows = [row for row in rows if row.reviewer_key == me]
     if rows:
         st.dataframe(annotation_table(rows, source), hide_index=True, width="stretch")
-    me = reviewer_key(reviewer())
-    if any(row.reviewer_key != me for row in rows):
-        note_shown([(context.run_key, context.trajectory.task_id)], Shown.OTHERS)

@@ -10,6 +10,8 @@ failure_agreement  reviewers against each verifier's first point of failure, in 
 disagreement every pair of judges and the trajectories on which they disagree
 cuaverifierbench  the trajectories and annotations tables in CUAVerifierBench's shape
 queues       review queues: a saved filter, a mode and who it is assigned to; progress, the next item
+disclosure   THE gate: what of verdicts and others' labels a named reviewer may be shown, recorded
+             before it is shown; their blind pass
 exchange     export and import as CSV / JSON lines
 corrections  proposed task corrections, checked by the official task model and tried on the attempts
 commands     what `webeval annotations ...` does (cli.py parses the arguments)
@@ -27,30 +29,37 @@ __all__ = [
     "Agreement",
     "Annotation",
     "AnnotationStore",
+    "BlindPass",
     "ConfusionCell",
     "CorrectionKind",
+    "Disclosure",
     "FailureAgreement",
     "Flip",
+    "Gate",
     "ImportRejectedError",
     "JudgeAgreement",
     "JudgeFailure",
     "JudgePair",
     "Outcome",
     "Process",
+    "QueueRefusedError",
     "ReviewQueue",
     "ReviewerAgreement",
     "ReviewerProgress",
+    "RowsShown",
     "Stage",
     "StoreError",
     "TaskCorrection",
     "TaskLabel",
     "agreement_report",
     "binary_scores",
+    "blind_pass",
     "cohen_kappa",
     "corrected_task",
     "corrections_as_tasks",
     "current",
     "default_location",
+    "done_in",
     "export_rows",
     "failure_report",
     "false_positive_rate",
@@ -117,6 +126,7 @@ if TYPE_CHECKING:
         verifier_halves,
         with_reviewers,
     )
+    from webeval_core.review.disclosure import BlindPass, Disclosure, Gate, RowsShown, blind_pass, done_in
     from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text
     from webeval_core.review.failure_agreement import (
         FailureAgreement,
@@ -127,6 +137,7 @@ if TYPE_CHECKING:
     from webeval_core.review.judges import OFFICIAL, judge_verdicts, summary_verdicts
     from webeval_core.review.legacy import open_annotations, read_legacy
     from webeval_core.review.queues import (
+        QueueRefusedError,
         ReviewerProgress,
         ReviewQueue,
         next_item,

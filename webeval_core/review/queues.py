@@ -1,11 +1,15 @@
 """Review queues: a saved filter of the trajectory list plus a mode (blind or informed), and who
 it is assigned to.
 
-A queue is stored in the annotation store (so a team shares it) as a JSON record; saving a queue
-under a name already used is a new record, and the newest one wins. Its items are the matching
-trajectories, failures first by default; a reviewer's progress is the items they annotated in the
-queue's stage, and the next item is the first they have not. A queue assigned to reviewers is
-theirs to work (`queue_progress` follows each); one assigned to nobody is anyone's.
+A queue is stored in the annotation store (so a team shares it) as a JSON record. Its name is
+taken once per store: a second queue of a taken name is refused, so a queue's settings never change
+under its reviewers (only `reassign_queues` saves a queue again, when a reviewer is renamed). Its
+items are the matching trajectories, an informed queue's failures first by default. A blind queue
+selects and orders by nothing a verdict decides (its reviewers would learn the verdicts from it):
+its criteria use no verdict, and its order is the list's (run, then task). A reviewer's progress
+is the items they annotated in the queue's stage (in a blind queue, any stage: an item once revealed
+is done, informed), and the next item is the first they are not done with. A queue assigned to
+reviewers is theirs to work (`queue_progress` follows each); one assigned to nobody is anyone's.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from webeval_core.access import Write
 from webeval_core.review.annotations import Annotation, Stage, reviewer_key
@@ -30,7 +34,7 @@ class ReviewQueue(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str
-    """The queue's name, unique in a store (the newest queue of a name wins); never blank."""
+    """The queue's name, unique in a store (any case); never blank."""
     stage: Stage
     """Blind: verdicts, scores and failure tags hidden until the annotation is saved; or informed."""
     criteria: TrajectoryFilter = TrajectoryFilter()
@@ -38,7 +42,7 @@ class ReviewQueue(BaseModel):
     judges: frozenset[str] = frozenset()
     """Keep trajectories judged by any of these judges (see review.judges); empty keeps all."""
     failures_first: bool = True
-    """Whether trajectories the judges failed come first."""
+    """Whether trajectories the judges failed come first; always False in a blind queue."""
     reviewers: tuple[str, ...] = ()
     """Who it is assigned to: reviewer names or signed-in identities, each once (names differing
     only in case are one reviewer), in the order given; empty: anyone who reviews."""
@@ -50,6 +54,14 @@ class ReviewQueue(BaseModel):
         if not value.strip():
             raise ValueError("must not be blank")
         return value.strip()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _blind_order(cls, values: object) -> object:
+        """A blind queue's order says nothing of verdicts (queues saved before this rule included)."""
+        if isinstance(values, dict) and values.get("stage") in (Stage.BLIND, Stage.BLIND.value):
+            return {**values, "failures_first": False}
+        return values
 
     @field_validator("reviewers")
     @classmethod
@@ -79,20 +91,52 @@ class ReviewerProgress(BaseModel):
     """The queue's items they annotated in its stage."""
 
 
-def save_queue(store: AnnotationStore, queue: ReviewQueue) -> None:
-    """Store a queue (a new record; an unchanged queue is stored once). A queue assigned to nobody
-    is stored without `reviewers`, as before assignment existed, so older readers still read it.
+class QueueRefusedError(ValueError):
+    """A queue that may not be saved (its name is taken, or a blind queue selects by verdict)."""
+
+
+def save_queue(store: AnnotationStore, queue: ReviewQueue, *, replacing: bool = False) -> None:
+    """Store a new queue. A queue assigned to nobody is stored without `reviewers`, as before
+    assignment existed, so older readers still read it. `replacing`: the queue of that name is
+    saved again (`reassign_queues` only).
+
+    Raises:
+        QueueRefusedError: When the name is taken (any case) or a blind queue's criteria use verdicts.
+        StoreError: When the store cannot be read or written.
     """
+    if queue.stage == Stage.BLIND and queue.criteria.uses_verdicts:
+        raise QueueRefusedError(
+            f"Queue {queue.name!r} is blind, so it cannot select by verdict, result, failure tag or"
+            " judges' disagreement: its reviewers would know the verdicts. Choose other criteria, or"
+            " make it informed."
+        )
+    taken = {name.casefold() for name in read_queues(store)}
+    if not replacing and queue.name.casefold() in taken:
+        raise QueueRefusedError(
+            f"A queue named {queue.name!r} exists already: choose another name (a queue's settings"
+            " never change under its reviewers)."
+        )
     body = queue.model_dump_json(exclude=None if queue.reviewers else {"reviewers"})
     store.add_record(QUEUE_RECORD, body, Write.QUEUE)
 
 
 def read_queues(store: AnnotationStore) -> dict[str, ReviewQueue]:
-    """The queues of a store by name, newest version of each, in name order."""
-    found = {
-        q.name: q for q in (ReviewQueue.model_validate_json(body) for body in store.records(QUEUE_RECORD))
-    }
-    return dict(sorted(found.items()))
+    """The queues of a store by name, in name order. A name is taken by its first queue (any case):
+    a later record of it is a rename's reassignment (kept: its settings are the first's but for
+    who works it), or a second queue saved by a webeval from before names were unique (dropped).
+    """
+    found: dict[str, ReviewQueue] = {}
+    for queue in (ReviewQueue.model_validate_json(body) for body in store.records(QUEUE_RECORD)):
+        first = found.setdefault(queue.name.casefold(), queue)
+        if _reassigned(first, queue):
+            found[queue.name.casefold()] = queue
+    return {q.name: q for q in sorted(found.values(), key=lambda q: q.name)}
+
+
+def _reassigned(first: ReviewQueue, later: ReviewQueue) -> bool:
+    """Whether `later` is `first` with only its reviewers changed."""
+    exclude = {"reviewers"}
+    return later is not first and first.model_dump(exclude=exclude) == later.model_dump(exclude=exclude)
 
 
 def reassign_queues(store: AnnotationStore, old: str, new: str) -> list[str]:
@@ -107,7 +151,8 @@ def reassign_queues(store: AnnotationStore, old: str, new: str) -> list[str]:
                 new if key == reviewer_key(old) else name
                 for key, name in zip(keys, queue.reviewers, strict=True)
             ]
-            save_queue(store, ReviewQueue.model_validate({**queue.model_dump(), "reviewers": names}))
+            renamed = ReviewQueue.model_validate({**queue.model_dump(), "reviewers": names})
+            save_queue(store, renamed, replacing=True)
             changed.append(queue.name)
     return changed
 
@@ -133,13 +178,14 @@ def queue_progress(
     queue: ReviewQueue, items: Iterable[Item], annotations: Iterable[Annotation]
 ) -> list[ReviewerProgress]:
     """Each assigned reviewer's progress through the queue's `items`, in the queue's order, then
-    that of every other reviewer who annotated some of them in its stage (most done first).
+    that of every other reviewer who annotated some of them in its stage, or in a blind queue in
+    any (an informed save of a revealed item ends its blind pass), most done first.
     """
     wanted = set(items)
     done: dict[str, set[Item]] = {}
     names: dict[str, str] = {}
     for a in annotations:
-        if a.stage == queue.stage and a.item in wanted:
+        if queue.stage in (Stage.BLIND, a.stage) and a.item in wanted:
             done.setdefault(a.reviewer_key, set()).add(a.item)
             names.setdefault(a.reviewer_key, a.reviewer)
     assigned = [

@@ -77,6 +77,14 @@ _shown = sa.Table(
     sa.Column("what", sa.String(16), nullable=False),
     sa.Column("created", sa.Text, nullable=False),
 )
+# Each sign-out of a verified identity: every session of it signed in before `at` is over.
+_sign_outs = sa.Table(
+    "sign_outs",
+    _metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("identity_key", sa.Text, nullable=False, index=True),
+    sa.Column("at", sa.Text, nullable=False),
+)
 _records = sa.Table(
     "records",
     _metadata,
@@ -148,6 +156,11 @@ def _signed_in_columns(connection: Connection) -> None:
                 connection.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {name} TEXT"))
 
 
+def _sign_out_table(connection: Connection) -> None:
+    """Version 6: sign-outs, so that signing out ends every session of an identity (issue 34)."""
+    _metadata.create_all(connection, tables=[_sign_outs])
+
+
 # Migration n brings the schema from version n to n + 1; append, never edit.
 MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _create_tables,
@@ -155,6 +168,7 @@ MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
     _audit_columns,
     _taxonomy_columns,
     _signed_in_columns,
+    _sign_out_table,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -217,6 +231,9 @@ class AnnotationStore:
         self.location = mask(location)
         """Where the store is, as it may be shown (password masked)."""
         self._given = policy
+        # `shown` rows known written by this store (they are never removed but by a rename, which
+        # forgets them): a page that shows a thousand verdicts on each rerun writes them once.
+        self._noted: set[str] = set()
         self.read_only = (policy or current_policy()).read_only
         """Opened read-only: nothing was created or migrated, and every write refuses."""
 
@@ -307,10 +324,13 @@ class AnnotationStore:
         who = reviewer_key(reviewer)
         now = datetime.now(UTC).isoformat()
         rows = [_shown_row(run, task_id, who, str(what), now) for run, task_id in dict.fromkeys(items)]
+        rows = [row for row in rows if row["digest"] not in self._noted]
         if not rows or not who:
             return 0
         with self._transaction() as connection:
-            return sum(self._insert(connection, _shown, row) for row in rows)
+            added = sum(self._insert(connection, _shown, row) for row in rows)
+        self._noted.update(row["digest"] for row in rows)
+        return added
 
     def shown(self, run: str, task_id: str, reviewer: str) -> set[Shown]:
         """What of one trajectory has been shown to a reviewer (any case)."""
@@ -321,6 +341,29 @@ class AnnotationStore:
         with self._transaction() as connection:
             return {Shown(what) for what in connection.execute(query).scalars()}
 
+    def revealed(self, reviewer: str) -> set[tuple[str, str]]:
+        """The trajectories (run, task id) of which anything was shown to a reviewer (any case)."""
+        columns = _shown.c
+        query = sa.select(columns.run, columns.task_id).where(columns.reviewer_key == reviewer_key(reviewer))
+        with self._transaction() as connection:
+            return {(run, task_id) for run, task_id in connection.execute(query.distinct())}
+
+    def record_sign_out(self, identity: str, at: datetime) -> None:
+        """Record that `identity` (a verified sign-in) signed out at `at`: its older sessions are over."""
+        self._check(Write.SIGN_OUT, identity)
+        row = {"identity_key": reviewer_key(identity), "at": at.astimezone(UTC).isoformat()}
+        with self._transaction() as connection:
+            connection.execute(sa.insert(_sign_outs).values(**row))
+
+    def last_sign_out(self, identity: str) -> datetime | None:
+        """When `identity` (any case) last signed out; None when it never did."""
+        query = sa.select(sa.func.max(_sign_outs.c.at)).where(
+            _sign_outs.c.identity_key == reviewer_key(identity)
+        )
+        with self._transaction() as connection:
+            found = connection.execute(query).scalar()
+        return datetime.fromisoformat(found) if found else None
+
     def rename_run(self, old: str, new: str, task_ids: Iterable[str]) -> int:
         """Move the annotations and `shown` rows of trajectories (by task id) from run key `old` to `new`.
 
@@ -328,6 +371,7 @@ class AnnotationStore:
         old way are carried over, each kept once. Returns how many annotations moved.
         """
         self._check(Write.ANNOTATION)
+        self._noted.clear()
         wanted = set(task_ids)
         moved = 0
         with self._transaction() as connection:
@@ -355,6 +399,7 @@ class AnnotationStore:
             StoreError: When `old` saved rows signed in, or `old` and `new` are one reviewer.
         """
         policy = self._check(Write.REVIEWER_NAME)
+        self._noted.clear()
         old_key, old_name, name = reviewer_key(old), self.reviewer_name(old), self.reviewer_name(new)
         if old_key == reviewer_key(name) or not old_key or not name:
             raise StoreError(f"annotation store {self.location}: {old!r} and {new!r} are one reviewer")
@@ -482,13 +527,7 @@ def open_store(location: str | None = None, policy: AccessPolicy | None = None) 
     engine = _engine(chosen)
     store = AnnotationStore(engine, chosen, policy)
     try:
-        try:
-            _migrate(engine)
-        except SQLAlchemyError:
-            # Two SQLite openers raced to create the tables; the loser finds them made.
-            if is_postgres(chosen):
-                raise
-            _migrate(engine)
+        _migrate(engine)
     except SQLAlchemyError as exc:
         engine.dispose()
         raise StoreError(store._explain(exc)) from None
@@ -548,21 +587,32 @@ def _sqlite_pragmas(connection: Any, _record: object) -> None:
 
 
 def _migrate(engine: Engine) -> None:
-    """Bring the schema to SCHEMA_VERSION; concurrent openers wait for each other."""
-    with engine.begin() as connection:
+    """Bring the schema to SCHEMA_VERSION in one transaction that holds the database's write lock
+    from its first statement, so concurrent openers wait for each other and the later ones find
+    the schema made (SQLite's driver would otherwise run each CREATE outside any transaction).
+    """
+    with engine.connect() as connection:
         if engine.dialect.name == "postgresql":
             connection.execute(sa.text("SELECT pg_advisory_xact_lock(4242001)"))
-        _metadata.create_all(connection, tables=[_version])
-        found = connection.execute(sa.select(_version.c.version)).scalar()
-        version = int(found or 0)
-        if version > SCHEMA_VERSION:
-            raise StoreError(f"schema version {version} is newer than this webeval's {SCHEMA_VERSION}")
-        for migration in MIGRATIONS[version:]:
-            migration(connection)
-        if found is None:
-            connection.execute(sa.insert(_version).values(version=SCHEMA_VERSION))
-        elif version != SCHEMA_VERSION:
-            connection.execute(sa.update(_version).values(version=SCHEMA_VERSION))
+        else:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        _migrate_locked(connection)
+        connection.commit()
+
+
+def _migrate_locked(connection: Connection) -> None:
+    """The migrations still to run, with the database's write lock held."""
+    _metadata.create_all(connection, tables=[_version])
+    found = connection.execute(sa.select(_version.c.version)).scalar()
+    version = int(found or 0)
+    if version > SCHEMA_VERSION:
+        raise StoreError(f"schema version {version} is newer than this webeval's {SCHEMA_VERSION}")
+    for migration in MIGRATIONS[version:]:
+        migration(connection)
+    if found is None:
+        connection.execute(sa.insert(_version).values(version=SCHEMA_VERSION))
+    elif version != SCHEMA_VERSION:
+        connection.execute(sa.update(_version).values(version=SCHEMA_VERSION))
 
 
 def _shown_row(run: str, task_id: str, who: str, what: str, created: str) -> dict[str, Any]:

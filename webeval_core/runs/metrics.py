@@ -37,6 +37,8 @@ RESULTS = (PASS, FAIL, NO_ANSWER, ABORTED, SCORING_ERROR, UNSCORED, UNREADABLE)
 # Outcome groups: answered / no answer / aborted / scoring error (and folders we could not read).
 ANSWERED = "answered"
 OUTCOME_GROUPS = (ANSWERED, NO_ANSWER, ABORTED, SCORING_ERROR, UNREADABLE)
+VERDICT_OUTCOME_GROUPS = frozenset({SCORING_ERROR})
+"""Outcome groups that only a verdict tells (a scoring error); the others are read from the folder."""
 
 # Changes between two runs on one task.
 PASS_TO_FAIL, FAIL_TO_PASS = "pass → fail", "fail → pass"
@@ -401,6 +403,20 @@ class TrajectoryFilter(BaseModel):
     keys: frozenset[str] = frozenset()
     """Summary keys (the folders under the root) of a list named one by one (a judges-disagree cell,
     a query's rows); read by the index's queries only."""
+
+    @property
+    def uses_verdicts(self) -> bool:
+        """Whether keeping a row depends on a verdict, score, tag or judge's code (the criteria a
+        blind pass may not use: `review.queues`).
+        """
+        return bool(
+            self.results
+            or self.statuses
+            or self.tags
+            or self.judges_disagree
+            or self.failure_codes
+            or self.outcome_groups & VERDICT_OUTCOME_GROUPS
+        )
 
 
 FILTER_COLUMNS = {

@@ -32,6 +32,7 @@ __all__ = [
     "QueryResult",
     "QueryTimeoutError",
     "TrajectoryRef",
+    "revealed_items",
     "run_query",
     "trajectory_refs",
 ]
@@ -123,6 +124,9 @@ class QueryResult(BaseModel):
     """The statement had more rows than the limit; only the first ones are here."""
     elapsed_s: float
     """Seconds from preparing the statement to its last fetched row."""
+    reads_verdicts: bool = False
+    """The statement read a verdict, score, failure tag or taxonomy code (or the whole summary),
+    in its result or in how it chose its rows: what it shows is a verdict (`revealed_items`)."""
 
 
 class TrajectoryRef(BaseModel):
@@ -140,9 +144,34 @@ class TrajectoryRef(BaseModel):
     """Its key under the root, which a walk through the rows names ("": named by run and task only)."""
 
 
-def _authorize(action: int, arg1: str | None, arg2: str | None, db: str | None, trigger: str | None) -> int:
-    """Let a statement read and call functions; deny everything else while it is prepared."""
-    return sqlite3.SQLITE_OK if action in _READ_ACTIONS else sqlite3.SQLITE_DENY
+_VERDICT_READS = frozenset(
+    {
+        ("trajectories", "verdict_status"),
+        ("trajectories", "verdict_tags"),
+        ("trajectories", "summary"),
+        ("scores", "score"),
+        ("scores", "judge"),
+        ("failure_codes", "judge"),
+        ("failure_codes", "code"),
+    }
+)
+"""The (table, column) pairs whose values are verdicts: a statement reading any reveals them."""
+
+
+class _Authorizer:
+    """Lets a statement read and call functions, denies everything else while it is prepared, and
+    notes whether it read a verdict column.
+    """
+
+    def __init__(self) -> None:
+        self.reads_verdicts = False
+
+    def __call__(
+        self, action: int, arg1: str | None, arg2: str | None, db: str | None, trigger: str | None
+    ) -> int:
+        if action == sqlite3.SQLITE_READ and (arg1, arg2) in _VERDICT_READS:
+            self.reads_verdicts = True
+        return sqlite3.SQLITE_OK if action in _READ_ACTIONS else sqlite3.SQLITE_DENY
 
 
 def _check_shape(sql: str) -> str:
@@ -182,7 +211,8 @@ def run_query(
     deadline = started + timeout_s
     with contextlib.closing(read_connection(store)) as db:
         db.execute("PRAGMA query_only=ON")  # before the authorizer, which denies every PRAGMA
-        db.set_authorizer(_authorize)
+        authorizer = _Authorizer()
+        db.set_authorizer(authorizer)
         db.set_progress_handler(lambda: int(time.monotonic() > deadline), _PROGRESS_EVERY)
         try:
             cursor = db.execute(text)
@@ -201,6 +231,7 @@ def run_query(
         rows=tuple(tuple(_cell(v) for v in row) for row in fetched[:max_rows]),
         truncated=len(fetched) > max_rows,
         elapsed_s=time.monotonic() - started,
+        reads_verdicts=authorizer.reads_verdicts,
     )
 
 
@@ -227,6 +258,23 @@ def trajectory_refs(store: IndexStore, result: QueryResult) -> tuple[TrajectoryR
             for name, run_key, task_id, rel, key in db.execute(query, (json.dumps(wanted),))
         }
     return tuple(found.get(value) if isinstance(value, str) else None for value in wanted)
+
+
+def revealed_items(store: IndexStore, result: QueryResult) -> list[tuple[str, str]]:
+    """The trajectories (run key, task id) whose verdicts a result shows: none unless it read a
+    verdict; then those its rows name, or, for rows naming a task but no run, every trajectory of
+    that task (a result of counts names none).
+    """
+    if not result.reads_verdicts:
+        return []
+    named = [(ref.run_key, ref.task_id) for ref in trajectory_refs(store, result) if ref is not None]
+    if named or "task_id" not in result.columns:
+        return named
+    at = result.columns.index("task_id")
+    wanted = sorted({str(row[at]) for row in result.rows if row[at] is not None})
+    query = "SELECT run_key, task_id FROM trajectories WHERE task_id IN (SELECT value FROM json_each(?))"
+    with contextlib.closing(read_connection(store)) as db:
+        return [(str(run), str(task)) for run, task in db.execute(query, (json.dumps(wanted),))]
 
 
 def _named(run_key: Cell, task_id: Cell) -> TrajectoryRef | None:

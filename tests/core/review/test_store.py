@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sqlite3
 import subprocess
@@ -96,10 +97,10 @@ import sys
 from datetime import UTC, datetime, timedelta
 from webeval_core.review.annotations import Annotation
 from webeval_core.review.store import open_store
-store = open_store(sys.argv[1])
+store = open_store()  # WEBEVAL_ANNOTATIONS: a URL's password is never in a process's argv
 start = datetime(2026, 1, 1, tzinfo=UTC)
-for n in range(int(sys.argv[3])):
-    store.add(Annotation(run="r", task_id=str(n), reviewer=sys.argv[2], stage="blind", outcome="success",
+for n in range(int(sys.argv[2])):
+    store.add(Annotation(run="r", task_id=str(n), reviewer=sys.argv[1], stage="blind", outcome="success",
                          created=start + timedelta(seconds=n)))
     if n == 0:
         print("started", flush=True)
@@ -107,8 +108,24 @@ for n in range(int(sys.argv[3])):
 
 
 def _writer(location: str, reviewer: str, count: int) -> subprocess.Popen[str]:
-    command = [sys.executable, "-c", _WRITER, location, reviewer, str(count)]
-    return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, text=True)
+    command = [sys.executable, "-c", _WRITER, reviewer, str(count)]
+    environment = {**os.environ, "WEBEVAL_ANNOTATIONS": location}
+    return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, text=True, env=environment)
+
+
+def test_processes_opening_a_new_store_at_once_all_succeed_with_every_row(
+    location: str, request: pytest.FixtureRequest
+) -> None:
+    """8 processes open a store that does not exist yet, together, 20 times over: schema creation
+    is one locked transaction, so none fails and every row is kept."""
+    for round_ in range(20):
+        if location.endswith(".sqlite"):
+            where = f"{location}-{round_}"
+        else:
+            where = request.getfixturevalue("postgres").new_database()
+        writers = [_writer(where, f"p{n}", 5) for n in range(8)]
+        assert [w.wait(timeout=120) for w in writers] == [0] * 8, f"round {round_}"
+        assert len(open_store(where).annotations()) == 40, f"round {round_}"
 
 
 def test_processes_writing_at_once_lose_nothing(location: str) -> None:

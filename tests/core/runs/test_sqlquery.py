@@ -87,7 +87,7 @@ def test_the_database_refuses_a_write_even_past_the_shape_check(store: IndexStor
     from webeval_core.runs import sqlquery
 
     with contextlib.closing(sqlquery.read_connection(store)) as db:
-        db.set_authorizer(sqlquery._authorize)
+        db.set_authorizer(sqlquery._Authorizer())
         with pytest.raises(Exception, match="not authorized"):
             db.execute("DELETE FROM trajectories")
 
@@ -107,3 +107,21 @@ def test_rows_past_the_limit_are_left_out_and_said(store: IndexStore) -> None:
 def test_a_misspelt_column_is_a_query_error(store: IndexStore) -> None:
     with pytest.raises(QueryError, match="no such column"):
         run_query(store, "SELECT nope FROM trajectories")
+
+
+def test_a_query_that_reads_a_verdict_names_the_trajectories_it_reveals(store: IndexStore) -> None:
+    """What the Query page records as shown before drawing rows (the disclosure gate)."""
+    from webeval_core.runs.sqlquery import revealed_items
+
+    plain = run_query(store, "SELECT run_key, task_id, site FROM trajectories")
+    assert not plain.reads_verdicts
+    assert revealed_items(store, plain) == []
+    by_filter = run_query(store, "SELECT task_id FROM trajectories WHERE verdict_status = 'success'")
+    assert by_filter.reads_verdicts  # a verdict chose the rows: they reveal it
+    everything = run_query(store, "SELECT run_key, task_id FROM trajectories")
+    named = run_query(store, "SELECT run_key, task_id, verdict_status FROM trajectories")
+    assert sorted(revealed_items(store, named)) == sorted((str(r), str(t)) for r, t in everything.rows)
+    joined = run_query(store, "SELECT t.task_id, s.score FROM trajectories t JOIN scores s USING (key)")
+    assert joined.reads_verdicts
+    counted = run_query(store, "SELECT COUNT(*) FROM trajectories WHERE verdict_status IS NOT NULL")
+    assert counted.reads_verdicts and revealed_items(store, counted) == []
