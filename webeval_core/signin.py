@@ -9,15 +9,28 @@ the usual way turns sign-in on, rather than leaving names typed while Streamlit 
 in the environment or in a URL; this module checks the file before the server starts and says what
 is missing by key name, never by value. Streamlit does the rest (`st.login`, its signed cookie);
 the pages act as the identity it verified (webeval_core.access).
+
+A session ends at its identity's next sign-out or when its sign-in is older than the maximum age
+(`session_end`): Streamlit's cookie lives 30 days and a copy of it signs in anywhere, so every
+request checks the sign-in's time (the ID token's `iat`) against the identity's last sign-out,
+which the server records in the annotation store (shared by every server of a team and by every
+tab and copied cookie).
 """
 
 from __future__ import annotations
 
+import os
 import stat
 import tomllib
 from collections.abc import Mapping
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+DEFAULT_SESSION_HOURS = 12.0
+"""How long a sign-in lasts by default (`webeval app --session-max-age`)."""
+SESSION_AGE_ENV = "WEBEVAL_SESSION_MAX_AGE"
+"""The server's maximum session age in hours, set by `webeval app`."""
 
 SERVER_KEYS = ("redirect_uri", "cookie_secret")
 """Keys the `[auth]` section itself needs."""
@@ -88,3 +101,30 @@ def _text(table: Mapping[str, Any], key: str) -> bool:
 def _has_provider(auth: Mapping[str, Any]) -> bool:
     tables = [auth, *(value for value in auth.values() if isinstance(value, dict))]
     return any(all(_text(table, key) for key in PROVIDER_KEYS) for table in tables)
+
+
+def max_session_age(environ: Mapping[str, str] | None = None) -> timedelta:
+    """The server's maximum session age (`SESSION_AGE_ENV`, hours; the default when unset or unusable)."""
+    text = (os.environ if environ is None else environ).get(SESSION_AGE_ENV, "")
+    try:
+        hours = float(text) if text else DEFAULT_SESSION_HOURS
+    except ValueError:
+        hours = DEFAULT_SESSION_HOURS
+    return timedelta(hours=hours if hours > 0 else DEFAULT_SESSION_HOURS)
+
+
+def session_end(
+    issued: object, now: datetime, last_sign_out: datetime | None, max_age: timedelta
+) -> str | None:
+    """Why a session whose sign-in was issued at `issued` (the ID token's `iat`, seconds since the
+    epoch) is over at `now`; None while it lasts. A sign-out ends every session issued before it
+    (`iat` counts whole seconds: one issued in the second of the sign-out lasts).
+    """
+    if not isinstance(issued, int | float) or isinstance(issued, bool):
+        return "the provider's sign-in carries no issue time (iat), so its age cannot be checked"
+    started = datetime.fromtimestamp(issued, now.tzinfo)
+    if last_sign_out is not None and int(issued) < int(last_sign_out.timestamp()):
+        return "you signed out (in this or another tab or browser) after this sign-in"
+    if now - started > max_age:
+        return f"sign-ins last {max_age.total_seconds() / 3600:g} h here, and this one is older"
+    return None

@@ -70,3 +70,21 @@ def test_the_usual_secrets_file_is_found_when_it_configures_a_provider(tmp_path:
     assert usual_auth_file(cwd, home) == home / USUAL_SECRETS  # the working folder's has no [auth]
     (cwd / USUAL_SECRETS).write_text(COMPLETE, encoding="utf-8")
     assert usual_auth_file(cwd, home) == cwd / USUAL_SECRETS  # Streamlit's own order: cwd first
+
+
+def test_a_session_ends_at_the_next_sign_out_of_its_identity_or_when_too_old() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from webeval_core.signin import max_session_age, session_end
+
+    now = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
+    issued = (now - timedelta(hours=1)).timestamp()
+    day = timedelta(hours=12)
+    assert session_end(issued, now, None, day) is None
+    assert session_end(issued, now, now - timedelta(minutes=5), day) is not None  # signed out since
+    assert session_end(issued, now, now - timedelta(hours=2), day) is None  # signed in again after
+    assert session_end(int(issued), now, datetime.fromtimestamp(int(issued), UTC), day) is None
+    assert "12 h" in str(session_end((now - timedelta(hours=13)).timestamp(), now, None, day))
+    assert "iat" in str(session_end(None, now, None, day))
+    assert max_session_age({"WEBEVAL_SESSION_MAX_AGE": "0.5"}) == timedelta(minutes=30)
+    assert max_session_age({"WEBEVAL_SESSION_MAX_AGE": "x"}) == timedelta(hours=12)

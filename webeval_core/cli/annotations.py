@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from webeval_core.cli._store import StoreArgumentError, add_store_arguments, chosen_store
+
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
 
@@ -22,11 +24,7 @@ def add_parser(sub: Subparsers) -> None:
     actions = notes.add_subparsers(dest="action", required=True)
     store = argparse.ArgumentParser(add_help=False)
     store.add_argument("root", help="the folder whose trajectories the annotations are about")
-    store.add_argument(
-        "--annotations",
-        metavar="PATH_OR_URL",
-        help="SQLite file or postgresql:// URL (default: $WEBEVAL_ANNOTATIONS, else the user's data folder)",
-    )
+    add_store_arguments(store, "the review store")
     actions.add_parser("list", parents=[store], help="every annotation, history included")
     export = actions.add_parser("export", parents=[store], help="one row per (trajectory, reviewer, stage)")
     export.add_argument(
@@ -87,4 +85,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         audit=getattr(args, "audit", None),
         names=(getattr(args, "old", ""), getattr(args, "new", "")),
     )
-    return commands.run_command(command, Path(args.root).resolve(), args.annotations, out, sys.stderr)
+    try:
+        location = chosen_store(args)
+    except StoreArgumentError as exc:
+        sys.stderr.write(f"webeval annotations: {exc}\n")
+        return 2
+    return commands.run_command(command, Path(args.root).resolve(), location, out, sys.stderr)

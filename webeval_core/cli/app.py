@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, TextIO
 
 from webeval_core.cli._output import say
 from webeval_core.cli._roots import opened
+from webeval_core.cli._store import StoreArgumentError, add_store_arguments, chosen_store
+from webeval_core.signin import DEFAULT_SESSION_HOURS, SESSION_AGE_ENV
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
@@ -33,10 +35,13 @@ def add_parser(sub: Subparsers) -> None:
     )
     app.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
     app.add_argument("--port", type=int, default=8501)
+    add_store_arguments(app, "the review store")
     app.add_argument(
-        "--annotations",
-        metavar="PATH_OR_URL",
-        help="the review store, a SQLite file or postgresql:// URL (default: $WEBEVAL_ANNOTATIONS)",
+        "--session-max-age",
+        type=float,
+        default=DEFAULT_SESSION_HOURS,
+        metavar="HOURS",
+        help=f"with --auth: a sign-in older than this is signed out (default: {DEFAULT_SESSION_HOURS:g})",
     )
     app.add_argument(
         "--allow-root",
@@ -89,6 +94,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     root = given.path.resolve() if given is not None else default_root()
     allowed = [Path(path).resolve() for path in args.allow_root]
+    try:
+        location = chosen_store(args)
+    except StoreArgumentError as exc:
+        say(sys.stderr, f"webeval app: {exc}")
+        return 2
     problem = (
         _refusal(root, allowed, args.host, args.port)
         or _roles_refusal(args.roles)
@@ -106,10 +116,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     command = streamlit_command(script, args.host, args.port, reload=args.reload, secrets=secrets)
     # A URL root: the app mirrors it itself (its Reload lists the store again); the sync above made it warm.
     env = {**os.environ, **root_environment(url or str(root), allowed), **_access_environment(args, out)}
-    if args.annotations:  # the server's review pages open this store (never printed: it may hold a password)
+    env[SESSION_AGE_ENV] = f"{args.session_max_age:g}"
+    if location:  # the server's review pages open this store (never printed: it may hold a password)
         from webeval_core.review.store import ENV_VARIABLE  # SQLAlchemy: only `app --annotations` pays
 
-        env[ENV_VARIABLE] = args.annotations
+        env[ENV_VARIABLE] = location
     say(out, f"Opening {url or root} at http://{args.host}:{args.port}")
     out.flush()
     return AppServer(command, env).run()

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from webeval_core.cli._output import Progress, say, size
 from webeval_core.cli._roots import load_index
+from webeval_core.cli._store import StoreArgumentError, add_store_arguments, chosen_store
 from webeval_core.safe_output import spreadsheet_row, strict_json
 
 if TYPE_CHECKING:
@@ -50,12 +51,7 @@ def add_parser(sub: Subparsers) -> None:
         action="store_true",
         help="add each trajectory's reviews (count, majority outcome, who said what) as columns",
     )
-    export.add_argument(
-        "--annotations",
-        metavar="PATH_OR_URL",
-        help="the review store those columns come from, a SQLite file or postgresql:// URL (implies"
-        " --with-annotations; default: $WEBEVAL_ANNOTATIONS, else the user's data folder)",
-    )
+    add_store_arguments(export, "the review store those columns come from (implies --with-annotations)")
     export.set_defaults(handler=run)
 
 
@@ -67,8 +63,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if index is None:
         return 1
     rows = _export_rows(index)
-    if args.with_annotations or args.annotations:
-        reviewed = _with_reviews(rows, index, args.annotations)
+    try:
+        location = chosen_store(args)
+    except StoreArgumentError as exc:
+        say(sys.stderr, f"webeval export: {exc}")
+        return 2
+    if args.with_annotations or location:
+        reviewed = _with_reviews(rows, index, location)
         if reviewed is None:
             return 1
         rows = reviewed

@@ -212,6 +212,16 @@ def is_postgres(location: str) -> bool:
     return location.startswith(POSTGRES_SCHEMES)
 
 
+def has_password(location: str) -> bool:
+    """Whether a location is a PostgreSQL URL that carries a password."""
+    if not is_postgres(location):
+        return False
+    try:
+        return bool(sa.make_url(location).password)
+    except (SQLAlchemyError, ValueError):
+        return ":" in location.split("://", 1)[-1].split("@", 1)[0] and "@" in location
+
+
 def mask(location: str) -> str:
     """The location as it may be shown: a URL's password replaced by ***."""
     if not is_postgres(location):
