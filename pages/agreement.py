@@ -119,11 +119,8 @@ def _page() -> None:
     st.subheader("Reviewers (Cohen's kappa of the outcome)")
     pairs = [p.model_dump(exclude={"stage"}) for p in report.reviewers if p.stage == stage]
     if pairs:
-        st.dataframe(
-            pd.DataFrame(pairs).style.format(precision=3, na_rep="– (undefined)"),
-            hide_index=True,
-            width="stretch",
-        )
+        # The same "–" for an undefined kappa as the judges' table, its legend and the CLI.
+        st.dataframe(_figures(pd.DataFrame(pairs)), hide_index=True, width="stretch")
     else:
         st.caption("No two reviewers annotated the same trajectory in this stage yet.")
     rule = "majority, ties settled by the adjudicator" if adjudicator else "majority"

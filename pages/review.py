@@ -204,6 +204,8 @@ def _page() -> None:
 def _work(queue: ReviewQueue, store: AnnotationStore, done: int, me: str) -> None:
     items = items_of(queue)
     st.progress(done / len(items) if items else 1.0, text=f"{done} / {len(items)} done by you")
+    if blocked(Write.ANNOTATION, "annotations are not saved here."):
+        return  # a viewer or a read-only server: nothing to work, nothing offered
     if me and not queue.assigned_to(me):
         st.warning(
             inert(f"This queue is assigned to {', '.join(queue.reviewers)}, not to you.")

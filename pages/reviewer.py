@@ -3,19 +3,24 @@ a server that signs its users in, the identity the provider verified (email, els
 
 A save never clears it, and a page switch that drops it from the URL gets it back. With sign-in
 nothing typed or linked names the reviewer: the sidebar shows who is signed in and "Sign out", and
-a visitor not signed in sees only the sign-in prompt (`sign_in_prompt`). Light on purpose: every
-page draws the sidebar, none should import the annotation store for it.
+a visitor not signed in sees only the sign-in prompt (`sign_in_prompt`). "Sign out" ends every
+session of the identity: it is recorded in the annotation store (and by this server), and each
+request of a session signed in before it, or longer ago than the maximum age, is signed out.
+Light on purpose: every page draws the sidebar, and without sign-in none imports the annotation
+store for it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+from datetime import UTC, datetime
 
 import streamlit as st
 
 from pages.common import inert, lazy_expander
 from pages.state import Key
-from webeval_core.access import SIGN_IN_ENV, RolesFileError, current_policy
+from webeval_core.access import SIGN_IN_ENV, RolesFileError, acting_as, current_policy
 
 
 def sign_in_on() -> bool:
@@ -39,8 +44,57 @@ def reviewer() -> str:
 
 
 def needs_sign_in() -> bool:
-    """Whether this visitor must sign in before seeing anything (sign-in on, nobody signed in)."""
-    return sign_in_on() and not signed_in()
+    """Whether this visitor must sign in before seeing anything: sign-in on, and nobody signed in
+    or a session that is over (signed out elsewhere, or too old: `webeval_core.signin.session_end`),
+    which is signed out here and now (its cookie removed, copied or not).
+    """
+    if not sign_in_on():
+        return False
+    if signed_in() and _session_ended():
+        st.logout()  # empties st.user now; the browser then drops the cookie
+    return not signed_in()
+
+
+def _session_ended() -> str | None:
+    """Why this session's sign-in no longer counts; None while it does."""
+    from webeval_core.signin import max_session_age, session_end
+
+    now = datetime.now(UTC)
+    return session_end(st.user.get("iat"), now, _last_sign_out(signed_in()), max_session_age())
+
+
+@st.cache_resource(show_spinner=False)
+def _sign_outs_here() -> dict[str, datetime]:
+    """Sign-outs this server saw, by identity (casefolded): what the store could not record counts too."""
+    return {}
+
+
+def _last_sign_out(who: str) -> datetime | None:
+    """The identity's last sign-out, as the store (shared by a team's servers) or this server knows it."""
+    from pages.review_store import review_store_quiet
+    from webeval_core.review import StoreError
+
+    known = [_sign_outs_here().get(who.casefold())]
+    store = review_store_quiet()
+    if store is not None:
+        with contextlib.suppress(StoreError):
+            known.append(store.last_sign_out(who))
+    return max((at for at in known if at is not None), default=None)
+
+
+def _sign_out() -> None:
+    """Sign out, and end every other session of this identity (tabs, other browsers, copied cookies)."""
+    from pages.review_store import review_store_quiet
+    from webeval_core.review import StoreError
+
+    who, now = signed_in(), datetime.now(UTC)
+    _sign_outs_here()[who.casefold()] = now
+    store = review_store_quiet()
+    if store is not None:
+        # A read-only or unreachable store: this server still ends the sessions it serves.
+        with contextlib.suppress(StoreError), acting_as(who, verified=True):
+            store.record_sign_out(who, now)
+    st.logout()
 
 
 def sign_in_prompt() -> None:
@@ -102,4 +156,4 @@ def _signed_in_box() -> None:
     with st.sidebar:
         st.caption(f"Reviewer: **{inert(who)}** (signed in)")
         st.caption(f"Role: {role.value if role is not None else 'any (no roles file)'}")
-        st.button("Sign out", key=Key.SIGN_OUT, on_click=st.logout)
+        st.button("Sign out", key=Key.SIGN_OUT, on_click=_sign_out)

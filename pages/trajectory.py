@@ -48,6 +48,8 @@ _TAB_MODULES = ("replay", "expected", "judges", "network", "evidence", "rescore"
 
 # Tabs that show the evaluator's or judges' verdicts, scores or failure tags (hidden in blind review).
 _VERDICT_TABS = frozenset({"judges", "network", "evidence", "rescore"})
+_HIDDEN_TAB = "Blind review: this tab shows verdicts; it opens once you save your annotation."
+_UNRECORDED_TAB = "This tab shows verdicts: hidden until the annotation store can record that you saw them."
 
 
 def _tab_view(module: str) -> Callable[[TabContext], None]:
@@ -142,8 +144,10 @@ def _header(trajectory: Trajectory, task: Task | None, blind: bool = False) -> N
         st.badge(
             trajectory.outcome.replace("_", " "), color=tone_color(OUTCOME_TONES.get(trajectory.outcome))
         )
-        if blind:
+        if blind and in_blind_review():
             st.badge("blind review: verdicts hidden until you save", color="violet")
+        elif blind:
+            st.badge("verdicts hidden: not recorded as shown", color="violet")
         for name, score_file in sorted({} if blind else trajectory.scores.items()):
             shown = "no score" if score_file.score is None else f"{score_file.score:g}"
             st.badge(inert(f"{name}: {shown}"), color=score_color(score_file.score))
@@ -207,7 +211,7 @@ def _page() -> None:
         if tab.open:
             with tab:
                 if context.blind and module in _VERDICT_TABS:
-                    st.info("This tab shows verdicts, hidden here until you save your annotation.")
+                    st.info(_HIDDEN_TAB if in_blind_review() else _UNRECORDED_TAB)
                 else:
                     contained(f"The {name} tab")(_tab_view(module))(context)
 

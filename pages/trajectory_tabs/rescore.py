@@ -47,7 +47,9 @@ def _rescore_one(context: TabContext) -> None:
         outcome = done["outcome"]
         show_verdict(outcome)
         if outcome.score_file is not None:
-            st.caption(f"Wrote {inert(outcome.score_file.relative_to(Path(folder)).as_posix())}")
+            written = inert(outcome.score_file.relative_to(Path(folder)).as_posix())
+            done_text = "Wrote" if outcome.score_file_changed else "Unchanged (the same verdict):"
+            st.caption(f"{done_text} {written}")
         after = outcome.evaluation.result if outcome.evaluation else None
         table = before_after(done["before"], after)
         if not table.empty:

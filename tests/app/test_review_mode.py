@@ -10,7 +10,15 @@ from streamlit.testing.v1 import AppTest
 
 from pages.state import Key, label_key, review_field_key
 from tests.conftest import Sample
-from webeval_core.review import OFFICIAL, ReviewQueue, Stage, judge_verdicts, open_store, save_queue
+from webeval_core.review import (
+    OFFICIAL,
+    ReviewQueue,
+    Stage,
+    judge_verdicts,
+    open_store,
+    read_queues,
+    save_queue,
+)
 from webeval_core.review.annotations import Revealed
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import TrajectoryFilter
@@ -115,3 +123,90 @@ def test_a_link_to_an_unknown_run_or_task_says_so(app: OpenPage, sample: Sample)
     run = build_index(sample.root).runs[0].key
     at = app("pages/trajectory.py", run=run, task="999999")
     assert "names the task 999999" in _texts(at).replace("\\", "")
+
+
+@pytest.mark.parametrize(
+    ("page", "query"),
+    [
+        ("pages/compare.py", {}),
+        ("pages/query.py", {"sql": "SELECT run_key, task_id, verdict_status FROM trajectories"}),
+        ("pages/query.py", {"sql": "SELECT t.rel FROM trajectories t JOIN scores s USING (key)"}),
+        ("pages/tasks.py", {}),
+    ],
+)
+def test_a_page_that_shows_verdicts_records_them_before_a_blind_save(
+    app: OpenPage, sample: Sample, store_file: str, page: str, query: dict[str, str]
+) -> None:
+    """Issue 34, item 1: Compare and Query (and Tasks) went around the record; the gate does not."""
+    item = _scored_item(sample)
+    app(page, reviewer="Cat", **query)
+    assert item in open_store(store_file).revealed("cat")
+    at = app("pages/trajectory.py", run=item[0], task=item[1], tab="Annotate", queue=QUEUE, reviewer="cat")
+    assert "blind review: verdicts hidden" not in _texts(at)  # revealed: done with its blind pass
+    at.button(key=label_key(review_field_key(Key.REVIEW_OUTCOME, *item), "success")).click().run()
+    at.button(key=Key.REVIEW_SAVE).click().run()
+    (saved,) = open_store(store_file).annotations()
+    assert (saved.stage, saved.revealed) == (Stage.INFORMED, Revealed.VERDICT)
+
+
+def test_a_query_that_reads_no_verdict_records_nothing(app: OpenPage, store_file: str) -> None:
+    at = app("pages/query.py", reviewer="cat", sql="SELECT run_key, task_id, site FROM trajectories")
+    assert at.dataframe
+    assert open_store(store_file).revealed("cat") == set()
+
+
+def test_the_queue_tools_of_a_blind_pass_select_and_order_by_no_verdict(
+    app: OpenPage, store_file: str
+) -> None:
+    at = app("pages/review.py", queue=QUEUE, reviewer="ann")
+    labels = {w.label for w in at.multiselect}
+    assert "Runs" in labels and {"Verdicts", "Failure tags"}.isdisjoint(labels)
+    assert "scoring error" not in next(w for w in at.multiselect if w.label == "Outcomes").options
+    assert not [c for c in at.checkbox if c.label == "Failures first"]
+    # A taken name is refused, and the queue keeps its settings.
+    at.text_input(key=Key.QUEUE_NAME).input(QUEUE.upper()).run()
+    at.radio(key=Key.QUEUE_STAGE).set_value(Stage.INFORMED).run()
+    at.button(key=Key.QUEUE_CREATE).click().run()
+    assert any("exists already" in e.value for e in at.error)
+    assert read_queues(open_store(store_file))[QUEUE].stage == Stage.BLIND
+
+
+def test_a_viewer_is_not_offered_a_queue_to_work(
+    app: OpenPage, store_file: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    roles = tmp_path / "roles.toml"
+    roles.write_text('[roles]\n"ann" = "reviewer"\n', encoding="utf-8")
+    monkeypatch.setenv("WEBEVAL_ROLES", str(roles))
+    at = app("pages/review.py", queue=QUEUE, reviewer="vic")
+    text = _texts(at)
+    assert "vic is a viewer here" in text and "still counts" not in text
+    assert not [b for b in at.button if b.key == Key.QUEUE_OPEN]
+
+
+def test_the_annotate_form_keeps_its_draft_across_tab_switches(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    """Issue 34, item 4: F, 2, a failing step, a code and a justification; Replay; Annotate; save."""
+    item = _scored_item(sample)
+    at = app("pages/trajectory.py", run=item[0], task=item[1], tab="Annotate", reviewer="ann")
+    at.button(key=label_key(review_field_key(Key.REVIEW_OUTCOME, *item), "failure")).click().run()
+    at.button(key=label_key(review_field_key(Key.REVIEW_PROCESS, *item), "harmless_mistake")).click().run()
+    at.text_input(key=review_field_key(Key.REVIEW_STEPS, *item)).input("4").run()
+    at.multiselect(key=review_field_key(Key.REVIEW_ERROR_CODES, *item)).select("3.1").run()
+    at.text_area(key=review_field_key(Key.REVIEW_JUSTIFICATION, *item)).input("clicked the wrong tab").run()
+    for tab in ("Replay", "Annotate"):
+        at.query_params["tab"] = tab
+        at.session_state[Key.TAB] = tab
+        at.run()
+        assert not at.exception
+    assert (
+        at.text_area(key=review_field_key(Key.REVIEW_JUSTIFICATION, *item)).value == "clicked the wrong tab"
+    )
+    at.button(key=Key.REVIEW_SAVE).click().run()
+    (saved,) = open_store(store_file).annotations()
+    assert (saved.outcome, saved.process) == ("failure", "harmless_mistake")
+    assert (saved.failing_steps, saved.error_codes, saved.justification) == (
+        (4,),
+        ("3.1",),
+        "clicked the wrong tab",
+    )

@@ -12,6 +12,7 @@ no server log.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -281,3 +282,79 @@ def test_no_secret_reaches_a_page_a_url_or_the_server_log(
     }
     for name, secret in secrets.items():
         assert not [text for text in seen if secret in text], f"the {name} was shown or logged"
+
+
+def _user_cookies(page: Page) -> list[Any]:
+    return [c for c in page.context.cookies() if c["name"].startswith(USER_COOKIE)]
+
+
+def _aged(cookie_value: str, secret: str, hours: float) -> str:
+    """The cookie's payload with its sign-in time (`iat`) moved `hours` back, signed as the server signs."""
+    serializer = URLSafeTimedSerializer(secret, salt=USER_COOKIE)
+    payload = json.loads(serializer.loads(cookie_value))
+    payload["iat"] = int(payload["iat"] - hours * 3600)
+    return str(serializer.dumps(json.dumps(payload)))
+
+
+def _refused_to(
+    browser: Browser, contexts: list[BrowserContext], server: SignInServer, cookies: list[Any]
+) -> Page:
+    """A new browser given `cookies` (copied from another); it must be asked to sign in."""
+    page = _new_page(browser, contexts)
+    page.context.add_cookies(cookies)
+    page.goto(server.base_url)
+    expect(page.get_by_role("button", name="Sign in")).to_be_visible(timeout=FIRST_RENDER_MS)
+    assert "(signed in)" not in page.inner_text("body")
+    return page
+
+
+def test_sign_out_ends_every_session_of_the_identity_copied_cookies_and_other_tabs_included(
+    server: SignInServer, browser: Browser, contexts: list[BrowserContext]
+) -> None:
+    """Issue 34, item 3: a sign-out is recorded server-side; a copied cookie and a tab opened
+    before it are signed out at their next request, and a sign-in older than the maximum age is too."""
+    app = _sign_in(_new_page(browser, contexts), server, "ann")
+    copied = _user_cookies(app.page)
+    assert copied
+    # Older than the 12 h a sign-in lasts (its iat moved back, signed with the server's key): refused.
+    (cookie,) = [c for c in copied if c["name"] == USER_COOKIE]
+    old = {**cookie, "value": _aged(cookie["value"], server.provider.cookie_secret, 13)}
+    _refused_to(browser, contexts, server, [old]).screenshot(path=str(ARTIFACTS / "sign-out-too-old.png"))
+
+    second = App(app.page.context.new_page(), server.base_url)  # a second tab of the same browser
+    second.page.set_default_timeout(20_000)
+    second.goto("trajectories", second.main.locator("h1", has_text="Trajectories"))
+    assert "(signed in)" in _sidebar(second.page)
+    before = _sign_outs(server)
+
+    app.page.get_by_role("button", name="Sign out").click()
+    app.page.wait_for_url(re.compile(re.escape(server.provider.issuer)))
+    app.page.get_by_role("button", name="Yes, sign me out").click()
+    app.page.wait_for_url(re.compile(re.escape(server.base_url)))
+    assert _sign_outs(server) == before + 1  # recorded in the team's store, not only in this browser
+
+    # The second tab's session is still open on the server: its next request signs it out.
+    second.page.locator("[data-testid='stSidebar']").get_by_role("link", name="Review").click()
+    expect(second.page.get_by_role("button", name="Sign in")).to_be_visible(timeout=FIRST_RENDER_MS)
+    second.shot("sign-out-second-tab")
+    # The cookie copied before the sign-out, in another browser: refused, and it saves nothing.
+    thief = _refused_to(browser, contexts, server, copied)
+    run, task = server.item
+    thief.goto(f"{server.base_url}/trajectory?run={run}&task={task}&tab=Annotate")
+    expect(thief.get_by_role("button", name="Sign in")).to_be_visible(timeout=FIRST_RENDER_MS)
+    thief.screenshot(path=str(ARTIFACTS / "sign-out-copied-cookie.png"))
+    rows = _rows(server)
+    # Signing in again afterwards works: a new sign-in is newer than the sign-out.
+    again = _sign_in(_new_page(browser, contexts), server, "ann")
+    assert "(signed in)" in _sidebar(again.page)
+    assert _rows(server) == rows
+
+
+def _sign_outs(server: SignInServer) -> int:
+    engine = sa.create_engine(server.store.replace("postgresql://", "postgresql+psycopg://", 1))
+    try:
+        with engine.connect() as connection:
+            query = sa.text("SELECT count(*) FROM sign_outs WHERE identity_key = 'ann@example.org'")
+            return int(connection.execute(query).scalar() or 0)
+    finally:
+        engine.dispose()

@@ -163,7 +163,7 @@ class Gate:
         if self.blind is None or not (self.blind.unknown or self.blind.pending):
             return ""
         return (
-            f"You are working the blind queue {self.blind.queue}: this shows verdicts, so it stays"
+            f"You are working the blind queue {self.blind.queue}: this page shows verdicts, so it stays"
             " closed until you leave review mode (sidebar)."
         )
 

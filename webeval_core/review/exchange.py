@@ -39,8 +39,9 @@ EXPORT_COLUMNS = (
     "error_codes",
     "task_codes",
     "signed_in",
+    "revealed",
 )
-_OPTIONAL_LABELS = ("process", "task", "environment_problem", "created", "signed_in")
+_OPTIONAL_LABELS = ("process", "task", "environment_problem", "created", "signed_in", "revealed")
 _LISTS = ("failing_steps", "error_codes", "task_codes")
 """Columns holding a list, written as comma-separated text ("3,4") in both formats."""
 _YES = {"yes", "true", "1", "y"}

@@ -188,6 +188,10 @@ class AuditEntry(BaseModel):
     """The identity sign-in verified for the writer; None when written without sign-in."""
     digest: str
     """The row's content digest (its identity in the store and in exports)."""
+    stage: str | None = None
+    """An annotation's stage (blind / informed); None for records."""
+    revealed: str | None = None
+    """What an annotation's reviewer had been shown before saving it (`Revealed`); None for records."""
 
 
 class StoreError(RuntimeError):
@@ -486,13 +490,18 @@ class AnnotationStore:
             _annotations.c.reviewer.label("name"),
             _annotations.c.signed_in,
             _annotations.c.digest,
+            _annotations.c.stage,
+            _annotations.c.revealed,
         )
+        nothing = sa.cast(sa.null(), sa.String)
         kept = sa.select(
             _records.c.kind,
             _records.c.created,
             sa.literal("").label("name"),
             _records.c.signed_in,
             _records.c.digest,
+            nothing.label("stage"),
+            nothing.label("revealed"),
         )
         with self._transaction() as connection:
             rows = connection.execute(notes.union_all(kept)).mappings().all()

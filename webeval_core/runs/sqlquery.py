@@ -144,18 +144,12 @@ class TrajectoryRef(BaseModel):
     """Its key under the root, which a walk through the rows names ("": named by run and task only)."""
 
 
-_VERDICT_READS = frozenset(
-    {
-        ("trajectories", "verdict_status"),
-        ("trajectories", "verdict_tags"),
-        ("trajectories", "summary"),
-        ("scores", "score"),
-        ("scores", "judge"),
-        ("failure_codes", "judge"),
-        ("failure_codes", "code"),
-    }
+_VERDICT_COLUMNS = frozenset(
+    {("trajectories", "verdict_status"), ("trajectories", "verdict_tags"), ("trajectories", "summary")}
 )
-"""The (table, column) pairs whose values are verdicts: a statement reading any reveals them."""
+"""The (table, column) pairs of the trajectories table whose values are verdicts."""
+_VERDICT_TABLES = frozenset({"scores", "failure_codes"})
+"""Tables that hold nothing but judges' verdicts: reading any column (a join's key) reveals them."""
 
 
 class _Authorizer:
@@ -169,7 +163,7 @@ class _Authorizer:
     def __call__(
         self, action: int, arg1: str | None, arg2: str | None, db: str | None, trigger: str | None
     ) -> int:
-        if action == sqlite3.SQLITE_READ and (arg1, arg2) in _VERDICT_READS:
+        if action == sqlite3.SQLITE_READ and (arg1 in _VERDICT_TABLES or (arg1, arg2) in _VERDICT_COLUMNS):
             self.reads_verdicts = True
         return sqlite3.SQLITE_OK if action in _READ_ACTIONS else sqlite3.SQLITE_DENY
 
@@ -226,12 +220,13 @@ def run_query(
                 raise QueryRefusedError(f"The index is read only here: {exc}") from exc
             raise QueryError(f"SQLite could not run the query: {exc}") from exc
         columns = tuple(d[0] for d in cursor.description or ())
+        reads_verdicts = authorizer.reads_verdicts or not _VERDICT_TABLES.isdisjoint(_tables_opened(db, text))
     return QueryResult(
         columns=columns,
         rows=tuple(tuple(_cell(v) for v in row) for row in fetched[:max_rows]),
         truncated=len(fetched) > max_rows,
         elapsed_s=time.monotonic() - started,
-        reads_verdicts=authorizer.reads_verdicts,
+        reads_verdicts=reads_verdicts,
     )
 
 
@@ -258,6 +253,17 @@ def trajectory_refs(store: IndexStore, result: QueryResult) -> tuple[TrajectoryR
             for name, run_key, task_id, rel, key in db.execute(query, (json.dumps(wanted),))
         }
     return tuple(found.get(value) if isinstance(value, str) else None for value in wanted)
+
+
+def _tables_opened(db: sqlite3.Connection, text: str) -> set[str]:
+    """The tables a statement opens to read, its indexes counted as their table's: SQLite's
+    authorizer is not asked about a join's USING columns, so a join on `scores` alone would pass
+    unseen; its program's OpenRead instructions name every b-tree it reads.
+    """
+    # EXPLAIN rows: addr, opcode, p1 (cursor), p2 (root page), p3 (database), ...
+    pages = {row[3] for row in db.execute(f"EXPLAIN {text}") if row[1] == "OpenRead" and row[4] == 0}
+    schema = db.execute("SELECT tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0")
+    return {str(table) for table, root in schema if root in pages}
 
 
 def revealed_items(store: IndexStore, result: QueryResult) -> list[tuple[str, str]]:

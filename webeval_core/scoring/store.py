@@ -22,6 +22,7 @@ import secrets
 import stat
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from pydantic import ValidationError
 
@@ -58,8 +59,18 @@ def score_file_bytes(evaluation: Evaluation, score: float) -> bytes:
     return (json.dumps(document, sort_keys=True, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> Path:
-    """Write scores/<eval_hash>.json atomically (temp file beside it, then os.replace).
+class WrittenScore(NamedTuple):
+    """Where a verdict's score file is, and whether writing it changed anything."""
+
+    path: Path
+    """scores/<eval_hash>.json in the folder."""
+    changed: bool
+    """False when the file already held exactly this verdict: nothing was written or recorded."""
+
+
+def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> WrittenScore:
+    """Write scores/<eval_hash>.json atomically (temp file beside it, then os.replace); a file
+    already holding the same bytes is left alone, and no writer is recorded for it.
 
     Raises:
         ScoreWriteError: when the process is read-only (webeval_core.access), `scores/` is a link
@@ -79,14 +90,14 @@ def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> Path
     except OSError as exc:
         raise ScoreWriteError(f"cannot write {shown}: {_cause(exc)}") from None
     try:
-        _write(scores_fd, target.name, score_file_bytes(evaluation, score))
-        if policy.signed_in is not None:
+        changed = _write(scores_fd, target.name, score_file_bytes(evaluation, score))
+        if changed and policy.signed_in is not None:
             _record_writer(scores_fd, target.name, policy.signed_in)
     except OSError as exc:
         raise ScoreWriteError(f"cannot write {shown}: {_cause(exc)}") from None
     finally:
         os.close(scores_fd)
-    return target
+    return WrittenScore(target, changed)
 
 
 def _open_scores(folder: Path, shown: str) -> int:
@@ -106,10 +117,11 @@ def _open_scores(folder: Path, shown: str) -> int:
         os.close(folder_fd)
 
 
-def _write(scores_fd: int, name: str, content: bytes) -> None:
+def _write(scores_fd: int, name: str, content: bytes) -> bool:
+    """Write `content` as `name`; False when the file already held it (left alone, mtime too)."""
     with contextlib.suppress(OSError):
         if read_file(name, dir_fd=scores_fd) == content:
-            return  # identical verdict: leave the file (and its mtime) alone
+            return False
     temp = f".{name}.{secrets.token_hex(6)}.tmp"
     fd = os.open(temp, _CREATE_FLAGS, 0o644, dir_fd=scores_fd)
     try:
@@ -122,6 +134,7 @@ def _write(scores_fd: int, name: str, content: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp, dir_fd=scores_fd)
         raise
+    return True
 
 
 def _record_writer(scores_fd: int, name: str, who: str) -> None:

@@ -61,6 +61,8 @@ class ScoreOutcome(BaseModel):
     """The engine and config it was scored with; None when it never reached the evaluator."""
     score_file: Path | None = None
     """Written (or reused) score file."""
+    score_file_changed: bool = True
+    """False when the score file already held exactly this verdict (nothing written)."""
     reused: bool = False
     """An up-to-date score file was found and not recomputed."""
     sites: tuple[str, ...] = ()
@@ -119,12 +121,12 @@ def commit_outcome(outcome: ScoreOutcome) -> ScoreOutcome:
     if outcome.reused or outcome.evaluation is None or outcome.status not in ("success", "failure", "error"):
         return outcome
     try:
-        score_file = write_score_file(outcome.path, outcome.evaluation, outcome.score or 0.0)
+        written = write_score_file(outcome.path, outcome.evaluation, outcome.score or 0.0)
     except ScoreWriteError as exc:
         return ScoreOutcome(path=outcome.path, task_id=outcome.task_id, status="error", reason=str(exc))
     except Exception as exc:  # a batch must survive whatever one folder holds; the reason is reported
         return _unexpected(outcome.path, outcome.task_id, exc)
-    return outcome.model_copy(update={"score_file": score_file})
+    return outcome.model_copy(update={"score_file": written.path, "score_file_changed": written.changed})
 
 
 @contextlib.contextmanager

@@ -4,7 +4,6 @@ recorded before it is returned, and nothing is revealed when it cannot be record
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 
 from tests.postgres_server import PostgresServer
 from webeval_core.access import AccessPolicy, Role, Roles, acting_as
