@@ -114,3 +114,15 @@ def running_postgres() -> Iterator[PostgresServer]:
         yield server
     finally:
         remove_server(server)
+
+
+def store_arguments(location: str) -> list[str]:
+    """The command-line arguments naming a store as a user gives them: a path or a URL without a
+    password as `--annotations`, a URL with one in a file (`--annotations-file`), never in argv.
+    """
+    if "@" not in location:
+        return ["--annotations", location]
+    handle, name = tempfile.mkstemp(prefix="webeval-store-", suffix=".url")
+    with os.fdopen(handle, "w", encoding="utf-8") as file:
+        file.write(location + "\n")
+    return ["--annotations-file", name]

@@ -130,7 +130,7 @@ def _blind_queue(store_file: str, sample: Sample, items: list[tuple[str, str]]) 
     queue = ReviewQueue(
         name="blind three",
         stage=Stage.BLIND,
-        criteria=TrajectoryFilter(runs=frozenset({items[0][0]}), statuses=frozenset({"success", "failure"})),
+        criteria=TrajectoryFilter(runs=frozenset({items[0][0]})),
     )
     save_queue(open_store(store_file), queue)
     return queue

@@ -5,6 +5,8 @@ The provider round trip itself is tested in Chromium (tests/browser/test_sign_in
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +17,7 @@ from pages.common import inert
 from pages.state import Key, label_key, review_field_key
 from tests.app.conftest import APP
 from tests.conftest import Sample
-from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy
+from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy, acting_as
 from webeval_core.review import OFFICIAL, judge_verdicts, open_store
 from webeval_core.runs.index import build_index
 
@@ -41,7 +43,8 @@ def signed_in_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sample: Sa
 
 def _run(user: dict[str, Any], page: str | None = None, **query: str) -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=60)
-    at.user = user
+    # A signed-in user's claims, as the provider's ID token gives them: when it was issued, too.
+    at.user = {"iat": int(time.time()), **user} if user.get("is_logged_in") else user
     for key, value in query.items():
         at.query_params[key] = value
     if page is not None:
@@ -93,3 +96,18 @@ def test_a_user_the_roles_file_does_not_name_is_a_viewer_and_the_subject_names_o
     assert "Role: viewer" in " ".join(c.value for c in at.sidebar.caption)
     assert Key.REVIEW_SAVE not in {b.key for b in at.button}
     assert inert("user-42 is a viewer here") in " ".join(c.value for c in at.caption)
+
+
+def test_a_sign_in_older_than_the_last_sign_out_or_the_maximum_age_is_signed_out(
+    signed_in_server: Path,
+) -> None:
+    """The rule as each request meets it (the browser journey: tests/browser/test_sign_in_browser.py)."""
+    user = {"is_logged_in": True, "email": "ann@example.org", "sub": "ann"}
+    assert "(signed in)" in " ".join(c.value for c in _run(user).sidebar.caption)
+    too_old = _run({**user, "iat": int(time.time()) - 13 * 3600})
+    assert [b.label for b in too_old.button] == ["Sign in"]
+    hour_ago = {**user, "iat": int(time.time()) - 3600}
+    with acting_as("ann@example.org", verified=True):
+        open_store(str(signed_in_server)).record_sign_out("ANN@example.org", datetime.now(UTC))
+    assert [b.label for b in _run(hour_ago).button] == ["Sign in"]
+    assert "(signed in)" in " ".join(c.value for c in _run(user).sidebar.caption)  # signed in since

@@ -3,7 +3,7 @@ Chromium, on a server with a roles file and a PostgreSQL store, as `webeval app 
 FILE --annotations URL` starts it.
 
 Users sign in at the provider's own login page (its discovery document, signed ID token, then
-Streamlit's signed cookie): ann (reviewer), vic (no role: a viewer), ops (operator). A viewer writes
+Streamlit's signed cookie): ann and bob (reviewers), vic (no role: a viewer), ops (operator). A viewer writes
 nothing by any route (buttons, keys, a crafted `?reviewer=`); ann's annotation carries her verified
 identity in the store; ops re-scores and ann cannot; signing out ends the session; a tampered cookie
 is refused. The client secret, the cookie secret and the database password appear in no page and
@@ -12,6 +12,8 @@ no server log.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 import time
@@ -19,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 import sqlalchemy as sa
@@ -29,13 +32,30 @@ from tests.browser.conftest import ARTIFACTS, FIRST_RENDER_MS, VIEWPORT, App
 from tests.browser.streamlit_server import free_port, start_server, stop_server
 from tests.conftest import private_copy
 from tests.oidc_provider import OidcProvider, require_provider, running_provider
-from tests.postgres_server import PASSWORD, running_postgres
+from tests.postgres_server import PASSWORD, PostgresServer, running_postgres
 from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy
-from webeval_core.review import OFFICIAL, judge_verdicts, open_store
+from webeval_core.reading.tasks import load_catalog
+from webeval_core.review import (
+    OFFICIAL,
+    Annotation,
+    ReviewQueue,
+    Stage,
+    judge_verdicts,
+    open_store,
+    queue_items,
+    read_queues,
+    save_queue,
+)
+from webeval_core.review.annotations import Revealed
 from webeval_core.runs.index import build_index
+from webeval_core.runs.metrics import TrajectoryFilter, trajectory_frame
 from webeval_core.scoring.store import WRITERS_FILE
 
-ROLES = '[roles]\n"ann@example.org" = "reviewer"\n"ops@example.org" = "operator"\n'
+ROLES = """[roles]
+"ann@example.org" = "reviewer"
+"bob@example.org" = "reviewer"
+"ops@example.org" = "operator"
+"""
 SERVER_LOG = ARTIFACTS / "server-sign-in.log"
 RESCORE = "Re-score with the official evaluator"
 USER_COOKIE = "_streamlit_user"  # Streamlit's signed cookie of the signed-in user
@@ -55,6 +75,8 @@ class SignInServer:
     """The root served (a private scored copy)."""
     item: tuple[str, str]
     """A trajectory (run, task id) with an official verdict."""
+    postgres: PostgresServer
+    """The store's server (stopped and started mid-journey)."""
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +101,7 @@ def server(runs_copy: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         env = {SIGN_IN_ENV: "1", ROLES_ENV: str(roles), READ_ONLY_ENV: "0", "WEBEVAL_ANNOTATIONS": store}
         process, _ = start_server(root, folder / "cache", SERVER_LOG, extra_env=env, port=port, secrets=auth)
         try:
-            yield SignInServer(base_url, provider, store, root, item)
+            yield SignInServer(base_url, provider, store, root, item, postgres)
         finally:
             stop_server(process)
 
@@ -204,11 +226,24 @@ def test_an_operator_can_rescore_and_a_reviewer_cannot(
     ops = _sign_in(_new_page(browser, contexts), server, "ops")
     _open_tab(ops, server, "Re-score", RESCORE)
     ops.main.get_by_role("button", name=RESCORE).click()
+    # The sample's score file already holds this verdict: nothing is written, nor anyone recorded.
+    ops.wait(ops.main.get_by_text(re.compile(r"Unchanged \(the same verdict\): scores/webarena-verified-")))
+    assert not list(server.root.rglob(f"scores/{WRITERS_FILE}"))
+    for stale in _official_score_files(server):  # other bytes (as an older writer's): written anew
+        stale.write_bytes(stale.read_bytes() + b"\n")
+    ops.main.get_by_role("button", name=RESCORE).click()
     ops.wait(ops.main.get_by_text(re.compile(r"Wrote scores/webarena-verified-.*\.json")), timeout=60_000)
     ops.shot("sign-in-operator-rescored")
     written = list(server.root.rglob(f"scores/{WRITERS_FILE}"))
     assert len(written) == 1, written
-    assert '"signed_in": "ops@example.org"' in written[0].read_text()
+    assert written[0].read_text().count('"signed_in": "ops@example.org"') == 1
+
+
+def _official_score_files(server: SignInServer) -> list[Path]:
+    """The official evaluator's score files of the server's item."""
+    index = build_index(server.root)
+    (summary,) = [t for t in index.summaries if (t.run_key, t.task_id) == server.item]
+    return sorted((server.root / summary.key / "scores").glob("webarena-verified-*.json"))
 
 
 def _resigned(cookie_value: str, secret: str, age_days: float) -> str:
@@ -358,3 +393,138 @@ def _sign_outs(server: SignInServer) -> int:
             return int(connection.execute(query).scalar() or 0)
     finally:
         engine.dispose()
+
+
+GATE_QUEUE = "gate pass"
+
+
+def _gate_queue(server: SignInServer) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """A blind queue of the scored item's run, saved as the Review page saves one: its items, and
+    those of them with an official verdict."""
+    criteria = TrajectoryFilter(runs=frozenset({server.item[0]}))
+    queue = ReviewQueue(name=GATE_QUEUE, stage=Stage.BLIND, criteria=criteria)
+    store = open_store(server.store)
+    try:
+        if GATE_QUEUE not in read_queues(store):
+            save_queue(store, queue)
+    finally:
+        store.close()
+    index = build_index(server.root)
+    judged = judge_verdicts(index)
+    items = queue_items(trajectory_frame(index, load_catalog()), queue, judged)
+    return items, [i for i in items if OFFICIAL in judged.get(i, {})]
+
+
+def _annotation_of(server: SignInServer, who: str, item: tuple[str, str]) -> list[Annotation]:
+    store = open_store(server.store, AccessPolicy(read_only=True))
+    try:
+        return [a for a in store.annotations_of(*item) if a.reviewer == who]
+    finally:
+        store.close()
+
+
+def _revealed_to(server: SignInServer, who: str) -> set[tuple[str, str]]:
+    store = open_store(server.store, AccessPolicy(read_only=True))
+    try:
+        return store.revealed(who)
+    finally:
+        store.close()
+
+
+def _press(app: App, key: str) -> None:
+    app.main.locator("h1").first.click()  # the page, not a text box, has the focus
+    app.wait()
+    app.page.keyboard.press(key)
+    app.wait()
+
+
+def test_blind_means_blind_on_every_page_for_signed_in_reviewers(
+    server: SignInServer, browser: Browser, contexts: list[BrowserContext]
+) -> None:
+    """Issue 34, items 1, 2, 5, 6, 7 and 9 as a team meets them: two reviewers and a viewer signed in
+    through the provider, on the PostgreSQL store, keyboard first; the store stopped mid-journey."""
+    everything, items = _gate_queue(server)
+    ann = _sign_in(_new_page(browser, contexts), server, "ann")
+    bob = _sign_in(_new_page(browser, contexts), server, "bob")  # no earlier test showed bob anything
+    _compare_before_the_pass_makes_the_save_informed(ann, server, items[0])
+    _the_pass_shows_no_verdict_and_its_tools_use_none(bob, server)
+    _an_outage_in_another_tab_reveals_nothing(bob, server, items[1])
+    _a_revealed_item_leaves_the_pass(bob, items, len(everything))
+    vic = _sign_in(_new_page(browser, contexts), server, "vic")
+    vic.goto("review", "is a viewer here", queue=GATE_QUEUE)
+    assert "still counts" not in vic.main.inner_text()
+    expect(vic.main.get_by_role("button", name="Open next item")).to_have_count(0)
+    vic.shot("gate-viewer-review")
+
+
+def _compare_before_the_pass_makes_the_save_informed(
+    ann: App, server: SignInServer, item: tuple[str, str]
+) -> None:
+    """Item 1: Compare runs showed ann the verdict before her blind pass: recorded before it was drawn."""
+    ann.goto("compare", ann.main.locator("h1", has_text="Compare runs"))
+    ann.wait("Tasks x runs")
+    assert item in _revealed_to(server, "ann@example.org")
+    ann.goto("trajectory", "agent failed", run=item[0], task=item[1], queue=GATE_QUEUE, tab="Annotate")
+    assert "blind review: verdicts hidden" not in ann.main.inner_text()  # revealed: no blind pass left
+    _press(ann, "f")
+    _press(ann, "Control+Enter")
+    ann.wait("Saved as informed")
+    (row,) = _annotation_of(server, "ann@example.org", item)
+    assert (row.stage, row.revealed) == (Stage.INFORMED, Revealed.VERDICT)
+
+
+def _the_pass_shows_no_verdict_and_its_tools_use_none(bob: App, server: SignInServer) -> None:
+    """Items 2, 7 and 9: verdict pages closed, the list and its download without verdicts, the queue
+    tools with no verdict criterion, a taken queue name refused."""
+    for page in ("compare", "query", "tasks", "home"):
+        bob.goto(page, "this page shows verdicts, so it stays closed", queue=GATE_QUEUE)
+        assert not bob.main.locator("[data-testid='stDataFrame']").count(), page
+    bob.goto("trajectories", "Blind review: verdicts", queue=GATE_QUEUE)
+    saved = bob.download(bob.main.get_by_role("button", name="Download these rows (CSV)"), server.root.parent)
+    header = next(csv.reader(io.StringIO(saved.read_text())))
+    assert {"status", "score", "tags", "result", "human", "judges_disagree"}.isdisjoint(header), header
+    bob.goto("review", bob.main.locator("h1", has_text="Review"), queue=GATE_QUEUE)
+    bob.main.get_by_text("New queue").click()
+    bob.wait()
+    form = bob.main.inner_text()
+    assert "Runs" in form and "Verdicts" not in form and "Failures first" not in form
+    bob.main.get_by_label("Name").fill(GATE_QUEUE)
+    bob.main.get_by_label("Name").press("Enter")
+    bob.wait()
+    bob.main.get_by_role("button", name="Create queue").click()
+    bob.wait("exists already")
+    bob.shot("gate-queue-name-taken")
+
+
+def _an_outage_in_another_tab_reveals_nothing(bob: App, server: SignInServer, item: tuple[str, str]) -> None:
+    """Item 6: the store stopped while another tab opens the item outside the queue: nothing is shown,
+    so the blind save after the store is back is blind."""
+    tab = App(bob.page.context.new_page(), server.base_url)
+    server.postgres.stop()
+    try:
+        tab.goto("trajectory", "Verdicts are hidden", run=item[0], task=item[1], tab="Evidence")
+        tab.shot("gate-outage-nothing-revealed")
+        assert "webarena-verified:" not in tab.main.inner_text()
+    finally:
+        server.postgres.start()
+    assert item not in _revealed_to(server, "bob@example.org")
+    query = {"run": item[0], "task": item[1], "queue": GATE_QUEUE, "tab": "Annotate"}
+    bob.goto("trajectory", "blind review: verdicts hidden", **query)
+    _press(bob, "s")
+    _press(bob, "Control+Enter")
+    bob.wait("Annotation saved (blind)")
+    (row,) = _annotation_of(server, "bob@example.org", item)
+    assert (row.stage, row.revealed) == (Stage.BLIND, Revealed.NONE)
+
+
+def _a_revealed_item_leaves_the_pass(bob: App, items: list[tuple[str, str]], size: int) -> None:
+    """Item 5: an item revealed outside the queue is done, informed: the queue moves past it."""
+    revealed = items[0]
+    bob.goto("trajectory", "Informed", run=revealed[0], task=revealed[1], tab="Annotate")
+    bob.goto("review", bob.main.locator("h1", has_text="Review"), queue=GATE_QUEUE)
+    bob.wait(f"2 / {size} done by you")  # items[1] saved blind, items[0] revealed
+    bob.shot("gate-review-progress")
+    bob.main.get_by_role("button", name="Open next item").click()
+    bob.wait("blind review: verdicts hidden")
+    opened = parse_qs(urlparse(bob.page.url).query)
+    assert (opened["run"][0], opened["task"][0]) not in items[:2]  # never back to a done item

@@ -160,10 +160,14 @@ def test_a_roles_file_that_is_not_one_is_refused_with_its_name(tmp_path: Path, t
 @pytest.mark.parametrize(
     ("who", "allowed"),
     [
-        ("", set()),
-        ("viewer@example.org", set()),
-        ("ann@example.org", {Write.ANNOTATION, Write.SHOWN, Write.QUEUE}),
-        ("judge@example.org", {Write.ANNOTATION, Write.SHOWN, Write.QUEUE, Write.CORRECTION, Write.RECORD}),
+        # Anyone signed in may record their own sign-out (it ends their other sessions).
+        ("", {Write.SIGN_OUT}),
+        ("viewer@example.org", {Write.SIGN_OUT}),
+        ("ann@example.org", {Write.ANNOTATION, Write.SHOWN, Write.QUEUE, Write.SIGN_OUT}),
+        (
+            "judge@example.org",
+            {Write.ANNOTATION, Write.SHOWN, Write.QUEUE, Write.CORRECTION, Write.RECORD, Write.SIGN_OUT},
+        ),
         ("ops@example.org", set(Write)),
     ],
 )

@@ -3,8 +3,8 @@
 Both go through SQLAlchemy Core, one code path; a `postgresql://` URL selects the team store
 (driver psycopg 3). Rows are only ever inserted: a changed judgement is a new row, and the current
 view is derived (`annotations.current`). Each row carries a digest of its content under a unique
-constraint, so importing a file twice adds nothing. The schema has a version and a list of
-migrations. SQLite runs in WAL mode, so a writer killed mid-save leaves the last commit readable.
+constraint, so importing a file twice adds nothing. The schema, its version and its migrations are
+review.schema's. SQLite runs in WAL mode, so a writer killed mid-save leaves the last commit readable.
 The URL's password never leaves this module: every location shown and every error is masked.
 Every write checks the process's access policy (webeval_core.access): a read-only server opens the
 store without migrating or creating it and refuses to write to it. A write by a signed-in user
@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,146 +31,22 @@ from sqlalchemy.pool import StaticPool
 
 from webeval_core.access import AccessPolicy, Write, WriteRefusedError, current_policy
 from webeval_core.review.annotations import Annotation, Shown, reviewer_key
+from webeval_core.review.schema import (
+    ANNOTATIONS,
+    LIST_COLUMNS,
+    RECORDS,
+    SCHEMA_VERSION,
+    SHOWN,
+    SIGN_OUTS,
+    VERSION,
+    NewerSchemaError,
+    migrate,
+)
 
 ENV_VARIABLE = "WEBEVAL_ANNOTATIONS"
 RENAME_RECORD = "reviewer_rename"
 """The kind of record `AnnotationStore.rename_reviewer` leaves: who became whom, when, how many rows."""
 POSTGRES_SCHEMES = ("postgresql://", "postgres://", "postgresql+psycopg://")
-
-_metadata = sa.MetaData()
-_version = sa.Table("webeval_schema", _metadata, sa.Column("version", sa.Integer, nullable=False))
-_annotations = sa.Table(
-    "annotations",
-    _metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("digest", sa.String(64), nullable=False, unique=True),
-    sa.Column("run", sa.Text, nullable=False),
-    sa.Column("task_id", sa.Text, nullable=False),
-    sa.Column("reviewer", sa.Text, nullable=False),
-    sa.Column("stage", sa.String(16), nullable=False),
-    sa.Column("outcome", sa.String(16), nullable=False),
-    sa.Column("process", sa.String(32)),
-    sa.Column("task", sa.String(32)),
-    sa.Column("environment_problem", sa.Boolean),
-    sa.Column("justification", sa.Text, nullable=False),
-    sa.Column("created", sa.Text, nullable=False),
-    sa.Column("verdict_source", sa.Text),
-    sa.Column("verdict_status", sa.String(16)),
-    sa.Column("revealed", sa.String(16), nullable=False, server_default="none"),
-    sa.Column("reviewer_key", sa.Text),
-    # The taxonomy fields, each a comma-separated list ("3,4"; "2.1,3.2"); NULL when not said.
-    sa.Column("failing_steps", sa.Text),
-    sa.Column("error_codes", sa.Text),
-    sa.Column("task_codes", sa.Text),
-    sa.Column("signed_in", sa.Text),
-)
-# What was shown to whom (a verdict, others' labels), one row per (trajectory, reviewer, what):
-# a save decides its stage from it, whatever page showed it and whether the save came later.
-_shown = sa.Table(
-    "shown",
-    _metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("digest", sa.String(64), nullable=False, unique=True),
-    sa.Column("run", sa.Text, nullable=False),
-    sa.Column("task_id", sa.Text, nullable=False),
-    sa.Column("reviewer_key", sa.Text, nullable=False),
-    sa.Column("what", sa.String(16), nullable=False),
-    sa.Column("created", sa.Text, nullable=False),
-)
-# Each sign-out of a verified identity: every session of it signed in before `at` is over.
-_sign_outs = sa.Table(
-    "sign_outs",
-    _metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("identity_key", sa.Text, nullable=False, index=True),
-    sa.Column("at", sa.Text, nullable=False),
-)
-_records = sa.Table(
-    "records",
-    _metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("digest", sa.String(64), nullable=False, unique=True),
-    sa.Column("kind", sa.String(32), nullable=False),
-    sa.Column("body", sa.Text, nullable=False),
-    # Who saved it, verified by sign-in, and when; NULL for records of a server without sign-in.
-    sa.Column("signed_in", sa.Text),
-    sa.Column("created", sa.Text),
-)
-
-
-_LIST_COLUMNS = ("failing_steps", "error_codes", "task_codes")
-"""Annotation fields that are tuples, stored as comma-separated text."""
-
-
-def _create_tables(connection: Connection) -> None:
-    """Version 1: the tables (as they are now: later migrations add only what is missing)."""
-    _metadata.create_all(connection, tables=[_annotations, _records])
-
-
-def _index_lookups(connection: Connection) -> None:
-    """Version 2: a reviewer's items and an item's annotations are looked up, not scanned."""
-    connection.execute(
-        sa.text("CREATE INDEX IF NOT EXISTS ix_annotations_reviewer ON annotations (reviewer, stage)")
-    )
-    connection.execute(
-        sa.text("CREATE INDEX IF NOT EXISTS ix_annotations_item ON annotations (run, task_id)")
-    )
-
-
-def _audit_columns(connection: Connection) -> None:
-    """Version 3: what each row's reviewer had seen, reviewers compared case-insensitively, `shown`."""
-    present = {column["name"] for column in sa.inspect(connection).get_columns("annotations")}
-    if "revealed" not in present:
-        connection.execute(sa.text("ALTER TABLE annotations ADD COLUMN revealed VARCHAR(16) DEFAULT 'none'"))
-        connection.execute(sa.text("UPDATE annotations SET revealed = 'none' WHERE revealed IS NULL"))
-    if "reviewer_key" not in present:
-        connection.execute(sa.text("ALTER TABLE annotations ADD COLUMN reviewer_key TEXT"))
-    names = connection.execute(sa.select(_annotations.c.reviewer).distinct()).scalars().all()
-    for name in names:
-        connection.execute(
-            sa.update(_annotations)
-            .where(_annotations.c.reviewer == name)
-            .values(reviewer_key=reviewer_key(name))
-        )
-    _metadata.create_all(connection, tables=[_shown])
-    connection.execute(
-        sa.text("CREATE INDEX IF NOT EXISTS ix_annotations_reviewer_key ON annotations (reviewer_key, stage)")
-    )
-    connection.execute(sa.text("CREATE INDEX IF NOT EXISTS ix_shown_item ON shown (run, task_id)"))
-
-
-def _taxonomy_columns(connection: Connection) -> None:
-    """Version 4: a reviewer's failing steps, error codes and task codes (issue 22), as text lists."""
-    present = {column["name"] for column in sa.inspect(connection).get_columns("annotations")}
-    for name in _LIST_COLUMNS:
-        if name not in present:
-            connection.execute(sa.text(f"ALTER TABLE annotations ADD COLUMN {name} TEXT"))
-
-
-def _signed_in_columns(connection: Connection) -> None:
-    """Version 5: the verified identity (sign-in) that wrote each annotation and record (issue 23)."""
-    for table, names in (("annotations", ("signed_in",)), ("records", ("signed_in", "created"))):
-        present = {column["name"] for column in sa.inspect(connection).get_columns(table)}
-        for name in names:
-            if name not in present:
-                connection.execute(sa.text(f"ALTER TABLE {table} ADD COLUMN {name} TEXT"))
-
-
-def _sign_out_table(connection: Connection) -> None:
-    """Version 6: sign-outs, so that signing out ends every session of an identity (issue 34)."""
-    _metadata.create_all(connection, tables=[_sign_outs])
-
-
-# Migration n brings the schema from version n to n + 1; append, never edit.
-MIGRATIONS: tuple[Callable[[Connection], None], ...] = (
-    _create_tables,
-    _index_lookups,
-    _audit_columns,
-    _taxonomy_columns,
-    _signed_in_columns,
-    _sign_out_table,
-)
-SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class AuditEntry(BaseModel):
@@ -292,18 +168,18 @@ class AnnotationStore:
         if not rows:
             return 0
         with self._transaction() as connection:
-            return sum(self._insert(connection, _annotations, row) for row in rows)
+            return sum(self._insert(connection, ANNOTATIONS, row) for row in rows)
 
     def annotations(self) -> list[Annotation]:
         """Every annotation, oldest first (history included)."""
-        query = sa.select(_annotations).order_by(_annotations.c.created, _annotations.c.id)
+        query = sa.select(ANNOTATIONS).order_by(ANNOTATIONS.c.created, ANNOTATIONS.c.id)
         with self._transaction() as connection:
             rows = connection.execute(query).mappings().all()
         return [_annotation_from(row) for row in rows]
 
     def reviewed(self, reviewer: str, stage: str | None = None) -> set[tuple[str, str]]:
         """The trajectories (run, task id) a reviewer (any case) annotated in a stage (None: any)."""
-        columns = _annotations.c
+        columns = ANNOTATIONS.c
         query = sa.select(columns.run, columns.task_id).where(columns.reviewer_key == reviewer_key(reviewer))
         if stage is not None:
             query = query.where(columns.stage == stage)
@@ -312,7 +188,7 @@ class AnnotationStore:
 
     def reviewer_name(self, name: str) -> str:
         """`name` as the store first knew it ("ann" saved before: "Ann" is stored as "ann")."""
-        columns = _annotations.c
+        columns = ANNOTATIONS.c
         query = (
             sa.select(columns.reviewer)
             .where(columns.reviewer_key == reviewer_key(name))
@@ -325,7 +201,7 @@ class AnnotationStore:
 
     def reviewers(self) -> list[str]:
         """Every reviewer who annotated, as each first named themselves (any case is one), by name."""
-        columns = _annotations.c
+        columns = ANNOTATIONS.c
         query = sa.select(columns.reviewer_key, columns.reviewer).order_by(columns.created, columns.id)
         with self._transaction() as connection:
             rows = connection.execute(query).all()
@@ -342,13 +218,13 @@ class AnnotationStore:
         if not rows or not who:
             return 0
         with self._transaction() as connection:
-            added = sum(self._insert(connection, _shown, row) for row in rows)
+            added = sum(self._insert(connection, SHOWN, row) for row in rows)
         self._noted.update(row["digest"] for row in rows)
         return added
 
     def shown(self, run: str, task_id: str, reviewer: str) -> set[Shown]:
         """What of one trajectory has been shown to a reviewer (any case)."""
-        columns = _shown.c
+        columns = SHOWN.c
         query = sa.select(columns.what).where(
             columns.run == run, columns.task_id == task_id, columns.reviewer_key == reviewer_key(reviewer)
         )
@@ -357,7 +233,7 @@ class AnnotationStore:
 
     def revealed(self, reviewer: str) -> set[tuple[str, str]]:
         """The trajectories (run, task id) of which anything was shown to a reviewer (any case)."""
-        columns = _shown.c
+        columns = SHOWN.c
         query = sa.select(columns.run, columns.task_id).where(columns.reviewer_key == reviewer_key(reviewer))
         with self._transaction() as connection:
             return {(run, task_id) for run, task_id in connection.execute(query.distinct())}
@@ -367,12 +243,12 @@ class AnnotationStore:
         self._check(Write.SIGN_OUT, identity)
         row = {"identity_key": reviewer_key(identity), "at": at.astimezone(UTC).isoformat()}
         with self._transaction() as connection:
-            connection.execute(sa.insert(_sign_outs).values(**row))
+            connection.execute(sa.insert(SIGN_OUTS).values(**row))
 
     def last_sign_out(self, identity: str) -> datetime | None:
         """When `identity` (any case) last signed out; None when it never did."""
-        query = sa.select(sa.func.max(_sign_outs.c.at)).where(
-            _sign_outs.c.identity_key == reviewer_key(identity)
+        query = sa.select(sa.func.max(SIGN_OUTS.c.at)).where(
+            SIGN_OUTS.c.identity_key == reviewer_key(identity)
         )
         with self._transaction() as connection:
             found = connection.execute(query).scalar()
@@ -389,17 +265,15 @@ class AnnotationStore:
         wanted = set(task_ids)
         moved = 0
         with self._transaction() as connection:
-            for row in connection.execute(
-                sa.select(_annotations).where(_annotations.c.run == old)
-            ).mappings():
+            for row in connection.execute(sa.select(ANNOTATIONS).where(ANNOTATIONS.c.run == old)).mappings():
                 if row["task_id"] not in wanted:
                     continue
                 annotation = _annotation_from(row).model_copy(update={"run": new})
-                connection.execute(sa.delete(_annotations).where(_annotations.c.id == row["id"]))
-                moved += self._insert(connection, _annotations, _annotation_row(annotation))
+                connection.execute(sa.delete(ANNOTATIONS).where(ANNOTATIONS.c.id == row["id"]))
+                moved += self._insert(connection, ANNOTATIONS, _annotation_row(annotation))
             for task_id in wanted:
                 connection.execute(
-                    sa.update(_shown).where(_shown.c.run == old, _shown.c.task_id == task_id).values(run=new)
+                    sa.update(SHOWN).where(SHOWN.c.run == old, SHOWN.c.task_id == task_id).values(run=new)
                 )
         return moved
 
@@ -417,40 +291,40 @@ class AnnotationStore:
         old_key, old_name, name = reviewer_key(old), self.reviewer_name(old), self.reviewer_name(new)
         if old_key == reviewer_key(name) or not old_key or not name:
             raise StoreError(f"annotation store {self.location}: {old!r} and {new!r} are one reviewer")
-        a, s = _annotations.c, _shown.c
+        a, s = ANNOTATIONS.c, SHOWN.c
         with self._transaction() as connection:
             rows = (
-                connection.execute(sa.select(_annotations).where(a.reviewer_key == old_key)).mappings().all()
+                connection.execute(sa.select(ANNOTATIONS).where(a.reviewer_key == old_key)).mappings().all()
             )
             if any(row["signed_in"] for row in rows):
                 raise StoreError(
                     f"annotation store {self.location}: {old!r} saved annotations signed in; a verified"
                     " identity's annotations keep its name"
                 )
-            shown = connection.execute(sa.select(_shown).where(s.reviewer_key == old_key)).mappings().all()
+            shown = connection.execute(sa.select(SHOWN).where(s.reviewer_key == old_key)).mappings().all()
             if not rows and not shown:
                 return 0, 0  # no such reviewer: nothing to record
-            connection.execute(sa.delete(_annotations).where(a.reviewer_key == old_key))
+            connection.execute(sa.delete(ANNOTATIONS).where(a.reviewer_key == old_key))
             moved = [_annotation_from(row).model_copy(update={"reviewer": name}) for row in rows]
-            count = sum(self._insert(connection, _annotations, _annotation_row(m)) for m in moved)
-            connection.execute(sa.delete(_shown).where(s.reviewer_key == old_key))
+            count = sum(self._insert(connection, ANNOTATIONS, _annotation_row(m)) for m in moved)
+            connection.execute(sa.delete(SHOWN).where(s.reviewer_key == old_key))
             for row in shown:
                 again = _shown_row(
                     row["run"], row["task_id"], reviewer_key(name), row["what"], row["created"]
                 )
-                self._insert(connection, _shown, again)
+                self._insert(connection, SHOWN, again)
             now = datetime.now(UTC).isoformat()
             body = json.dumps({"from": old_name, "to": name, "annotations": count, "at": now})
             digest = hashlib.sha256(f"{RENAME_RECORD}\x1f{body}".encode()).hexdigest()
             record = {"digest": digest, "kind": RENAME_RECORD, "body": body, "signed_in": policy.signed_in}
-            self._insert(connection, _records, {**record, "created": now})
+            self._insert(connection, RECORDS, {**record, "created": now})
         return count, len(shown)
 
     def annotations_of(self, run: str, task_id: str) -> list[Annotation]:
         """The annotations of one trajectory, oldest first (history included)."""
-        columns = _annotations.c
+        columns = ANNOTATIONS.c
         query = (
-            sa.select(_annotations)
+            sa.select(ANNOTATIONS)
             .where(columns.run == run, columns.task_id == task_id)
             .order_by(columns.created, columns.id)
         )
@@ -472,11 +346,11 @@ class AnnotationStore:
         row = {"digest": digest, "kind": kind, "body": body, "signed_in": policy.signed_in}
         row["created"] = datetime.now(UTC).isoformat()
         with self._transaction() as connection:
-            return self._insert(connection, _records, row)
+            return self._insert(connection, RECORDS, row)
 
     def records(self, kind: str) -> list[str]:
         """The JSON bodies of one kind of record, oldest first."""
-        query = sa.select(_records.c.body).where(_records.c.kind == kind).order_by(_records.c.id)
+        query = sa.select(RECORDS.c.body).where(RECORDS.c.kind == kind).order_by(RECORDS.c.id)
         with self._transaction() as connection:
             return list(connection.execute(query).scalars())
 
@@ -486,20 +360,20 @@ class AnnotationStore:
         """
         notes = sa.select(
             sa.literal("annotation").label("kind"),
-            _annotations.c.created,
-            _annotations.c.reviewer.label("name"),
-            _annotations.c.signed_in,
-            _annotations.c.digest,
-            _annotations.c.stage,
-            _annotations.c.revealed,
+            ANNOTATIONS.c.created,
+            ANNOTATIONS.c.reviewer.label("name"),
+            ANNOTATIONS.c.signed_in,
+            ANNOTATIONS.c.digest,
+            ANNOTATIONS.c.stage,
+            ANNOTATIONS.c.revealed,
         )
         nothing = sa.cast(sa.null(), sa.String)
         kept = sa.select(
-            _records.c.kind,
-            _records.c.created,
+            RECORDS.c.kind,
+            RECORDS.c.created,
             sa.literal("").label("name"),
-            _records.c.signed_in,
-            _records.c.digest,
+            RECORDS.c.signed_in,
+            RECORDS.c.digest,
             nothing.label("stage"),
             nothing.label("revealed"),
         )
@@ -546,10 +420,13 @@ def open_store(location: str | None = None, policy: AccessPolicy | None = None) 
     engine = _engine(chosen)
     store = AnnotationStore(engine, chosen, policy)
     try:
-        _migrate(engine)
+        migrate(engine)
     except SQLAlchemyError as exc:
         engine.dispose()
         raise StoreError(store._explain(exc)) from None
+    except NewerSchemaError as exc:
+        engine.dispose()
+        raise StoreError(f"annotation store {store.location}: {exc}") from None
     return store
 
 
@@ -561,13 +438,13 @@ def _open_read_only(location: str, policy: AccessPolicy) -> AnnotationStore:
         memory = sa.create_engine(
             "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
         )
-        _migrate(memory)
+        migrate(memory)
         return AnnotationStore(memory, location, policy)
     engine = _engine(location, read_only=True)
     store = AnnotationStore(engine, location, policy)
     try:
         with engine.connect() as connection:
-            version = connection.execute(sa.select(_version.c.version)).scalar()
+            version = connection.execute(sa.select(VERSION.c.version)).scalar()
     except SQLAlchemyError as exc:
         engine.dispose()
         raise StoreError(store._explain(exc)) from None
@@ -605,35 +482,6 @@ def _sqlite_pragmas(connection: Any, _record: object) -> None:
     cursor.close()
 
 
-def _migrate(engine: Engine) -> None:
-    """Bring the schema to SCHEMA_VERSION in one transaction that holds the database's write lock
-    from its first statement, so concurrent openers wait for each other and the later ones find
-    the schema made (SQLite's driver would otherwise run each CREATE outside any transaction).
-    """
-    with engine.connect() as connection:
-        if engine.dialect.name == "postgresql":
-            connection.execute(sa.text("SELECT pg_advisory_xact_lock(4242001)"))
-        else:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-        _migrate_locked(connection)
-        connection.commit()
-
-
-def _migrate_locked(connection: Connection) -> None:
-    """The migrations still to run, with the database's write lock held."""
-    _metadata.create_all(connection, tables=[_version])
-    found = connection.execute(sa.select(_version.c.version)).scalar()
-    version = int(found or 0)
-    if version > SCHEMA_VERSION:
-        raise StoreError(f"schema version {version} is newer than this webeval's {SCHEMA_VERSION}")
-    for migration in MIGRATIONS[version:]:
-        migration(connection)
-    if found is None:
-        connection.execute(sa.insert(_version).values(version=SCHEMA_VERSION))
-    elif version != SCHEMA_VERSION:
-        connection.execute(sa.update(_version).values(version=SCHEMA_VERSION))
-
-
 def _shown_row(run: str, task_id: str, who: str, what: str, created: str) -> dict[str, Any]:
     digest = hashlib.sha256(f"{run}\x1f{task_id}\x1f{who}\x1f{what}".encode()).hexdigest()
     return {
@@ -648,7 +496,7 @@ def _shown_row(run: str, task_id: str, who: str, what: str, created: str) -> dic
 
 def _annotation_row(annotation: Annotation) -> dict[str, Any]:
     row = annotation.model_dump(mode="json")
-    for name in _LIST_COLUMNS:
+    for name in LIST_COLUMNS:
         row[name] = ",".join(str(value) for value in row[name]) or None
     row["digest"] = annotation.digest
     row["signed_in"] = annotation.signed_in
@@ -660,6 +508,6 @@ def _annotation_from(row: Any) -> Annotation:
     values = {key: row[key] for key in Annotation.model_fields}
     values["created"] = datetime.fromisoformat(values["created"])
     values["revealed"] = values["revealed"] or "none"
-    for name in _LIST_COLUMNS:
+    for name in LIST_COLUMNS:
         values[name] = tuple(part for part in (values[name] or "").split(",") if part)
     return Annotation.model_validate(values)

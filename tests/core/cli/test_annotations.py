@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tests.builders import wav_folder
 from tests.core.cli.helpers import run_cli
+from tests.postgres_server import store_arguments
 
 
 def test_list_separates_fields_with_tabs(tmp_path: Path) -> None:
@@ -23,7 +24,7 @@ def test_list_separates_fields_with_tabs(tmp_path: Path) -> None:
     )
     notes.close()
 
-    code, text = run_cli("annotations", "list", str(tmp_path / "root"), "--annotations", store)
+    code, text = run_cli("annotations", "list", str(tmp_path / "root"), *store_arguments(store))
 
     assert code == 0
     (line,) = text.splitlines()
@@ -47,11 +48,11 @@ def test_export_audit_writes_who_wrote_each_row_verified_or_not(tmp_path: Path) 
     audit = tmp_path / "audit.jsonl"
 
     code, text = run_cli(
-        "annotations", "export", str(tmp_path / "root"), "--annotations", store, "--audit", str(audit)
+        "annotations", "export", str(tmp_path / "root"), *store_arguments(store), "--audit", str(audit)
     )
 
     assert code == 0
-    assert text.splitlines()[0].split(",")[-1] == "signed_in"  # the CSV's identity column
+    assert text.splitlines()[0].split(",")[-2:] == ["signed_in", "revealed"]  # who, and what they had seen
     (entry,) = [json.loads(line) for line in audit.read_text().splitlines()]
     assert (entry["kind"], entry["name"], entry["signed_in"]) == (
         "annotation",

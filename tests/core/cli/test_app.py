@@ -82,7 +82,9 @@ def test_app_on_a_busy_port_says_so_and_names_it(tmp_path: Path) -> None:
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the server's environment in /proc")
 def test_app_hands_the_review_store_to_its_server_and_never_prints_it(tmp_path: Path) -> None:
     store = "postgresql://reviewer:s3cret-pw@127.0.0.1:1/reviews"
-    _, port, log, process = start_app(tmp_path, "--annotations", store)
+    given = tmp_path / "store.url"
+    given.write_text(store + "\n", encoding="utf-8")
+    _, port, log, process = start_app(tmp_path, "--annotations-file", str(given))
     try:
         wait_healthy(f"http://127.0.0.1:{port}", process, log, timeout_s=60)
         environments = [
@@ -91,6 +93,8 @@ def test_app_hands_the_review_store_to_its_server_and_never_prints_it(tmp_path: 
         ]
         assert any(f"WEBEVAL_ANNOTATIONS={store}".encode() in env for env in environments)
         assert "s3cret-pw" not in log.read_text()
+        for pid in process_group_members(process.pid):  # what `ps` shows: no process's argv has it
+            assert b"s3cret-pw" not in Path(f"/proc/{pid}/cmdline").read_bytes()
     finally:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=20)

@@ -10,6 +10,7 @@ import pytest
 
 from tests.builders import fara_folder, wav_folder
 from tests.core.cli.helpers import run_cli
+from tests.postgres_server import store_arguments
 
 
 def test_export_csv_has_one_row_per_trajectory(tmp_path: Path) -> None:
@@ -42,7 +43,7 @@ def _reviewed_root(tmp_path: Path) -> tuple[Path, str]:
 def test_export_adds_each_trajectorys_reviews_from_the_store_named(tmp_path: Path) -> None:
     root, store = _reviewed_root(tmp_path)
 
-    code, text = run_cli("export", str(root), "--annotations", store, "--format", "jsonl")
+    code, text = run_cli("export", str(root), *store_arguments(store), "--format", "jsonl")
 
     assert code == 0
     rows = {row["task_id"]: row for row in map(json.loads, text.splitlines())}

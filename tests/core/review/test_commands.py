@@ -12,6 +12,7 @@ import pytest
 
 from tests.builders import snapshot
 from tests.conftest import Sample
+from tests.postgres_server import store_arguments
 from tests.verifier_files import JUDGE, SECOND, verifier_root
 from webeval_core.cli import main
 from webeval_core.review.annotations import Annotation, Stage
@@ -66,14 +67,14 @@ def test_import_is_idempotent_and_export_gives_the_columns_back(
     ]
     file = _write_rows(tmp_path / f"in{suffix}", rows)
     root = str(scored_sample.root)
-    assert cli("annotations", "import", root, str(file), "--annotations", location) == (
+    assert cli("annotations", "import", root, str(file), *store_arguments(location)) == (
         0,
         f"Imported 3 new annotation(s) of 3 row(s) from {file}\n",
     )
-    code, text = cli("annotations", "import", root, str(file), "--annotations", location)
+    code, text = cli("annotations", "import", root, str(file), *store_arguments(location))
     assert (code, text.split(" new")[0]) == (0, "Imported 0")
 
-    code, text = cli("annotations", "export", root, "--format", "jsonl", "--annotations", location)
+    code, text = cli("annotations", "export", root, "--format", "jsonl", *store_arguments(location))
     assert code == 0
     exported = [json.loads(line) for line in text.splitlines()]
     assert list(exported[0])[:10] == [
@@ -108,19 +109,18 @@ def test_a_csv_export_is_formula_safe_and_imports_back_as_nothing_new(
             "import",
             root,
             str(_write_rows(tmp_path / "in.jsonl", rows)),
-            "--annotations",
-            location,
+            *store_arguments(location),
         )[0]
         == 0
     )
 
     out = tmp_path / "out.csv"
-    assert cli("annotations", "export", root, "-o", str(out), "--annotations", location)[0] == 0
+    assert cli("annotations", "export", root, "-o", str(out), *store_arguments(location))[0] == 0
     cells = [cell for row in csv.reader(out.open(newline="")) for cell in row]
     assert not any(cell.startswith(("=", "+", "-", "@")) for cell in cells)
     assert "'=cmd" in cells
 
-    code, text = cli("annotations", "import", root, str(out), "--annotations", location)
+    code, text = cli("annotations", "import", root, str(out), *store_arguments(location))
     assert (code, text.split(" new")[0]) == (0, "Imported 0")
 
 
@@ -137,7 +137,7 @@ def test_a_malformed_file_is_rejected_by_line_and_nothing_is_imported(
         json.dumps(_row(item, "dan", "failure", environment_problem="perhaps")),
     ]
     file.write_text("\n".join(lines) + "\n")
-    code, _ = cli("annotations", "import", str(scored_sample.root), str(file), "--annotations", location)
+    code, _ = cli("annotations", "import", str(scored_sample.root), str(file), *store_arguments(location))
     err = capsys.readouterr().err
     assert code == 1
     assert f"{file}:2: outcome: Input should be 'success', 'failure' or 'unsure'" in err
@@ -158,8 +158,8 @@ def test_agreement_json_has_reviewer_pairs_and_judges(
     rows += [_row(item, "bob", "success") for item in items]
     file = _write_rows(tmp_path / "two.jsonl", rows)
     root = str(scored_sample.root)
-    assert cli("annotations", "import", root, str(file), "--annotations", location)[0] == 0
-    code, text = cli("annotations", "agreement", root, "--json", "--annotations", location)
+    assert cli("annotations", "import", root, str(file), *store_arguments(location))[0] == 0
+    code, text = cli("annotations", "agreement", root, "--json", *store_arguments(location))
     assert code == 0
     report = json.loads(text)
     (pair,) = report["reviewers"]
@@ -180,12 +180,12 @@ def test_agreement_json_has_reviewer_pairs_and_judges(
     assert (official["n"], official["ties"], official["rule"]) == (passed, 4 - passed, "majority")
     if passed:
         assert official["accuracy"] == 1.0
-    code, text = cli("annotations", "agreement", root, "--annotations", location)
+    code, text = cli("annotations", "agreement", root, *store_arguments(location))
     assert code == 0 and "ann ~ bob: n=4" in text
     assert (f"left out: {4 - passed} reviewer ties" in text) == (passed < 4)
     # ann as adjudicator settles every tie with her outcome: all four items count.
     code, text = cli(
-        "annotations", "agreement", root, "--json", "--adjudicator", "ANN", "--annotations", location
+        "annotations", "agreement", root, "--json", "--adjudicator", "ANN", *store_arguments(location)
     )
     official = next(j for j in json.loads(text)["judges"] if j["judge"] == OFFICIAL and j["stage"] == "blind")
     assert (official["n"], official["ties"], official["settled"]) == (4, 0, 4 - passed)
@@ -204,7 +204,7 @@ def test_cuaverifierbench_export_writes_its_two_tables(
     ]
     file = _write_rows(tmp_path / "in.jsonl", rows)
     root = str(scored_sample.root)
-    assert cli("annotations", "import", root, str(file), "--annotations", location)[0] == 0
+    assert cli("annotations", "import", root, str(file), *store_arguments(location))[0] == 0
     out = tmp_path / "bench"
     code, text = cli(
         "annotations",
@@ -214,8 +214,7 @@ def test_cuaverifierbench_export_writes_its_two_tables(
         "cuaverifierbench",
         "-o",
         str(out),
-        "--annotations",
-        location,
+        *store_arguments(location),
     )
     assert code == 0 and text.count("Wrote ") == 2
     with (out / "trajectories.csv").open(newline="") as handle:
@@ -252,8 +251,7 @@ def test_the_taxonomy_fields_go_out_and_come_back(
             "import",
             root,
             str(_write_rows(tmp_path / f"in{suffix}", rows)),
-            "--annotations",
-            location,
+            *store_arguments(location),
         )[0]
         == 0
     )
@@ -261,9 +259,9 @@ def test_the_taxonomy_fields_go_out_and_come_back(
     assert (stored.failing_steps, stored.error_codes, stored.task_codes) == ((4, 5), ("2.1", "3.2"), ("7.1",))
     out = tmp_path / f"out{suffix}"
     assert (
-        cli("annotations", "export", root, "--format", suffix[1:], "-o", str(out), "--annotations", location)[
-            0
-        ]
+        cli(
+            "annotations", "export", root, "--format", suffix[1:], "-o", str(out), *store_arguments(location)
+        )[0]
         == 0
     )
     text = out.read_text()
@@ -275,7 +273,7 @@ def test_the_taxonomy_fields_go_out_and_come_back(
         "2.1,3.2",
         "7.1",
     )
-    code, _ = cli("annotations", "import", root, str(out), "--annotations", location)
+    code, _ = cli("annotations", "import", root, str(out), *store_arguments(location))
     assert code == 0 and len(open_store(location).annotations()) == 1  # the same judgement: not stored again
 
 
@@ -287,14 +285,14 @@ def test_agreement_compares_reviewers_with_a_verifiers_first_failure(location: s
         failing_steps=(4,), error_codes=("3.1",),
     )  # fmt: skip
     open_store(location).add(note)
-    code, text = cli("annotations", "agreement", str(root), "--json", "--annotations", location)
+    code, text = cli("annotations", "agreement", str(root), "--json", *store_arguments(location))
     assert code == 0
     (figures,) = json.loads(text)["failures"]
     assert (figures["judge"], figures["stage"], figures["has_failure"], figures["category"]) == (
         JUDGE, "blind", 1.0, 0.0,
     )  # fmt: skip
     assert (figures["step_n"], figures["step_exact"]) == (1, 1.0)
-    code, text = cli("annotations", "agreement", str(root), "--annotations", location)
+    code, text = cli("annotations", "agreement", str(root), *store_arguments(location))
     assert "has failure=1.000 (n=1) category=0.000 (n=1)" in text
 
 
@@ -307,8 +305,10 @@ def test_list_shows_names_as_plain_text(scored_sample: Sample, tmp_path: Path) -
     location = str(tmp_path / "s.sqlite")
     item = _items(scored_sample)[0]
     file = _write_rows(tmp_path / "x.jsonl", [_row(item, "ann\x1b[31m", "success", justification="a\nb")])
-    assert cli("annotations", "import", str(scored_sample.root), str(file), "--annotations", location)[0] == 0
-    code, text = cli("annotations", "list", str(scored_sample.root), "--annotations", location)
+    assert (
+        cli("annotations", "import", str(scored_sample.root), str(file), *store_arguments(location))[0] == 0
+    )
+    code, text = cli("annotations", "list", str(scored_sample.root), *store_arguments(location))
     assert code == 0
     assert "\x1b" not in text and "ann\\x1b[31m" in text and "a\\nb" in text
     # Fields are separated by real tabs (only the fields' own control characters are escaped).
@@ -320,11 +320,32 @@ def test_an_unreachable_store_is_one_line_without_the_password(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     url = "postgresql://someone:hunter2-secret@127.0.0.1:9/none"
-    code, _ = cli("annotations", "list", str(tmp_path), "--annotations", url)
+    code, _ = cli("annotations", "list", str(tmp_path), *store_arguments(url))
     err = capsys.readouterr().err
     assert code == 1
     assert "postgresql://someone:***@127.0.0.1:9/none" in err
     assert "hunter2" not in err
+
+
+def test_a_password_on_the_command_line_is_refused_with_the_ways_to_give_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 34, item 8: a URL's password would be in `ps` for the command's (a server's) life."""
+    url = "postgresql://someone:hunter2-secret@127.0.0.1:9/none"
+    for command in (
+        ("annotations", "list", str(tmp_path)),
+        ("export", str(tmp_path)),
+        ("app", str(tmp_path)),
+    ):
+        code, _ = cli(*command, "--annotations", url)
+        err = capsys.readouterr().err
+        assert code == 2, command
+        assert "WEBEVAL_ANNOTATIONS" in err and "--annotations-file" in err and ".pgpass" in err
+        assert "hunter2" not in err
+    empty = tmp_path / "empty.url"
+    empty.write_text("\n", encoding="utf-8")
+    code, _ = cli("annotations", "list", str(tmp_path), "--annotations-file", str(empty))
+    assert code == 2 and "empty.url: empty" in capsys.readouterr().err
 
 
 def test_old_json_lines_are_imported_once_and_left_as_they_were(
@@ -374,7 +395,7 @@ def test_two_writers_and_a_cli_import_at_once_lose_nothing(
     open_store(location).close()
     command = [sys.executable, "-m", "webeval_core.cli", "annotations", "import", str(scored_sample.root)]
     importer = subprocess.Popen(
-        [*command, str(file), "--annotations", location], cwd=Path(__file__).parents[3]
+        [*command, str(file), *store_arguments(location)], cwd=Path(__file__).parents[3]
     )
 
     def session(name: str) -> None:  # what an app session's saves do
@@ -420,7 +441,7 @@ def test_annotations_of_a_root_that_is_a_run_are_found_however_the_root_is_typed
     monkeypatch.chdir(tmp_path)
     for typed in ("official-run", "official-run/", str(run), "link"):
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{typed.replace('/', '_')}"))
-        code, text = cli("annotations", "list", typed, "--annotations", location)
+        code, text = cli("annotations", "list", typed, *store_arguments(location))
         assert code == 0 and "\tofficial-run\t7\tann\tblind\tsuccess" in text, (typed, text)
 
 
@@ -435,13 +456,13 @@ def test_rename_reviewer_moves_a_typed_name_and_says_what_both_names_judged(
         _row(first, "ann@example.org", "success", created="2026-11-21T10:00:00+00:00"),
     ]
     file = _write_rows(tmp_path / "x.jsonl", rows)
-    assert cli("annotations", "import", root, str(file), "--annotations", location)[0] == 0
+    assert cli("annotations", "import", root, str(file), *store_arguments(location))[0] == 0
     store = open_store(location)
     save_queue(store, ReviewQueue(name="pair", stage=Stage.BLIND, reviewers=("ANN", "bob")))
     save_queue(store, ReviewQueue(name="open", stage=Stage.BLIND))
 
     code, text = cli(
-        "annotations", "rename-reviewer", root, "ann", "ann@example.org", "--annotations", location
+        "annotations", "rename-reviewer", root, "ann", "ann@example.org", *store_arguments(location)
     )
 
     assert code == 0
@@ -454,10 +475,10 @@ def test_rename_reviewer_moves_a_typed_name_and_says_what_both_names_judged(
         "open": (),
         "pair": ("ann@example.org", "bob"),
     }
-    export = cli("annotations", "export", root, "--annotations", location, "--format", "jsonl")[1]
+    export = cli("annotations", "export", root, *store_arguments(location), "--format", "jsonl")[1]
     current = {
         (r["run"], r["task_id"]): (r["reviewer"], r["outcome"]) for r in map(json.loads, export.splitlines())
     }
     assert current == {first: ("ann@example.org", "failure"), second: ("ann@example.org", "success")}
-    again = cli("annotations", "rename-reviewer", root, "ann", "ann@example.org", "--annotations", location)
+    again = cli("annotations", "rename-reviewer", root, "ann", "ann@example.org", *store_arguments(location))
     assert again == (1, "No annotation or queue under the name 'ann': nothing renamed\n")

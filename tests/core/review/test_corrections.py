@@ -11,6 +11,7 @@ import pytest
 
 from tests.builders import snapshot
 from tests.conftest import Sample
+from tests.postgres_server import store_arguments
 from webeval_core.cli import main
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.reading.trajectory import load_trajectory
@@ -78,7 +79,7 @@ def test_proposals_are_stored_and_exported_as_dataset_tasks(location: str, tmp_p
     save_correction(store, proposal)  # the same proposal: stored once
     assert len(read_corrections(store)) == 1
     target = tmp_path / "corrections.json"
-    args = ["annotations", "export", str(tmp_path), "--annotations", location, "--corrections", str(target)]
+    args = ["annotations", "export", str(tmp_path), *store_arguments(location), "--corrections", str(target)]
     assert main(args, io.StringIO()) == 0
     (task,) = json.loads(target.read_text())
     assert (task["task_id"], task["revision"]) == (108, raw_task(load_catalog(), 108)["revision"] + 1)
@@ -102,7 +103,7 @@ def test_every_proposal_is_exported_with_who_why_and_when(location: str, tmp_pat
     for proposal in (corrected, ambiguous, infeasible):
         save_correction(store, proposal)
     target = tmp_path / "corrections.json"
-    args = ["annotations", "export", str(tmp_path), "--annotations", location, "--corrections", str(target)]
+    args = ["annotations", "export", str(tmp_path), *store_arguments(location), "--corrections", str(target)]
     assert main(args, io.StringIO()) == 0
     # The dataset-shaped file holds the corrected task: a later "ambiguous" does not displace it.
     (task,) = json.loads(target.read_text())

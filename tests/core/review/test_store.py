@@ -19,7 +19,8 @@ import sqlalchemy as sa
 from tests.postgres_server import PASSWORD, PostgresServer
 from webeval_core.access import AccessPolicy, Role, Roles, acting_as
 from webeval_core.review.annotations import Annotation, Outcome, Shown, Stage, current
-from webeval_core.review.store import RENAME_RECORD, SCHEMA_VERSION, StoreError, mask, open_store
+from webeval_core.review.schema import SCHEMA_VERSION
+from webeval_core.review.store import RENAME_RECORD, StoreError, mask, open_store
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -202,7 +203,7 @@ def test_a_version_1_store_is_migrated_and_keeps_its_rows(location: str) -> None
     assert {"ix_annotations_reviewer", "ix_annotations_item"} <= indexes
     with engine.connect() as connection:
         assert (
-            connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION == 5
+            connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION == 6
         )
     engine.dispose()
 
