@@ -62,3 +62,17 @@ def scored_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sample]:
     yield Sample(root=root, outcomes=outcomes)
     if _snapshot(root) != before:
         pytest.fail(f"a test wrote into the shared scored sample {root}; give it a private_copy")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_password_in_any_argv() -> Iterator[None]:
+    """For the whole run, no process's command line (what `ps` shows) holds the test store's
+    password: servers, writers and commands get a store URL from the environment or a file."""
+    from tests.argv_watch import ArgvWatch
+    from tests.postgres_server import PASSWORD
+
+    watch = ArgvWatch(PASSWORD).start()
+    yield
+    watch.stop()
+    if watch.seen:
+        pytest.fail(f"the store's password was in a process's argv: {sorted(watch.seen.values())}")

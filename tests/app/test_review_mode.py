@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from pages.common import PAGES
 from pages.state import Key, label_key, review_field_key
+from pages.trajectory_tabs.navigation import TABS
 from tests.conftest import Sample
 from webeval_core.review import (
     OFFICIAL,
@@ -210,3 +213,61 @@ def test_the_annotate_form_keeps_its_draft_across_tab_switches(
         ("3.1",),
         "clicked the wrong tab",
     )
+
+
+def _main_text(at: AppTest) -> str:
+    """Everything the main area says (tables included), not the sidebar."""
+    parts = [
+        *at.main.markdown,
+        *at.main.caption,
+        *at.main.info,
+        *at.main.title,
+        *at.main.warning,
+        *at.main.text,
+    ]
+    tables = [df.value.to_csv() for df in at.main.dataframe]
+    badges = [str(b.proto) for b in at.main.get("badge")]
+    # Markdown escapes its punctuation ("webarena\\-verified"): read as a person would.
+    return "\n".join([*(str(p.value) for p in parts), *tables, *badges]).replace("\\", "")
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_no_page_shows_a_verdict_while_a_blind_item_is_pending(
+    app: OpenPage, sample: Sample, store_file: str, page: str
+) -> None:
+    """Every page the app has (a new page is walked here without being named), opened by a reviewer
+    whose blind pass has items pending: no judge's name or verdict, no rate, no human label."""
+    item = _scored_item(sample)
+    query = {"run": item[0], "task": item[1]} if page == "trajectory" else {}
+    at = app(PAGES[page], queue=QUEUE, reviewer="ann", **query)
+    _assert_blind(at, page)
+
+
+@pytest.mark.parametrize("tab", TABS)
+def test_no_trajectory_tab_shows_a_verdict_of_a_pending_item(
+    app: OpenPage, sample: Sample, store_file: str, tab: str
+) -> None:
+    item = _scored_item(sample)
+    at = app(PAGES["trajectory"], queue=QUEUE, reviewer="ann", run=item[0], task=item[1], tab=tab)
+    _assert_blind(at, tab)
+    assert open_store(store_file).revealed("ann") == set()
+
+
+def _assert_blind(at: AppTest, where: str) -> None:
+    text = _main_text(at)
+    leaked = [pattern.pattern for pattern in _VERDICT_TEXTS if pattern.search(text)]
+    assert not leaked, f"{where} showed {leaked} during a blind pass"
+
+
+_VERDICT_TEXTS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        r"webarena-verified[\w.-]*: ",  # a judge's badge or caption
+        r"success rate",
+        r"Informed:",
+        r"score [01]",
+        r"pass → fail|fail → pass",
+        r"\b(success|failure),",  # a status or human outcome cell in a table's CSV
+    )
+)
+"""What a verdict on the sample's pages reads as: a judge's badge, a rate, the informed caption."""
