@@ -159,23 +159,34 @@ def cmd_app(args: list[str]) -> int:
     return subprocess.call(command, cwd=ROOT)
 
 
+QUICK = "not browser and not service and not slow"
+"""The tests `dev.py test --quick` runs: none that starts Chromium, a service or many processes."""
+
+
 def cmd_test(args: list[str]) -> int:
-    """`dev.py test [pytest args]`: lint, format check, types, layer contracts, then the tests."""
+    """`dev.py test [--quick] [pytest args]`: lint, format check, types, layer contracts, then the
+    tests: all of them (what CI runs), or with `--quick` those that start nothing (`QUICK`).
+    """
+    quick = "--quick" in args
+    args = [a for a in args if a != "--quick"]
     ensure_venv()
-    ensure_chromium()
-    ensure_postgresql()
-    ensure_azurite()
-    ensure_oidc_provider()
+    if not quick:
+        ensure_chromium()
+        ensure_postgresql()
+        ensure_azurite()
+        ensure_oidc_provider()
+    selection = ["-m", QUICK] if quick else []
     steps = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],
         [str(BIN / "mypy")],
         [str(BIN / "lint-imports")],
-        [str(PYTHON), "-m", "pytest", *args],
+        [str(PYTHON), "-m", "pytest", *selection, *args],
     ]
+    env = {**os.environ, "WEBEVAL_TEST_QUICK": "1"} if quick else None
     for step in steps:
         print("+", " ".join(step), flush=True)
-        code = subprocess.call(step, cwd=ROOT)
+        code = subprocess.call(step, cwd=ROOT, env=env)
         if code:
             return code
     return 0
@@ -185,7 +196,9 @@ def main() -> int:
     """Dispatch `python3 dev.py COMMAND ...`; the exit code."""
     commands = {"app": cmd_app, "test": cmd_test}
     if len(sys.argv) < 2 or sys.argv[1] not in commands:
-        print("usage: python3 dev.py app [ROOT] | python3 dev.py test [pytest args]", file=sys.stderr)
+        print(
+            "usage: python3 dev.py app [ROOT] | python3 dev.py test [--quick] [pytest args]", file=sys.stderr
+        )
         return 2
     return commands[sys.argv[1]](sys.argv[2:])
 

@@ -84,6 +84,9 @@ def _free_port() -> int:
 @contextmanager
 def running_azurite(folder: Path) -> Iterator[Azurite]:
     """Azurite's blob service on a free loopback port keeping its data in `folder`; stopped after."""
+    from tests.conftest import refuse_in_quick_run
+
+    refuse_in_quick_run("Azurite")
     binary = require_azurite()
     port = _free_port()
     command = [

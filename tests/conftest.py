@@ -21,6 +21,33 @@ from webeval_core.scoring import ScoreOutcome, score_trajectories
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_RUNS = REPO / "sample_runs"
+QUICK_ENV = "WEBEVAL_TEST_QUICK"
+"""Set by `python3 dev.py test --quick`: a service a test starts then fails it (it lacks its mark)."""
+_SERVICE_FIXTURES = frozenset({"postgres", "azurite_sample", "cluster"})
+"""Fixtures that start a real service (PostgreSQL, Azurite, a Dask cluster)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark each test by what it starts, from where it lives and what it asks for, so none can
+    forget its mark: `browser` (tests/browser: Chromium and a Streamlit server), `service` (a
+    PostgreSQL store, Azurite, a Dask cluster, the OpenID provider), `slow` (its own mark)."""
+    for item in items:
+        parts = item.path.relative_to(REPO).parts
+        if "browser" in parts:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.service)
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        uses = set(getattr(item, "fixturenames", ()))
+        if uses & _SERVICE_FIXTURES or params.get("location") == "postgresql":
+            item.add_marker(pytest.mark.service)
+
+
+def refuse_in_quick_run(what: str) -> None:
+    """Called by each service's starter: a quick run starts none (the test lacks its `service` mark)."""
+    import os
+
+    if os.environ.get(QUICK_ENV) == "1":
+        pytest.fail(f"a quick run starts no {what}: mark this test `service` (tests/conftest.py)")
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,9 @@ def running_cluster(
     The workers get `env` (default: this process's), with TMPDIR in `folder`: what they copy
     from a store lands there.
     """
+    from tests.conftest import refuse_in_quick_run
+
+    refuse_in_quick_run("Dask cluster")
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     environment = {**(env if env is not None else os.environ), "TMPDIR": str(folder)}

@@ -102,6 +102,9 @@ def _wait_ready(process: subprocess.Popen[bytes], issuer: str, log: Path) -> Non
 @contextmanager
 def running_provider(app_base_url: str, log: Path) -> Iterator[OidcProvider]:
     """The provider on a free loopback port, its client registered for the app at `app_base_url`."""
+    from tests.conftest import refuse_in_quick_run
+
+    refuse_in_quick_run("OpenID Connect provider")
     node, entry = require_provider()
     port = _free_port()
     provider = OidcProvider(

@@ -80,6 +80,9 @@ class PostgresServer:
 
 def start_server() -> PostgresServer:
     """Initialise a cluster in a new temporary folder and start it; raises when it cannot."""
+    from tests.conftest import refuse_in_quick_run
+
+    refuse_in_quick_run("PostgreSQL server")
     initdb = postgres_binary("initdb")
     if initdb is None:
         raise FileNotFoundError("PostgreSQL's initdb is not installed (python3 dev.py test installs it)")

@@ -114,6 +114,7 @@ def _writer(location: str, reviewer: str, count: int) -> subprocess.Popen[str]:
     return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, text=True, env=environment)
 
 
+@pytest.mark.slow
 def test_processes_opening_a_new_store_at_once_all_succeed_with_every_row(
     location: str, request: pytest.FixtureRequest
 ) -> None:
