@@ -43,7 +43,7 @@ _STRIDE = 7  # every 7th folder: the sample's folders in turn, not the same few 
 _WORKER = """
 import gc, os, sys
 from webeval_core.runs import refresh
-from webeval_core.runs.store import StoredFolder
+from webeval_core.runs.index_db import StoredFolder
 
 root, stride, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 folders = []

@@ -50,7 +50,7 @@ from benchmarks.synthetic_roots import prepare_sample  # noqa: E402
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
 from tests.postgres_server import remove_server  # noqa: E402
 from tests.postgres_server import start_server as start_postgres  # noqa: E402
-from webeval_core.review.store import open_store  # noqa: E402
+from webeval_core.review.annotation_db import open_store  # noqa: E402
 from webeval_core.runs.index import build_index  # noqa: E402
 
 ACTIONS = ("open", "tab", "annotate", "label", "save")

@@ -22,11 +22,11 @@ from webeval_core.presentation.picks import choice_of
 from webeval_core.reading.tasks import installed_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
 from webeval_core.runs.background import BackgroundRefresh
+from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.judges import judge_label, order_judges
 from webeval_core.runs.metrics import TrajectoryFilter, stored_frame
 from webeval_core.runs.queries import BarChoice, IndexQueries, ListedTrajectory
 from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore
 from webeval_core.runs.view import IndexView
 from webeval_core.server import ROOT_ENV, allowed_roots, root_refusal
 

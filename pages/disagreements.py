@@ -24,6 +24,7 @@ from pages.state import Key
 from pages.walk import keys_list_params
 from webeval_core.review import Outcome
 from webeval_core.review.agreement import Item
+from webeval_core.review.annotation_db import StoreError
 from webeval_core.review.annotations import Shown
 from webeval_core.review.disagreement import (
     REVIEWERS,
@@ -33,7 +34,6 @@ from webeval_core.review.disagreement import (
     verifier_halves,
     with_reviewers,
 )
-from webeval_core.review.store import StoreError
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_label, order_judges
 

@@ -125,7 +125,11 @@ def store_arguments(location: str) -> list[str]:
     """
     if "@" not in location:
         return ["--annotations", location]
-    handle, name = tempfile.mkstemp(prefix="webeval-store-", suffix=".url")
+    handle, name = tempfile.mkstemp(prefix="store-", suffix=".url", dir=_URL_FILES.name)
     with os.fdopen(handle, "w", encoding="utf-8") as file:
         file.write(location + "\n")
     return ["--annotations-file", name]
+
+
+_URL_FILES = tempfile.TemporaryDirectory(prefix="webeval-store-urls-")
+"""Where `store_arguments` keeps its files: removed when the test process ends."""

@@ -334,7 +334,7 @@ def test_url_config_is_the_official_shape() -> None:
 def test_the_live_run_has_universal_verifier_files_of_both_generations_and_a_run_report() -> None:
     """Issue 22: failure points on real steps, a critical-point violation, an ambiguous task, an
     older generation, and a verify_report.jsonl with an error row and a row that disagrees."""
-    from webeval_core.presentation.verifier import report_differences
+    from webeval_core.presentation.verifier_tables import report_differences
     from webeval_core.reading import load_trajectory
     from webeval_core.reading.verifier import verifier_outputs
     from webeval_core.reading.verifyreport import find_verify_reports, read_verify_report

@@ -20,7 +20,7 @@ from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.navigation import request_jump
 from pages.trajectory_tabs.verdict import score_color
 from webeval_core.diagnostics import Diagnostic
-from webeval_core.presentation.verifier import (
+from webeval_core.presentation.verifier_tables import (
     FAILURE_COLUMNS,
     ReportDifference,
     critical_point_text,

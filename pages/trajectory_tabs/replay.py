@@ -29,7 +29,7 @@ from webeval_core.presentation.overlay import (
     thumbnails,
     zoom_view,
 )
-from webeval_core.presentation.verifier import StepFlag, flagged_steps
+from webeval_core.presentation.verifier_tables import StepFlag, flagged_steps
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.reading.verifier import verifier_outputs

@@ -49,7 +49,7 @@ from webeval_core.review import (
 from webeval_core.review.annotations import Revealed
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import TrajectoryFilter, trajectory_frame
-from webeval_core.scoring.store import WRITERS_FILE
+from webeval_core.scoring.score_writer import WRITERS_FILE
 
 ROLES = """[roles]
 "ann@example.org" = "reviewer"

@@ -24,8 +24,8 @@ from webeval_core.access import (
     serves_read_only,
 )
 from webeval_core.review import Annotation
+from webeval_core.review.annotation_db import StoreError, open_store
 from webeval_core.review.annotations import Shown
-from webeval_core.review.store import StoreError, open_store
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "LOCALHOST", "::1", "[::1]"])
@@ -243,7 +243,7 @@ def test_a_signed_in_score_is_recorded_beside_the_score_file_whose_bytes_do_not_
     from tests.conftest import SAMPLE_RUNS, private_copy
     from webeval_core.runs.discovery import iter_trajectory_dirs
     from webeval_core.scoring import score_trajectory
-    from webeval_core.scoring.store import WRITERS_FILE
+    from webeval_core.scoring.score_writer import WRITERS_FILE
 
     first = next(iter(iter_trajectory_dirs(SAMPLE_RUNS)))
     anonymous = private_copy(first, tmp_path / "anonymous")

@@ -45,7 +45,7 @@ def chosen_store(args: argparse.Namespace) -> str | None:
     Raises:
         StoreArgumentError: A URL with a password in argv, or a file that cannot be read or is empty.
     """
-    from webeval_core.review.store import has_password
+    from webeval_core.review.annotation_db import has_password
 
     given = getattr(args, "annotations", None)
     if given:

@@ -1,6 +1,5 @@
 """The `webeval` entry point: a parser built from each command module's `add_parser`, and `main`."""
 
-# No `from __future__ import annotations` here: it would shadow the `annotations` command module.
 import argparse
 import contextlib
 import logging
@@ -9,13 +8,33 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
-from webeval_core.cli import annotations, app, check, export, index, ls, query, score, show
+from webeval_core.cli import (
+    annotations_command,
+    app_command,
+    check_command,
+    export_command,
+    index_command,
+    ls_command,
+    query_command,
+    score_command,
+    show_command,
+)
 from webeval_core.version import __version__
 
 # Each command module imports what it uses when it runs: `webeval index` on an unchanged root is
 # mostly interpreter start and imports, so it must not pay for pydantic models, the readers,
 # the remote layer or the server it does not use.
-COMMANDS = (show, ls, score, index, export, app, check, annotations, query)
+COMMANDS = (
+    show_command,
+    ls_command,
+    score_command,
+    index_command,
+    export_command,
+    app_command,
+    check_command,
+    annotations_command,
+    query_command,
+)
 """The command modules, in the order `webeval --help` lists them."""
 
 Handler = Callable[[argparse.Namespace, TextIO], int]

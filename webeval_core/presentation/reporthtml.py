@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from webeval_core.presentation.html import facts, table, text
 from webeval_core.presentation.tables import candidate_field_table, response_field_table
-from webeval_core.presentation.verifier import (
+from webeval_core.presentation.verifier_tables import (
     critical_point_text,
     failure_points_table,
     rubric_items_table,

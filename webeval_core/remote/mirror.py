@@ -393,7 +393,7 @@ class MirrorImages:
         fetch_image(*located)
         following = _next_frame(located[2])
         if following is not None:
-            self._ahead.submit(_prefetch, located[0], located[1], following)
+            self._ahead.submit(_prefetch, located[0], located[1], following, time.time())
 
 
 MIRROR_IMAGES = MirrorImages()
@@ -458,14 +458,17 @@ def _next_frame(rel: str) -> str | None:
     return f"{folder}/{following}" if folder else following
 
 
-def _prefetch(mirror: Path, tree: Path, rel: str) -> None:
+def _prefetch(mirror: Path, tree: Path, rel: str, asked_at: float) -> None:
     if not (tree / rel).is_file():
         with contextlib.suppress(Exception):  # a prefetch is a guess; the real read reports errors
-            fetch_image(mirror, tree, rel)
+            fetch_image(mirror, tree, rel, read_at=asked_at)
 
 
-def fetch_image(mirror: Path, tree: Path, rel: str) -> None:
+def fetch_image(mirror: Path, tree: Path, rel: str, read_at: float | None = None) -> None:
     """Fetch one listed object of a mirror into it, then keep the mirror's images within the bound.
+
+    `read_at`: when it counts as read for eviction (a prefetch: when the read that guessed it was
+    made, so a guess that lands late never outlives a frame read after it); default now.
 
     Raises:
         RemoteReadError: when the store does not answer or no longer holds it (URL named).
@@ -483,6 +486,9 @@ def fetch_image(mirror: Path, tree: Path, rel: str) -> None:
     stored = _store(tree, item, data, url)
     if isinstance(stored, str):
         raise RemoteReadError(stored)
+    if read_at is not None:
+        with contextlib.suppress(OSError):
+            os.utime(tree / rel, (read_at, os.stat(tree / rel).st_mtime))
     with manifest.connect(mirror) as db:
         manifest.save(db, [stored])
         _evict(db, tree)

@@ -100,6 +100,13 @@ if TYPE_CHECKING:
         false_positive_rate,
         majority,
     )
+    from webeval_core.review.annotation_db import (
+        AnnotationStore,
+        StoreError,
+        default_location,
+        mask,
+        open_store,
+    )
     from webeval_core.review.annotations import (
         LABEL_TEXT,
         Annotation,
@@ -134,7 +141,7 @@ if TYPE_CHECKING:
         failure_report,
         read_failures,
     )
-    from webeval_core.review.judges import OFFICIAL, judge_verdicts, summary_verdicts
+    from webeval_core.review.judge_outcomes import OFFICIAL, judge_verdicts, summary_verdicts
     from webeval_core.review.legacy import open_annotations, read_legacy
     from webeval_core.review.queues import (
         QueueRefusedError,
@@ -147,6 +154,5 @@ if TYPE_CHECKING:
         reviewed,
         save_queue,
     )
-    from webeval_core.review.store import AnnotationStore, StoreError, default_location, mask, open_store
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -1,5 +1,5 @@
-"""What `webeval annotations list | export | import | agreement | rename-reviewer` do (`cli/annotations.py`
-parses arguments).
+"""What `webeval annotations list | export | import | agreement | rename-reviewer` do
+(`cli/annotations_command.py` parses arguments).
 
 Each command opens the store (`--annotations PATH_OR_URL`, else `WEBEVAL_ANNOTATIONS`, else the
 SQLite file), reads the root's index for the trajectories and their judges, and returns an exit
@@ -16,15 +16,15 @@ from typing import TextIO
 from webeval_core.access import Write
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.review.agreement import agreement_report
+from webeval_core.review.annotation_db import AnnotationStore, StoreError
 from webeval_core.review.annotations import Annotation, Stage, reviewer_key
 from webeval_core.review.corrections import corrections_as_tasks, proposals, read_corrections
 from webeval_core.review.cuaverifierbench import write_tables
 from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text, unseen
 from webeval_core.review.failure_agreement import FailureAgreement, failure_report, read_failures
-from webeval_core.review.judges import judge_verdicts
+from webeval_core.review.judge_outcomes import judge_verdicts
 from webeval_core.review.legacy import open_annotations
 from webeval_core.review.queues import reassign_queues
-from webeval_core.review.store import AnnotationStore, StoreError
 from webeval_core.runs.index import build_index
 from webeval_core.safe_output import strict_json, terminal_text
 

@@ -30,7 +30,7 @@ from webeval_core.review.annotations import Shown, Stage
 if TYPE_CHECKING:  # the store (SQLAlchemy) and pandas load only when a reviewer is named
     import pandas as pd
 
-    from webeval_core.review.store import AnnotationStore
+    from webeval_core.review.annotation_db import AnnotationStore
 
 Item = tuple[str, str]
 
@@ -102,7 +102,7 @@ def blind_pass(store: AnnotationStore | None, queue: str, items: Iterable[Item],
     """The reviewer's blind pass through a blind queue's `items`: those neither saved by them (in
     any stage) nor revealed to them are pending. When the store cannot say, all are.
     """
-    from webeval_core.review.store import StoreError
+    from webeval_core.review.annotation_db import StoreError
 
     wanted = frozenset(items)
     if store is None:
@@ -201,7 +201,7 @@ class Gate:
 
     def _record(self, items: frozenset[Item], what: Shown) -> str | None:
         """Record `items` as shown; the store's message when it cannot (None once recorded)."""
-        from webeval_core.review.store import StoreError
+        from webeval_core.review.annotation_db import StoreError
 
         if self.store is None:
             return "the annotation store cannot be opened"

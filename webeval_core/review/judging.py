@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict
 
+from webeval_core.review.annotation_db import AnnotationStore
 from webeval_core.review.annotations import (
     Annotation,
     Draft,
@@ -23,7 +24,6 @@ from webeval_core.review.annotations import (
     Stage,
     reviewer_key,
 )
-from webeval_core.review.store import AnnotationStore
 
 REPEAT_WINDOW = timedelta(seconds=30)
 """A save identical to the reviewer's previous one of the item within this time is a repeat."""

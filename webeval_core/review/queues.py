@@ -20,8 +20,8 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from webeval_core.access import Write
+from webeval_core.review.annotation_db import AnnotationStore
 from webeval_core.review.annotations import Annotation, Stage, reviewer_key
-from webeval_core.review.store import AnnotationStore
 from webeval_core.runs.metrics import PASS, TrajectoryFilter, filter_frame
 
 QUEUE_RECORD = "queue"

@@ -52,13 +52,13 @@ if TYPE_CHECKING:
     from webeval_core.runs.background import BackgroundRefresh, RefreshStatus
     from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of, trajectory_key
     from webeval_core.runs.index import build_index, index_as_json
+    from webeval_core.runs.index_db import IndexStore
     from webeval_core.runs.judges import OFFICIAL, available_judges, judge_label
     from webeval_core.runs.lists import load_list, save_list
     from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, stored_frame, trajectory_frame
     from webeval_core.runs.queries import IndexQueries
     from webeval_core.runs.refresh import RefreshReport, fingerprint, refresh_index
     from webeval_core.runs.statistics import PairedStatistics, paired_statistics
-    from webeval_core.runs.store import IndexStore
     from webeval_core.runs.summary import RootIndex, TrajectorySummary
     from webeval_core.runs.view import IndexView
 else:

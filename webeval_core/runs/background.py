@@ -20,8 +20,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import RefreshReport, refresh_index
-from webeval_core.runs.store import IndexStore
 
 __all__ = ["BackgroundRefresh", "RefreshStatus"]
 

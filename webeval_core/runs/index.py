@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 
 from webeval_core.parallel import ProgressCallback
+from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore
 from webeval_core.runs.summary import RootIndex, TrajectorySummary, summarize_trajectory
 
 # The models moved to `summary`; their old import path stays (pages, tools and tests use it).

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from webeval_core.runs.store import IndexStore
+from webeval_core.runs.index_db import IndexStore
 
 __all__ = ["load_list", "save_list"]
 

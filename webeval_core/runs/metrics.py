@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from webeval_core.reading.tasks import TaskCatalog
     from webeval_core.runs.discovery import Run
-    from webeval_core.runs.store import IndexStore
+    from webeval_core.runs.index_db import IndexStore
     from webeval_core.runs.summary import RootIndex
 
 # Per-trajectory result labels: the cells of the tasks x runs matrix.

@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 
 from webeval_core.reading.submission import extract_submission
-from webeval_core.runs.store import default_cache_dir
+from webeval_core.runs.index_db import default_cache_dir
 
 __all__ = ["is_package_file", "unpacked_package"]
 

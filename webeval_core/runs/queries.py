@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from webeval_core.reading.taxonomy import code_label, sorted_codes
 from webeval_core.runs import metrics
+from webeval_core.runs.index_db import read_connection
 from webeval_core.runs.judges import OFFICIAL, judge_threshold
 from webeval_core.runs.queryrows import (
     BarChoice,
@@ -31,12 +32,11 @@ from webeval_core.runs.queryrows import (
     TrajectoryPage,
     WalkItem,
 )
-from webeval_core.runs.store import read_connection
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
 if TYPE_CHECKING:
     from webeval_core.reading.tasks import TaskCatalog
-    from webeval_core.runs.store import IndexStore
+    from webeval_core.runs.index_db import IndexStore
 
 __all__ = [
     "CATALOG_COLUMNS",

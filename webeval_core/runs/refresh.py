@@ -38,7 +38,7 @@ from webeval_core.reading.markers import (
     is_walked,
     shown_name,
 )
-from webeval_core.runs.store import IndexStore, RunRow, StoredFolder, StoredRow, TrajectoryRow
+from webeval_core.runs.index_db import IndexStore, RunRow, StoredFolder, StoredRow, TrajectoryRow
 
 if TYPE_CHECKING:
     from webeval_core.parallel import ProgressCallback
@@ -323,8 +323,8 @@ class _Read(NamedTuple):
 
 def _read(job: _Job) -> _Read:
     """A worker's part: the folder's summary, as the index's row (validated once, here)."""
+    from webeval_core.runs.index_db import trajectory_row
     from webeval_core.runs.quicksummary import quick_summary
-    from webeval_core.runs.store import trajectory_row
     from webeval_core.runs.summary import summarize_trajectory
 
     seen = job.seen
@@ -353,7 +353,7 @@ def _run_of(root: str, folder: str) -> RunRow:
     made = _RUNS.get((root, parent))
     if made is None:
         from webeval_core.runs.discovery import run_of, trajectory_key
-        from webeval_core.runs.store import run_row
+        from webeval_core.runs.index_db import run_row
 
         run = run_of(Path(root), Path(folder))
         rel = trajectory_key(Path(root), run.path) if run.path != Path(root) else "."

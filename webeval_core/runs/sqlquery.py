@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.runs.store import read_connection
+from webeval_core.runs.index_db import read_connection
 
 if TYPE_CHECKING:
-    from webeval_core.runs.store import IndexStore
+    from webeval_core.runs.index_db import IndexStore
 
 __all__ = [
     "INDEX_TABLES",

@@ -1,5 +1,5 @@
 """What pages read of a root's index at one generation (`IndexView`): the runs' heads at once, a
-run's folders and summaries when asked for, each read from the index file (runs/store.py) once.
+run's folders and summaries when asked for, each read from the index file (runs/index_db.py) once.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import functools
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from webeval_core.runs.store import IndexCounts, IndexStore
+from webeval_core.runs.index_db import IndexCounts, IndexStore
 
 if TYPE_CHECKING:
     from webeval_core.runs.discovery import Run

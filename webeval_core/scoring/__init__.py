@@ -78,14 +78,14 @@ if TYPE_CHECKING:
         EvaluatorResult,
         TaskResult,
     )
-    from webeval_core.scoring.store import (
+    from webeval_core.scoring.score_writer import (
         ScoreWriteError,
         score_file_bytes,
         score_file_path,
         stored_evaluation,
         write_score_file,
     )
-    from webeval_core.scoring.summary import ScoreSummary, Tally, summarize_scores
+    from webeval_core.scoring.tallies import ScoreSummary, Tally, summarize_scores
     from webeval_core.scoring.trajectories import (
         ScoreOutcome,
         Status,

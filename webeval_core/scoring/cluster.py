@@ -27,7 +27,7 @@ from webeval_core.reading.tasks import TaskCatalog, installed_catalog, load_cata
 from webeval_core.remote.stores import is_remote
 from webeval_core.scoring import official
 from webeval_core.scoring.config import CONFIG_FILE_NAME, UrlConfig, load_url_config
-from webeval_core.scoring.store import score_file_path
+from webeval_core.scoring.score_writer import score_file_path
 from webeval_core.scoring.trajectories import ConfigArg, ScoreOutcome, commit_outcome, evaluate_trajectory
 
 SCHEDULER_ENV = "WEBEVAL_DASK_SCHEDULER"

@@ -30,7 +30,12 @@ from webeval_core.scoring import official
 from webeval_core.scoring.config import UrlConfig, find_url_config, load_url_config
 from webeval_core.scoring.evaluation import Evaluation, evaluate, har_problem
 from webeval_core.scoring.results import EvalStatus
-from webeval_core.scoring.store import ScoreWriteError, score_file_path, stored_evaluation, write_score_file
+from webeval_core.scoring.score_writer import (
+    ScoreWriteError,
+    score_file_path,
+    stored_evaluation,
+    write_score_file,
+)
 
 Status = Literal["success", "failure", "error", "excluded"]
 ConfigArg = Path | str | UrlConfig | None

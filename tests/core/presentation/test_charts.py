@@ -18,8 +18,8 @@ from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import TrajectorySummary
+from webeval_core.runs.index_db import IndexStore, StoredFolder, run_row
 from webeval_core.runs.queries import BarChoice, IndexQueries
-from webeval_core.runs.store import IndexStore, StoredFolder, run_row
 from webeval_core.scoring import verdicts as vd
 
 LABELS = {"run-a": "Agent A", "run-b": "Agent <b>"}

@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from tests.core.review.test_store import _sqlalchemy_url, judgement
+from tests.core.review.test_annotation_db import _sqlalchemy_url, judgement
 from webeval_core.access import AccessPolicy, Roles, acting_as
 from webeval_core.review import ReviewQueue, Stage, save_queue
+from webeval_core.review.annotation_db import StoreError, open_store
 from webeval_core.review.commands import export_command
 from webeval_core.review.corrections import CorrectionKind, TaskCorrection, save_correction
-from webeval_core.review.store import StoreError, open_store
 from webeval_core.runs.metrics import TrajectoryFilter
 
 ROLES = Roles.model_validate({"roles": {"ann@example.org": "reviewer", "judge@example.org": "adjudicator"}})

@@ -15,11 +15,11 @@ from tests.conftest import Sample
 from tests.postgres_server import store_arguments
 from tests.verifier_files import JUDGE, SECOND, verifier_root
 from webeval_core.cli import main
+from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Annotation, Stage
-from webeval_core.review.judges import OFFICIAL, judge_verdicts
+from webeval_core.review.judge_outcomes import OFFICIAL, judge_verdicts
 from webeval_core.review.legacy import legacy_file, open_annotations
 from webeval_core.review.queues import ReviewQueue, read_queues, save_queue
-from webeval_core.review.store import open_store
 from webeval_core.runs.index import build_index
 
 
@@ -423,8 +423,8 @@ def test_annotations_of_a_root_that_is_a_run_are_found_however_the_root_is_typed
     from tests.builders import wav_folder
     from webeval_core.review.annotations import Draft
     from webeval_core.review.judging import save_judgement
+    from webeval_core.runs.index_db import IndexStore
     from webeval_core.runs.refresh import refresh_index
-    from webeval_core.runs.store import IndexStore
     from webeval_core.runs.view import IndexView
 
     run = tmp_path / "official-run"

@@ -15,6 +15,7 @@ from tests.postgres_server import store_arguments
 from webeval_core.cli import main
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.review.annotation_db import open_store
 from webeval_core.review.corrections import (
     CorrectionKind,
     TaskCorrection,
@@ -24,7 +25,6 @@ from webeval_core.review.corrections import (
     save_correction,
     try_correction,
 )
-from webeval_core.review.store import open_store
 from webeval_core.runs.index import build_index
 from webeval_core.scoring import task_problem
 

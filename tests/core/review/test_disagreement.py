@@ -15,7 +15,7 @@ from webeval_core.review.disagreement import (
     verifier_halves,
     with_reviewers,
 )
-from webeval_core.review.judges import OFFICIAL
+from webeval_core.review.judge_outcomes import OFFICIAL
 
 S, F, U = Outcome.SUCCESS, Outcome.FAILURE, Outcome.UNSURE
 

@@ -7,11 +7,11 @@ import pandas as pd
 
 from tests.postgres_server import PostgresServer
 from webeval_core.access import AccessPolicy, Role, Roles, acting_as
+from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Draft, Outcome, Revealed, Shown, Stage
 from webeval_core.review.disclosure import Gate, Withheld, blind_pass, done_in
 from webeval_core.review.judging import save_judgement
 from webeval_core.review.queues import next_item
-from webeval_core.review.store import open_store
 
 QUEUE = [("fara", "151"), ("fara", "253"), ("fara", "677")]
 

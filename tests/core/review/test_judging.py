@@ -8,9 +8,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from webeval_core.review.agreement import agreement_report
+from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Draft, Outcome, Revealed, Shown, Stage
 from webeval_core.review.judging import REPEAT_WINDOW, save_judgement
-from webeval_core.review.store import open_store
 
 T0 = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
 ITEM = ("run-a", "7")

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from tests.builders import wav_folder
+from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Annotation, Outcome, Stage
 from webeval_core.review.legacy import open_annotations
-from webeval_core.review.store import open_store
 from webeval_core.runs.index import build_index
 
 

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pandas as pd
 import pytest
 
+from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Annotation, Outcome, Stage
 from webeval_core.review.queues import (
     QUEUE_RECORD,
@@ -20,7 +21,6 @@ from webeval_core.review.queues import (
     reassign_queues,
     save_queue,
 )
-from webeval_core.review.store import open_store
 from webeval_core.runs.metrics import TrajectoryFilter
 
 

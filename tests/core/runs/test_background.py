@@ -9,7 +9,7 @@ import pytest
 
 from tests.builders import fara_folder
 from webeval_core.runs.background import BackgroundRefresh, RefreshStatus
-from webeval_core.runs.store import IndexStore
+from webeval_core.runs.index_db import IndexStore
 
 TRAJ = "runs/sys/fara-7b/me/bench/0/traj"
 

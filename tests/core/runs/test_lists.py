@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.lists import load_list, save_list
-from webeval_core.runs.store import IndexStore
 
 
 def test_a_saved_list_reads_back_in_its_order_under_a_name_its_content_gives(tmp_path: Path) -> None:

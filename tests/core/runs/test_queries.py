@@ -8,15 +8,15 @@ import pandas as pd
 import pytest
 
 from tests.conftest import SAMPLE_RUNS, Sample
+from tests.core.runs.test_index_db import SUMMARIES
 from tests.core.runs.test_metrics import A, B, summary, verdict
-from tests.core.runs.test_store import SUMMARIES
 from webeval_core.reading.tasks import TaskCatalog, load_catalog
 from webeval_core.runs import metrics as m
 from webeval_core.runs.discovery import Run
+from webeval_core.runs.index_db import IndexStore, StoredFolder, run_row
 from webeval_core.runs.judges import order_judges
 from webeval_core.runs.queries import BarChoice, IndexQueries
 from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore, StoredFolder, run_row
 from webeval_core.scoring import verdicts as vd
 
 # More shapes than SUMMARIES: tags the taxonomy counts, a no answer the evaluator errored on, a task

@@ -33,8 +33,8 @@ from tests.hostile import hostile_root
 from tests.verifier_files import SECOND_RESPONSE, odd_verifier_root
 from webeval_core.reading.actionlog import count_steps, parse_action_log
 from webeval_core.runs.discovery import iter_trajectory_dirs
+from webeval_core.runs.index_db import StoredFolder, trajectory_row
 from webeval_core.runs.quicksummary import quick_summary
-from webeval_core.runs.store import StoredFolder, trajectory_row
 from webeval_core.runs.summary import stored_document, summarize_trajectory
 
 REPO = Path(__file__).resolve().parents[3]

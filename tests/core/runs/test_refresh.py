@@ -16,8 +16,8 @@ from webeval_core.runs import quicksummary as quick_module
 from webeval_core.runs import refresh as refresh_module
 from webeval_core.runs import summary as summary_module
 from webeval_core.runs.index import build_index
+from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore
 
 REPO = Path(__file__).resolve().parents[3]
 TRAJ = "runs/sys/fara-7b/me/bench/{run}/traj"
@@ -203,7 +203,7 @@ def test_a_locked_index_file_is_reported_not_raised(tmp_path: Path, monkeypatch:
     cache = tmp_path / "cache"
     store = IndexStore(root, cache)
     refresh_index(store)
-    monkeypatch.setattr("webeval_core.runs.store._BUSY_TIMEOUT_S", 0.1)
+    monkeypatch.setattr("webeval_core.runs.index_db._BUSY_TIMEOUT_S", 0.1)
     holder = sqlite3.connect(store.path, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
@@ -225,7 +225,7 @@ def test_a_refresh_of_a_locked_index_file_says_so(tmp_path: Path, monkeypatch: p
     store = IndexStore(root, tmp_path / "cache")
     refresh_index(store)
     fara_folder(root / TRAJ.format(run=0), "new")
-    monkeypatch.setattr("webeval_core.runs.store._BUSY_TIMEOUT_S", 0.1)
+    monkeypatch.setattr("webeval_core.runs.index_db._BUSY_TIMEOUT_S", 0.1)
     holder = sqlite3.connect(store.path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another writer: readers go on, writers wait
     try:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.builders import fara_folder, write_score
+from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.sqlquery import (
     INDEX_TABLES,
@@ -17,7 +18,6 @@ from webeval_core.runs.sqlquery import (
     run_query,
     trajectory_refs,
 )
-from webeval_core.runs.store import IndexStore
 
 
 @pytest.fixture

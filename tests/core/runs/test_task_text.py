@@ -9,9 +9,9 @@ from tests.builders import fara_folder
 from webeval_core.reading.taskdata import site_of
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs import metrics
+from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.queries import IndexQueries
 from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.store import IndexStore
 
 TASK = "Find the longest trail in Yosemite on AllTrails and report its length."
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.core.runs.test_index_db import summaries_store
 from tests.core.runs.test_metrics import A, B
-from tests.core.runs.test_store import summaries_store
-from webeval_core.runs.store import IndexStore
+from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.view import IndexView
 
 

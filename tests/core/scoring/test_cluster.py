@@ -198,7 +198,7 @@ def test_the_cli_scores_on_the_cluster_named_by_the_environment(
     cluster: DaskCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from webeval_core.cli import main
-    from webeval_core.runs.store import IndexStore
+    from webeval_core.runs.index_db import IndexStore
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     root = tmp_path / "cli"

@@ -19,7 +19,7 @@ from tests.hostile import BIG_RESPONSE_CHARS, NORMAL_ANSWER, HostileRoot, hostil
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring import official, score_trajectories, score_trajectory
-from webeval_core.scoring.store import score_file_path, stored_evaluation
+from webeval_core.scoring.score_writer import score_file_path, stored_evaluation
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -31,7 +31,7 @@ from webeval_core.scoring import (
     Evaluation,
     UrlConfig,
     score_trajectory,
-    store,
+    score_writer,
 )
 
 
@@ -82,7 +82,7 @@ def test_interrupted_write_leaves_nothing_behind(tmp_path: Path, monkeypatch: py
     def interrupted(src: str, dst: str, **dir_fds: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(store.os, "replace", interrupted)
+    monkeypatch.setattr(score_writer.os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
         score_trajectory(folder, config=UrlConfig.from_dict(CONFIG))
     assert os.listdir(folder / "scores") == []

@@ -17,7 +17,7 @@ from tests.verifier_files import (
     strings_of,
     write_hand_written,
 )
-from webeval_core.presentation.verifier import (
+from webeval_core.presentation.verifier_tables import (
     FAILURE_COLUMNS,
     ReportDifference,
     critical_point_text,

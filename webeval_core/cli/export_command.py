@@ -96,9 +96,9 @@ def _with_reviews(
     rows: list[dict[str, Any]], index: RootIndex, location: str | None
 ) -> list[dict[str, Any]] | None:
     """The rows with the review columns of `location`'s store; None when it cannot be opened (said why)."""
+    from webeval_core.review.annotation_db import StoreError
     from webeval_core.review.exchange import REVIEW_COLUMNS, review_columns
     from webeval_core.review.legacy import open_annotations
-    from webeval_core.review.store import StoreError
 
     try:
         store, problems = open_annotations(location, index.root)

@@ -40,9 +40,9 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Bring ROOT's index up to date, run the query, print its rows (exit codes: the module's)."""
+    from webeval_core.runs.index_db import IndexStore
     from webeval_core.runs.refresh import refresh_index
     from webeval_core.runs.sqlquery import QueryError, QueryTimeoutError, run_query
-    from webeval_core.runs.store import IndexStore
 
     root = local_root(args.root, "query")
     if root is None:

@@ -18,9 +18,9 @@ import sqlalchemy as sa
 
 from tests.postgres_server import PASSWORD, PostgresServer
 from webeval_core.access import AccessPolicy, Role, Roles, acting_as
+from webeval_core.review.annotation_db import RENAME_RECORD, StoreError, mask, open_store
 from webeval_core.review.annotations import Annotation, Outcome, Shown, Stage, current
 from webeval_core.review.schema import SCHEMA_VERSION
-from webeval_core.review.store import RENAME_RECORD, StoreError, mask, open_store
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -97,7 +97,7 @@ _WRITER = """
 import sys
 from datetime import UTC, datetime, timedelta
 from webeval_core.review.annotations import Annotation
-from webeval_core.review.store import open_store
+from webeval_core.review.annotation_db import open_store
 store = open_store()  # WEBEVAL_ANNOTATIONS: a URL's password is never in a process's argv
 start = datetime(2026, 1, 1, tzinfo=UTC)
 for n in range(int(sys.argv[2])):

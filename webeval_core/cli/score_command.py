@@ -114,8 +114,8 @@ def _on_cluster(
     args: argparse.Namespace, roots: list[OpenedRoot], folders: list[list[Path]], catalog: TaskCatalog
 ) -> list[ScoreOutcome] | None:
     """`score --cluster`: the folders scored on a Dask cluster, then each root's index refreshed once."""
+    from webeval_core.runs.index_db import IndexStore
     from webeval_core.runs.refresh import refresh_index
-    from webeval_core.runs.store import IndexStore
     from webeval_core.scoring.cluster import ClusterError, cluster_root, scheduler_address, score_on_cluster
 
     try:

@@ -24,8 +24,8 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Refresh ROOT's index file and say what it holds; 1 when ROOT is no folder."""
+    from webeval_core.runs.index_db import IndexStore
     from webeval_core.runs.refresh import refresh_index
-    from webeval_core.runs.store import IndexStore
 
     root = local_root(args.root, "index")  # a store URL: its local mirror, brought up to date
     if root is None:

@@ -133,7 +133,7 @@ def _access(*argv: str) -> tuple[dict[str, str], str, str]:
     """The access environment `webeval app ARGV` gives its server, what it said, and what it warned."""
     import io
 
-    from webeval_core.cli.app import _access_environment
+    from webeval_core.cli.app_command import _access_environment
     from webeval_core.cli.entry import build_parser
 
     args = build_parser().parse_args(["app", *argv])

@@ -118,7 +118,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     env = {**os.environ, **root_environment(url or str(root), allowed), **_access_environment(args, out)}
     env[SESSION_AGE_ENV] = f"{args.session_max_age:g}"
     if location:  # the server's review pages open this store (never printed: it may hold a password)
-        from webeval_core.review.store import ENV_VARIABLE  # SQLAlchemy: only `app --annotations` pays
+        from webeval_core.review.annotation_db import (
+            ENV_VARIABLE,  # SQLAlchemy: only `app --annotations` pays
+        )
 
         env[ENV_VARIABLE] = location
     say(out, f"Opening {url or root} at http://{args.host}:{args.port}")
