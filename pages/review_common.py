@@ -23,14 +23,13 @@ from webeval_core.review import (
     Outcome,
     ReviewQueue,
     StoreError,
-    current,
     done_in,
     judge_verdicts,
-    majority,
     next_item,
     queue_items,
     read_queues,
 )
+from webeval_core.review.disagreement import review_list_columns
 from webeval_core.review.disclosure import OTHERS_COLUMNS, VERDICT_COLUMNS, Withheld
 from webeval_core.runs.view import IndexView
 
@@ -98,35 +97,6 @@ def blind_list() -> bool:
     return bool(gate().closed())
 
 
-def human_columns(frame: pd.DataFrame, annotations: list[Annotation], me: str) -> pd.DataFrame:
-    """The list's review columns: annotated by me, reviewer count, human outcome, disagreement."""
-    latest = current(annotations)
-    by_item: dict[tuple[str, str], dict[str, Outcome]] = {}
-    for (run, task_id, name, _stage), annotation in latest.items():
-        by_item.setdefault((run, task_id), {})[name] = annotation.outcome
-    keys = list(zip(frame["run"].astype(str), frame["task_id"].astype(str), strict=True))
-    votes = [by_item.get(key, {}) for key in keys]
-    human = [majority(v.values()) for v in votes]
-    evaluator = [_evaluator_outcome(status) for status in frame["status"]]
-    return frame.assign(
-        mine=[bool(me) and me in v for v in votes],
-        reviewers=[len(v) for v in votes],
-        human=[h.value if h else None for h in human],
-        disagree=[
-            h is not None and e is not None and h not in (Outcome.UNSURE, e)
-            for h, e in zip(human, evaluator, strict=True)
-        ],
-    )
-
-
-def _evaluator_outcome(status: object) -> Outcome | None:
-    if status == "success":
-        return Outcome.SUCCESS
-    if status in ("failure", "error"):
-        return Outcome.FAILURE
-    return None
-
-
 class ReviewChoice(NamedTuple):
     """The Trajectories page's review filters as chosen (`review_choice`)."""
 
@@ -179,7 +149,7 @@ def review_rows(frame: pd.DataFrame, choice: ReviewChoice | None, blind: bool) -
     """
     if choice is None:  # the store cannot be opened: no review columns
         return without_verdicts(frame) if blind else frame
-    shown = human_columns(frame, choice.annotations, choice.me)
+    shown = review_list_columns(frame, choice.annotations, choice.me)
     if choice.mine:
         shown = shown[shown["mine"] == (choice.mine == "yes")]
     if choice.human:

@@ -26,13 +26,13 @@ __all__ = [
     "ActionLog",
     "AgentResponse",
     "CoreLogLine",
+    "Ending",
     "Glance",
     "Har",
     "ImageSource",
     "LogExcerpt",
     "NetworkEvent",
     "NotReadableFileError",
-    "Outcome",
     "PlaywrightTrace",
     "Point",
     "Scaling",
@@ -105,7 +105,7 @@ if TYPE_CHECKING:
         load_catalog,
     )
     from webeval_core.reading.trajectory import (
-        Outcome,
+        Ending,
         Trajectory,
         load_trajectory,
         trajectory_json,

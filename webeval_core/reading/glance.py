@@ -34,8 +34,8 @@ from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.taskdata import site_of, task_text_of
 from webeval_core.reading.trajectory import (
     NO_ANSWER_MARKER,
+    Ending,
     Layout,
-    Outcome,
     TokenUsage,
     answer_task_id,
     crash_reason,
@@ -57,7 +57,7 @@ class Glance(BaseModel):
     """The task's id (`Trajectory.task_id`)."""
     layout: Layout
     """The folder layout (`Trajectory.layout`)."""
-    outcome: Outcome
+    outcome: Ending
     """Answered, no answer or aborted (`Trajectory.outcome`)."""
     steps: int = 0
     """How many actions the agent took (`len(Trajectory.steps)`), counted without building them."""

@@ -44,9 +44,9 @@ from webeval_core.reading.screenshots import Screenshots, discover_screenshots
 from webeval_core.reading.taskdata import TaskText
 
 __all__ = [
+    "Ending",
     "FinalAnswer",
     "Layout",
-    "Outcome",
     "Point",
     "Step",
     "Times",
@@ -59,7 +59,9 @@ __all__ = [
 NO_ANSWER_MARKER = "<no_answer>"
 FINAL_ANSWER_SUFFIX = "_final_answer.json"
 
-Outcome = Literal["answered", "no_answer", "aborted"]
+Ending = Literal["answered", "no_answer", "aborted"]
+"""How the agent's run ended: it answered, stopped without an answer, or crashed (`review.Outcome`
+is the other question: did it succeed)."""
 Layout = Literal["fara", "webarena-verified"]
 
 _REASON_CHARS = 300
@@ -158,7 +160,7 @@ class Trajectory(BaseModel):
     """The task's id: from the answer file's name (Fara), else the folder's name."""
     layout: Layout
     """Which writer's folder layout it is: Fara webeval or the WebArena-Verified CLI's agent log."""
-    outcome: Outcome
+    outcome: Ending
     """Whether the agent answered, ran out of budget without an answer, or the run was aborted."""
     final_answer: FinalAnswer | None = None
     """The `*_final_answer.json` read (Fara layout); None when missing, unreadable or the other layout."""
@@ -311,7 +313,7 @@ def _load_fara(reader: FolderReader) -> Trajectory:
     )
 
 
-def read_agent_response(reader: FolderReader) -> tuple[str | None, Outcome]:
+def read_agent_response(reader: FolderReader) -> tuple[str | None, Ending]:
     """agent_response.json's text (None when empty or unreadable) and the outcome it gives."""
     data = reader.read_bytes(AGENT_RESPONSE)
     if data is None:
@@ -411,7 +413,7 @@ def answer_task_id(answer_file: str) -> str:
     return answer_file.removesuffix(suffix)
 
 
-def fara_outcome(answer: FinalAnswer | None) -> Outcome:
+def fara_outcome(answer: FinalAnswer | None) -> Ending:
     if answer is None or answer.is_aborted:
         return "aborted"
     return "no_answer" if answer.final_answer == NO_ANSWER_MARKER else "answered"

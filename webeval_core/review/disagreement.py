@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from itertools import combinations
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
@@ -20,7 +21,11 @@ from webeval_core.reading.scorefiles import read_score_files
 from webeval_core.reading.verifier import verifier_outputs
 from webeval_core.review.agreement import Item, majority
 from webeval_core.review.annotations import Annotation, Outcome, current
+from webeval_core.review.judge_outcomes import status_outcome
 from webeval_core.runs.judges import order_judges
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 REVIEWERS = "reviewers"
 """The name of the reviewers' majority outcome among judges."""
@@ -104,3 +109,27 @@ def judge_pairs(judged: Mapping[Item, Mapping[str, Outcome]]) -> tuple[JudgePair
             apart = tuple(sorted(item for item, x, y in both if x != y))
             pairs.append(JudgePair(a=a, b=b, n=len(both), disagree=apart))
     return tuple(pairs)
+
+
+def review_list_columns(frame: pd.DataFrame, annotations: Iterable[Annotation], me: str) -> pd.DataFrame:
+    """A trajectory list (`run`, `task_id`, `status`) with its review columns: `mine` (annotated by
+    `me`, any case), `reviewers` (how many), `human` (their majority outcome, None on a tie or
+    none) and `disagree` (that majority, when not unsure, differs from the official verdict).
+    """
+    by_item: dict[Item, dict[str, Outcome]] = {}
+    for (run, task_id, name, _stage), annotation in current(annotations).items():
+        by_item.setdefault((run, task_id), {})[name.casefold()] = annotation.outcome
+    keys = zip(frame["run"].astype(str), frame["task_id"].astype(str), strict=True)
+    votes = [by_item.get(key, {}) for key in keys]
+    human = [majority(v.values()) for v in votes]
+    official = [status_outcome(status) for status in frame["status"]]
+    mine = me.strip().casefold()
+    return frame.assign(
+        mine=[bool(mine) and mine in v for v in votes],
+        reviewers=[len(v) for v in votes],
+        human=[h.value if h else None for h in human],
+        disagree=[
+            h is not None and e is not None and h not in (Outcome.UNSURE, e)
+            for h, e in zip(human, official, strict=True)
+        ],
+    )

@@ -10,7 +10,18 @@ from webeval_core.review.annotations import Outcome
 from webeval_core.runs.judges import OFFICIAL, judge_passes, judge_scores
 from webeval_core.runs.summary import RootIndex, TrajectorySummary
 
-__all__ = ["OFFICIAL", "judge_verdicts", "summary_verdicts"]
+__all__ = ["OFFICIAL", "judge_verdicts", "status_outcome", "summary_verdicts"]
+
+
+def status_outcome(status: object) -> Outcome | None:
+    """An official verdict's status as the outcome reviewers label: success, else failure for a
+    failure or a scoring error; None when there is no verdict.
+    """
+    if status == "success":
+        return Outcome.SUCCESS
+    if status in ("failure", "error"):
+        return Outcome.FAILURE
+    return None
 
 
 def summary_verdicts(summary: TrajectorySummary) -> dict[str, Outcome]:

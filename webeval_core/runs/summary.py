@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import has_lone_surrogate, replace_lone_surrogates
 from webeval_core.reading.glance import glance_trajectory
-from webeval_core.reading.trajectory import Outcome
+from webeval_core.reading.trajectory import Ending
 from webeval_core.reading.verifier import failure_codes
 from webeval_core.runs.discovery import Run
 from webeval_core.scoring.verdicts import Verdict, read_verdict
@@ -48,7 +48,7 @@ class TrajectorySummary(BaseModel):
     """The task's id (`Trajectory.task_id`; the folder's name when it could not be loaded)."""
     layout: str | None = None
     """The folder layout ("fara" or "webarena-verified"); None when the folder could not be loaded."""
-    outcome: Outcome | None = None
+    outcome: Ending | None = None
     """Answered, no answer or aborted; None when the folder could not be loaded."""
     steps: int = 0
     """How many actions the agent took."""

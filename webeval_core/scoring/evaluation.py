@@ -23,7 +23,8 @@ from webeval_core.scoring.config import UrlConfig, stand_ins, unmapped_placehold
 from webeval_core.scoring.provenance import NetworkCheckTrace, trace_network_checks
 from webeval_core.scoring.results import ENGINE_NAME, TaskResult
 
-Outcome = Literal["answered", "no_answer"]
+ScoredEnding = Literal["answered", "no_answer"]
+"""The endings a verdict is computed for (`reading.trajectory.Ending` less "aborted")."""
 
 
 class EngineInfo(BaseModel):
@@ -65,7 +66,7 @@ class Evaluation(BaseModel):
     """The evaluator that computed it."""
     task_id: int
     """The task scored against."""
-    outcome: Outcome
+    outcome: ScoredEnding
     """The trajectory outcome it was scored as."""
     agent_response: AgentResponse | None
     """The response found in the answer; None when there was no answer."""
@@ -102,7 +103,7 @@ def evaluate(
     config: UrlConfig | None,
     config_source: str | None = None,
     steps: Sequence[TimedStep] = (),
-    outcome: Outcome = "answered",
+    outcome: ScoredEnding = "answered",
 ) -> Evaluation:
     """Score one answer (None: the agent gave none) against one task with the official evaluator.
 

@@ -63,3 +63,30 @@ def test_a_verifier_file_gives_its_outcome_and_rubric_halves(tmp_path: Path) -> 
     # A file with only an outcome verdict gives only that half.
     assert verifier_halves(root / RUN / "traj" / PASSED) == {half_name(JUDGE, "outcome"): S}
     assert verifier_halves(tmp_path) == {}
+
+
+def test_the_lists_review_columns_count_each_reviewer_once_and_compare_with_the_official_verdict() -> None:
+    """The Trajectories page's review columns (once a page's, now the core's one rule)."""
+    import pandas as pd
+
+    from webeval_core.review.disagreement import review_list_columns
+    from webeval_core.review.judge_outcomes import status_outcome
+
+    def said(task: str, who: str, outcome: str) -> Annotation:
+        return Annotation(run="r", task_id=task, reviewer=who, stage="blind", outcome=outcome)
+
+    frame = pd.DataFrame(
+        {"run": ["r", "r", "r"], "task_id": ["1", "2", "3"], "status": ["success", "error", None]}
+    )
+    notes = [said("1", "Ann", "failure"), said("1", "bob", "failure"), said("2", "ann", "unsure")]
+    columns = review_list_columns(frame, notes, "ANN")
+    assert columns["mine"].tolist() == [True, True, False]  # any case: one reviewer
+    assert columns["reviewers"].tolist() == [2, 1, 0]
+    assert [h if isinstance(h, str) else None for h in columns["human"]] == ["failure", "unsure", None]
+    assert columns["disagree"].tolist() == [True, False, False]  # unsure disagrees with nothing
+    assert [status_outcome(s) for s in ("success", "failure", "error", None)] == [
+        Outcome.SUCCESS,
+        Outcome.FAILURE,
+        Outcome.FAILURE,
+        None,
+    ]
