@@ -31,6 +31,7 @@ from pages.review_mode import hide_in_blind_review, reveal
 from pages.shell import require_app_shell
 from pages.state import Key
 from webeval_core.presentation.comparison import code_counts_table, statistics_table
+from webeval_core.presentation.wording import points_change
 from webeval_core.runs import metrics
 from webeval_core.runs.statistics import TEST_NAMES, paired_statistics
 from webeval_core.scoring import verdicts
@@ -105,10 +106,13 @@ counts = metrics.change_counts(comparison)
 cols = st.columns(6)
 rate_a, rate_b = (heads[r].success_rate if r in heads else None for r in (run_a, run_b))
 cols[0].metric("Success A", "–" if rate_a is None else f"{rate_a:.1%}")
+moved = points_change(rate_a, rate_b)
 cols[1].metric(
     "Success B",
     "–" if rate_b is None else f"{rate_b:.1%}",
-    delta=None if rate_a is None or rate_b is None else f"{(rate_b - rate_a) * 100:+.1f} pts",
+    delta=moved.text if moved else None,
+    delta_arrow="auto" if moved and moved.moved else "off",
+    delta_color="normal" if moved and moved.moved else "off",
 )
 for col, change in zip(cols[2:], metrics.CHANGES[:4], strict=True):
     col.metric(change, counts[change])

@@ -21,6 +21,7 @@ from webeval_core.presentation.tables import (
     utc_moment,
     verdict_field_table,
 )
+from webeval_core.presentation.wording import download_name
 from webeval_core.reading.logexcerpt import read_log_excerpt
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.safe_output import finite
@@ -82,7 +83,7 @@ def render(context: TabContext) -> None:
     st.download_button(
         "Download as a standalone HTML page",
         data=partial(standalone_page, trajectory),
-        file_name=f"trajectory-{trajectory.task_id}.html",
+        file_name=download_name(context.run_key, trajectory.task_id),
         mime="text/html",
         on_click="ignore",
         help="One file that opens offline in any browser: the header, the verdict and every step.",

@@ -21,6 +21,7 @@ from pages.trajectory_tabs.context import TabContext
 from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
 from webeval_core.access import Write
 from webeval_core.presentation.tables import before_after, editable_response, outcome_table, stored_result
+from webeval_core.presentation.wording import plural
 from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize_scores
 
 
@@ -94,7 +95,7 @@ def _rescore_many(context: TabContext) -> None:
     scope = st.radio("Trajectories", list(scopes), key=Key.RESCORE_SCOPE, horizontal=True)
     force = st.checkbox("Recompute even when a score file is up to date", key=Key.RESCORE_FORCE)
     paths = scopes[scope]
-    if st.button(f"Re-score {len(paths)} trajectories", key=Key.RESCORE_MANY):
+    if st.button(f"Re-score {plural(len(paths), 'trajectory', 'trajectories')}", key=Key.RESCORE_MANY):
         bar = st.progress(0.0, text="Scoring…")
 
         def progress(done: int, total: int) -> None:

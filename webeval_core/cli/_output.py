@@ -39,11 +39,6 @@ def size(n_bytes: int) -> str:
     return f"{n_bytes / 1e6:.1f} MB" if n_bytes >= 1e6 else f"{n_bytes / 1e3:.0f} KB"
 
 
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """`1 trajectory`, `2 trajectories`: the count and the noun that agrees with it."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
-
-
 def table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = ()) -> list[str]:
     """Rows as aligned text: each column as wide as its widest cell (the last one is not padded).
 

@@ -34,7 +34,7 @@ def add_parser(sub: Subparsers) -> None:
         help="folder to browse (default: a checkout's sample_runs/, else the current folder)",
     )
     app.add_argument("--host", default="127.0.0.1", help="address to bind (default: loopback only)")
-    app.add_argument("--port", type=int, default=8501)
+    app.add_argument("--port", type=int, default=8501, help="port to serve on (default: 8501)")
     add_store_arguments(app, "the review store")
     app.add_argument(
         "--session-max-age",

@@ -7,8 +7,9 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from webeval_core.cli._output import Progress, complain, plural, say
+from webeval_core.cli._output import Progress, complain, say
 from webeval_core.cli._roots import local_root
+from webeval_core.presentation.wording import plural
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING, TextIO
 
-from webeval_core.cli._output import plural, print_json, say, table
+from webeval_core.cli._output import print_json, say, table
 from webeval_core.cli._roots import load_index
+from webeval_core.presentation.wording import plural
+from webeval_core.reading.markers import not_a_trajectory, traces_in
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
@@ -35,6 +38,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     if not index.summaries:
         say(out, f"No trajectory folders found under {index.root}")
+        traces = traces_in(index.root)
+        held = f" (it holds {plural(traces, 'network trace')}, and a trace alone is none)" if traces else ""
+        say(sys.stderr, f"webeval ls: {index.root}{held}: {not_a_trajectory(index.root)}")
         return 0
     for found in index.runs:
         members = [s for s in index.summaries if s.run_key == found.key and not s.unreadable]

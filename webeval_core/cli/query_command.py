@@ -10,8 +10,9 @@ import argparse
 import csv
 from typing import TYPE_CHECKING, TextIO
 
-from webeval_core.cli._output import Progress, complain, plural, print_json, say, shorten, table
+from webeval_core.cli._output import Progress, complain, print_json, say, shorten, table
 from webeval_core.cli._roots import local_root
+from webeval_core.presentation.wording import plural
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers

@@ -296,8 +296,19 @@ def count_bars(
     yaxis: dict[str, Any] = {"categoryorder": "array", "categoryarray": order, "autorange": "reversed"}
     if axis_title:
         yaxis["title"] = {"text": plain(axis_title)}
-    axes = {"xaxis": {"title": {"text": "trajectories"}}, "yaxis": yaxis}
+    most = int(table["trajectories"].max()) if len(table) else 0
+    axes = {"xaxis": count_axis(most), "yaxis": yaxis}
     return _figure(traces, axes, height=bars_height(len(order), len(traces)))
+
+
+def count_axis(most: int) -> dict[str, Any]:
+    """An axis of trajectory counts: whole numbers only (no tick at 0.2 of a trajectory), from zero;
+    for small counts a tick at every one.
+    """
+    axis: dict[str, Any] = {"title": {"text": "trajectories"}, "rangemode": "tozero", "tickformat": ",d"}
+    if most <= 10:
+        axis |= {"tick0": 0, "dtick": 1}
+    return axis
 
 
 def bars_height(categories: int, runs: int) -> int:
@@ -320,7 +331,7 @@ def histogram(values: Mapping[str, Sequence[float]], column: str, labels: Mappin
     layout = {
         "barmode": "overlay",
         "xaxis": {"title": {"text": MEASURES.get(column, column)}},
-        "yaxis": {"title": {"text": "trajectories"}},
+        "yaxis": count_axis(max((len(part) for part in values.values()), default=0)),
     }
     return _figure(traces, layout, height=260)
 

@@ -22,7 +22,13 @@ from webeval_core.reading.folderfiles import (
     read_problem,
     resolve_inside,
 )
-from webeval_core.reading.markers import AGENT_RESPONSE, ANSWER_SUFFIX, CORE_LOG_NAME, LOG_NAME
+from webeval_core.reading.markers import (
+    AGENT_RESPONSE,
+    ANSWER_SUFFIX,
+    CORE_LOG_NAME,
+    LOG_NAME,
+    not_a_trajectory,
+)
 from webeval_core.reading.playwrighttrace import find_trace
 from webeval_core.reading.scorefiles import read_score_files
 from webeval_core.reading.taskdata import task_text_of
@@ -59,7 +65,7 @@ def _open_folder(folder: Path) -> FolderReader:
     except FileNotFoundError:
         raise UnreadableError(folder, "the folder does not exist") from None
     except NotADirectoryError:
-        raise UnreadableError(folder, "this is a file, not a trajectory folder") from None
+        raise UnreadableError(folder, not_a_trajectory(folder)) from None
     except OSError as exc:
         raise UnreadableError(folder, f"the folder cannot be listed ({exc.strerror})") from None
     return FolderReader(folder, set(links), {name for name, link in links.items() if link})

@@ -20,6 +20,14 @@ CORE_LOG_NAME = "core.log"
 CRASHED_PARENT = "traj"
 """The folder of a Fara run's trajectories, where a folder holding only core.log is a crashed task."""
 
+TRACE_SUFFIXES = (".har", ".zip")
+"""A network trace: a HAR file or a Playwright trace archive."""
+LAYOUTS = (
+    f"a trajectory folder holds {LOG_NAME} or <task_id>{ANSWER_SUFFIX.replace('_answer', '_final_answer')}"
+    f" (Fara's layout), or {AGENT_RESPONSE} with its network.har (WebArena-Verified's agent logs)"
+)
+"""What makes a folder a trajectory, as every message that finds none says it."""
+
 # Folders inside a trajectory or a run that never hold trajectories of their own.
 _SKIP_DIRS = {"scores", "__pycache__", "node_modules"}
 
@@ -72,3 +80,26 @@ def shown_name(name: str) -> str:
 def _is_utf8(name: str) -> bool:
     # os.listdir turns bytes that are not UTF-8 into lone surrogates ("surrogateescape").
     return name.isascii() or not any("\ud800" <= c <= "\udfff" for c in name)
+
+
+def not_a_trajectory(path: Path) -> str:
+    """Why `path` is no trajectory folder, with the layouts that are: a network trace alone (a HAR
+    or a trace archive) is named as such and told where it belongs.
+    """
+    if path.suffix.lower() in TRACE_SUFFIXES and path.is_file():
+        return (
+            f"this is a network trace ({path.suffix.lower()[1:].upper()}), not a trajectory: put it in a"
+            f" task folder beside the agent's {AGENT_RESPONSE} (that folder is the trajectory); {LAYOUTS}"
+        )
+    if path.is_file():
+        return f"this is a file, not a trajectory folder; {LAYOUTS}"
+    return f"no trajectory folder found; {LAYOUTS}"
+
+
+def traces_in(folder: Path) -> int:
+    """How many network traces lie directly in `folder` (what a user may have meant to open)."""
+    try:
+        with os.scandir(folder) as entries:
+            return sum(1 for e in entries if e.name.lower().endswith(TRACE_SUFFIXES) and e.is_file())
+    except OSError:
+        return 0

@@ -53,3 +53,17 @@ def test_ls_sizes_columns_to_long_task_ids_and_counts_in_words(tmp_path: Path) -
     # Every column starts where its header does, however long the task id before it.
     assert row.index("answered") == header.index("outcome")
     assert row.index(long_id) + len(long_id) < header.index("outcome")
+
+
+def test_a_folder_of_network_traces_alone_is_told_what_a_trajectory_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 36, item 8: a HAR is a trace, not a trajectory; the layouts that are, said on stderr."""
+    (tmp_path / "network.har").write_text('{"log": {"entries": []}}', encoding="utf-8")
+    code, text = run_cli("ls", str(tmp_path))
+    err = capsys.readouterr().err
+    assert code == 0 and "No trajectory folders found" in text
+    assert "1 network trace" in err and "agent_response.json" in err and "web_surfer.log" in err
+    code, _ = run_cli("show", str(tmp_path / "network.har"))
+    err = capsys.readouterr().err
+    assert code == 1 and "network trace (HAR), not a trajectory" in err and "beside the agent's" in err

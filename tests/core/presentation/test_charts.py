@@ -267,3 +267,13 @@ def test_error_code_charts_name_their_verifier_when_only_one_gave_codes(tmp_path
     spec = charts.bar_figure(queries, ["run-a"], None, LABELS, Breakdown.FAILURE_CODE)
     assert "title" not in spec["layout"]["yaxis"]
     assert all(name.startswith(("mmrubric_0.8-5-3: ", "uv_v2: ")) for name in spec["data"][0]["y"])
+
+
+def test_a_count_axis_ticks_whole_trajectories_only() -> None:
+    """One aborted trajectory: the axis reads 0, 1, never 0.2 of a trajectory."""
+    table = pd.DataFrame({"run": ["r"], "outcome_group": ["aborted"], "trajectories": [1]})
+    spec = charts.count_bars(table, "outcome_group", {"r": "run r"})
+    axis = go.Figure(spec).layout.xaxis
+    assert (axis.dtick, axis.tick0, axis.tickformat, axis.rangemode) == (1, 0, ",d", "tozero")
+    many = charts.count_bars(table.assign(trajectories=[812]), "outcome_group", {"r": "run r"})
+    assert go.Figure(many).layout.xaxis.dtick is None  # Plotly spaces large counts itself

@@ -26,7 +26,7 @@ from tests.builders import (
     write_screenshots,
 )
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.reading.markers import is_trajectory_folder
+from webeval_core.reading.markers import LAYOUTS, is_trajectory_folder
 from webeval_core.reading.trajectory import (
     Point,
     Trajectory,
@@ -400,12 +400,15 @@ def test_webarena_verified_prose_response_is_kept_raw(tmp_path: Path) -> None:
 def test_unreadable_folders(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     (tmp_path / "file.txt").write_text("x")
+    (tmp_path / "network.har").write_text("{}")
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "t_final_answer.json").write_text("{oops")
     cases = {
         tmp_path / "missing": "the folder does not exist",
-        tmp_path / "file.txt": "this is a file, not a trajectory folder",
+        tmp_path / "file.txt": f"this is a file, not a trajectory folder; {LAYOUTS}",
+        tmp_path / "network.har": "this is a network trace (HAR), not a trajectory: put it in a task folder"
+        f" beside the agent's agent_response.json (that folder is the trajectory); {LAYOUTS}",
         tmp_path / "empty": "not a trajectory folder: it has no *_final_answer.json, "
         "web_surfer.log or agent_response.json",
         broken: "neither a usable answer file nor a readable web_surfer.log "

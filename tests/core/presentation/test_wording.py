@@ -1,0 +1,26 @@
+"""One wording of counts, rate changes and file names for every view."""
+
+from __future__ import annotations
+
+from webeval_core.presentation.wording import PointsChange, download_name, plural, points_change
+
+
+def test_counts_agree_with_their_noun() -> None:
+    assert plural(1, "trajectory", "trajectories") == "1 trajectory"
+    assert plural(0, "trajectory", "trajectories") == "0 trajectories"
+    assert plural(2, "file") == "2 files"
+
+
+def test_a_change_that_rounds_to_nothing_is_no_change_without_an_arrow() -> None:
+    assert points_change(0.384, 0.384) == PointsChange("no change", moved=False)
+    assert points_change(0.384, 0.3841) == PointsChange("no change", moved=False)
+    assert points_change(0.30, 0.312) == PointsChange("+1.2 pts", moved=True)
+    assert points_change(0.30, 0.296) == PointsChange("-0.4 pts", moved=True)
+    assert points_change(None, 0.3) is None
+
+
+def test_a_downloaded_trajectory_is_named_by_its_run_and_task() -> None:
+    a = download_name("runs/fara-7b/demo/0", "107")
+    b = download_name("runs/fara-7b/demo/1", "107")
+    assert a == "trajectory-runs-fara-7b-demo-0-107.html" and a != b
+    assert download_name("../..", "../x") == "trajectory-run-x.html"  # nothing that leaves a folder
