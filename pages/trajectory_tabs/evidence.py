@@ -53,7 +53,8 @@ def _core_log(trajectory: Trajectory) -> None:
         st.caption("No core.log.")
         return
     errors_only = st.toggle(f"Errors only ({len(trajectory.error_lines)})", key=Key.CORE_ERRORS)
-    frame = core_log_table(trajectory.error_lines if errors_only else trajectory.core_log)
+    lines = trajectory.error_lines if errors_only else trajectory.core_log
+    frame = core_log_table(lines, trajectory.utc_offset_s)
     errors = {r.line for r in trajectory.error_lines}
     st.dataframe(
         frame.style.apply(

@@ -30,6 +30,7 @@ from webeval_core.presentation.overlay import (
     zoom_view,
 )
 from webeval_core.presentation.verifier_tables import StepFlag, flagged_steps
+from webeval_core.presentation.wording import moment
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.reading.verifier import verifier_outputs
@@ -142,7 +143,7 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
     if step.time_utc is not None:
         first = trajectory.steps[0].time_utc
         since = f" (+{(step.time_utc - first).total_seconds():.1f} s)" if first else ""
-        st.caption(f"{step.time_utc:%Y-%m-%d %H:%M:%S} UTC{since}")
+        st.caption(f"{moment(step.time_utc)}{since}")
     # Plain text, not st.code: the first code block of a page loads and runs the browser's syntax
     # highlighter, about half a second of a page load here.
     if step.url:

@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import Sample
 from tests.builders import Act, fara_folder, snapshot
+from webeval_core.presentation.wording import download_name
 from webeval_core.reading.response import parse_agent_response
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
@@ -466,7 +467,9 @@ def test_evidence_tab_offers_the_trajectory_as_a_standalone_html_page(
     # Deferred: the page is built when the user clicks, not on every run of the tab.
     assert button.proto.deferred_file_id and not button.proto.url
     (build, mime, file_name), *_ = deferred
-    assert (mime, file_name) == ("text/html", f"trajectory-{trajectory.task_id}.html")
+    # Named by its run and task: two runs' trajectories of one task never share a name.
+    assert (mime, file_name) == ("text/html", download_name(run_key, trajectory.task_id))
+    assert file_name.endswith(f"-{trajectory.task_id}.html") and "WebArenaVerified_sample" in file_name
     page = build()
     assert isinstance(page, str) and page.startswith("<!DOCTYPE html>")
     assert f"<h1>Task {trajectory.task_id}</h1>" in page

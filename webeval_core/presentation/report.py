@@ -24,6 +24,7 @@ from webeval_core.presentation.reporthtml import (
 )
 from webeval_core.presentation.tables import assertion_table, stored_result
 from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, score_tone
+from webeval_core.presentation.wording import moment
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.folderfiles import resolve_inside
 from webeval_core.reading.folderreader import EVAL_RESULT_NAME
@@ -254,7 +255,7 @@ def _stepfacts(trajectory: Trajectory, step: Step) -> str:
     if step.time_utc is not None:
         first = trajectory.steps[0].time_utc
         since = f" (+{(step.time_utc - first).total_seconds():.1f} s)" if first else ""
-        rows.append(("Time", f"{step.time_utc:%Y-%m-%d %H:%M:%S} UTC{since}"))
+        rows.append(("Time", f"{moment(step.time_utc)}{since}"))
     if step.point is not None:
         scaling = f" ({trajectory.coordinate_scaling})" if trajectory.coordinate_scaling else ""
         rows.append(("Drawn at", f"({step.point.x:.0f}, {step.point.y:.0f}) in screenshot pixels{scaling}"))

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from webeval_core.presentation.wording import UNKNOWN, moment
 from webeval_core.reading.corelog import CoreLogLine
 from webeval_core.reading.network import Har, TimedStep, step_for_time
 from webeval_core.reading.response import AgentResponse, parse_agent_response
@@ -301,15 +302,17 @@ def verdict_field_table(response: Mapping[str, Any]) -> pd.DataFrame | None:
     return pd.DataFrame({"field": list(verdict), "value": [json_cell(v) for v in verdict.values()]})
 
 
-def core_log_table(lines: Iterable[CoreLogLine]) -> pd.DataFrame:
-    """core.log lines as rows, keeping their line numbers to find them in the file."""
+def core_log_table(lines: Iterable[CoreLogLine], utc_offset_s: float | None = None) -> pd.DataFrame:
+    """core.log lines as rows, keeping their line numbers to find them in the file; times in UTC
+    (`wording.moment`: the log's local times moved by the run's offset, written with their zone).
+    """
     import pandas as pd
 
     return pd.DataFrame(
         [
             {
                 "line": r.line,
-                "time": r.time.strftime("%Y-%m-%d %H:%M:%S") if r.time else None,
+                "time": moment(r.time, utc_offset_s) if r.time else None,
                 "level": r.level,
                 "logger": r.logger,
                 "message": r.message,
@@ -352,12 +355,8 @@ def annotation_table(annotations: Iterable[Annotation], current_source: str | No
 
 
 def utc_moment(seconds: float | None) -> str:
-    """Unix seconds as `YYYY-MM-DD HH:MM:SS UTC`; "unknown" for None, NaN or a value out of range."""
+    """Unix seconds as `wording.moment` writes a time; `UNKNOWN` for None, NaN or a value out of range."""
     try:
-        return (
-            f"{datetime.fromtimestamp(seconds, UTC):%Y-%m-%d %H:%M:%S} UTC"
-            if seconds is not None
-            else "unknown"
-        )
+        return moment(datetime.fromtimestamp(seconds, UTC) if seconds is not None else None)
     except (ValueError, OverflowError, OSError, TypeError):  # NaN, 4e12 (year 128,000), inf
-        return "unknown"
+        return UNKNOWN

@@ -6,9 +6,30 @@ which run).
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
-__all__ = ["download_name", "plural", "points_change"]
+__all__ = ["UNKNOWN", "download_name", "moment", "plural", "points_change"]
+
+UNKNOWN = "unknown"
+"""The one word every view writes for a value it does not have."""
+
+
+def moment(when: datetime | None, local_offset_s: float | None = None, *, precise: bool = False) -> str:
+    """A time as every view writes it, `2025-11-10 21:15:12 UTC`. An aware time is converted to UTC;
+    a naive one is the run's local time (a log's), converted with the run's inferred offset
+    (`Trajectory.utc_offset_s`), else written with "local time, zone unknown"; None is `UNKNOWN`.
+    `precise` keeps milliseconds.
+    """
+    if when is None:
+        return UNKNOWN
+    shape = "%Y-%m-%d %H:%M:%S.%f" if precise else "%Y-%m-%d %H:%M:%S"
+    cut = -3 if precise else None
+    if when.tzinfo is None and local_offset_s is None:
+        return f"{when.strftime(shape)[:cut]} (local time, zone unknown)"
+    if when.tzinfo is None:
+        when = (when - timedelta(seconds=local_offset_s or 0)).replace(tzinfo=UTC)
+    return f"{when.astimezone(UTC).strftime(shape)[:cut]} UTC"
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:

@@ -372,10 +372,13 @@ def test_core_log_table_keeps_line_numbers() -> None:
         ),
         CoreLogLine(line=3, message="continued"),
     ]
+    local = "2025-11-14 14:35:10 (local time, zone unknown)"  # no offset inferred: said so
     assert records(ex.core_log_table(lines)) == [
-        {"line": 1, "time": "2025-11-14 14:35:10", "level": "INFO", "logger": "core", "message": "go"},
+        {"line": 1, "time": local, "level": "INFO", "logger": "core", "message": "go"},
         {"line": 3, "time": None, "level": None, "logger": None, "message": "continued"},
     ]
+    # The run's offset known (log local time 8 h behind UTC): the same time as the Replay writes it.
+    assert records(ex.core_log_table(lines, -8 * 3600))[0]["time"] == "2025-11-14 22:35:10 UTC"
     assert list(ex.core_log_table([]).columns) == ex.CORE_LOG_COLUMNS
 
 

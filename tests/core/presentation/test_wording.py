@@ -24,3 +24,18 @@ def test_a_downloaded_trajectory_is_named_by_its_run_and_task() -> None:
     b = download_name("runs/fara-7b/demo/1", "107")
     assert a == "trajectory-runs-fara-7b-demo-0-107.html" and a != b
     assert download_name("../..", "../x") == "trajectory-run-x.html"  # nothing that leaves a folder
+
+
+def test_every_time_is_written_in_utc_with_its_zone() -> None:
+    from datetime import UTC, datetime, timedelta, timezone
+
+    from webeval_core.presentation.wording import UNKNOWN, moment
+
+    aware = datetime(2025, 11, 10, 13, 15, 12, tzinfo=timezone(timedelta(hours=-8)))
+    assert moment(aware) == "2025-11-10 21:15:12 UTC"
+    naive = datetime(2025, 11, 10, 13, 15, 12, 345000)
+    assert moment(naive, -8 * 3600) == "2025-11-10 21:15:12 UTC"  # the run's offset: the same moment
+    assert moment(naive, -8 * 3600, precise=True) == "2025-11-10 21:15:12.345 UTC"
+    assert moment(naive) == "2025-11-10 13:15:12 (local time, zone unknown)"
+    assert moment(datetime(2025, 1, 1, tzinfo=UTC)) == "2025-01-01 00:00:00 UTC"
+    assert moment(None) == UNKNOWN
