@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from webeval_core.diagnostics import UnreadableError
+from webeval_core.presentation.wording import download_name
 from webeval_core.reading.trajectory import load_trajectory
 from webeval_core.runs.discovery import discover_runs
 
@@ -272,7 +273,7 @@ def test_step_with_next_prev_slider_and_filmstrip(app: App, stepper: Pick) -> No
 def test_the_evidence_tab_downloads_a_standalone_page(app: App, stepper: Pick, tmp_path: Path) -> None:
     app.goto("trajectory", "Score files", run=stepper.run, task=stepper.task, tab="Evidence")
     saved = app.download(app.main.get_by_role("button", name="Download as a standalone HTML page"), tmp_path)
-    assert saved.name == f"trajectory-{stepper.task}.html"
+    assert saved.name == download_name(stepper.run, stepper.task)  # its run and task in the name
     page = saved.read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>")
     assert page.count('id="step-') == stepper.steps
