@@ -5,6 +5,8 @@ a new store at once (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock).
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable
 
 import sqlalchemy as sa
@@ -152,11 +154,33 @@ class NewerSchemaError(RuntimeError):
     """A store made by a newer webeval: it is not migrated back."""
 
 
+LOCKED_RETRY_S = 60.0
+"""How long a SQLite opener keeps trying a new store another process is setting up."""
+
+
 def migrate(engine: Engine) -> None:
     """Bring the schema to SCHEMA_VERSION in one transaction that holds the database's write lock
     from its first statement, so concurrent openers wait for each other and the later ones find
     the schema made (SQLite's driver would otherwise run each CREATE outside any transaction).
+
+    SQLite answers "database is locked" at once, without waiting, when openers of a new file race
+    to switch it to WAL (it refuses what could deadlock): that opener tries again, with backoff.
     """
+    deadline = time.monotonic() + LOCKED_RETRY_S
+    pause = 0.02
+    while True:
+        try:
+            _migrate_once(engine)
+            return
+        except sa.exc.OperationalError as exc:
+            locked = engine.dialect.name == "sqlite" and "database is locked" in str(exc)
+            if not locked or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause + random.uniform(0, pause))
+        pause = min(pause * 2, 1.0)
+
+
+def _migrate_once(engine: Engine) -> None:
     with engine.connect() as connection:
         if engine.dialect.name == "postgresql":
             connection.execute(sa.text("SELECT pg_advisory_xact_lock(4242001)"))
