@@ -14,16 +14,16 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from pages.common import current_frame, index_or_stop, inert, trajectory_table
-from pages.review_common import judged
-from pages.review_mode import hide_in_blind_review
-from pages.review_store import all_annotations, review_store
-from pages.shell import require_app_shell
-from pages.state import Key
 from webeval_core.review import LABEL_TEXT, Agreement, Annotation, Outcome, Stage, agreement_report, current
 from webeval_core.review.failure_agreement import JudgeFailure, failure_report, read_failures
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_label
+from webeval_ui.app_shell import require_app_shell
+from webeval_ui.common import current_frame, index_or_stop, inert, trajectory_table
+from webeval_ui.review_mode import hide_in_blind_review
+from webeval_ui.review_queue import judged
+from webeval_ui.review_store import all_annotations, review_store
+from webeval_ui.state import Key
 
 require_app_shell()
 

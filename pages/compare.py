@@ -14,8 +14,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages import compare_pair
-from pages.common import (
+from webeval_core.presentation.comparison import code_counts_table, statistics_table
+from webeval_core.presentation.wording import points_change
+from webeval_core.runs import metrics
+from webeval_core.runs.statistics import TEST_NAMES, paired_statistics
+from webeval_core.scoring import verdicts
+from webeval_ui import compare_pair
+from webeval_ui.app_shell import require_app_shell
+from webeval_ui.common import (
     PAGES,
     contained,
     current_frame,
@@ -27,14 +33,8 @@ from pages.common import (
     selected_rows,
     trajectory_query,
 )
-from pages.review_mode import hide_in_blind_review, reveal
-from pages.shell import require_app_shell
-from pages.state import Key
-from webeval_core.presentation.comparison import code_counts_table, statistics_table
-from webeval_core.presentation.wording import points_change
-from webeval_core.runs import metrics
-from webeval_core.runs.statistics import TEST_NAMES, paired_statistics
-from webeval_core.scoring import verdicts
+from webeval_ui.review_mode import hide_in_blind_review, reveal
+from webeval_ui.state import Key
 
 require_app_shell()
 

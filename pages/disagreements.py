@@ -3,7 +3,7 @@
 The judges are the official evaluator, every score-file judge, the outcome and rubric halves of a
 rubric verifier (read from its files) and the reviewers' majority (when the annotation store can
 be read). A cell of the table is "disagreements of n judged by both"; selecting it lists those
-trajectories, and a row there opens one, which walks that list (pages/walk.py). The computation is
+trajectories, and a row there opens one, which walks that list (webeval_ui/list_walk.py). The computation is
 `webeval_core.review.disagreement`; this page only draws it. Hidden in a blind review: it is made
 of verdicts.
 """
@@ -15,13 +15,6 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from pages.common import current_frame, index_or_stop, inert, trajectory_table
-from pages.review_common import judged
-from pages.review_mode import hide_in_blind_review, reveal
-from pages.review_store import review_store_quiet
-from pages.shell import require_app_shell
-from pages.state import Key
-from pages.walk import keys_list_params
 from webeval_core.review import Outcome
 from webeval_core.review.agreement import Item
 from webeval_core.review.annotation_db import StoreError
@@ -36,6 +29,13 @@ from webeval_core.review.disagreement import (
 )
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_label, order_judges
+from webeval_ui.app_shell import require_app_shell
+from webeval_ui.common import current_frame, index_or_stop, inert, trajectory_table
+from webeval_ui.list_walk import keys_list_params
+from webeval_ui.review_mode import hide_in_blind_review, reveal
+from webeval_ui.review_queue import judged
+from webeval_ui.review_store import review_store_quiet
+from webeval_ui.state import Key
 
 require_app_shell()
 

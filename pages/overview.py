@@ -15,22 +15,6 @@ from collections.abc import Mapping
 import pandas as pd
 import streamlit as st
 
-from pages.common import (
-    PAGES,
-    current_index,
-    current_queries,
-    index_or_stop,
-    inert,
-    judge_caption,
-    judge_picker,
-    lazy_expander,
-    load_queries,
-    query_table,
-)
-from pages.review_mode import hide_in_blind_review
-from pages.shell import require_app_shell
-from pages.state import Key, histogram_key
-from pages.walk import list_params
 from webeval_core.presentation.charts import (
     DETAILED_RUNS,
     MEASURES,
@@ -50,6 +34,22 @@ from webeval_core.runs.discovery import natural_key
 from webeval_core.runs.judges import OFFICIAL, judge_label
 from webeval_core.runs.metrics import TrajectoryFilter
 from webeval_core.runs.view import IndexView
+from webeval_ui.app_shell import require_app_shell
+from webeval_ui.common import (
+    PAGES,
+    current_index,
+    current_queries,
+    index_or_stop,
+    inert,
+    judge_caption,
+    judge_picker,
+    lazy_expander,
+    load_queries,
+    query_table,
+)
+from webeval_ui.list_walk import list_params
+from webeval_ui.review_mode import hide_in_blind_review
+from webeval_ui.state import Key, histogram_key
 
 require_app_shell()
 

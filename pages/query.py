@@ -5,7 +5,7 @@ statement, within a time and a row limit. A statement that reads a verdict colum
 verdicts of the trajectories its rows name: the core's gate records that before they are drawn.
 The rows are a table with a CSV download; when they
 name trajectories (a `rel` or `key` column, or `run_key` and `task_id`), selecting a row opens it,
-and the Trajectory page walks the rows' trajectories in the query's order (pages/walk.py).
+and the Trajectory page walks the rows' trajectories in the query's order (webeval_ui/list_walk.py).
 """
 
 from __future__ import annotations
@@ -16,11 +16,6 @@ import io
 import pandas as pd
 import streamlit as st
 
-from pages.common import index_or_stop, inert, load_index, open_trajectory, selected_rows
-from pages.review_mode import hide_in_blind_review, reveal
-from pages.shell import require_app_shell
-from pages.state import Key
-from pages.walk import keys_list_params
 from webeval_core.runs.sqlquery import (
     DEFAULT_MAX_ROWS,
     DEFAULT_TIMEOUT_S,
@@ -32,6 +27,11 @@ from webeval_core.runs.sqlquery import (
     run_query,
     trajectory_refs,
 )
+from webeval_ui.app_shell import require_app_shell
+from webeval_ui.common import index_or_stop, inert, load_index, open_trajectory, selected_rows
+from webeval_ui.list_walk import keys_list_params
+from webeval_ui.review_mode import hide_in_blind_review, reveal
+from webeval_ui.state import Key
 
 require_app_shell()
 

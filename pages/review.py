@@ -2,7 +2,7 @@
 
 A queue is a saved filter of the trajectory list plus a mode, assigned to some reviewers or to
 anyone; the queue chosen shows each reviewer's progress through it. Choosing one enters review mode
-(pages/review_mode.py) until the reviewer leaves it: a blind queue hides every verdict, score,
+(webeval_ui/review_mode.py) until the reviewer leaves it: a blind queue hides every verdict, score,
 failure tag and other reviewer's label across the app until the reviewer saves an item; informed
 shows them. Items come failures first by default; "Open next" opens the first item this reviewer
 has not annotated in the queue's stage, and the Annotate tab's save-and-next (Ctrl+Enter) moves on.
@@ -17,14 +17,6 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from pages.access import as_reviewer, blocked
-from pages.common import current_frame, index_or_stop, inert
-from pages.review_common import items_of, judged, next_in_queue, open_item
-from pages.review_mode import enter, gate, leave, worked_queue
-from pages.review_store import review_store
-from pages.reviewer import reviewer
-from pages.shell import require_app_shell
-from pages.state import Key, queue_filter_key
 from webeval_core.access import Write
 from webeval_core.review import (
     LABEL_TEXT,
@@ -40,6 +32,14 @@ from webeval_core.review import (
 )
 from webeval_core.runs import metrics
 from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_ui.app_shell import require_app_shell
+from webeval_ui.common import current_frame, index_or_stop, inert
+from webeval_ui.review_mode import enter, gate, leave, worked_queue
+from webeval_ui.review_queue import items_of, judged, next_in_queue, open_item
+from webeval_ui.review_store import review_store
+from webeval_ui.reviewer import reviewer
+from webeval_ui.state import Key, queue_filter_key
+from webeval_ui.write_controls import as_reviewer, blocked
 
 require_app_shell()
 

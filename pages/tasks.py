@@ -9,11 +9,6 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index, inert, selected_rows, trajectory_query
-from pages.review_mode import hide_in_blind_review, reveal
-from pages.shell import require_app_shell
-from pages.state import Key
-from pages.task_correction import correction_box
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.catalog_table import (
     HELPER_COLUMNS,
@@ -23,6 +18,11 @@ from webeval_core.presentation.catalog_table import (
     with_attempts,
 )
 from webeval_core.reading.tasks import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
+from webeval_ui.app_shell import require_app_shell
+from webeval_ui.common import PAGES, current_frame, current_index, inert, selected_rows, trajectory_query
+from webeval_ui.review_mode import hide_in_blind_review, reveal
+from webeval_ui.state import Key
+from webeval_ui.task_correction import correction_box
 
 require_app_shell()
 

@@ -14,7 +14,13 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from pages.common import (
+from webeval_core.reading.tasks import TASK_TYPES
+from webeval_core.runs import metrics
+from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs.queries import code_choice
+from webeval_core.safe_output import spreadsheet_cell
+from webeval_ui.app_shell import require_app_shell
+from webeval_ui.common import (
     current_frame,
     current_queries,
     index_or_stop,
@@ -25,17 +31,11 @@ from pages.common import (
     query_table,
     trajectory_table,
 )
-from pages.review_common import ReviewChoice, blind_list, gated_rows, review_choice, review_rows
-from pages.review_mode import gate
-from pages.shell import require_app_shell
-from pages.state import Key
-from pages.submission_view import package_issues
-from pages.walk import current_filters, list_params
-from webeval_core.reading.tasks import TASK_TYPES
-from webeval_core.runs import metrics
-from webeval_core.runs.metrics import TrajectoryFilter
-from webeval_core.runs.queries import code_choice
-from webeval_core.safe_output import spreadsheet_cell
+from webeval_ui.list_walk import current_filters, list_params
+from webeval_ui.review_mode import gate
+from webeval_ui.review_queue import ReviewChoice, blind_list, gated_rows, review_choice, review_rows
+from webeval_ui.state import Key
+from webeval_ui.submission_view import package_issues
 
 require_app_shell()
 

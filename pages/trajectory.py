@@ -15,7 +15,15 @@ from collections.abc import Callable, Collection
 
 import streamlit as st
 
-from pages.common import (
+from webeval_core.diagnostics import UnreadableError
+from webeval_core.presentation.picks import trajectory_choices
+from webeval_core.presentation.tones import OUTCOME_TONES
+from webeval_core.reading.tasks import Task, load_catalog
+from webeval_core.reading.trajectory import Trajectory
+from webeval_core.runs.index import TrajectorySummary
+from webeval_core.runs.refresh import fingerprint
+from webeval_ui.app_shell import require_app_shell
+from webeval_ui.common import (
     contained,
     current_index,
     current_root,
@@ -24,20 +32,12 @@ from pages.common import (
     lazy_expander,
     load_trajectory_cached,
 )
-from pages.review_mode import in_blind_review, reveal
-from pages.shell import require_app_shell
-from pages.state import Key
-from pages.trajectory_tabs.context import TabContext
-from pages.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
-from pages.trajectory_tabs.verdict import score_color, tone_color
-from pages.walk import walk_bar
-from webeval_core.diagnostics import UnreadableError
-from webeval_core.presentation.picks import trajectory_choices
-from webeval_core.presentation.tones import OUTCOME_TONES
-from webeval_core.reading.tasks import Task, load_catalog
-from webeval_core.reading.trajectory import Trajectory
-from webeval_core.runs.index import TrajectorySummary
-from webeval_core.runs.refresh import fingerprint
+from webeval_ui.list_walk import walk_bar
+from webeval_ui.review_mode import in_blind_review, reveal
+from webeval_ui.state import Key
+from webeval_ui.trajectory_tabs.context import TabContext
+from webeval_ui.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
+from webeval_ui.trajectory_tabs.verdict_tab import score_color, tone_color
 
 require_app_shell()
 
@@ -53,7 +53,9 @@ _UNRECORDED_TAB = "This tab shows verdicts: hidden until the annotation store ca
 
 
 def _tab_view(module: str) -> Callable[[TabContext], None]:
-    view: Callable[[TabContext], None] = importlib.import_module(f"pages.trajectory_tabs.{module}").render
+    view: Callable[[TabContext], None] = importlib.import_module(
+        f"webeval_ui.trajectory_tabs.{module}_tab"
+    ).render
     return view
 
 
@@ -63,7 +65,7 @@ def _withheld(run_key: str, trajectory: Trajectory) -> bool:
     them). Nobody named and no queue worked: shown, and the annotation store is not opened.
     """
     if in_blind_review():
-        from pages.review_common import is_blind
+        from webeval_ui.review_queue import is_blind
 
         if is_blind(run_key, trajectory.task_id):
             return True

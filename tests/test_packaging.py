@@ -83,8 +83,8 @@ def test_wheel_holds_the_core_and_the_app_and_nothing_else(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert {name.split("/")[0] for name in names} == WHEEL_TOP_LEVEL
     assert "webeval_app/app.py" in names
-    assert "webeval_app/pages/common.py" in names
-    assert "webeval_app/pages/trajectory_tabs/replay.py" in names
+    assert "webeval_app/webeval_ui/common.py" in names
+    assert "webeval_app/webeval_ui/trajectory_tabs/replay_tab.py" in names
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
 
 
@@ -119,7 +119,7 @@ def test_installed_wheel_has_the_version_and_its_own_app(installed: Path, elsewh
 
 
 def test_installed_app_renders_its_overview(installed: Path, elsewhere: Path, root_copy: Path) -> None:
-    # Every page imports `pages.common`: this proves the app's imports hold in the wheel's layout.
+    # Every page imports `webeval_ui.common`: this proves the app's imports hold in the wheel's layout.
     script = (
         "from streamlit.testing.v1 import AppTest\n"
         "from webeval_core.server import app_file\n"

@@ -16,13 +16,13 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from pages.common import PAGES
 from tests.builders import write_final_answer, write_score, write_times
 from tests.conftest import Sample
 from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.judges import OFFICIAL
 from webeval_core.runs.metrics import trajectory_frame
+from webeval_ui.common import PAGES
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"

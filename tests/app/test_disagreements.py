@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.state import Key
 from tests.builders import write_score
 from tests.verifier_files import JUDGE, RUN, TASK, verifier_root
 from webeval_core.review import judge_verdicts, open_store
@@ -16,6 +15,7 @@ from webeval_core.review.annotations import Shown
 from webeval_core.review.disagreement import half_name
 from webeval_core.runs.index import build_index
 from webeval_core.runs.judges import judge_label
+from webeval_ui.state import Key
 
 OpenPage = Callable[..., AppTest]
 PAGE = "pages/disagreements.py"

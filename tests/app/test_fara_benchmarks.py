@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.trajectory_tabs.verdict import inert
 from tests.builders import Act, fara_folder, write_score
 from tests.core.presentation.test_rubric import RESPONSE
+from webeval_ui.trajectory_tabs.verdict_tab import inert
 
 PAGE = "pages/trajectory.py"
 OpenPage = Callable[..., AppTest]
@@ -63,7 +63,7 @@ def test_expected_tab_shows_the_judge_instead_of_an_evaluator(app: OpenPage, tmp
 
 
 def test_rescoring_is_not_offered_without_an_official_evaluator(app: OpenPage, tmp_path: Path) -> None:
-    from pages.trajectory_tabs.rescore import NO_EVALUATOR
+    from webeval_ui.trajectory_tabs.rescore_tab import NO_EVALUATOR
 
     at = app(PAGE, _webtailbench(tmp_path), run="WebTailBench_hf", task="alltrails_find_23", tab="Re-score")
     assert [i.value for i in at.info] == [NO_EVALUATOR]

@@ -111,7 +111,7 @@ def test_a_broken_tab_shows_an_error_box_and_the_page_goes_on(
     app: OpenPage, hostile_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # No input is known to break a tab any more: a fault stands in for the next unknown one.
-    from pages.trajectory_tabs import evidence
+    from webeval_ui.trajectory_tabs import evidence_tab as evidence
 
     def broken(*_: object) -> str:
         raise ValueError("boom from a hostile folder")

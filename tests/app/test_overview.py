@@ -15,14 +15,14 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from pages.common import TABLE_PAGE_ROWS, inert
-from pages.state import Key, table_page_key
 from tests.app.conftest import Sample, expected
 from tests.builders import wav_folder, write_score
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import run_of
 from webeval_core.runs.index import build_index
 from webeval_core.scoring import verdicts
+from webeval_ui.common import TABLE_PAGE_ROWS, inert
+from webeval_ui.state import Key, table_page_key
 
 PAGE = "pages/overview.py"
 FAILURES = "Outcomes and failures"  # the lazy tab holding the outcome and taxonomy charts

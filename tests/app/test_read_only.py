@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.common import inert
-from pages.state import Key, correction_field_key, label_key, review_field_key
 from tests.builders import snapshot
 from tests.conftest import Sample
 from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, AccessPolicy
@@ -26,6 +24,8 @@ from webeval_core.review import (
 )
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_ui.common import inert
+from webeval_ui.state import Key, correction_field_key, label_key, review_field_key
 
 TRAJECTORY = "pages/trajectory.py"
 OpenPage = Callable[..., AppTest]

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.state import Key, correction_field_key, label_key, review_field_key
 from tests.builders import snapshot
 from tests.conftest import Sample
 from tests.postgres_server import PASSWORD, PostgresServer, running_postgres
@@ -32,6 +31,7 @@ from webeval_core.review import (
 from webeval_core.runs.index import build_index
 from webeval_core.runs.judges import judge_label
 from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_ui.state import Key, correction_field_key, label_key, review_field_key
 
 TRAJECTORY = "pages/trajectory.py"
 OpenPage = Callable[..., AppTest]

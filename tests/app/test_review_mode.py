@@ -9,9 +9,6 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from pages.common import PAGES
-from pages.state import Key, label_key, review_field_key
-from pages.trajectory_tabs.navigation import TABS
 from tests.conftest import Sample
 from webeval_core.review import (
     OFFICIAL,
@@ -25,6 +22,9 @@ from webeval_core.review import (
 from webeval_core.review.annotations import Revealed
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_ui.common import PAGES
+from webeval_ui.state import Key, label_key, review_field_key
+from webeval_ui.trajectory_tabs.navigation import TABS
 
 OpenPage = Callable[..., AppTest]
 QUEUE = "blind all"

@@ -1,6 +1,6 @@
-"""What pages/shell.py relies on in Streamlit's internals, checked against the installed version.
+"""What webeval_ui/app_shell.py relies on in Streamlit's internals, checked against the installed version.
 
-When one of these fails after a Streamlit upgrade, read pages/shell.py: either Streamlit no
+When one of these fails after a Streamlit upgrade, read webeval_ui/app_shell.py: either Streamlit no
 longer enters its legacy pages-folder mode (then `require_app_shell` and this file can go), or
 it does so differently (then the override must follow).
 """
@@ -18,11 +18,11 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.runtime.scriptrunner import script_runner
 from streamlit.testing.v1 import AppTest
 
-from pages.shell import LEGACY_MODE_FLAG, in_legacy_pages_mode
-from pages.state import Key
+from webeval_ui.app_shell import LEGACY_MODE_FLAG, in_legacy_pages_mode
+from webeval_ui.state import Key
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
-CHANGED = f"Streamlit {streamlit.__version__} changed what pages/shell.py relies on: "
+CHANGED = f"Streamlit {streamlit.__version__} changed what webeval_ui/app_shell.py relies on: "
 
 
 @pytest.fixture

@@ -1,11 +1,11 @@
-"""Session-state keys and query parameters are named once, in pages/state.py."""
+"""Session-state keys and query parameters are named once, in webeval_ui/state.py."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from pages.state import KEPT_ACROSS_ROOTS, Key, trajectory_link
+from webeval_ui.state import KEPT_ACROSS_ROOTS, Key, trajectory_link
 
 REPO = Path(__file__).resolve().parents[2]
 # A string literal used as a key: `key="..."`, `session_state["..."]`, `query_params["..."]`,
@@ -27,7 +27,7 @@ def test_no_page_spells_a_key_as_a_literal() -> None:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
         if _LITERAL_KEY.search(line)
     ]
-    assert not found, "name these keys in pages/state.py:\n" + "\n".join(found)
+    assert not found, "name these keys in webeval_ui/state.py:\n" + "\n".join(found)
 
 
 def test_keys_are_plain_strings_to_streamlit() -> None:

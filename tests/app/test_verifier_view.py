@@ -13,8 +13,6 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
-from pages.common import inert
-from pages.state import failure_table_key, flag_key
 from tests.app.test_overview import click, figure, table
 from tests.verifier_files import (
     HAND_WRITTEN_CODES,
@@ -28,6 +26,8 @@ from tests.verifier_files import (
     verifier_root,
 )
 from webeval_core.reading.taxonomy import code_label
+from webeval_ui.common import inert
+from webeval_ui.state import failure_table_key, flag_key
 
 PAGE = "pages/trajectory.py"
 OpenPage = Callable[..., AppTest]

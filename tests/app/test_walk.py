@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pages import walk
-from pages.state import Key
 from tests.app.conftest import Sample, expected
 from webeval_core.runs import metrics
+from webeval_ui import list_walk as walk
+from webeval_ui.state import Key
 
 LIST_PAGE = "pages/trajectories.py"
 

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
-from pages.trajectory_tabs.navigation import TABS
 from tests.browser.conftest import ARTIFACTS, FIRST_RENDER_MS, App
 from tests.browser.streamlit_server import start_server, stop_server
 from tests.builders import snapshot
@@ -30,6 +29,7 @@ from webeval_core.review import (
 )
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_ui.trajectory_tabs.navigation import TABS
 
 HOST = "0.0.0.0"
 READ_ONLY = "This server is read-only"

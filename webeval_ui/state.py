@@ -15,11 +15,11 @@ from enum import StrEnum, unique
 class Key(StrEnum):
     """Session-state keys and query parameters; `@unique` refuses two members with one value."""
 
-    # --- the app shell (app.py, pages/common.py, pages/shell.py) ---
+    # --- the app shell (app.py, webeval_ui/common.py, webeval_ui/app_shell.py) ---
     ROOT = "webeval_root"
     """The root folder chosen in the sidebar (a path string)."""
     APP_SHELL_CHECKED = "_app_shell_checked"
-    """Set once per session when the legacy pages-folder mode was left (see pages/shell.py)."""
+    """Set once per session when the legacy pages-folder mode was left (see webeval_ui/app_shell.py)."""
     ROOT_IN_URL = "root"
     """The browsed root in the URL (written by pages/common.root_picker): a link opens the root it names."""
     ROOT_BOX = "_root_box"
@@ -105,7 +105,7 @@ class Key(StrEnum):
     SQL_TABLE = "_sql_table"
     """The Query page's result table (its selected row)."""
 
-    # --- walking a list (pages/walk.py): the Trajectory page's list, carried in its URL ---
+    # --- walking a list (webeval_ui/list_walk.py): the Trajectory page's list, carried in its URL ---
     LIST = "list"
     """Marks a Trajectory page URL that names the list it was opened from (its filters beside it)."""
     WALK_BAR = "walk_bar"
@@ -209,7 +209,7 @@ class Key(StrEnum):
 
     # --- Review (pages/review.py, pages/agreement.py, the Annotate tab) ---
     REVIEWER = "reviewer"
-    """The reviewer's name in the URL (a query parameter written by pages/review_common.py)."""
+    """The reviewer's name in the URL (a query parameter written by webeval_ui/review_queue.py)."""
     REVIEWER_KEPT = "_reviewer_kept"
     """The reviewer's name for the session: puts it back in the URL when a page switch drops it."""
     REVIEWER_BOX = "_reviewer_box"
@@ -219,7 +219,7 @@ class Key(StrEnum):
     SIGN_OUT = "_sign_out"
     """The sidebar's "Sign out" button (sign-in on)."""
     QUEUE = "queue"
-    """The review queue worked, in the URL of every page while it is worked (pages/review_mode.py)."""
+    """The review queue worked, in the URL of every page while it is worked (webeval_ui/review_mode.py)."""
     QUEUE_PICK = "_queue_pick"
     """The Review page's queue picker."""
     REVIEW_MODE = "_review_mode"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.runtime.pages_manager import PagesManager
 
-from pages.state import Key
+from webeval_ui.state import Key
 
 LEGACY_MODE_FLAG = "uses_pages_directory"
 """The class attribute of `PagesManager` that selects the legacy pages-folder mode."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.state import Key
+from webeval_ui.state import Key
 
 TABS = ("Replay", "Expected vs actual", "Judges", "Network", "Evidence", "Re-score", "Annotate")
 

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import streamlit as st
 
-from pages.common import inert
-from pages.reviewer import reviewer, signed_in
-from pages.state import Key
+from webeval_ui.common import inert
+from webeval_ui.reviewer import reviewer, signed_in
+from webeval_ui.state import Key
 
 if TYPE_CHECKING:
     from webeval_core.review.annotations import Shown
@@ -95,12 +95,12 @@ def gate() -> Gate:
     worked = worked_queue()
     if not me and worked is None:
         return Gate(None, "")
-    from pages.review_store import review_store_quiet
+    from webeval_ui.review_store import review_store_quiet
 
     store = review_store_quiet()
     blind = None
     if worked is not None and worked.blind:
-        from pages.review_common import current_queue, items_of
+        from webeval_ui.review_queue import current_queue, items_of
 
         queue = current_queue(store) if store is not None else None
         items = items_of(queue) if queue is not None else []
@@ -144,8 +144,8 @@ def withheld_text(detail: str) -> str:
 
 def _enter_named(name: str) -> WorkedQueue | None:
     """Enter the queue a link names; None (said on the page) when the store has no such queue."""
-    from pages.review_store import review_store_quiet
     from webeval_core.review import StoreError, read_queues
+    from webeval_ui.review_store import review_store_quiet
 
     store = review_store_quiet()
     try:

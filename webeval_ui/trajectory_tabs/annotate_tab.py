@@ -24,15 +24,6 @@ from enum import StrEnum
 
 import streamlit as st
 
-from pages.access import as_reviewer, blocked, read_only
-from pages.common import current_index, default_judge, inert
-from pages.review_common import current_queue, items_of, next_in_queue
-from pages.review_mode import WorkedQueue, reveal, worked_queue
-from pages.review_store import review_store
-from pages.reviewer import reviewer
-from pages.state import Key, label_key, review_field_key
-from pages.trajectory_tabs.context import TabContext
-from pages.trajectory_tabs.navigation import reset_step
 from webeval_core.access import Write
 from webeval_core.presentation.tables import annotation_table
 from webeval_core.reading.taxonomy import CODES, category_of, code_label, describes_task, sorted_codes
@@ -53,6 +44,15 @@ from webeval_core.review.judging import Saved, save_judgement
 from webeval_core.runs.discovery import trajectory_key
 from webeval_core.runs.judges import OFFICIAL, judge_label, judge_passes, judge_scores
 from webeval_core.scoring import Verdict, read_verdict
+from webeval_ui.common import current_index, default_judge, inert
+from webeval_ui.review_mode import WorkedQueue, reveal, worked_queue
+from webeval_ui.review_queue import current_queue, items_of, next_in_queue
+from webeval_ui.review_store import review_store
+from webeval_ui.reviewer import reviewer
+from webeval_ui.state import Key, label_key, review_field_key
+from webeval_ui.trajectory_tabs.context import TabContext
+from webeval_ui.trajectory_tabs.navigation import reset_step
+from webeval_ui.write_controls import as_reviewer, blocked, read_only
 
 Item = tuple[str, str]
 

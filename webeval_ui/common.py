@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Any, ParamSpec
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from pages import remoteroot
-from pages.state import KEPT_ACROSS_ROOTS, Key, table_page_key, trajectory_link
 from webeval_core.presentation.picks import choice_of
 from webeval_core.reading.tasks import installed_catalog
 from webeval_core.reading.trajectory import Trajectory, load_trajectory
@@ -29,6 +27,8 @@ from webeval_core.runs.queries import BarChoice, IndexQueries, ListedTrajectory
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.view import IndexView
 from webeval_core.server import ROOT_ENV, allowed_roots, root_refusal
+from webeval_ui import remote_root
+from webeval_ui.state import KEPT_ACROSS_ROOTS, Key, table_page_key, trajectory_link
 
 # pandas (most of a second to import) is imported where a table is made: the trajectory page
 # draws its screenshot before it needs any.
@@ -53,11 +53,11 @@ PAGES = {
 def current_root() -> Path:
     """The folder the app browses: chosen in the sidebar or a link, else `WEBEVAL_ROOT`, else sample_runs/.
 
-    A store URL is browsed through its local mirror (pages/remoteroot.py).
+    A store URL is browsed through its local mirror (webeval_ui/remote_root.py).
     """
     chosen = _chosen()
-    if remoteroot.is_remote(chosen):
-        return remoteroot.remote_folder(chosen, inert)
+    if remote_root.is_remote(chosen):
+        return remote_root.remote_folder(chosen, inert)
     return Path(chosen).resolve()
 
 
@@ -68,7 +68,7 @@ def _chosen() -> str:
 
 def _chosen_url() -> str | None:
     chosen = _chosen()
-    return chosen if remoteroot.is_remote(chosen) else None
+    return chosen if remote_root.is_remote(chosen) else None
 
 
 def refusal(candidate: str) -> str | None:
@@ -77,7 +77,7 @@ def refusal(candidate: str) -> str | None:
     Folders: webeval_core.server.root_refusal. A store URL only when it is the one the server was
     started on: a shared link must not make the server fetch from any store its credentials reach.
     """
-    if remoteroot.is_remote(candidate):
+    if remote_root.is_remote(candidate):
         if candidate == os.environ.get(ROOT_ENV):
             return None
         return f"{candidate} is not the store this server was started on"
@@ -96,7 +96,7 @@ def root_picker() -> None:
     st.query_params[Key.ROOT_IN_URL] = url or str(root)  # every page's URL names its root: links share it
     with st.sidebar:
         if url is not None:
-            remoteroot.show_remote_problems(url, inert)
+            remote_root.show_remote_problems(url, inert)
         # Drawn only when opened: a text box costs every page load about 0.2 s of the browser's
         # time (its widget code loads and runs), and the root changes rarely.
         box = lazy_expander(f"Root folder: {inert(root.name or str(root))}", key=Key.ROOT_BOX)
@@ -113,7 +113,7 @@ def _follow_link() -> None:
     wanted = st.query_params.get(Key.ROOT_IN_URL)
     if not wanted or wanted == _chosen_url():
         return
-    local = not remoteroot.is_remote(wanted)
+    local = not remote_root.is_remote(wanted)
     if local and Path(wanted).resolve() == current_root():
         return
     why = refusal(wanted)
@@ -131,12 +131,12 @@ def _root_input(root: Path, url: str | None) -> None:
         key=Key.ROOT_TYPED,
         help="Any folder holding trajectory folders, or a store URL (az://, s3://, gs://).",
     )
-    if remoteroot.is_remote(typed):
+    if remote_root.is_remote(typed):
         if typed != url:
             if (why := refusal(typed)) is not None:
                 st.error(inert(why))
                 return
-            remoteroot.remote_folder(typed, inert)  # unreachable: says so and stops, root kept
+            remote_root.remote_folder(typed, inert)  # unreachable: says so and stops, root kept
             _browse(typed)
         return
     candidate = Path(typed).expanduser().resolve() if typed else root
@@ -174,7 +174,7 @@ def forget_loaded_data() -> None:
     """Drop every cached read so the next render sees the disk (e.g. after writing score files)."""
     st.cache_data.clear()
     load_index.clear()
-    remoteroot.mirrored_root.clear()  # a remote root is listed again
+    remote_root.mirrored_root.clear()  # a remote root is listed again
     load_frame.clear()
     load_queries.clear()
 

@@ -39,7 +39,7 @@ def mirrored_root(url: str) -> OpenedRoot:
     return open_root(url)
 
 
-# `inert` comes from pages.common, which imports this module (passed in to avoid an import cycle).
+# `inert` comes from webeval_ui.common, which imports this module (passed in to avoid an import cycle).
 def remote_folder(url: str, inert: Callable[[str], str]) -> Path:
     """The local folder the pages read for `url`; when the store cannot be reached, say so and stop."""
     from webeval_core.remote import RemoteUnavailableError  # only for a remote root

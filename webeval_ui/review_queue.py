@@ -1,8 +1,8 @@
 """Shared by the review views: the queue worked, its items, blind mode and the list's review columns.
 
 The trajectory page hides every verdict, score and failure tag while `is_blind` is true: the
-session works a blind queue (pages/review_mode.py) and the reviewer has not yet saved this item.
-The store, the reviewer and what was shown to them are pages/review_store.py's.
+session works a blind queue (webeval_ui/review_mode.py) and the reviewer has not yet saved this item.
+The store, the reviewer and what was shown to them are webeval_ui/review_store.py's.
 """
 
 from __future__ import annotations
@@ -12,11 +12,6 @@ from typing import NamedTuple
 import pandas as pd
 import streamlit as st
 
-from pages.common import PAGES, current_frame, current_index, current_root
-from pages.review_mode import gate, in_blind_review, withheld_text, worked_queue
-from pages.review_store import all_annotations, review_store_quiet
-from pages.reviewer import reviewer
-from pages.state import Key, trajectory_link
 from webeval_core.review import (
     Annotation,
     AnnotationStore,
@@ -32,6 +27,11 @@ from webeval_core.review import (
 from webeval_core.review.disagreement import review_list_columns
 from webeval_core.review.disclosure import OTHERS_COLUMNS, VERDICT_COLUMNS, Withheld
 from webeval_core.runs.view import IndexView
+from webeval_ui.common import PAGES, current_frame, current_index, current_root
+from webeval_ui.review_mode import gate, in_blind_review, withheld_text, worked_queue
+from webeval_ui.review_store import all_annotations, review_store_quiet
+from webeval_ui.reviewer import reviewer
+from webeval_ui.state import Key, trajectory_link
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

@@ -12,14 +12,14 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from pages.common import PAGES, current_index, current_queries
-from pages.state import Key, listed_key
 from webeval_core.presentation.picks import choice_of
 from webeval_core.presentation.walk import Walk, walk_of
 from webeval_core.runs.judges import judge_label, order_judges
 from webeval_core.runs.lists import load_list, save_list
 from webeval_core.runs.metrics import TrajectoryFilter, run_labels
 from webeval_core.runs.queries import WalkItem
+from webeval_ui.common import PAGES, current_index, current_queries
+from webeval_ui.state import Key, listed_key
 
 # The Trajectories page's multiselect filters and the TrajectoryFilter field each one sets.
 _CHOICES: Mapping[Key, str] = {

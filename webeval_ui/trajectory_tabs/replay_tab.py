@@ -15,11 +15,6 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.common import contained, inert, inside_root, lazy_expander
-from pages.state import Key, film_key, flag_key
-from pages.trajectory_tabs import navigation
-from pages.trajectory_tabs.context import TabContext
-from pages.trajectory_tabs.network import events
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.frames import Frame, frames_of, step_marks, step_point
 from webeval_core.presentation.overlay import (
@@ -34,6 +29,11 @@ from webeval_core.presentation.wording import moment
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.reading.verifier import verifier_outputs
+from webeval_ui.common import contained, inert, inside_root, lazy_expander
+from webeval_ui.state import Key, film_key, flag_key
+from webeval_ui.trajectory_tabs import navigation
+from webeval_ui.trajectory_tabs.context import TabContext
+from webeval_ui.trajectory_tabs.network_tab import events
 
 Flags = dict[int, tuple[StepFlag, ...]]
 

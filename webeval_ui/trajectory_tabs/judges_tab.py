@@ -14,11 +14,6 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from pages.common import inert, selected_rows
-from pages.state import failure_table_key
-from pages.trajectory_tabs.context import TabContext
-from pages.trajectory_tabs.navigation import request_jump
-from pages.trajectory_tabs.verdict import score_color
 from webeval_core.diagnostics import Diagnostic
 from webeval_core.presentation.verifier_tables import (
     FAILURE_COLUMNS,
@@ -35,6 +30,11 @@ from webeval_core.presentation.verifier_tables import (
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.reading.verifier import VerifierOutput, verifier_outputs
 from webeval_core.reading.verifyreport import VerifyReport, find_verify_reports, read_verify_report
+from webeval_ui.common import inert, selected_rows
+from webeval_ui.state import failure_table_key
+from webeval_ui.trajectory_tabs.context import TabContext
+from webeval_ui.trajectory_tabs.navigation import request_jump
+from webeval_ui.trajectory_tabs.verdict_tab import score_color
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -9,11 +9,11 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from pages.common import inert, load_trajectory_cached
 from webeval_core.presentation.rubric import JudgeVerdict, judge_verdict, rubric_items_table
 from webeval_core.presentation.tables import MATCH, MISMATCH, assertion_table, response_field_table
 from webeval_core.presentation.tones import STATUS_TONES, Tone, score_tone
 from webeval_core.scoring import ScoreOutcome, score_trajectory
+from webeval_ui.common import inert, load_trajectory_cached
 
 Color = Literal["red", "orange", "green", "violet", "gray"]
 _TONE_COLORS: dict[Tone | None, Color] = {"good": "green", "partial": "orange", "bad": "red", None: "gray"}

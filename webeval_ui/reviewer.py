@@ -18,9 +18,9 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
-from pages.common import inert, lazy_expander
-from pages.state import Key
 from webeval_core.access import SIGN_IN_ENV, RolesFileError, acting_as, current_policy
+from webeval_ui.common import inert, lazy_expander
+from webeval_ui.state import Key
 
 
 def sign_in_on() -> bool:
@@ -71,8 +71,8 @@ def _sign_outs_here() -> dict[str, datetime]:
 
 def _last_sign_out(who: str) -> datetime | None:
     """The identity's last sign-out, as the store (shared by a team's servers) or this server knows it."""
-    from pages.review_store import review_store_quiet
     from webeval_core.review import StoreError
+    from webeval_ui.review_store import review_store_quiet
 
     known = [_sign_outs_here().get(who.casefold())]
     store = review_store_quiet()
@@ -84,8 +84,8 @@ def _last_sign_out(who: str) -> datetime | None:
 
 def _sign_out() -> None:
     """Sign out, and end every other session of this identity (tabs, other browsers, copied cookies)."""
-    from pages.review_store import review_store_quiet
     from webeval_core.review import StoreError
+    from webeval_ui.review_store import review_store_quiet
 
     who, now = signed_in(), datetime.now(UTC)
     _sign_outs_here()[who.casefold()] = now

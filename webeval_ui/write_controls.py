@@ -11,9 +11,9 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from pages.common import inert
-from pages.reviewer import reviewer, signed_in
 from webeval_core.access import READ_ONLY_TEXT, Write, acting_as, current_policy
+from webeval_ui.common import inert
+from webeval_ui.reviewer import reviewer, signed_in
 
 
 def read_only() -> bool:

@@ -6,8 +6,11 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.access import as_reviewer, blocked
-from pages.common import (
+from webeval_core.access import Write
+from webeval_core.presentation.tables import before_after, editable_response, outcome_table, stored_result
+from webeval_core.presentation.wording import plural
+from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize_scores
+from webeval_ui.common import (
     current_index,
     inert,
     inside_root,
@@ -16,13 +19,10 @@ from pages.common import (
     load_index,
     load_queries,
 )
-from pages.state import Key, what_if_text_key
-from pages.trajectory_tabs.context import TabContext
-from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
-from webeval_core.access import Write
-from webeval_core.presentation.tables import before_after, editable_response, outcome_table, stored_result
-from webeval_core.presentation.wording import plural
-from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize_scores
+from webeval_ui.state import Key, what_if_text_key
+from webeval_ui.trajectory_tabs.context import TabContext
+from webeval_ui.trajectory_tabs.verdict_tab import fields_and_assertions, show_verdict
+from webeval_ui.write_controls import as_reviewer, blocked
 
 
 def _forget_summaries() -> None:

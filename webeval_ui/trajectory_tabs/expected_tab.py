@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.common import inert
-from pages.trajectory_tabs.context import TabContext
-from pages.trajectory_tabs.verdict import fields_and_assertions, show_verdict
 from webeval_core.reading.response import parse_agent_response
+from webeval_ui.common import inert
+from webeval_ui.trajectory_tabs.context import TabContext
+from webeval_ui.trajectory_tabs.verdict_tab import fields_and_assertions, show_verdict
 
 
 def render(context: TabContext) -> None:
@@ -26,7 +26,7 @@ def render(context: TabContext) -> None:
         st.markdown("**Agent's answer**")
         st.code(trajectory.final_answer_text or "(no answer)", language=None, wrap_lines=True)
         if not context.blind:
-            from pages.trajectory_tabs.judges import verifier_views
+            from webeval_ui.trajectory_tabs.judges_tab import verifier_views
 
             verifier_views(trajectory)
         return

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from pages.common import current_root, inert
 from webeval_core.review import Annotation, AnnotationStore, StoreError, open_annotations
 from webeval_core.review.annotation_db import default_location
+from webeval_ui.common import current_root, inert
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

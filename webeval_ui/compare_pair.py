@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.common import contained, inert, inside_root, load_trajectory_cached
-from pages.state import Key
-from pages.trajectory_tabs.replay import show_frame
 from webeval_core.presentation.frames import Frame, frames_of
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.runs.index import TrajectorySummary
 from webeval_core.runs.refresh import fingerprint
+from webeval_ui.common import contained, inert, inside_root, load_trajectory_cached
+from webeval_ui.state import Key
+from webeval_ui.trajectory_tabs.replay_tab import show_frame
 
 
 def _move(delta: int, last: int) -> None:
