@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from webeval_ui.common import PAGES, root_picker
+from webeval_ui.page_links import PAGES
 from webeval_ui.review_mode import review_mode_bar
 from webeval_ui.reviewer import needs_sign_in, reviewer_picker, sign_in_prompt
+from webeval_ui.root_picker import root_picker
 
 # An emoji icon: the browser draws it locally, where a ":material/...:" page icon is fetched from
 # Google's font servers on every page load (the app must work, and stay silent, offline).

@@ -19,11 +19,13 @@ from webeval_core.review.failure_agreement import JudgeFailure, failure_report, 
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_label
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.common import current_frame, index_or_stop, inert, trajectory_table
+from webeval_ui.loaders import current_frame, index_or_stop
 from webeval_ui.review_mode import hide_in_blind_review
 from webeval_ui.review_queue import judged
 from webeval_ui.review_store import all_annotations, review_store
 from webeval_ui.state import Key
+from webeval_ui.trajectory_table import trajectory_table
+from webeval_ui.untrusted import inert
 
 require_app_shell()
 

@@ -21,20 +21,13 @@ from webeval_core.runs.statistics import TEST_NAMES, paired_statistics
 from webeval_core.scoring import verdicts
 from webeval_ui import compare_pair
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.common import (
-    PAGES,
-    contained,
-    current_frame,
-    current_queries,
-    index_or_stop,
-    inert,
-    judge_caption,
-    judge_picker,
-    selected_rows,
-    trajectory_query,
-)
+from webeval_ui.judge_choice import judge_caption, judge_picker
+from webeval_ui.loaders import current_frame, current_queries, index_or_stop
+from webeval_ui.page_links import PAGES, trajectory_query
 from webeval_ui.review_mode import hide_in_blind_review, reveal
 from webeval_ui.state import Key
+from webeval_ui.untrusted import contained, inert
+from webeval_ui.widgets import selected_rows
 
 require_app_shell()
 

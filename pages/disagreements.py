@@ -30,12 +30,14 @@ from webeval_core.review.disagreement import (
 from webeval_core.runs import metrics
 from webeval_core.runs.judges import OFFICIAL, judge_label, order_judges
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.common import current_frame, index_or_stop, inert, trajectory_table
 from webeval_ui.list_walk import keys_list_params
+from webeval_ui.loaders import current_frame, index_or_stop
 from webeval_ui.review_mode import hide_in_blind_review, reveal
 from webeval_ui.review_queue import judged
 from webeval_ui.review_store import review_store_quiet
 from webeval_ui.state import Key
+from webeval_ui.trajectory_table import trajectory_table
+from webeval_ui.untrusted import inert
 
 require_app_shell()
 

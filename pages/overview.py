@@ -35,21 +35,15 @@ from webeval_core.runs.judges import OFFICIAL, judge_label
 from webeval_core.runs.metrics import TrajectoryFilter
 from webeval_core.runs.view import IndexView
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.common import (
-    PAGES,
-    current_index,
-    current_queries,
-    index_or_stop,
-    inert,
-    judge_caption,
-    judge_picker,
-    lazy_expander,
-    load_queries,
-    query_table,
-)
+from webeval_ui.judge_choice import judge_caption, judge_picker
 from webeval_ui.list_walk import list_params
+from webeval_ui.loaders import current_index, current_queries, index_or_stop, load_queries
+from webeval_ui.page_links import PAGES
 from webeval_ui.review_mode import hide_in_blind_review
 from webeval_ui.state import Key, histogram_key
+from webeval_ui.trajectory_table import query_table
+from webeval_ui.untrusted import inert
+from webeval_ui.widgets import lazy_expander
 
 require_app_shell()
 

@@ -28,10 +28,13 @@ from webeval_core.runs.sqlquery import (
     trajectory_refs,
 )
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.common import index_or_stop, inert, load_index, open_trajectory, selected_rows
 from webeval_ui.list_walk import keys_list_params
+from webeval_ui.loaders import index_or_stop, load_index
+from webeval_ui.page_links import open_trajectory
 from webeval_ui.review_mode import hide_in_blind_review, reveal
 from webeval_ui.state import Key
+from webeval_ui.untrusted import inert
+from webeval_ui.widgets import selected_rows
 
 require_app_shell()
 

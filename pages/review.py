@@ -33,12 +33,13 @@ from webeval_core.review import (
 from webeval_core.runs import metrics
 from webeval_core.runs.metrics import TrajectoryFilter
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.common import current_frame, index_or_stop, inert
+from webeval_ui.loaders import current_frame, index_or_stop
 from webeval_ui.review_mode import enter, gate, leave, worked_queue
 from webeval_ui.review_queue import items_of, judged, next_in_queue, open_item
 from webeval_ui.review_store import review_store
 from webeval_ui.reviewer import reviewer
 from webeval_ui.state import Key, queue_filter_key
+from webeval_ui.untrusted import inert
 from webeval_ui.write_controls import as_reviewer, blocked
 
 require_app_shell()

@@ -19,10 +19,13 @@ from webeval_core.presentation.catalog_table import (
 )
 from webeval_core.reading.tasks import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.common import PAGES, current_frame, current_index, inert, selected_rows, trajectory_query
+from webeval_ui.loaders import current_frame, current_index
+from webeval_ui.page_links import PAGES, trajectory_query
 from webeval_ui.review_mode import hide_in_blind_review, reveal
 from webeval_ui.state import Key
 from webeval_ui.task_correction import correction_box
+from webeval_ui.untrusted import inert
+from webeval_ui.widgets import selected_rows
 
 require_app_shell()
 

@@ -20,22 +20,14 @@ from webeval_core.runs.metrics import TrajectoryFilter
 from webeval_core.runs.queries import code_choice
 from webeval_core.safe_output import spreadsheet_cell
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.common import (
-    current_frame,
-    current_queries,
-    index_or_stop,
-    judge_caption,
-    judge_picker,
-    listed_frame,
-    load_queries,
-    query_table,
-    trajectory_table,
-)
+from webeval_ui.judge_choice import judge_caption, judge_picker
 from webeval_ui.list_walk import current_filters, list_params
+from webeval_ui.loaders import current_frame, current_queries, index_or_stop, load_queries
 from webeval_ui.review_mode import gate
 from webeval_ui.review_queue import ReviewChoice, blind_list, gated_rows, review_choice, review_rows
 from webeval_ui.state import Key
 from webeval_ui.submission_view import package_issues
+from webeval_ui.trajectory_table import listed_frame, query_table, trajectory_table
 
 require_app_shell()
 

@@ -23,21 +23,16 @@ from webeval_core.reading.trajectory import Trajectory
 from webeval_core.runs.index import TrajectorySummary
 from webeval_core.runs.refresh import fingerprint
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.common import (
-    contained,
-    current_index,
-    current_root,
-    inert,
-    inside_root,
-    lazy_expander,
-    load_trajectory_cached,
-)
 from webeval_ui.list_walk import walk_bar
+from webeval_ui.loaders import current_index, load_trajectory_cached
 from webeval_ui.review_mode import in_blind_review, reveal
+from webeval_ui.roots import current_root, inside_root
 from webeval_ui.state import Key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
 from webeval_ui.trajectory_tabs.verdict_tab import score_color, tone_color
+from webeval_ui.untrusted import contained, inert
+from webeval_ui.widgets import lazy_expander
 
 require_app_shell()
 

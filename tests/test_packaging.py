@@ -83,7 +83,7 @@ def test_wheel_holds_the_core_and_the_app_and_nothing_else(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert {name.split("/")[0] for name in names} == WHEEL_TOP_LEVEL
     assert "webeval_app/app.py" in names
-    assert "webeval_app/webeval_ui/common.py" in names
+    assert "webeval_app/webeval_ui/roots.py" in names
     assert "webeval_app/webeval_ui/trajectory_tabs/replay_tab.py" in names
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
 

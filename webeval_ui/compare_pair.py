@@ -11,9 +11,11 @@ from webeval_core.presentation.frames import Frame, frames_of
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.runs.index import TrajectorySummary
 from webeval_core.runs.refresh import fingerprint
-from webeval_ui.common import contained, inert, inside_root, load_trajectory_cached
+from webeval_ui.loaders import load_trajectory_cached
+from webeval_ui.roots import inside_root
 from webeval_ui.state import Key
 from webeval_ui.trajectory_tabs.replay_tab import show_frame
+from webeval_ui.untrusted import contained, inert
 
 
 def _move(delta: int, last: int) -> None:

@@ -18,7 +18,8 @@ from webeval_core.runs.judges import judge_label, order_judges
 from webeval_core.runs.lists import load_list, save_list
 from webeval_core.runs.metrics import TrajectoryFilter, run_labels
 from webeval_core.runs.queries import WalkItem
-from webeval_ui.common import PAGES, current_index, current_queries
+from webeval_ui.loaders import current_index, current_queries
+from webeval_ui.page_links import PAGES
 from webeval_ui.state import Key, listed_key
 
 # The Trajectories page's multiselect filters and the TrajectoryFilter field each one sets.

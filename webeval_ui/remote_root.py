@@ -6,11 +6,12 @@ what the sync could not do (a store that stopped answering, files it could not f
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import streamlit as st
+
+from webeval_ui.untrusted import inert
 
 if TYPE_CHECKING:
     from webeval_core.remote import OpenedRoot
@@ -39,8 +40,7 @@ def mirrored_root(url: str) -> OpenedRoot:
     return open_root(url)
 
 
-# `inert` comes from webeval_ui.common, which imports this module (passed in to avoid an import cycle).
-def remote_folder(url: str, inert: Callable[[str], str]) -> Path:
+def remote_folder(url: str) -> Path:
     """The local folder the pages read for `url`; when the store cannot be reached, say so and stop."""
     from webeval_core.remote import RemoteUnavailableError  # only for a remote root
 
@@ -52,7 +52,7 @@ def remote_folder(url: str, inert: Callable[[str], str]) -> Path:
     raise AssertionError("unreachable")  # st.stop raises
 
 
-def show_remote_problems(url: str, inert: Callable[[str], str]) -> None:
+def show_remote_problems(url: str) -> None:
     """In the sidebar: the remote URL browsed and what its last sync could not do."""
     opened = mirrored_root(url)
     st.caption(f"Remote root: {inert(url)}")

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import streamlit as st
 
-from webeval_ui.common import inert
 from webeval_ui.reviewer import reviewer, signed_in
 from webeval_ui.state import Key
+from webeval_ui.untrusted import inert
 
 if TYPE_CHECKING:
     from webeval_core.review.annotations import Shown

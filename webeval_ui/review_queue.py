@@ -27,10 +27,12 @@ from webeval_core.review import (
 from webeval_core.review.disagreement import review_list_columns
 from webeval_core.review.disclosure import OTHERS_COLUMNS, VERDICT_COLUMNS, Withheld
 from webeval_core.runs.view import IndexView
-from webeval_ui.common import PAGES, current_frame, current_index, current_root
+from webeval_ui.loaders import current_frame, current_index
+from webeval_ui.page_links import PAGES
 from webeval_ui.review_mode import gate, in_blind_review, withheld_text, worked_queue
 from webeval_ui.review_store import all_annotations, review_store_quiet
 from webeval_ui.reviewer import reviewer
+from webeval_ui.roots import current_root
 from webeval_ui.state import Key, trajectory_link
 
 

@@ -15,7 +15,8 @@ import streamlit as st
 
 from webeval_core.review import Annotation, AnnotationStore, StoreError, open_annotations
 from webeval_core.review.annotation_db import default_location
-from webeval_ui.common import current_root, inert
+from webeval_ui.roots import current_root
+from webeval_ui.untrusted import inert
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)

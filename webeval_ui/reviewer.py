@@ -19,8 +19,9 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from webeval_core.access import SIGN_IN_ENV, RolesFileError, acting_as, current_policy
-from webeval_ui.common import inert, lazy_expander
 from webeval_ui.state import Key
+from webeval_ui.untrusted import inert
+from webeval_ui.widgets import lazy_expander
 
 
 def sign_in_on() -> bool:

@@ -15,13 +15,13 @@ from enum import StrEnum, unique
 class Key(StrEnum):
     """Session-state keys and query parameters; `@unique` refuses two members with one value."""
 
-    # --- the app shell (app.py, webeval_ui/common.py, webeval_ui/app_shell.py) ---
+    # --- the app shell (app.py, webeval_ui/roots.py, webeval_ui/app_shell.py) ---
     ROOT = "webeval_root"
     """The root folder chosen in the sidebar (a path string)."""
     APP_SHELL_CHECKED = "_app_shell_checked"
     """Set once per session when the legacy pages-folder mode was left (see webeval_ui/app_shell.py)."""
     ROOT_IN_URL = "root"
-    """The browsed root in the URL (written by pages/common.root_picker): a link opens the root it names."""
+    """The browsed root in the URL (written by root_picker.root_picker): a link opens the root it names."""
     ROOT_BOX = "_root_box"
     """Whether the sidebar's root-folder expander is open."""
     ROOT_TYPED = "_root_typed"

@@ -11,7 +11,7 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.submission_table import submission_issue_table
 from webeval_core.reading.submission import SUMMARY_NAME, Submission, read_submission
 from webeval_core.runs.discovery import Run
-from webeval_ui.common import inert
+from webeval_ui.untrusted import inert
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

@@ -19,10 +19,13 @@ from webeval_core.access import Write
 from webeval_core.reading.tasks import Task, load_catalog
 from webeval_core.review import StoreError
 from webeval_core.review.corrections import CorrectionKind, TaskCorrection, save_correction, try_correction
-from webeval_ui.common import current_root, inert, lazy_expander, load_trajectory_cached
+from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.review_store import review_store
 from webeval_ui.reviewer import reviewer
+from webeval_ui.roots import current_root
 from webeval_ui.state import Key, correction_field_key
+from webeval_ui.untrusted import inert
+from webeval_ui.widgets import lazy_expander
 from webeval_ui.write_controls import as_reviewer, blocked
 
 

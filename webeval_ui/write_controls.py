@@ -12,8 +12,8 @@ from contextlib import contextmanager
 import streamlit as st
 
 from webeval_core.access import READ_ONLY_TEXT, Write, acting_as, current_policy
-from webeval_ui.common import inert
 from webeval_ui.reviewer import reviewer, signed_in
+from webeval_ui.untrusted import inert
 
 
 def read_only() -> bool:

@@ -22,7 +22,7 @@ from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.judges import OFFICIAL
 from webeval_core.runs.metrics import trajectory_frame
-from webeval_ui.common import PAGES
+from webeval_ui.page_links import PAGES
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"

@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.builders import fara_folder
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
-from webeval_ui.common import refresher
+from webeval_ui.loaders import refresher
 
 TRAJ = "runs/sys/fara-7b/me/bench/0/traj"
 

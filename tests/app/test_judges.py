@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.core.runs.test_judges import RUBRIC, two_judges_root
 from webeval_core.runs.judges import judge_label
-from webeval_ui.common import inert
+from webeval_ui.untrusted import inert
 
 OpenPage = Callable[..., AppTest]
 

@@ -21,8 +21,9 @@ from webeval_core.runs import metrics
 from webeval_core.runs.discovery import run_of
 from webeval_core.runs.index import build_index
 from webeval_core.scoring import verdicts
-from webeval_ui.common import TABLE_PAGE_ROWS, inert
 from webeval_ui.state import Key, table_page_key
+from webeval_ui.trajectory_table import TABLE_PAGE_ROWS
+from webeval_ui.untrusted import inert
 
 PAGE = "pages/overview.py"
 FAILURES = "Outcomes and failures"  # the lazy tab holding the outcome and taxonomy charts

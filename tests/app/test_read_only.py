@@ -24,8 +24,8 @@ from webeval_core.review import (
 )
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import TrajectoryFilter
-from webeval_ui.common import inert
 from webeval_ui.state import Key, correction_field_key, label_key, review_field_key
+from webeval_ui.untrusted import inert
 
 TRAJECTORY = "pages/trajectory.py"
 OpenPage = Callable[..., AppTest]

@@ -1,4 +1,4 @@
-"""The sidebar's root picker (app.py, webeval_ui/common.py): it names the browsed root, switches to a
+"""The sidebar's root picker (app.py, webeval_ui/roots.py): it names the browsed root, switches to a
 folder typed in it, reports a path that is not a folder while keeping the old root, and "Reload
 from disk" shows folders added since the root was read."""
 
@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import Sample
 from webeval_core.runs.discovery import discover_runs, iter_trajectory_dirs
-from webeval_ui.common import inert
+from webeval_ui.untrusted import inert
 
 _BOX = "_root_box"
 

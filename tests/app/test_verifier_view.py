@@ -26,8 +26,8 @@ from tests.verifier_files import (
     verifier_root,
 )
 from webeval_core.reading.taxonomy import code_label
-from webeval_ui.common import inert
 from webeval_ui.state import failure_table_key, flag_key
+from webeval_ui.untrusted import inert
 
 PAGE = "pages/trajectory.py"
 OpenPage = Callable[..., AppTest]

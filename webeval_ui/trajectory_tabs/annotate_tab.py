@@ -44,7 +44,8 @@ from webeval_core.review.judging import Saved, save_judgement
 from webeval_core.runs.discovery import trajectory_key
 from webeval_core.runs.judges import OFFICIAL, judge_label, judge_passes, judge_scores
 from webeval_core.scoring import Verdict, read_verdict
-from webeval_ui.common import current_index, default_judge, inert
+from webeval_ui.judge_choice import default_judge
+from webeval_ui.loaders import current_index
 from webeval_ui.review_mode import WorkedQueue, reveal, worked_queue
 from webeval_ui.review_queue import current_queue, items_of, next_in_queue
 from webeval_ui.review_store import review_store
@@ -52,6 +53,7 @@ from webeval_ui.reviewer import reviewer
 from webeval_ui.state import Key, label_key, review_field_key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.navigation import reset_step
+from webeval_ui.untrusted import inert
 from webeval_ui.write_controls import as_reviewer, blocked, read_only
 
 Item = tuple[str, str]

@@ -22,10 +22,10 @@ from webeval_core.reading.logexcerpt import read_log_excerpt
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.safe_output import finite
 from webeval_core.scoring import stored_task_result
-from webeval_ui.common import inert
 from webeval_ui.state import Key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.verdict_tab import judge_detail
+from webeval_ui.untrusted import inert
 
 
 def _score_file_view(

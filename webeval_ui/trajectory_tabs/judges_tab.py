@@ -30,11 +30,12 @@ from webeval_core.presentation.verifier_tables import (
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.reading.verifier import VerifierOutput, verifier_outputs
 from webeval_core.reading.verifyreport import VerifyReport, find_verify_reports, read_verify_report
-from webeval_ui.common import inert, selected_rows
 from webeval_ui.state import failure_table_key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.navigation import request_jump
 from webeval_ui.trajectory_tabs.verdict_tab import score_color
+from webeval_ui.untrusted import inert
+from webeval_ui.widgets import selected_rows
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -17,11 +17,13 @@ from webeval_core.presentation.network_detail import (
 from webeval_core.presentation.tables import candidate_field_table, candidate_table
 from webeval_core.reading.network import Har, NetworkEvent, read_har
 from webeval_core.scoring import NetworkCheckTrace
-from webeval_ui.common import inert, load_trajectory_cached, selected_rows
+from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.state import Key, candidates_key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.navigation import request_jump
 from webeval_ui.trajectory_tabs.verdict_tab import Color, style_match
+from webeval_ui.untrusted import inert
+from webeval_ui.widgets import selected_rows
 
 # pandas (most of a second to import) is imported where a table is made: a page that draws
 # none of these tables does not load it.

@@ -29,11 +29,13 @@ from webeval_core.presentation.wording import moment
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.trajectory import Trajectory
 from webeval_core.reading.verifier import verifier_outputs
-from webeval_ui.common import contained, inert, inside_root, lazy_expander
+from webeval_ui.roots import inside_root
 from webeval_ui.state import Key, film_key, flag_key
 from webeval_ui.trajectory_tabs import navigation
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.network_tab import events
+from webeval_ui.untrusted import contained, inert
+from webeval_ui.widgets import lazy_expander
 
 Flags = dict[int, tuple[StepFlag, ...]]
 

@@ -10,26 +10,14 @@ from webeval_core.access import Write
 from webeval_core.presentation.tables import before_after, editable_response, outcome_table, stored_result
 from webeval_core.presentation.wording import plural
 from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize_scores
-from webeval_ui.common import (
-    current_index,
-    inert,
-    inside_root,
-    last_table_paths,
-    load_frame,
-    load_index,
-    load_queries,
-)
+from webeval_ui.loaders import current_index, forget_summaries
+from webeval_ui.roots import inside_root
 from webeval_ui.state import Key, what_if_text_key
+from webeval_ui.trajectory_table import last_table_paths
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.verdict_tab import fields_and_assertions, show_verdict
+from webeval_ui.untrusted import inert
 from webeval_ui.write_controls import as_reviewer, blocked
-
-
-def _forget_summaries() -> None:
-    """After writing score files, lists and charts must re-read the changed folders."""
-    load_index.clear()
-    load_frame.clear()
-    load_queries.clear()
 
 
 def _rescore_one(context: TabContext) -> None:
@@ -41,7 +29,7 @@ def _rescore_one(context: TabContext) -> None:
         with as_reviewer():
             outcome = score_trajectory(Path(folder), config_root=context.root, force=True)
         st.session_state[Key.RESCORED] = {"folder": folder, "before": before, "outcome": outcome}
-        _forget_summaries()
+        forget_summaries()
         st.rerun()  # the header and the evidence re-read the new score file
     done = st.session_state.get(Key.RESCORED)
     if done and done["folder"] == folder:
@@ -104,7 +92,7 @@ def _rescore_many(context: TabContext) -> None:
         with as_reviewer():
             outcomes = score_trajectories(paths, config_root=context.root, force=force, on_progress=progress)
         st.session_state[Key.BATCH_RESCORED] = outcomes
-        _forget_summaries()
+        forget_summaries()
         st.rerun()  # the header re-reads this trajectory's new score file
     finished: list[ScoreOutcome] | None = st.session_state.get(Key.BATCH_RESCORED)
     if finished:

@@ -13,7 +13,8 @@ from webeval_core.presentation.rubric import JudgeVerdict, judge_verdict, rubric
 from webeval_core.presentation.tables import MATCH, MISMATCH, assertion_table, response_field_table
 from webeval_core.presentation.tones import STATUS_TONES, Tone, score_tone
 from webeval_core.scoring import ScoreOutcome, score_trajectory
-from webeval_ui.common import inert, load_trajectory_cached
+from webeval_ui.loaders import load_trajectory_cached
+from webeval_ui.untrusted import inert
 
 Color = Literal["red", "orange", "green", "violet", "gray"]
 _TONE_COLORS: dict[Tone | None, Color] = {"good": "green", "partial": "orange", "bad": "red", None: "gray"}

@@ -1,0 +1,38 @@
+"""Streamlit widgets the pages share, made cheaper or single-purpose: an expander drawn only when
+open, a grid whose row is picked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+
+def lazy_expander(label: str, key: str) -> DeltaGenerator | None:
+    """An expander whose content is drawn only while it is open (the container, else None).
+
+    A closed st.expander still sends and draws its content; a table or code block in it slows
+    every page load down for nothing. Opening it reruns the page, and the state stays by `key`.
+    """
+    box = st.expander(label, key=key, on_change="rerun")
+    return box if box.open else None
+
+
+def selected_rows(data: Any, key: str, **options: Any) -> list[int]:
+    """A full-width grid of `data` (a frame, or its Styler) whose rows are selected one at a time,
+    the selection kept under `key`; the selected row's position in a list (empty: none selected).
+
+    `options`: more of `st.dataframe`'s (column_config, column_order).
+    """
+    event = st.dataframe(
+        data,
+        key=key,
+        on_select="rerun",
+        selection_mode="single-row",
+        hide_index=True,
+        width="stretch",
+        **options,
+    )
+    return list(event.selection.rows)
