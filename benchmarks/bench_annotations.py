@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 from benchmarks.synthetic_roots import build_many_runs, prepare_sample  # noqa: E402
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
 from tests.postgres_server import postgres_binary, remove_server, start_server  # noqa: E402
-from webeval_core.reading.tasks import load_catalog  # noqa: E402
+from webeval_core.reading.task_catalog import load_catalog  # noqa: E402
 from webeval_core.review import (  # noqa: E402
     Annotation,
     Outcome,

@@ -57,7 +57,7 @@ from benchmarks.synthetic_roots import build_many_runs, build_two_runs, prepare_
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
 from webeval_core.diagnostics import UnreadableError  # noqa: E402
 from webeval_core.presentation.overlay import frame_image  # noqa: E402
-from webeval_core.reading.trajectory import load_trajectory  # noqa: E402
+from webeval_core.reading.trajectory_reader import load_trajectory  # noqa: E402
 from webeval_core.runs.discovery import discover_runs  # noqa: E402
 from webeval_core.runs.index import build_index  # noqa: E402
 

@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 
 from benchmarks.synthetic_roots import build_runs, prepare_sample  # noqa: E402
 from tests.dask_cluster import running_cluster  # noqa: E402
-from webeval_core.reading.tasks import load_catalog  # noqa: E402
+from webeval_core.reading.task_catalog import load_catalog  # noqa: E402
 from webeval_core.runs.discovery import iter_trajectory_dirs  # noqa: E402
 from webeval_core.scoring import ScoreOutcome, score_trajectories  # noqa: E402
 from webeval_core.scoring.cluster import cluster_root, score_on_cluster  # noqa: E402

@@ -40,7 +40,7 @@ from tests.builders import (  # noqa: E402
 )
 from webeval_core.reading.actionlog import count_steps, parse_action_log  # noqa: E402
 from webeval_core.reading.glance import glance_trajectory  # noqa: E402
-from webeval_core.reading.trajectory import load_trajectory  # noqa: E402
+from webeval_core.reading.trajectory_reader import load_trajectory  # noqa: E402
 
 THOUGHT = "The search results list several trails; the third one matches the requested length. " * 4
 

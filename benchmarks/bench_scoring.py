@@ -83,7 +83,7 @@ def main() -> int:
 
 
 def run(work: Path, jobs: int, rng: random.Random, baseline: Path | None = None, repeats: int = 1) -> int:
-    from webeval_core.reading.tasks import default_dataset_path
+    from webeval_core.reading.task_catalog import default_dataset_path
 
     tasks = json.loads(default_dataset_path().read_text())
     runs = work / "run"
@@ -167,7 +167,7 @@ def engine_floor(runs: Path, config: Path, tasks: list[dict[str, Any]]) -> float
     """CPU seconds of the official `evaluate_task` alone over every task, traces parsed beforehand."""
     from webeval_core.reading.network import read_har
     from webeval_core.reading.response import parse_agent_response
-    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.reading.task_catalog import load_catalog
     from webeval_core.scoring import official
     from webeval_core.scoring.config import load_url_config
 

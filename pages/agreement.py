@@ -14,10 +14,19 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from webeval_core.review import LABEL_TEXT, Agreement, Annotation, Outcome, Stage, agreement_report, current
-from webeval_core.review.failure_agreement import JudgeFailure, failure_report, read_failures
-from webeval_core.runs import metrics
-from webeval_core.runs.judges import OFFICIAL, judge_label
+from webeval_core.review import (
+    LABEL_TEXT,
+    Agreement,
+    Annotation,
+    JudgeFailure,
+    Outcome,
+    Stage,
+    agreement_report,
+    current,
+    failure_report,
+    read_failures,
+)
+from webeval_core.runs import OFFICIAL, judge_label, run_labels
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.loaders import current_frame, index_or_stop
 from webeval_ui.review_mode import hide_in_blind_review
@@ -169,7 +178,7 @@ def _page() -> None:
         rows = frame[keys.isin(set(items))]
         who = inert(judge_label(str(judge)))
         st.caption(f"{len(rows)} trajectories where the {who} said {said} and the reviewers {human}")
-        trajectory_table(rows, metrics.run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE)
+        trajectory_table(rows, run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE)
 
 
 _page()

@@ -14,11 +14,25 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from webeval_core.presentation.comparison import code_counts_table, statistics_table
-from webeval_core.presentation.wording import points_change
-from webeval_core.runs import metrics
-from webeval_core.runs.statistics import TEST_NAMES, paired_statistics
-from webeval_core.scoring import verdicts
+from webeval_core.presentation import code_counts_table, points_change, statistics_table
+from webeval_core.runs import (
+    CHANGES,
+    FAIL,
+    FAIL_TO_PASS,
+    NOT_COMPARABLE,
+    ONLY_A,
+    ONLY_B,
+    PASS,
+    PASS_TO_FAIL,
+    TEST_NAMES,
+    change_counts,
+    compare_runs,
+    headlines,
+    paired_statistics,
+    run_labels,
+    task_matrix,
+)
+from webeval_core.scoring import NO_ANSWER
 from webeval_ui import compare_pair
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.judge_choice import judge_caption, judge_picker
@@ -32,11 +46,11 @@ from webeval_ui.widgets import selected_rows
 require_app_shell()
 
 _COLOURS = {
-    metrics.PASS: "background-color: #d8f0dc",
-    metrics.FAIL: "background-color: #f8d9d6",
-    verdicts.NO_ANSWER: "background-color: #f8d9d6",
-    metrics.PASS_TO_FAIL: "background-color: #f8d9d6",
-    metrics.FAIL_TO_PASS: "background-color: #d8f0dc",
+    PASS: "background-color: #d8f0dc",
+    FAIL: "background-color: #f8d9d6",
+    NO_ANSWER: "background-color: #f8d9d6",
+    PASS_TO_FAIL: "background-color: #f8d9d6",
+    FAIL_TO_PASS: "background-color: #d8f0dc",
 }
 _COLUMNS = {
     "task_id": st.column_config.TextColumn("task"),
@@ -75,7 +89,7 @@ if len(keys) < 2:
 
 judge = judge_picker(index)
 frame = current_frame(judge)
-labels = metrics.run_labels(index.run_heads)
+labels = run_labels(index.run_heads)
 pick_a, pick_b = st.columns(2)
 first, second = _default_pair(frame, keys)
 run_a = pick_a.selectbox(
@@ -92,9 +106,9 @@ if run_a == run_b:
 compared = frame if len(keys) > 2 else frame[frame["run"].isin([run_a, run_b])]
 if not reveal(zip(compared["run"].astype(str), compared["task_id"].astype(str), strict=True)):
     st.stop()
-heads = metrics.headlines(frame[frame["run"].isin([run_a, run_b])])
-comparison = metrics.compare_runs(frame, run_a, run_b)
-counts = metrics.change_counts(comparison)
+heads = headlines(frame[frame["run"].isin([run_a, run_b])])
+comparison = compare_runs(frame, run_a, run_b)
+counts = change_counts(comparison)
 
 cols = st.columns(6)
 rate_a, rate_b = (heads[r].success_rate if r in heads else None for r in (run_a, run_b))
@@ -107,12 +121,12 @@ cols[1].metric(
     delta_arrow="auto" if moved and moved.moved else "off",
     delta_color="normal" if moved and moved.moved else "off",
 )
-for col, change in zip(cols[2:], metrics.CHANGES[:4], strict=True):
+for col, change in zip(cols[2:], CHANGES[:4], strict=True):
     col.metric(change, counts[change])
 st.caption(
     f"{judge_caption(judge)} "
-    f"{counts[metrics.NOT_COMPARABLE]} tasks not comparable (aborted, unscored or scoring error on a side); "
-    f"{counts[metrics.ONLY_A]} only in A, {counts[metrics.ONLY_B]} only in B."
+    f"{counts[NOT_COMPARABLE]} tasks not comparable (aborted, unscored or scoring error on a side); "
+    f"{counts[ONLY_A]} only in A, {counts[ONLY_B]} only in B."
 )
 
 st.subheader("Is the difference real?")
@@ -149,7 +163,7 @@ else:
     )
 
 st.subheader("Flips")
-flips = comparison[comparison["change"].isin([metrics.PASS_TO_FAIL, metrics.FAIL_TO_PASS])]
+flips = comparison[comparison["change"].isin([PASS_TO_FAIL, FAIL_TO_PASS])]
 if flips.empty:
     st.write("No task changes between pass and fail.")
 else:
@@ -176,7 +190,7 @@ else:
         st.caption("Select a flip to open either side's trajectory.")
 
 st.subheader("Side by side")
-both = comparison[~comparison["change"].isin([metrics.ONLY_A, metrics.ONLY_B])]
+both = comparison[~comparison["change"].isin([ONLY_A, ONLY_B])]
 # No format_func: a bound selectbox puts the shown text in the URL, and the task id is the link.
 pair_task = st.selectbox(
     "Task in both runs",
@@ -207,7 +221,7 @@ if pair_task is not None:
 
 st.subheader("Tasks x runs")
 shown_changes = st.pills(
-    "Show", metrics.CHANGES, selection_mode="multi", default=[], key=Key.CHANGE, bind="query-params"
+    "Show", CHANGES, selection_mode="multi", default=[], key=Key.CHANGE, bind="query-params"
 )
 matrix = comparison[comparison["change"].isin(shown_changes)] if shown_changes else comparison
 st.dataframe(
@@ -219,7 +233,7 @@ st.dataframe(
 )
 if len(keys) > 2:
     with st.expander(f"All {len(keys)} runs"):
-        everything = metrics.task_matrix(frame, keys).rename(columns=labels)
+        everything = task_matrix(frame, keys).rename(columns=labels)
         st.dataframe(
             _styled(everything.reset_index(), list(everything.columns)), hide_index=True, width="stretch"
         )

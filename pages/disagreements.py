@@ -15,20 +15,19 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from webeval_core.review import Outcome
-from webeval_core.review.agreement import Item
-from webeval_core.review.annotation_db import StoreError
-from webeval_core.review.annotations import Shown
-from webeval_core.review.disagreement import (
+from webeval_core.review import (
     REVIEWERS,
+    Item,
     JudgePair,
+    Outcome,
+    Shown,
+    StoreError,
     judge_pairs,
     reviewers_majority,
     verifier_halves,
     with_reviewers,
 )
-from webeval_core.runs import metrics
-from webeval_core.runs.judges import OFFICIAL, judge_label, order_judges
+from webeval_core.runs import OFFICIAL, judge_label, order_judges, run_labels
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.list_walk import keys_list_params
 from webeval_ui.loaders import current_frame, index_or_stop
@@ -136,7 +135,7 @@ def _page() -> None:
         return
     # The trajectory opened from the list walks it (previous / next), in this table's order.
     listed = keys_list_params(rows["key"].tolist())
-    trajectory_table(rows, metrics.run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE, listed=listed)
+    trajectory_table(rows, run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE, listed=listed)
 
 
 _page()

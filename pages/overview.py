@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import pandas as pd
 import streamlit as st
 
-from webeval_core.presentation.charts import (
+from webeval_core.presentation import (
     DETAILED_RUNS,
     MEASURES,
     POOLED,
@@ -28,12 +28,16 @@ from webeval_core.presentation.charts import (
     clicked_bars,
     histograms,
 )
-from webeval_core.reading.tasks import installed_catalog
-from webeval_core.runs import metrics
-from webeval_core.runs.discovery import natural_key
-from webeval_core.runs.judges import OFFICIAL, judge_label
-from webeval_core.runs.metrics import TrajectoryFilter
-from webeval_core.runs.view import IndexView
+from webeval_core.reading import installed_catalog
+from webeval_core.runs import (
+    OFFICIAL,
+    Headline,
+    IndexView,
+    TrajectoryFilter,
+    judge_label,
+    natural_key,
+    run_labels,
+)
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.judge_choice import judge_caption, judge_picker
 from webeval_ui.list_walk import list_params
@@ -91,7 +95,7 @@ class Shown:
 @st.cache_data(show_spinner=False, max_entries=64)
 def _bars(root: str, runs: tuple[str, ...], judge: str | None, generation: int, by: Breakdown) -> FigureSpec:
     """One chart for one root, choice of runs and judge, at one index generation."""
-    labels = metrics.run_labels(current_index().run_heads)
+    labels = run_labels(current_index().run_heads)
     return bar_figure(load_queries(root, generation), runs, judge, labels, by)
 
 
@@ -99,7 +103,7 @@ def _bars(root: str, runs: tuple[str, ...], judge: str | None, generation: int, 
 def _histograms(
     root: str, runs: tuple[str, ...], judge: str | None, generation: int
 ) -> dict[str, FigureSpec]:
-    labels = metrics.run_labels(current_index().run_heads)
+    labels = run_labels(current_index().run_heads)
     return histograms(load_queries(root, generation), runs, judge, labels)
 
 
@@ -169,7 +173,7 @@ def _headlines(shown: Shown) -> None:
     )
 
 
-def _headline_row(label: str, head: metrics.Headline) -> None:
+def _headline_row(label: str, head: Headline) -> None:
     """The run's name, then its metrics each as wide as its own text, wrapping rather than cut."""
     st.markdown(f"**{inert(label)}**")
     if head.unscored or head.unreadable:
@@ -227,7 +231,7 @@ def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:
 @st.cache_data(show_spinner="Preparing the run report…", max_entries=4)
 def _report_zip(root: str, run_key: str, generation: int) -> bytes:
     """A run's report as a zip, made once per index generation."""
-    from webeval_core.presentation.runreport import report_zip
+    from webeval_core.presentation import report_zip
 
     return report_zip(current_index().root_index([run_key]), run_key, installed_catalog())
 
@@ -237,7 +241,7 @@ def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
     made when asked for, then offered with its size.
     """
     # The report's HTML templates cost a first load 0.1 s: imported when the report is asked for.
-    from webeval_core.presentation.runreport import report_file_stem
+    from webeval_core.presentation import report_file_stem
 
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     run_key = left.selectbox(
@@ -384,7 +388,7 @@ def _page() -> None:
     st.title("Overview")
     index = index_or_stop()
     judge = judge_picker(index)
-    labels = metrics.run_labels(index.run_heads)
+    labels = run_labels(index.run_heads)
     _report_download(index, labels)
     _runs_table(index, labels)
     chosen = st.multiselect(

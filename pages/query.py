@@ -16,7 +16,7 @@ import io
 import pandas as pd
 import streamlit as st
 
-from webeval_core.runs.sqlquery import (
+from webeval_core.runs import (
     DEFAULT_MAX_ROWS,
     DEFAULT_TIMEOUT_S,
     INDEX_TABLES,

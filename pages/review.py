@@ -30,8 +30,7 @@ from webeval_core.review import (
     read_queues,
     save_queue,
 )
-from webeval_core.runs import metrics
-from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs import OUTCOME_GROUPS, VERDICT_OUTCOME_GROUPS, TrajectoryFilter, tag_options
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.loaders import current_frame, index_or_stop
 from webeval_ui.review_mode import enter, gate, leave, worked_queue
@@ -60,9 +59,7 @@ def _queue_form(frame: pd.DataFrame, index_runs: list[str], known: list[str]) ->
     types = left.multiselect(
         "Task types", sorted(frame["task_type"].dropna().unique()), key=queue_filter_key("types")
     )
-    outcome_groups = [
-        g for g in metrics.OUTCOME_GROUPS if by_verdict or g not in metrics.VERDICT_OUTCOME_GROUPS
-    ]
+    outcome_groups = [g for g in OUTCOME_GROUPS if by_verdict or g not in VERDICT_OUTCOME_GROUPS]
     outcomes = right.multiselect("Outcomes", outcome_groups, key=queue_filter_key("outcomes"))
     statuses, tags, failures_first = _verdict_criteria(frame, left, right) if by_verdict else ([], [], False)
     judges = st.multiselect("Judges", sorted({j for v in judged().values() for j in v}), key=Key.QUEUE_JUDGES)
@@ -100,7 +97,7 @@ def _verdict_criteria(
 ) -> tuple[list[str], list[str], bool]:
     """An informed queue's verdict criteria: verdicts, failure tags, failures first."""
     statuses = left.multiselect("Verdicts", ["success", "failure", "error"], key=queue_filter_key("statuses"))
-    tags = right.multiselect("Failure tags", metrics.tag_options(frame), key=queue_filter_key("tags"))
+    tags = right.multiselect("Failure tags", tag_options(frame), key=queue_filter_key("tags"))
     failures_first = st.checkbox("Failures first", value=True, key=Key.QUEUE_FAILURES_FIRST)
     return statuses, tags, failures_first
 

@@ -10,14 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.presentation.catalog_table import (
-    HELPER_COLUMNS,
-    TaskFilter,
-    filter_tasks,
-    task_table,
-    with_attempts,
-)
-from webeval_core.reading.tasks import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
+from webeval_core.presentation import HELPER_COLUMNS, TaskFilter, filter_tasks, task_table, with_attempts
+from webeval_core.reading import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.loaders import current_frame, current_index
 from webeval_ui.page_links import PAGES, trajectory_query

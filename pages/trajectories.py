@@ -14,10 +14,17 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from webeval_core.reading.tasks import TASK_TYPES
-from webeval_core.runs import metrics
-from webeval_core.runs.metrics import TrajectoryFilter
-from webeval_core.runs.queries import code_choice
+from webeval_core.reading import TASK_TYPES
+from webeval_core.runs import (
+    OUTCOME_GROUPS,
+    RESULTS,
+    Headline,
+    TrajectoryFilter,
+    code_choice,
+    filter_frame,
+    headline,
+    run_labels,
+)
 from webeval_core.safe_output import spreadsheet_cell
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.judge_choice import judge_caption, judge_picker
@@ -51,8 +58,8 @@ def _choices(root: str, generation: int, judge: str | None) -> dict[str, list[st
     queries = load_queries(root, generation)
     orders = {
         "task_type": TASK_TYPES,
-        "outcome_group": metrics.OUTCOME_GROUPS,
-        "result": metrics.RESULTS,
+        "outcome_group": OUTCOME_GROUPS,
+        "result": RESULTS,
         "status": ("success", "failure", "error"),
     }
     columns = ("site", "task_type", "outcome_group", "result", "status", "intent_template")
@@ -127,7 +134,7 @@ queries = current_queries()
 blind = blind_list()  # a blind queue is worked: no verdict, score, tag or human label anywhere here
 
 judge = None if blind else judge_picker(index)
-labels = metrics.run_labels(index.run_heads)
+labels = run_labels(index.run_heads)
 choices = _choices(str(index.root), index.generation, judge)
 
 text = st.text_input(
@@ -177,7 +184,7 @@ caption = st.empty()
 package_issues(r for r in index.run_heads if not runs or r.key in runs)
 
 
-def _caption(total: int, head: metrics.Headline | None) -> None:
+def _caption(total: int, head: Headline | None) -> None:
     listed = f"{total} of {index.counts.trajectories} trajectories"
     if blind:  # no rate and no judge: verdicts exist, they are hidden
         caption.caption(f"{listed} · select a row to open it")
@@ -191,8 +198,8 @@ def _caption(total: int, head: metrics.Headline | None) -> None:
 def _reviewed_list(choice: ReviewChoice) -> None:
     """A review filter is set: every row's review columns are needed, so the list is filtered in memory."""
     # Every row is in the table and its download: all recorded as shown first (the core's gate).
-    shown = gated_rows(review_rows(metrics.filter_frame(current_frame(judge), criteria), choice, blind))
-    _caption(len(shown), metrics.headline(shown) if not blind else None)
+    shown = gated_rows(review_rows(filter_frame(current_frame(judge), criteria), choice, blind))
+    _caption(len(shown), headline(shown) if not blind else None)
     trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=listed)
     st.download_button(
         "Download these rows (CSV)",

@@ -16,12 +16,9 @@ from collections.abc import Callable, Collection
 import streamlit as st
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.presentation.picks import trajectory_choices
-from webeval_core.presentation.tones import OUTCOME_TONES
-from webeval_core.reading.tasks import Task, load_catalog
-from webeval_core.reading.trajectory import Trajectory
-from webeval_core.runs.index import TrajectorySummary
-from webeval_core.runs.refresh import fingerprint
+from webeval_core.presentation import OUTCOME_TONES, trajectory_choices
+from webeval_core.reading import Task, Trajectory, load_catalog
+from webeval_core.runs import TrajectorySummary, fingerprint
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.list_walk import walk_bar
 from webeval_ui.loaders import current_index, load_trajectory_cached

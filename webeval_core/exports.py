@@ -2,7 +2,7 @@
 
 A facade lists its public names twice on purpose: in `__all__` (what users may import) and in an
 `if TYPE_CHECKING:` block of imports (where each name lives, for type checkers and readers). At run
-time nothing is imported until a name is first used, so `import webeval_core.reading.trajectory` does
+time nothing is imported until a name is first used, so `import webeval_core.reading.trajectory_reader` does
 not pay for pandas, Pillow or the official evaluator; this module reads the same import block to
 know where to fetch each name. `tests/core/test_facade.py` checks that the two lists agree.
 """

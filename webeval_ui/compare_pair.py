@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from webeval_core.presentation.frames import Frame, frames_of
-from webeval_core.reading.trajectory import Trajectory
-from webeval_core.runs.index import TrajectorySummary
-from webeval_core.runs.refresh import fingerprint
+from webeval_core.presentation import Frame, frames_of
+from webeval_core.reading import Trajectory
+from webeval_core.runs import TrajectorySummary, fingerprint
 from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.roots import inside_root
 from webeval_ui.state import Key

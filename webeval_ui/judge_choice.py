@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from webeval_core.runs.judges import judge_label, order_judges
-from webeval_core.runs.view import IndexView
+from webeval_core.runs import IndexView, judge_label, order_judges
 from webeval_ui.state import Key
 from webeval_ui.untrusted import inert
 

@@ -12,12 +12,16 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from webeval_core.presentation.picks import choice_of
-from webeval_core.presentation.walk import Walk, walk_of
-from webeval_core.runs.judges import judge_label, order_judges
-from webeval_core.runs.lists import load_list, save_list
-from webeval_core.runs.metrics import TrajectoryFilter, run_labels
-from webeval_core.runs.queries import WalkItem
+from webeval_core.presentation import Walk, choice_of, walk_of
+from webeval_core.runs import (
+    TrajectoryFilter,
+    WalkItem,
+    judge_label,
+    load_list,
+    order_judges,
+    run_labels,
+    save_list,
+)
 from webeval_ui.loaders import current_index, current_queries
 from webeval_ui.page_links import PAGES
 from webeval_ui.state import Key, listed_key

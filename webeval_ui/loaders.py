@@ -11,14 +11,15 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from webeval_core.reading.tasks import installed_catalog
-from webeval_core.reading.trajectory import Trajectory, load_trajectory
-from webeval_core.runs.background import BackgroundRefresh
-from webeval_core.runs.index_db import IndexStore
-from webeval_core.runs.metrics import stored_frame
-from webeval_core.runs.queries import IndexQueries
-from webeval_core.runs.refresh import refresh_index
-from webeval_core.runs.view import IndexView
+from webeval_core.reading import Trajectory, installed_catalog, load_trajectory
+from webeval_core.runs import (
+    BackgroundRefresh,
+    IndexQueries,
+    IndexStore,
+    IndexView,
+    refresh_index,
+    stored_frame,
+)
 from webeval_ui import remote_root
 from webeval_ui.roots import current_root
 from webeval_ui.untrusted import inert

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from webeval_core.presentation.picks import choice_of
+from webeval_core.presentation import choice_of
 from webeval_ui.loaders import current_index
 from webeval_ui.state import trajectory_link
 

@@ -27,7 +27,7 @@ def is_remote(text: str) -> bool:
     """Whether `text` names a remote root (webeval_core.remote.stores.is_remote), not a folder."""
     if "://" not in text:
         return False
-    from webeval_core.remote.stores import is_remote as store_url  # only for a URL
+    from webeval_core.remote import is_remote as store_url  # only for a URL
 
     return store_url(text)
 

@@ -26,8 +26,7 @@ from webeval_ui.state import Key
 from webeval_ui.untrusted import inert
 
 if TYPE_CHECKING:
-    from webeval_core.review.annotations import Shown
-    from webeval_core.review.disclosure import Gate
+    from webeval_core.review import Gate, Shown
 
 
 class WorkedQueue(NamedTuple):
@@ -89,7 +88,7 @@ def gate() -> Gate:
 
     Nobody named and no queue worked: an open gate, and the annotation store is not imported.
     """
-    from webeval_core.review.disclosure import Gate, blind_pass
+    from webeval_core.review import Gate, blind_pass
 
     me = reviewer()
     worked = worked_queue()
@@ -125,8 +124,7 @@ def reveal(items: Iterable[tuple[str, str]], what: Shown | None = None) -> bool:
 
     When it may not, the reason is said on the page (a blind pass says it in its own places).
     """
-    from webeval_core.review.annotations import Shown
-    from webeval_core.review.disclosure import Withheld
+    from webeval_core.review import Shown, Withheld
 
     disclosed = gate().disclose(items, what or Shown.VERDICT)
     if disclosed.why == Withheld.NOT_RECORDED:

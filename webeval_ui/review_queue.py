@@ -13,20 +13,22 @@ import pandas as pd
 import streamlit as st
 
 from webeval_core.review import (
+    OTHERS_COLUMNS,
+    VERDICT_COLUMNS,
     Annotation,
     AnnotationStore,
     Outcome,
     ReviewQueue,
     StoreError,
+    Withheld,
     done_in,
     judge_verdicts,
     next_item,
     queue_items,
     read_queues,
+    review_list_columns,
 )
-from webeval_core.review.disagreement import review_list_columns
-from webeval_core.review.disclosure import OTHERS_COLUMNS, VERDICT_COLUMNS, Withheld
-from webeval_core.runs.view import IndexView
+from webeval_core.runs import IndexView
 from webeval_ui.loaders import current_frame, current_index
 from webeval_ui.page_links import PAGES
 from webeval_ui.review_mode import gate, in_blind_review, withheld_text, worked_queue

@@ -13,8 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from webeval_core.review import Annotation, AnnotationStore, StoreError, open_annotations
-from webeval_core.review.annotation_db import default_location
+from webeval_core.review import Annotation, AnnotationStore, StoreError, default_location, open_annotations
 from webeval_ui.roots import current_root
 from webeval_ui.untrusted import inert
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import streamlit as st
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.presentation.submission_table import submission_issue_table
-from webeval_core.reading.submission import SUMMARY_NAME, Submission, read_submission
-from webeval_core.runs.discovery import Run
+from webeval_core.presentation import submission_issue_table
+from webeval_core.reading import SUMMARY_NAME, Submission, read_submission
+from webeval_core.runs import Run
 from webeval_ui.untrusted import inert
 
 

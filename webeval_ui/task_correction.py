@@ -16,9 +16,8 @@ import pandas as pd
 import streamlit as st
 
 from webeval_core.access import Write
-from webeval_core.reading.tasks import Task, load_catalog
-from webeval_core.review import StoreError
-from webeval_core.review.corrections import CorrectionKind, TaskCorrection, save_correction, try_correction
+from webeval_core.reading import Task, load_catalog
+from webeval_core.review import CorrectionKind, StoreError, TaskCorrection, save_correction, try_correction
 from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.review_store import review_store
 from webeval_ui.reviewer import reviewer

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from webeval_core.runs.metrics import TrajectoryFilter
-from webeval_core.runs.queries import BarChoice, ListedTrajectory
+from webeval_core.runs import BarChoice, ListedTrajectory, TrajectoryFilter
 from webeval_ui.loaders import current_queries
 from webeval_ui.page_links import open_trajectory
 from webeval_ui.state import Key, table_page_key

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs
 
 from tests.app.conftest import Sample, expected
 from tests.builders import wav_folder
-from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs import metrics
 from webeval_core.runs.index import RootIndex
 

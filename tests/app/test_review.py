@@ -15,7 +15,7 @@ from tests.builders import snapshot
 from tests.conftest import Sample
 from tests.postgres_server import PASSWORD, PostgresServer, running_postgres
 from tests.verifier_files import JUDGE, SECOND, verifier_root
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.review import (
     OFFICIAL,
     Annotation,

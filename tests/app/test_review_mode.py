@@ -28,6 +28,7 @@ from webeval_ui.trajectory_tabs.navigation import TABS
 
 OpenPage = Callable[..., AppTest]
 QUEUE = "blind all"
+TRAJECTORY_PAGE = PAGES["trajectory"]
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import Sample
-from webeval_core.reading.tasks import load_catalog
-from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.reading.task_catalog import load_catalog
+from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs.discovery import discover_runs
 
 PAGE = "pages/tasks.py"

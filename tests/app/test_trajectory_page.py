@@ -20,8 +20,8 @@ from tests.app.conftest import Sample
 from tests.builders import Act, fara_folder, snapshot
 from webeval_core.presentation.wording import download_name
 from webeval_core.reading.response import parse_agent_response
-from webeval_core.reading.tasks import load_catalog
-from webeval_core.reading.trajectory import Trajectory, load_trajectory
+from webeval_core.reading.task_catalog import load_catalog
+from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
 from webeval_core.runs.discovery import discover_runs, run_of
 from webeval_core.scoring import CONFIG_FILE_NAME, score_trajectory
 

@@ -10,6 +10,7 @@ from webeval_ui import list_walk as walk
 from webeval_ui.state import Key
 
 LIST_PAGE = "pages/trajectories.py"
+TRAJECTORY_PAGE = "pages/trajectory.py"
 
 
 def _select_row(at, key: str, row: int) -> None:
@@ -104,12 +105,20 @@ def test_a_list_too_long_for_a_link_is_saved_and_walked_from_any_session(
     # Another session given the same link (its URL alone) walks the same list, in the query's order.
     fourth = frame[frame["key"] == keys[3]].iloc[0]
     other = app(
-        "pages/trajectory.py", run=str(fourth["run"]), task=tasks[keys[3]], list="shown", list_saved=saved
+        "pages/trajectory.py",
+        run=str(fourth["run"]),
+        task=tasks[keys[3]],
+        list="shown",
+        list_saved=saved,
     )
     assert f"**4 of {len(keys)}** in the list" in _markdown(other)
     # A name no list was saved under walks nothing: never every trajectory of the root.
     gone = app(
-        "pages/trajectory.py", run=str(fourth["run"]), task=tasks[keys[3]], list="shown", list_saved="0" * 32
+        "pages/trajectory.py",
+        run=str(fourth["run"]),
+        task=tasks[keys[3]],
+        list="shown",
+        list_saved="0" * 32,
     )
     assert "in the list" not in _markdown(gone)
     assert any("not in the list it was opened from" in c.value for c in gone.caption)

@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.wording import download_name
-from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs.discovery import discover_runs
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from webeval_core.presentation.picks import choice_of
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import filter_frame, trajectory_frame
 

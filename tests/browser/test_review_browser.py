@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from tests.browser.streamlit_server import REPO, start_server, stop_server
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.review import (
     ReviewQueue,
     Stage,

@@ -23,7 +23,7 @@ from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.browser.streamlit_server import REPO, start_server, stop_server
 from tests.postgres_server import PostgresServer, running_postgres
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.review import (
     OFFICIAL,
     Annotation,

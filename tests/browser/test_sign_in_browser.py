@@ -34,7 +34,7 @@ from tests.conftest import private_copy
 from tests.oidc_provider import OidcProvider, require_provider, running_provider
 from tests.postgres_server import PASSWORD, PostgresServer, running_postgres
 from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.review import (
     OFFICIAL,
     Annotation,

@@ -148,7 +148,7 @@ def _report_problem(args: argparse.Namespace, index: RootIndex) -> str | None:
 
 def _write_report_page(job: tuple[Path, int, TrajectorySummary]) -> int:
     from webeval_core.presentation.runreport import page_name, trajectory_page
-    from webeval_core.reading.tasks import installed_catalog
+    from webeval_core.reading.task_catalog import installed_catalog
 
     folder, position, summary = job
     # The catalog is inherited from the parent when forked: no re-read per page.
@@ -161,7 +161,7 @@ def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval export ROOT --run KEY --format html -o FOLDER`: a run's report and its trajectory pages."""
     from webeval_core.parallel import map_in_processes, worker_count
     from webeval_core.presentation.runreport import PAGES_FOLDER, run_members, run_report_html
-    from webeval_core.reading.tasks import installed_catalog
+    from webeval_core.reading.task_catalog import installed_catalog
 
     index = load_index(args, "export")
     if index is None:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from webeval_core.cli._output import Subparsers
-    from webeval_core.reading.tasks import TaskCatalog
+    from webeval_core.reading.task_catalog import TaskCatalog
     from webeval_core.remote import OpenedRoot
     from webeval_core.scoring import ScoreOutcome, ScoreSummary
 
@@ -58,7 +58,7 @@ def add_parser(sub: Subparsers) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Score trajectory folders with the official evaluator and write their score files."""
     from webeval_core.diagnostics import UnreadableError
-    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.reading.task_catalog import load_catalog
     from webeval_core.runs.discovery import iter_trajectory_dirs
     from webeval_core.scoring import score_trajectories, summarize_scores
     from webeval_core.scoring.cluster import scheduler_address

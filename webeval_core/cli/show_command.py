@@ -12,8 +12,8 @@ from webeval_core.cli._roots import local_root
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
-    from webeval_core.reading.tasks import Task
-    from webeval_core.reading.trajectory import Trajectory
+    from webeval_core.reading.task_catalog import Task
+    from webeval_core.reading.trajectory_reader import Trajectory
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -32,7 +32,7 @@ def add_parser(sub: Subparsers) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """One trajectory as text, JSON or a standalone HTML page; 1 when it cannot be read or written."""
     from webeval_core.diagnostics import UnreadableError
-    from webeval_core.reading.trajectory import load_trajectory, trajectory_json
+    from webeval_core.reading.trajectory_reader import load_trajectory, trajectory_json
 
     folder = local_root(args.dir, "show")
     if folder is None:
@@ -102,7 +102,7 @@ def _task_lines(t: Trajectory) -> list[str]:
 
 def _catalog_task(task_id: str) -> Task | None:
     from webeval_core.diagnostics import UnreadableError
-    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.reading.task_catalog import load_catalog
 
     try:
         return load_catalog().get(task_id)

@@ -17,50 +17,168 @@ from typing import TYPE_CHECKING
 from webeval_core.exports import lazy_getattr
 
 __all__ = [
+    "DETAILED_RUNS",
+    "FAILURE_COLUMNS",
+    "HELPER_COLUMNS",
+    "MATCH",
+    "MEASURES",
+    "MISMATCH",
     "OUTCOME_TONES",
+    "POOLED",
     "STATUS_TONES",
+    "TEMPLATES_SHOWN",
+    "BarClick",
     "Breakdown",
+    "FigureSpec",
     "Frame",
+    "JudgeVerdict",
     "OverviewFigures",
+    "ReportDifference",
+    "StepFlag",
     "TaskFilter",
     "Tone",
     "Walk",
+    "annotation_table",
+    "assertion_table",
+    "bar_choices",
+    "bar_figure",
+    "before_after",
+    "candidate_field_table",
+    "candidate_table",
     "choice_of",
+    "clicked_bars",
+    "code_counts_table",
+    "core_log_table",
+    "critical_point_text",
+    "download_name",
+    "editable_response",
     "evaluator_limits",
+    "failure_points_table",
     "filter_tasks",
+    "flagged_steps",
     "frame_image",
     "frames_of",
+    "histograms",
+    "judge_verdict",
+    "moment",
+    "outcome_table",
     "overview_figures",
+    "pairs_table",
+    "plural",
+    "points_change",
+    "prefetch_frame",
+    "prefetch_thumbnail",
     "render_overlay",
+    "report_differences",
+    "report_file_stem",
+    "report_rows_table",
+    "report_zip",
     "request_list",
     "request_summary",
+    "response_field_table",
+    "rubric_items_table",
+    "rubric_table_in",
+    "score_text",
     "score_tone",
     "search_requests",
     "standalone_page",
     "statistics_table",
     "step_marks",
+    "step_point",
+    "stored_result",
+    "submission_issue_table",
     "task_table",
+    "task_verification_table",
     "thumbnails",
+    "token_usage_table",
     "trajectory_choices",
     "trajectory_html",
+    "utc_moment",
+    "verdict_field_table",
+    "verdicts_table",
     "walk_of",
+    "with_attempts",
+    "zoom_view",
 ]
 
 if TYPE_CHECKING:
-    from webeval_core.presentation.catalog_table import TaskFilter, filter_tasks, task_table
-    from webeval_core.presentation.charts import Breakdown, OverviewFigures, overview_figures
-    from webeval_core.presentation.comparison import statistics_table
-    from webeval_core.presentation.frames import Frame, frames_of, step_marks
+    from webeval_core.presentation.catalog_table import (
+        HELPER_COLUMNS,
+        TaskFilter,
+        filter_tasks,
+        task_table,
+        with_attempts,
+    )
+    from webeval_core.presentation.charts import (
+        DETAILED_RUNS,
+        MEASURES,
+        POOLED,
+        TEMPLATES_SHOWN,
+        BarClick,
+        Breakdown,
+        FigureSpec,
+        OverviewFigures,
+        bar_choices,
+        bar_figure,
+        clicked_bars,
+        histograms,
+        overview_figures,
+    )
+    from webeval_core.presentation.comparison import code_counts_table, statistics_table
+    from webeval_core.presentation.frames import Frame, frames_of, step_marks, step_point
     from webeval_core.presentation.network_detail import (
         evaluator_limits,
+        pairs_table,
         request_list,
         request_summary,
         search_requests,
     )
-    from webeval_core.presentation.overlay import frame_image, render_overlay, thumbnails
+    from webeval_core.presentation.overlay import (
+        frame_image,
+        prefetch_frame,
+        prefetch_thumbnail,
+        render_overlay,
+        thumbnails,
+        zoom_view,
+    )
     from webeval_core.presentation.picks import choice_of, trajectory_choices
     from webeval_core.presentation.report import standalone_page, trajectory_html
+    from webeval_core.presentation.rubric import JudgeVerdict, judge_verdict, rubric_table_in
+    from webeval_core.presentation.runreport import report_file_stem, report_zip
+    from webeval_core.presentation.submission_table import submission_issue_table
+    from webeval_core.presentation.tables import (
+        MATCH,
+        MISMATCH,
+        annotation_table,
+        assertion_table,
+        before_after,
+        candidate_field_table,
+        candidate_table,
+        core_log_table,
+        editable_response,
+        outcome_table,
+        response_field_table,
+        stored_result,
+        token_usage_table,
+        utc_moment,
+        verdict_field_table,
+    )
     from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, Tone, score_tone
+    from webeval_core.presentation.verifier_tables import (
+        FAILURE_COLUMNS,
+        ReportDifference,
+        StepFlag,
+        critical_point_text,
+        failure_points_table,
+        flagged_steps,
+        report_differences,
+        report_rows_table,
+        rubric_items_table,
+        score_text,
+        task_verification_table,
+        verdicts_table,
+    )
     from webeval_core.presentation.walk import Walk, walk_of
+    from webeval_core.presentation.wording import download_name, moment, plural, points_change
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.reading.tasks import TaskCatalog
+from webeval_core.reading.task_catalog import TaskCatalog
 from webeval_core.runs.metrics import PASS
 
 HELPER_COLUMNS = ("_search", "_sites")

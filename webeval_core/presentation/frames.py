@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from webeval_core.reading.actionlog import Step
-from webeval_core.reading.trajectory import Trajectory
+from webeval_core.reading.trajectory_reader import Trajectory
 
 if TYPE_CHECKING:
     from webeval_core.presentation.overlay import PixelXY

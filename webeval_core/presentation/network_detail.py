@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from webeval_core.reading.network import Har, NetworkEvent, Pairs, TimedStep, step_for_time
-from webeval_core.reading.tasks import Task
+from webeval_core.reading.task_catalog import Task
 
 # pandas (most of a second to import) is imported where a table is made: a page that draws
 # none of these tables does not load it.

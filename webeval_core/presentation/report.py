@@ -29,8 +29,8 @@ from webeval_core.reading.actionlog import Step
 from webeval_core.reading.folderfiles import resolve_inside
 from webeval_core.reading.folderreader import EVAL_RESULT_NAME
 from webeval_core.reading.response import parse_agent_response
-from webeval_core.reading.tasks import Task, load_catalog
-from webeval_core.reading.trajectory import Trajectory
+from webeval_core.reading.task_catalog import Task, load_catalog
+from webeval_core.reading.trajectory_reader import Trajectory
 from webeval_core.scoring import EvaluatorResult, TaskResult, read_verdict
 
 

@@ -29,7 +29,7 @@ from webeval_core.scoring import read_verdict, stored_evaluation
 if TYPE_CHECKING:
     import pandas as pd
 
-    from webeval_core.reading.trajectory import Trajectory
+    from webeval_core.reading.trajectory_reader import Trajectory
     from webeval_core.reading.verifier import VerifierOutput
     from webeval_core.scoring import Evaluation, NetworkCheckTrace
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["JudgeVerdict", "judge_verdict", "rubric_items_table"]
+__all__ = ["JudgeVerdict", "judge_verdict", "rubric_table_in"]
 
 TAXONOMY_KEYS = (
     "is_ambiguous",
@@ -58,7 +58,7 @@ class JudgeVerdict(BaseModel):
     """The judge's majority-vote metadata as written; None when absent."""
 
 
-def rubric_items_table(response: Mapping[str, Any]) -> pd.DataFrame | None:
+def rubric_table_in(response: Mapping[str, Any]) -> pd.DataFrame | None:
     """The rubric's items: criterion, what it asks, points earned of possible, the justification."""
     import pandas as pd
 

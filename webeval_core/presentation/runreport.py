@@ -22,8 +22,8 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.html import badge, facts, page, pre, table, text
 from webeval_core.presentation.report import trajectory_html
 from webeval_core.presentation.tones import score_tone
-from webeval_core.reading.tasks import TaskCatalog
-from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.reading.task_catalog import TaskCatalog
+from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs.metrics import (
     FAIL,
     PASS,

@@ -16,7 +16,7 @@ from webeval_core.presentation.wording import UNKNOWN, moment
 from webeval_core.reading.corelog import CoreLogLine
 from webeval_core.reading.network import Har, TimedStep, step_for_time
 from webeval_core.reading.response import AgentResponse, parse_agent_response
-from webeval_core.reading.trajectory import Trajectory
+from webeval_core.reading.trajectory_reader import Trajectory
 from webeval_core.review.annotations import Annotation
 from webeval_core.scoring import (
     RESPONSE_EVALUATOR,

@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING
 from webeval_core.exports import lazy_getattr
 
 __all__ = [
+    "CODES",
     "MODEL_SIZE",
     "SCORES_DIR",
     "SITES",
+    "SUMMARY_NAME",
     "TASK_TYPES",
     "ActionLog",
     "AgentResponse",
@@ -44,16 +46,24 @@ __all__ = [
     "TaskText",
     "TimedStep",
     "Trajectory",
+    "VerifierOutput",
+    "VerifyReport",
+    "category_of",
+    "code_label",
     "default_dataset_path",
+    "describes_task",
     "ensure_local",
+    "find_verify_reports",
     "glance_trajectory",
     "infer_resource_type",
+    "installed_catalog",
     "is_trajectory_folder",
     "load_catalog",
     "load_trajectory",
     "parse_action_log",
     "parse_agent_response",
     "parse_core_log",
+    "parse_step_numbers",
     "png_header_size",
     "read_file",
     "read_har",
@@ -62,10 +72,13 @@ __all__ = [
     "read_playwright_trace",
     "read_score_files",
     "read_submission",
+    "read_verify_report",
     "set_image_source",
+    "sorted_codes",
     "step_for_time",
     "task_text_of",
     "trajectory_json",
+    "verifier_outputs",
 ]
 
 if TYPE_CHECKING:
@@ -94,21 +107,25 @@ if TYPE_CHECKING:
         read_image_bytes,
         set_image_source,
     )
-    from webeval_core.reading.submission import Submission, read_submission
-    from webeval_core.reading.taskdata import TaskText, task_text_of
-    from webeval_core.reading.tasks import (
+    from webeval_core.reading.submission import SUMMARY_NAME, Submission, read_submission
+    from webeval_core.reading.task_catalog import (
         SITES,
         TASK_TYPES,
         Task,
         TaskCatalog,
         default_dataset_path,
+        installed_catalog,
         load_catalog,
     )
-    from webeval_core.reading.trajectory import (
+    from webeval_core.reading.taskdata import TaskText, task_text_of
+    from webeval_core.reading.taxonomy import CODES, category_of, code_label, describes_task, sorted_codes
+    from webeval_core.reading.trajectory_reader import (
         Ending,
         Trajectory,
         load_trajectory,
         trajectory_json,
     )
+    from webeval_core.reading.verifier import VerifierOutput, parse_step_numbers, verifier_outputs
+    from webeval_core.reading.verifyreport import VerifyReport, find_verify_reports, read_verify_report
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -32,7 +32,7 @@ from webeval_core.reading.markers import CORE_LOG_NAME
 from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
 from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.taskdata import site_of, task_text_of
-from webeval_core.reading.trajectory import (
+from webeval_core.reading.trajectory_reader import (
     NO_ANSWER_MARKER,
     Ending,
     Layout,

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.reading.tasks import TASK_TYPES
+from webeval_core.reading.task_catalog import TASK_TYPES
 
 ResponseNaming = Literal[
     "action/results", "task_type/retrieved_data", "performed_operation/retrieved_data", "unparsed"

@@ -26,6 +26,9 @@ from webeval_core.exports import lazy_getattr
 __all__ = [
     "LABEL_TEXT",
     "OFFICIAL",
+    "OTHERS_COLUMNS",
+    "REVIEWERS",
+    "VERDICT_COLUMNS",
     "Agreement",
     "Annotation",
     "AnnotationStore",
@@ -33,10 +36,12 @@ __all__ = [
     "ConfusionCell",
     "CorrectionKind",
     "Disclosure",
+    "Draft",
     "FailureAgreement",
     "Flip",
     "Gate",
     "ImportRejectedError",
+    "Item",
     "JudgeAgreement",
     "JudgeFailure",
     "JudgePair",
@@ -47,10 +52,13 @@ __all__ = [
     "ReviewerAgreement",
     "ReviewerProgress",
     "RowsShown",
+    "Saved",
+    "Shown",
     "Stage",
     "StoreError",
     "TaskCorrection",
     "TaskLabel",
+    "Withheld",
     "agreement_report",
     "binary_scores",
     "blind_pass",
@@ -77,10 +85,13 @@ __all__ = [
     "read_import",
     "read_legacy",
     "read_queues",
+    "review_list_columns",
     "reviewed",
+    "reviewer_key",
     "reviewers_majority",
     "rows_as_text",
     "save_correction",
+    "save_judgement",
     "save_queue",
     "summary_verdicts",
     "try_correction",
@@ -89,9 +100,10 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from webeval_core.review.agreement import (
+    from webeval_core.review.agreement_stats import (
         Agreement,
         ConfusionCell,
+        Item,
         JudgeAgreement,
         ReviewerAgreement,
         agreement_report,
@@ -110,11 +122,14 @@ if TYPE_CHECKING:
     from webeval_core.review.annotations import (
         LABEL_TEXT,
         Annotation,
+        Draft,
         Outcome,
         Process,
+        Shown,
         Stage,
         TaskLabel,
         current,
+        reviewer_key,
     )
     from webeval_core.review.corrections import (
         CorrectionKind,
@@ -127,13 +142,25 @@ if TYPE_CHECKING:
         try_correction,
     )
     from webeval_core.review.disagreement import (
+        REVIEWERS,
         JudgePair,
         judge_pairs,
+        review_list_columns,
         reviewers_majority,
         verifier_halves,
         with_reviewers,
     )
-    from webeval_core.review.disclosure import BlindPass, Disclosure, Gate, RowsShown, blind_pass, done_in
+    from webeval_core.review.disclosure import (
+        OTHERS_COLUMNS,
+        VERDICT_COLUMNS,
+        BlindPass,
+        Disclosure,
+        Gate,
+        RowsShown,
+        Withheld,
+        blind_pass,
+        done_in,
+    )
     from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text
     from webeval_core.review.failure_agreement import (
         FailureAgreement,
@@ -142,6 +169,7 @@ if TYPE_CHECKING:
         read_failures,
     )
     from webeval_core.review.judge_outcomes import OFFICIAL, judge_verdicts, summary_verdicts
+    from webeval_core.review.judging import Saved, save_judgement
     from webeval_core.review.legacy import open_annotations, read_legacy
     from webeval_core.review.queues import (
         QueueRefusedError,

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from webeval_core.access import Write
-from webeval_core.reading.tasks import load_catalog
-from webeval_core.review.agreement import agreement_report
+from webeval_core.reading.task_catalog import load_catalog
+from webeval_core.review.agreement_stats import agreement_report
 from webeval_core.review.annotation_db import AnnotationStore, StoreError
 from webeval_core.review.annotations import Annotation, Stage, reviewer_key
 from webeval_core.review.corrections import corrections_as_tasks, proposals, read_corrections

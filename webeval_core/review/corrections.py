@@ -22,8 +22,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from webeval_core.access import Write
-from webeval_core.reading.tasks import TaskCatalog
-from webeval_core.reading.trajectory import Trajectory
+from webeval_core.reading.task_catalog import TaskCatalog
+from webeval_core.reading.trajectory_reader import Trajectory
 from webeval_core.review.annotation_db import AnnotationStore
 from webeval_core.scoring import RESPONSE_EVALUATOR, score_trajectory, task_problem
 

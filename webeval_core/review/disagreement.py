@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.scorefiles import read_score_files
 from webeval_core.reading.verifier import verifier_outputs
-from webeval_core.review.agreement import Item, majority
+from webeval_core.review.agreement_stats import Item, majority
 from webeval_core.review.annotations import Annotation, Outcome, current
 from webeval_core.review.judge_outcomes import status_outcome
 from webeval_core.runs.judges import order_judges

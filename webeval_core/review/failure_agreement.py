@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from webeval_core.reading.scorefiles import read_score_files
 from webeval_core.reading.taxonomy import category_of
 from webeval_core.reading.verifier import verifier_outputs
-from webeval_core.review.agreement import Item
+from webeval_core.review.agreement_stats import Item
 from webeval_core.review.annotations import Annotation, Outcome, Stage, current
 
 

@@ -18,47 +18,133 @@ from typing import TYPE_CHECKING
 from webeval_core.exports import lazy_getattr
 
 __all__ = [
+    "CHANGES",
+    "DEFAULT_MAX_ROWS",
+    "DEFAULT_TIMEOUT_S",
+    "FAIL",
+    "FAIL_TO_PASS",
+    "INDEX_TABLES",
+    "NOT_COMPARABLE",
     "OFFICIAL",
+    "ONLY_A",
+    "ONLY_B",
+    "OUTCOME_GROUPS",
+    "PASS",
+    "PASS_TO_FAIL",
+    "RESULTS",
+    "TEST_NAMES",
+    "VERDICT_OUTCOME_GROUPS",
     "BackgroundRefresh",
+    "BarChoice",
+    "Headline",
     "IndexQueries",
     "IndexStore",
     "IndexView",
+    "ListedTrajectory",
     "PairedStatistics",
+    "QueryError",
+    "QueryResult",
     "RefreshReport",
     "RefreshStatus",
     "RootIndex",
     "Run",
     "TrajectoryFilter",
+    "TrajectoryRef",
     "TrajectorySummary",
+    "WalkItem",
     "available_judges",
     "build_index",
+    "change_counts",
+    "code_choice",
+    "compare_runs",
     "discover_runs",
     "filter_frame",
     "fingerprint",
+    "headline",
+    "headlines",
     "index_as_json",
     "iter_trajectory_dirs",
     "judge_label",
+    "judge_passes",
+    "judge_scores",
     "load_list",
+    "natural_key",
+    "order_judges",
     "paired_statistics",
     "refresh_index",
+    "revealed_items",
+    "run_labels",
     "run_of",
+    "run_query",
     "save_list",
     "stored_frame",
+    "tag_options",
+    "task_matrix",
     "trajectory_frame",
     "trajectory_key",
+    "trajectory_refs",
 ]
 
 if TYPE_CHECKING:
     from webeval_core.runs.background import BackgroundRefresh, RefreshStatus
-    from webeval_core.runs.discovery import Run, discover_runs, iter_trajectory_dirs, run_of, trajectory_key
+    from webeval_core.runs.discovery import (
+        Run,
+        discover_runs,
+        iter_trajectory_dirs,
+        natural_key,
+        run_of,
+        trajectory_key,
+    )
     from webeval_core.runs.index import build_index, index_as_json
     from webeval_core.runs.index_db import IndexStore
-    from webeval_core.runs.judges import OFFICIAL, available_judges, judge_label
+    from webeval_core.runs.judges import (
+        OFFICIAL,
+        available_judges,
+        judge_label,
+        judge_passes,
+        judge_scores,
+        order_judges,
+    )
     from webeval_core.runs.lists import load_list, save_list
-    from webeval_core.runs.metrics import TrajectoryFilter, filter_frame, stored_frame, trajectory_frame
-    from webeval_core.runs.queries import IndexQueries
+    from webeval_core.runs.metrics import (
+        CHANGES,
+        FAIL,
+        FAIL_TO_PASS,
+        NOT_COMPARABLE,
+        ONLY_A,
+        ONLY_B,
+        OUTCOME_GROUPS,
+        PASS,
+        PASS_TO_FAIL,
+        RESULTS,
+        VERDICT_OUTCOME_GROUPS,
+        Headline,
+        TrajectoryFilter,
+        change_counts,
+        compare_runs,
+        filter_frame,
+        headline,
+        headlines,
+        run_labels,
+        stored_frame,
+        tag_options,
+        task_matrix,
+        trajectory_frame,
+    )
+    from webeval_core.runs.queries import BarChoice, IndexQueries, ListedTrajectory, WalkItem, code_choice
     from webeval_core.runs.refresh import RefreshReport, fingerprint, refresh_index
-    from webeval_core.runs.statistics import PairedStatistics, paired_statistics
+    from webeval_core.runs.sqlquery import (
+        DEFAULT_MAX_ROWS,
+        DEFAULT_TIMEOUT_S,
+        INDEX_TABLES,
+        QueryError,
+        QueryResult,
+        TrajectoryRef,
+        revealed_items,
+        run_query,
+        trajectory_refs,
+    )
+    from webeval_core.runs.statistics import TEST_NAMES, PairedStatistics, paired_statistics
     from webeval_core.runs.summary import RootIndex, TrajectorySummary
     from webeval_core.runs.view import IndexView
 else:

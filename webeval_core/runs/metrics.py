@@ -25,7 +25,7 @@ from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, S
 if TYPE_CHECKING:
     import pandas as pd
 
-    from webeval_core.reading.tasks import TaskCatalog
+    from webeval_core.reading.task_catalog import TaskCatalog
     from webeval_core.runs.discovery import Run
     from webeval_core.runs.index_db import IndexStore
     from webeval_core.runs.summary import RootIndex

@@ -35,7 +35,7 @@ from webeval_core.runs.queryrows import (
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
 if TYPE_CHECKING:
-    from webeval_core.reading.tasks import TaskCatalog
+    from webeval_core.reading.task_catalog import TaskCatalog
     from webeval_core.runs.index_db import IndexStore
 
 __all__ = [

@@ -29,7 +29,7 @@ from webeval_core.reading.markers import ANSWER_SUFFIX, CORE_LOG_NAME, LOG_NAME
 from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, response_fields
 from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.taskdata import site_of, task_text_of
-from webeval_core.reading.trajectory import MAX_DURATION_S, NO_ANSWER_MARKER, answer_task_id
+from webeval_core.reading.trajectory_reader import MAX_DURATION_S, NO_ANSWER_MARKER, answer_task_id
 from webeval_core.reading.verifier import failure_codes, is_verifier_response
 from webeval_core.runs.summary import ANSWER_PREVIEW, TrajectorySummary, error_type
 from webeval_core.scoring.verdicts import Verdict, plain_verdict, read_verdict

@@ -18,6 +18,7 @@ from webeval_core.exports import lazy_getattr
 __all__ = [
     "CONFIG_FILE_NAME",
     "ENGINE_NAME",
+    "NO_ANSWER",
     "RESPONSE_EVALUATOR",
     "RUN_CONFIG_FILE_NAME",
     "AssertionResult",
@@ -85,8 +86,7 @@ if TYPE_CHECKING:
         stored_evaluation,
         write_score_file,
     )
-    from webeval_core.scoring.tallies import ScoreSummary, Tally, summarize_scores
-    from webeval_core.scoring.trajectories import (
+    from webeval_core.scoring.scorer import (
         ScoreOutcome,
         Status,
         commit_outcome,
@@ -95,7 +95,9 @@ if TYPE_CHECKING:
         score_trajectories,
         score_trajectory,
     )
+    from webeval_core.scoring.tallies import ScoreSummary, Tally, summarize_scores
     from webeval_core.scoring.verdicts import (
+        NO_ANSWER,
         Verdict,
         read_verdict,
         read_verdict_with_result,

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import NotReadableFileError, read_file
-from webeval_core.reading.tasks import SITES
+from webeval_core.reading.task_catalog import SITES
 
 CONFIG_FILE_NAME = "webarena-verified-config.json"
 RUN_CONFIG_FILE_NAME = "run_config.json"  # the official CLI's per-task config, beside agent_response.json

@@ -17,14 +17,14 @@ from pydantic import BaseModel, ConfigDict
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.network import Har, TimedStep
 from webeval_core.reading.response import AgentResponse, parse_agent_response
-from webeval_core.reading.tasks import Task, TaskCatalog
+from webeval_core.reading.task_catalog import Task, TaskCatalog
 from webeval_core.scoring import official
 from webeval_core.scoring.config import UrlConfig, stand_ins, unmapped_placeholders
 from webeval_core.scoring.provenance import NetworkCheckTrace, trace_network_checks
 from webeval_core.scoring.results import ENGINE_NAME, TaskResult
 
 ScoredEnding = Literal["answered", "no_answer"]
-"""The endings a verdict is computed for (`reading.trajectory.Ending` less "aborted")."""
+"""The endings a verdict is computed for (`reading.trajectory_reader.Ending` less "aborted")."""
 
 
 class EngineInfo(BaseModel):

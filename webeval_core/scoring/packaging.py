@@ -10,7 +10,7 @@ from pathlib import Path
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.submission import Submission, is_submission, read_submission
-from webeval_core.reading.tasks import TaskCatalog, load_catalog
+from webeval_core.reading.task_catalog import TaskCatalog, load_catalog
 from webeval_core.scoring import official
 
 __all__ = ["check_submission"]

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
-from webeval_core.scoring.trajectories import ScoreOutcome
+from webeval_core.scoring.scorer import ScoreOutcome
 
 
 class Tally(BaseModel):

@@ -25,24 +25,32 @@ from enum import StrEnum
 import streamlit as st
 
 from webeval_core.access import Write
-from webeval_core.presentation.tables import annotation_table
-from webeval_core.reading.taxonomy import CODES, category_of, code_label, describes_task, sorted_codes
-from webeval_core.reading.verifier import parse_step_numbers
+from webeval_core.presentation import annotation_table
+from webeval_core.reading import (
+    CODES,
+    category_of,
+    code_label,
+    describes_task,
+    parse_step_numbers,
+    sorted_codes,
+)
 from webeval_core.review import (
     LABEL_TEXT,
     AnnotationStore,
+    Draft,
     Outcome,
     Process,
     ReviewQueue,
+    Saved,
+    Shown,
     Stage,
     StoreError,
     TaskLabel,
     done_in,
+    reviewer_key,
+    save_judgement,
 )
-from webeval_core.review.annotations import Draft, Shown, reviewer_key
-from webeval_core.review.judging import Saved, save_judgement
-from webeval_core.runs.discovery import trajectory_key
-from webeval_core.runs.judges import OFFICIAL, judge_label, judge_passes, judge_scores
+from webeval_core.runs import OFFICIAL, judge_label, judge_passes, judge_scores, trajectory_key
 from webeval_core.scoring import Verdict, read_verdict
 from webeval_ui.judge_choice import default_judge
 from webeval_ui.loaders import current_index

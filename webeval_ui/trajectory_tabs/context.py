@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from webeval_core.reading.tasks import Task
-from webeval_core.reading.trajectory import Trajectory
+from webeval_core.reading import Task, Trajectory
 from webeval_core.scoring import ScoreOutcome
 from webeval_ui.trajectory_tabs.verdict_tab import live_outcome
 

@@ -10,16 +10,15 @@ from typing import Any
 
 import streamlit as st
 
-from webeval_core.presentation.report import standalone_page
-from webeval_core.presentation.tables import (
+from webeval_core.presentation import (
     core_log_table,
+    download_name,
+    standalone_page,
     token_usage_table,
     utc_moment,
     verdict_field_table,
 )
-from webeval_core.presentation.wording import download_name
-from webeval_core.reading.logexcerpt import read_log_excerpt
-from webeval_core.reading.trajectory import Trajectory
+from webeval_core.reading import Trajectory, read_log_excerpt
 from webeval_core.safe_output import finite
 from webeval_core.scoring import stored_task_result
 from webeval_ui.state import Key

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from webeval_core.reading.response import parse_agent_response
+from webeval_core.reading import parse_agent_response
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.verdict_tab import fields_and_assertions, show_verdict
 from webeval_ui.untrusted import inert

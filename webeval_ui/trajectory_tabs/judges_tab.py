@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from webeval_core.diagnostics import Diagnostic
-from webeval_core.presentation.verifier_tables import (
+from webeval_core.presentation import (
     FAILURE_COLUMNS,
     ReportDifference,
     critical_point_text,
@@ -27,9 +27,14 @@ from webeval_core.presentation.verifier_tables import (
     task_verification_table,
     verdicts_table,
 )
-from webeval_core.reading.trajectory import Trajectory
-from webeval_core.reading.verifier import VerifierOutput, verifier_outputs
-from webeval_core.reading.verifyreport import VerifyReport, find_verify_reports, read_verify_report
+from webeval_core.reading import (
+    Trajectory,
+    VerifierOutput,
+    VerifyReport,
+    find_verify_reports,
+    read_verify_report,
+    verifier_outputs,
+)
 from webeval_ui.state import failure_table_key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.navigation import request_jump

@@ -7,15 +7,16 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.presentation.network_detail import (
+from webeval_core.presentation import (
+    candidate_field_table,
+    candidate_table,
     evaluator_limits,
     pairs_table,
     request_list,
     request_summary,
     search_requests,
 )
-from webeval_core.presentation.tables import candidate_field_table, candidate_table
-from webeval_core.reading.network import Har, NetworkEvent, read_har
+from webeval_core.reading import Har, NetworkEvent, read_har
 from webeval_core.scoring import NetworkCheckTrace
 from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.state import Key, candidates_key

@@ -16,19 +16,21 @@ from pathlib import Path
 import streamlit as st
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.presentation.frames import Frame, frames_of, step_marks, step_point
-from webeval_core.presentation.overlay import (
+from webeval_core.presentation import (
+    Frame,
+    StepFlag,
+    flagged_steps,
     frame_image,
+    frames_of,
+    moment,
     prefetch_frame,
     prefetch_thumbnail,
+    step_marks,
+    step_point,
     thumbnails,
     zoom_view,
 )
-from webeval_core.presentation.verifier_tables import StepFlag, flagged_steps
-from webeval_core.presentation.wording import moment
-from webeval_core.reading.actionlog import Step
-from webeval_core.reading.trajectory import Trajectory
-from webeval_core.reading.verifier import verifier_outputs
+from webeval_core.reading import Step, Trajectory, verifier_outputs
 from webeval_ui.roots import inside_root
 from webeval_ui.state import Key, film_key, flag_key
 from webeval_ui.trajectory_tabs import navigation

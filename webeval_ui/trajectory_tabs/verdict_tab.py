@@ -9,9 +9,18 @@ from typing import Any, Literal
 
 import streamlit as st
 
-from webeval_core.presentation.rubric import JudgeVerdict, judge_verdict, rubric_items_table
-from webeval_core.presentation.tables import MATCH, MISMATCH, assertion_table, response_field_table
-from webeval_core.presentation.tones import STATUS_TONES, Tone, score_tone
+from webeval_core.presentation import (
+    MATCH,
+    MISMATCH,
+    STATUS_TONES,
+    JudgeVerdict,
+    Tone,
+    assertion_table,
+    judge_verdict,
+    response_field_table,
+    rubric_table_in,
+    score_tone,
+)
 from webeval_core.scoring import ScoreOutcome, score_trajectory
 from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.untrusted import inert
@@ -80,7 +89,7 @@ def judge_detail(response: dict[str, Any], task_data: dict[str, Any] | None) -> 
     if facts:
         st.caption(inert(" · ".join(facts)))
     _judge_texts(verdict)
-    rubric = rubric_items_table(response)
+    rubric = rubric_table_in(response)
     if rubric is not None:
         st.markdown("**Rubric**")
         st.table(rubric.map(inert), hide_index=True)  # st.table wraps long justifications

@@ -12,7 +12,7 @@ from webeval_core.presentation.catalog_table import (
     task_table,
     with_attempts,
 )
-from webeval_core.reading.tasks import Task, load_catalog
+from webeval_core.reading.task_catalog import Task, load_catalog
 
 
 @pytest.fixture(scope="module")

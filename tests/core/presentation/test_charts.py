@@ -14,7 +14,7 @@ import pytest
 from tests.core.runs.test_metrics import summary, verdict
 from webeval_core.presentation import charts
 from webeval_core.presentation.charts import BarClick, Breakdown
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import TrajectorySummary

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tests.builders import fara_folder
 from webeval_core.presentation.frames import Frame, action_label, frames_of, step_marks
-from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.reading.trajectory_reader import load_trajectory
 
 
 def test_a_log_with_steps_is_replayed_step_by_step(tmp_path: Path) -> None:

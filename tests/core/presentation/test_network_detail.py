@@ -14,8 +14,8 @@ from webeval_core.presentation.network_detail import (
     search_requests,
 )
 from webeval_core.reading.network import read_har
-from webeval_core.reading.tasks import load_catalog
-from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.reading.task_catalog import load_catalog
+from webeval_core.reading.trajectory_reader import load_trajectory
 
 
 def _har(tmp_path: Path) -> Path:

@@ -18,8 +18,8 @@ from webeval_core.presentation.html import IMAGE_WIDTH
 from webeval_core.presentation.overlay import page_frame
 from webeval_core.presentation.report import trajectory_html
 from webeval_core.presentation.reporthtml import network_explanations
-from webeval_core.reading.tasks import Task, load_catalog
-from webeval_core.reading.trajectory import Trajectory, load_trajectory
+from webeval_core.reading.task_catalog import Task, load_catalog
+from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
 
 DATA_URI = 'src="data:image/jpeg;base64,'
 EXTERNAL = re.compile(r"""(?:src|href|action|srcset|poster)\s*=\s*["']?\s*(?:https?:)?//""", re.IGNORECASE)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webeval_core.presentation.rubric import judge_verdict, rubric_items_table
+from webeval_core.presentation.rubric import judge_verdict, rubric_table_in
 
 RESPONSE = {
     "is_success": 0,
@@ -33,13 +33,13 @@ RESPONSE = {
 
 
 def test_items_read_as_criterion_points_and_justification() -> None:
-    table = rubric_items_table(RESPONSE)
+    table = rubric_table_in(RESPONSE)
     assert table is not None
     assert table.values.tolist() == [
         ["Find", "Open reviews", "2 / 2", "ok"],
         ["Count", "Answer", "0.5 / 5", "5 != 6"],
     ]
-    assert rubric_items_table({"verifier_success": False}) is None
+    assert rubric_table_in({"verifier_success": False}) is None
 
 
 def test_verdict_finds_nested_fields_and_sums_points() -> None:

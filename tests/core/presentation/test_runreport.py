@@ -15,7 +15,7 @@ from webeval_core.presentation.runreport import (
     run_members,
     run_report_html,
 )
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs.index import RootIndex, TrajectorySummary, build_index
 
 EXTERNAL = re.compile(r"""(?:src|href|action|srcset|poster)\s*=\s*["']?\s*(?:https?:)?//""", re.IGNORECASE)

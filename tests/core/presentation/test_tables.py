@@ -16,7 +16,7 @@ from webeval_core.reading.corelog import CoreLogLine
 from webeval_core.reading.network import read_har
 from webeval_core.reading.response import parse_agent_response
 from webeval_core.reading.scorefiles import ScoreFile
-from webeval_core.reading.trajectory import Trajectory, load_trajectory
+from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
 from webeval_core.review.annotations import Annotation
 from webeval_core.scoring import (
     Candidate,

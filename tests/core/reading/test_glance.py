@@ -30,7 +30,7 @@ from tests.hostile import HostileRoot, hostile_root, snapshot_tree
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.glance import Glance, glance_trajectory
 from webeval_core.reading.screenshots import set_image_source
-from webeval_core.reading.trajectory import Trajectory, load_trajectory
+from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
 from webeval_core.reading.verifier import failure_codes
 from webeval_core.remote import open_root
 from webeval_core.runs.discovery import iter_trajectory_dirs

@@ -15,7 +15,7 @@ from tests.trace_recorder import JSON_BODY, record_trace
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.network import read_har
 from webeval_core.reading.playwrighttrace import TRACE_NETWORK, find_trace
-from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.reading.trajectory_reader import load_trajectory
 
 
 @pytest.fixture(scope="module")

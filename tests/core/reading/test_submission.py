@@ -11,7 +11,7 @@ import pytest
 from tests.har_builders import GITLAB, document, response_text, wav_folder
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.submission import extract_submission, read_submission
-from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs.discovery import discover_runs
 
 EXPECTED_ISSUES = {

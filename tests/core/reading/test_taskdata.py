@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.builders import fara_folder
 from tests.core.cli.helpers import run_cli
 from webeval_core.reading.taskdata import task_text_of
-from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.reading.trajectory_reader import load_trajectory
 
 
 def test_the_most_faithful_key_wins_and_is_named() -> None:

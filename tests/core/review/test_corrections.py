@@ -13,8 +13,8 @@ from tests.builders import snapshot
 from tests.conftest import Sample
 from tests.postgres_server import store_arguments
 from webeval_core.cli import main
-from webeval_core.reading.tasks import load_catalog
-from webeval_core.reading.trajectory import load_trajectory
+from webeval_core.reading.task_catalog import load_catalog
+from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.review.annotation_db import open_store
 from webeval_core.review.corrections import (
     CorrectionKind,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from webeval_core.review.agreement import agreement_report
+from webeval_core.review.agreement_stats import agreement_report
 from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Draft, Outcome, Revealed, Shown, Stage
 from webeval_core.review.judging import REPEAT_WINDOW, save_judgement

@@ -10,7 +10,7 @@ import pytest
 
 from tests.builders import fara_folder, write_score
 from tests.core.runs.test_metrics import A, B, summary, verdict
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs import metrics as m
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import RootIndex, build_index

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from pydantic import ValidationError
 
-from webeval_core.reading.tasks import TaskCatalog, load_catalog
+from webeval_core.reading.task_catalog import TaskCatalog, load_catalog
 from webeval_core.runs import metrics as m
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import RootIndex, TrajectorySummary

@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import SAMPLE_RUNS, Sample
 from tests.core.runs.test_index_db import SUMMARIES
 from tests.core.runs.test_metrics import A, B, summary, verdict
-from webeval_core.reading.tasks import TaskCatalog, load_catalog
+from webeval_core.reading.task_catalog import TaskCatalog, load_catalog
 from webeval_core.runs import metrics as m
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index_db import IndexStore, StoredFolder, run_row

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from tests.builders import fara_folder
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.reading.taskdata import site_of
-from webeval_core.reading.tasks import load_catalog
 from webeval_core.runs import metrics
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.queries import IndexQueries

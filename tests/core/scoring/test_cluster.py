@@ -24,7 +24,7 @@ from tests.conftest import SAMPLE_RUNS, Sample, private_copy
 from tests.dask_cluster import DaskCluster, free_port, running_cluster
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring import ScoreOutcome, score_trajectories
-from webeval_core.scoring import trajectories as trajectories_module
+from webeval_core.scoring import scorer as trajectories_module
 from webeval_core.scoring.cluster import (
     ClusterError,
     cluster_root,
@@ -76,7 +76,7 @@ def _on_cluster(cluster: DaskCluster, root: Path, **options: Any) -> list[ScoreO
 
 
 def _catalog() -> Any:
-    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.reading.task_catalog import load_catalog
 
     return load_catalog()
 

@@ -22,7 +22,7 @@ from tests.har_builders import (
     write_config,
 )
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.reading.tasks import default_dataset_path
+from webeval_core.reading.task_catalog import default_dataset_path
 from webeval_core.scoring import (
     load_url_config,
     score_trajectories,

@@ -21,7 +21,7 @@ from tests.har_builders import (
     response_text,
     wav_folder,
 )
-from webeval_core.reading.tasks import default_dataset_path
+from webeval_core.reading.task_catalog import default_dataset_path
 from webeval_core.scoring import (
     UrlConfig,
     score_trajectory,

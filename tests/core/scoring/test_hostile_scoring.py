@@ -16,7 +16,7 @@ import pytest
 
 from tests.builders import fara_folder
 from tests.hostile import BIG_RESPONSE_CHARS, NORMAL_ANSWER, HostileRoot, hostile_root_within, snapshot_tree
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring import official, score_trajectories, score_trajectory
 from webeval_core.scoring.score_writer import score_file_path, stored_evaluation

@@ -128,7 +128,7 @@ def test_the_eval_hash_is_named_without_the_library(config: str | None) -> None:
     from webarena_verified.core.utils.checksum import compute_evaluator_checksum
 
     from tests.har_builders import CONFIG
-    from webeval_core.reading.tasks import load_catalog
+    from webeval_core.reading.task_catalog import load_catalog
     from webeval_core.scoring import UrlConfig
 
     url_config = UrlConfig.from_dict(CONFIG) if config else None

@@ -23,7 +23,7 @@ import pytest
 
 from tests.har_builders import CONFIG, GITLAB, SHOPPING, document, entry, xhr
 from webeval_core.reading.network import Har
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring import UrlConfig, official, score_trajectory, shortcuts
 
@@ -284,7 +284,7 @@ def test_every_sample_verdict_is_the_one_without_shortcuts(monkeypatch: pytest.M
 
 _ENGINE_THEN_IMPORT = """
 import sys
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.scoring import official
 module, first = sys.argv[1], sys.argv[2] == "first"
 if first:
@@ -345,7 +345,7 @@ _NORMALIZE_DISTANCES = """
 import json, sys
 if sys.argv[1] == "first":
     import numpy
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.scoring import official
 official.engine_for(load_catalog(), None)
 import pint.compat

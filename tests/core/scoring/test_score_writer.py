@@ -26,7 +26,7 @@ from tests.har_builders import (
     write_har,
     xhr,
 )
-from webeval_core.reading.tasks import load_catalog
+from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.scoring import (
     Evaluation,
     UrlConfig,

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from webeval_core.review.agreement import (
+from webeval_core.review.agreement_stats import (
     agreement_report,
     binary_scores,
     cohen_kappa,

@@ -24,8 +24,8 @@ from webeval_core.parallel import ProgressCallback, map_in_processes, worker_cou
 from webeval_core.reading.folderfiles import read_file, resolve_inside
 from webeval_core.reading.network import Har, read_har
 from webeval_core.reading.scorefiles import SCORES_DIR
-from webeval_core.reading.tasks import Task, TaskCatalog, load_catalog
-from webeval_core.reading.trajectory import Trajectory, load_trajectory
+from webeval_core.reading.task_catalog import Task, TaskCatalog, load_catalog
+from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
 from webeval_core.scoring import official
 from webeval_core.scoring.config import UrlConfig, find_url_config, load_url_config
 from webeval_core.scoring.evaluation import Evaluation, evaluate, har_problem

@@ -27,7 +27,7 @@ from tests.builders import (
 )
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.markers import LAYOUTS, is_trajectory_folder
-from webeval_core.reading.trajectory import (
+from webeval_core.reading.trajectory_reader import (
     Point,
     Trajectory,
     load_trajectory,

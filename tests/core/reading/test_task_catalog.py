@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.reading.tasks import default_dataset_path, load_catalog
+from webeval_core.reading.task_catalog import default_dataset_path, load_catalog
 
 
 def test_default_catalog_has_the_official_counts() -> None:
@@ -58,7 +58,7 @@ def test_unknown_task_ids(key: str | int) -> None:
 
 def test_loading_does_not_import_the_evaluator() -> None:
     code = (
-        "import sys; from webeval_core.reading.tasks import load_catalog; load_catalog();"
+        "import sys; from webeval_core.reading.task_catalog import load_catalog; load_catalog();"
         " print('webarena_verified' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
