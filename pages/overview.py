@@ -33,7 +33,7 @@ from webeval_core.runs import (
     OFFICIAL,
     Headline,
     IndexView,
-    TrajectoryFilter,
+    filter_from_params,
     judge_label,
     natural_key,
     run_labels,
@@ -348,7 +348,7 @@ def _trajectories(shown: Shown, clicks: Clicks) -> None:
         listed = _trajectories_link(clicks, shown)
     else:
         listed = _trajectories_link({}, shown) | {Key.RUNS.value: _shown_run_labels(shown)}
-    criteria = TrajectoryFilter(runs=frozenset(shown.runs))
+    criteria = filter_from_params({Key.RUNS: list(shown.runs)})
     total = query_table(
         shown.judge,
         criteria,

@@ -30,7 +30,13 @@ from webeval_core.review import (
     read_queues,
     save_queue,
 )
-from webeval_core.runs import OUTCOME_GROUPS, VERDICT_OUTCOME_GROUPS, TrajectoryFilter, tag_options
+from webeval_core.runs import (
+    OUTCOME_GROUPS,
+    VERDICT_OUTCOME_GROUPS,
+    TrajectoryFilter,
+    filter_from_params,
+    tag_options,
+)
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.loaders import current_frame, index_or_stop
 from webeval_ui.review_mode import enter, gate, leave, worked_queue
@@ -73,13 +79,17 @@ def _queue_form(frame: pd.DataFrame, index_runs: list[str], known: list[str]) ->
         placeholder="anyone (choose or type reviewers)",
         help="Whose queue this is: reviewer names, or the identities they sign in with. None: anyone's.",
     )
-    criteria = TrajectoryFilter(
-        runs=frozenset(runs),
-        sites=frozenset(sites),
-        task_types=frozenset(types),
-        outcome_groups=frozenset(outcomes),
-        statuses=frozenset(statuses),
-        tags=frozenset(tags),
+    # Named as the Trajectories page's filters are; a blind queue selects by no verdict.
+    criteria = filter_from_params(
+        {
+            Key.RUNS: runs,
+            Key.SITES: sites,
+            Key.TYPES: types,
+            Key.OUTCOMES: outcomes,
+            Key.STATUSES: statuses,
+            Key.TAGS: tags,
+        },
+        verdicts=by_verdict,
     )
     st.button(
         "Create queue",

@@ -19,9 +19,9 @@ from webeval_core.runs import (
     OUTCOME_GROUPS,
     RESULTS,
     Headline,
-    TrajectoryFilter,
     code_choice,
     filter_frame,
+    filter_from_params,
     headline,
     run_labels,
 )
@@ -165,18 +165,21 @@ with template_box:
 if blind:
     st.caption("Blind review: verdicts, scores, failure tags and other reviewers' labels are hidden.")
 
-criteria = TrajectoryFilter(
-    runs=frozenset(runs),
-    sites=frozenset(sites),
-    task_types=frozenset(types),
-    intent_templates=frozenset(templates),
-    outcome_groups=frozenset(outcomes),
-    results=frozenset(verdicts.results),
-    statuses=frozenset(verdicts.statuses),
-    tags=frozenset(verdicts.tags),
-    failure_codes=frozenset(verdicts.codes),
-    text=text,
-    judges_disagree=verdicts.disagree,
+criteria = filter_from_params(
+    {
+        Key.SEARCH: [text],
+        Key.RUNS: runs,
+        Key.SITES: sites,
+        Key.TYPES: types,
+        Key.TEMPLATES: templates,
+        Key.OUTCOMES: outcomes,
+        Key.RESULTS: verdicts.results,
+        Key.STATUSES: verdicts.statuses,
+        Key.TAGS: verdicts.tags,
+        Key.FAILURE_CODES: verdicts.codes,
+        Key.DISAGREE: [str(verdicts.disagree)],
+    },
+    verdicts=not blind,
 )
 review = review_choice()  # review columns and filters; verdicts dropped in a blind review
 listed = list_params(current_filters())

@@ -14,8 +14,9 @@ import streamlit as st
 
 from webeval_core.presentation import Walk, choice_of, walk_of
 from webeval_core.runs import (
-    TrajectoryFilter,
+    FILTER_PARAMS,
     WalkItem,
+    filter_from_params,
     judge_label,
     load_list,
     order_judges,
@@ -26,19 +27,8 @@ from webeval_ui.loaders import current_index, current_queries
 from webeval_ui.page_links import PAGES
 from webeval_ui.state import Key, listed_key
 
-# The Trajectories page's multiselect filters and the TrajectoryFilter field each one sets.
-_CHOICES: Mapping[Key, str] = {
-    Key.SITES: "sites",
-    Key.TYPES: "task_types",
-    Key.TEMPLATES: "intent_templates",
-    Key.OUTCOMES: "outcome_groups",
-    Key.RESULTS: "results",
-    Key.STATUSES: "statuses",
-    Key.TAGS: "tags",
-    Key.FAILURE_CODES: "failure_codes",
-}
-# The Trajectories page's parameters that describe its list (the judge and the filters).
-FILTERS = (Key.JUDGE, Key.SEARCH, Key.RUNS, Key.DISAGREE, *_CHOICES)
+# The Trajectories page's parameters that describe its list: the core names them (FILTER_PARAMS).
+FILTERS = tuple(Key(name) for name in FILTER_PARAMS)
 _SHOWN = "shown"  # the marker's value: the URL names a list
 MAX_LISTED_KEYS = 200
 """A list named key by key travels in the URL up to this many; a longer one is saved beside the
@@ -75,16 +65,11 @@ def _listed(key: Key) -> list[str]:
     return st.query_params.get_all(listed_key(key))
 
 
-def _by_key_or_label(values: list[str], labels: Mapping[str, str]) -> list[str]:
-    """The keys `values` name: a bound picker writes its label into the URL, a link may write the key."""
-    keys = {label: key for key, label in labels.items()}
-    return [keys.get(value, value) for value in values]
-
-
 def _judge() -> str | None:
+    """The judge the list was listed by: a bound picker writes its label into the URL, a link the name."""
     judges = order_judges(current_index().store.judges())
-    wanted = _by_key_or_label(_listed(Key.JUDGE), {j: judge_label(j) for j in judges})
-    chosen = [j for j in wanted if j in judges]
+    by_label = {judge_label(j): j for j in judges}
+    chosen = [j for j in (by_label.get(v, v) for v in _listed(Key.JUDGE)) if j in judges]
     return chosen[0] if chosen else (judges[0] if judges else None)
 
 
@@ -104,13 +89,7 @@ def listed_items() -> tuple[WalkItem, ...]:
     if named == []:
         return ()  # never every trajectory: an empty key filter would select them all
     labels = run_labels(current_index().run_heads)
-    criteria = TrajectoryFilter(
-        runs=frozenset(_by_key_or_label(_listed(Key.RUNS), labels)),
-        text=(_listed(Key.SEARCH) or [""])[0],
-        judges_disagree=(_listed(Key.DISAGREE) or [""])[0].lower() == "true",
-        keys=frozenset(named or ()),
-        **{field: frozenset(_listed(key)) for key, field in _CHOICES.items()},
-    )
+    criteria = filter_from_params({key: _listed(key) for key in FILTERS}, labels, keys=named)
     items = current_queries().walk_items(_judge(), criteria)
     # A list named key by key is walked in its own order (a query's ORDER BY, the cell's table).
     if named is None:

@@ -20,6 +20,7 @@ from tests.builders import wav_folder, write_score
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import run_of
 from webeval_core.runs.index import build_index
+from webeval_core.runs.trajectory_filter import FAIL, PASS
 from webeval_core.scoring import verdicts
 from webeval_ui.state import Key, table_page_key
 from webeval_ui.trajectory_table import TABLE_PAGE_ROWS
@@ -196,7 +197,7 @@ def test_failures_tab_shows_outcomes_and_taxonomy(app, sample: Sample) -> None:
     assert counted == {
         (run, result): n for (run, result), n in frame.groupby(["run", "result"]).size().items()
     }
-    assert {metrics.PASS, metrics.FAIL} <= {p[1] for trace in outcomes["data"] for p in trace["customdata"]}
+    assert {PASS, FAIL} <= {p[1] for trace in outcomes["data"] for p in trace["customdata"]}
 
 
 def test_templates_and_distributions_tabs(app, sample: Sample) -> None:

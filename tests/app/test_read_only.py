@@ -23,7 +23,7 @@ from webeval_core.review import (
     save_queue,
 )
 from webeval_core.runs.index import build_index
-from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs.trajectory_filter import TrajectoryFilter
 from webeval_ui.state import Key, correction_field_key, label_key, review_field_key
 from webeval_ui.untrusted import inert
 

@@ -30,7 +30,7 @@ from webeval_core.review import (
 )
 from webeval_core.runs.index import build_index
 from webeval_core.runs.judges import judge_label
-from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs.trajectory_filter import TrajectoryFilter
 from webeval_ui.state import Key, correction_field_key, label_key, review_field_key
 
 TRAJECTORY = "pages/trajectory.py"

@@ -21,7 +21,7 @@ from webeval_core.review import (
 )
 from webeval_core.review.annotations import Revealed
 from webeval_core.runs.index import build_index
-from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs.trajectory_filter import TrajectoryFilter
 from webeval_ui.page_links import PAGES
 from webeval_ui.state import Key, label_key, review_field_key
 from webeval_ui.trajectory_tabs.navigation import TABS

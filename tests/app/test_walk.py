@@ -6,6 +6,7 @@ import pytest
 
 from tests.app.conftest import Sample, expected
 from webeval_core.runs import metrics
+from webeval_core.runs.trajectory_filter import FAIL
 from webeval_ui import list_walk as walk
 from webeval_ui.state import Key
 
@@ -54,7 +55,7 @@ def test_next_failure_skips_to_the_next_failed_trajectory_of_the_list(app, sampl
     at.button(key="_list_next_failure").click().run()
     assert at.session_state["run"] == frame.iloc[target]["run"]
     assert f"**{target + 1} of {len(frame)}** in the list" in _markdown(at)
-    assert frame.iloc[target]["result"] in (metrics.FAIL, "no answer")
+    assert frame.iloc[target]["result"] in (FAIL, "no answer")
 
 
 def test_a_trajectory_opened_without_a_list_has_no_walk_bar(app, sample: Sample) -> None:

@@ -28,7 +28,7 @@ from webeval_core.review import (
     save_queue,
 )
 from webeval_core.runs.index import build_index
-from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs.trajectory_filter import TrajectoryFilter
 from webeval_ui.trajectory_tabs.navigation import TABS
 
 HOST = "0.0.0.0"

@@ -30,7 +30,8 @@ from webeval_core.review import (
     save_queue,
 )
 from webeval_core.runs.index import build_index
-from webeval_core.runs.metrics import TrajectoryFilter, trajectory_frame
+from webeval_core.runs.metrics import trajectory_frame
+from webeval_core.runs.trajectory_filter import TrajectoryFilter
 
 if TYPE_CHECKING:
     from conftest import App

@@ -48,7 +48,8 @@ from webeval_core.review import (
 )
 from webeval_core.review.annotations import Revealed
 from webeval_core.runs.index import build_index
-from webeval_core.runs.metrics import TrajectoryFilter, trajectory_frame
+from webeval_core.runs.metrics import trajectory_frame
+from webeval_core.runs.trajectory_filter import TrajectoryFilter
 from webeval_core.scoring.score_writer import WRITERS_FILE
 
 ROLES = """[roles]

@@ -182,7 +182,7 @@ def test_a_refusal_by_role_is_refused_in_the_store_and_logged_with_who_and_what(
 ) -> None:
     from webeval_core.review import ReviewQueue, Stage, save_queue
     from webeval_core.review.corrections import CorrectionKind, TaskCorrection, save_correction
-    from webeval_core.runs.metrics import TrajectoryFilter
+    from webeval_core.runs.trajectory_filter import TrajectoryFilter
 
     store = open_store(str(tmp_path / "annotations.sqlite"))
     correction = TaskCorrection(task_id=108, kind=CorrectionKind.AMBIGUOUS, reason="unclear", reviewer="ann")

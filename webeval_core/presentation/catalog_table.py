@@ -10,7 +10,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.task_catalog import TaskCatalog
-from webeval_core.runs.metrics import PASS
+from webeval_core.runs.trajectory_filter import PASS
 
 HELPER_COLUMNS = ("_search", "_sites")
 """Columns `task_table` adds for filtering only: drop them before showing the table."""

@@ -25,8 +25,6 @@ from webeval_core.presentation.tones import score_tone
 from webeval_core.reading.task_catalog import TaskCatalog
 from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs.metrics import (
-    FAIL,
-    PASS,
     UNKNOWN,
     Headline,
     breakdown,
@@ -36,6 +34,7 @@ from webeval_core.runs.metrics import (
     trajectory_frame,
 )
 from webeval_core.runs.summary import RootIndex, TrajectorySummary
+from webeval_core.runs.trajectory_filter import FAIL, PASS
 
 PAGES_FOLDER = "trajectories"
 OFFICIAL_JUDGE = "the official WebArena-Verified evaluator"

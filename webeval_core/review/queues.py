@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from webeval_core.access import Write
 from webeval_core.review.annotation_db import AnnotationStore
 from webeval_core.review.annotations import Annotation, Stage, reviewer_key
-from webeval_core.runs.metrics import PASS, TrajectoryFilter, filter_frame
+from webeval_core.runs.metrics import filter_frame
+from webeval_core.runs.trajectory_filter import PASS, TrajectoryFilter
 
 QUEUE_RECORD = "queue"
 Item = tuple[str, str]

@@ -23,6 +23,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_S",
     "FAIL",
     "FAIL_TO_PASS",
+    "FILTER_PARAMS",
     "INDEX_TABLES",
     "NOT_COMPARABLE",
     "OFFICIAL",
@@ -59,6 +60,7 @@ __all__ = [
     "compare_runs",
     "discover_runs",
     "filter_frame",
+    "filter_from_params",
     "fingerprint",
     "headline",
     "headlines",
@@ -108,18 +110,12 @@ if TYPE_CHECKING:
     from webeval_core.runs.lists import load_list, save_list
     from webeval_core.runs.metrics import (
         CHANGES,
-        FAIL,
         FAIL_TO_PASS,
         NOT_COMPARABLE,
         ONLY_A,
         ONLY_B,
-        OUTCOME_GROUPS,
-        PASS,
         PASS_TO_FAIL,
-        RESULTS,
-        VERDICT_OUTCOME_GROUPS,
         Headline,
-        TrajectoryFilter,
         change_counts,
         compare_runs,
         filter_frame,
@@ -146,6 +142,16 @@ if TYPE_CHECKING:
     )
     from webeval_core.runs.statistics import TEST_NAMES, PairedStatistics, paired_statistics
     from webeval_core.runs.summary import RootIndex, TrajectorySummary
+    from webeval_core.runs.trajectory_filter import (
+        FAIL,
+        FILTER_PARAMS,
+        OUTCOME_GROUPS,
+        PASS,
+        RESULTS,
+        VERDICT_OUTCOME_GROUPS,
+        TrajectoryFilter,
+        filter_from_params,
+    )
     from webeval_core.runs.view import IndexView
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -15,9 +15,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict
-
 from webeval_core.runs.judges import OFFICIAL, judge_passes, judge_scores, judges_disagree
+from webeval_core.runs.trajectory_filter import (
+    ANSWERED,
+    FAIL,
+    OUTCOME_GROUPS,
+    PASS,
+    UNREADABLE,
+    UNSCORED,
+    TrajectoryFilter,
+)
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
 # pandas (most of a second to import) is imported where a frame is made: pages that only pick
@@ -29,16 +36,6 @@ if TYPE_CHECKING:
     from webeval_core.runs.discovery import Run
     from webeval_core.runs.index_db import IndexStore
     from webeval_core.runs.summary import RootIndex
-
-# Per-trajectory result labels: the cells of the tasks x runs matrix.
-PASS, FAIL = "pass", "fail"
-UNSCORED, UNREADABLE = "unscored", "unreadable"
-RESULTS = (PASS, FAIL, NO_ANSWER, ABORTED, SCORING_ERROR, UNSCORED, UNREADABLE)
-# Outcome groups: answered / no answer / aborted / scoring error (and folders we could not read).
-ANSWERED = "answered"
-OUTCOME_GROUPS = (ANSWERED, NO_ANSWER, ABORTED, SCORING_ERROR, UNREADABLE)
-VERDICT_OUTCOME_GROUPS = frozenset({SCORING_ERROR})
-"""Outcome groups that only a verdict tells (a scoring error); the others are read from the folder."""
 
 # Changes between two runs on one task.
 PASS_TO_FAIL, FAIL_TO_PASS = "pass → fail", "fail → pass"
@@ -365,58 +362,6 @@ def taxonomy(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 # --- filtering ------------------------------------------------------------------------------
-
-
-class TrajectoryFilter(BaseModel):
-    """Which rows of a trajectory frame to keep: every criterion given must match.
-
-    The values of one criterion are alternatives; an empty criterion keeps everything, and
-    `(unknown)` matches a missing value.
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    runs: frozenset[str] = frozenset()
-    """Run keys (the `run` column)."""
-    sites: frozenset[str] = frozenset()
-    """Site keys as the official summary groups them, e.g. "gitlab" or "reddit-shopping"."""
-    task_types: frozenset[str] = frozenset()
-    """Task types: retrieve, mutate, navigate."""
-    intent_templates: frozenset[str] = frozenset()
-    """Intent templates, as the catalog writes them."""
-    outcome_groups: frozenset[str] = frozenset()
-    """Outcome groups (`OUTCOME_GROUPS`): answered, no answer, aborted, scoring error, unreadable."""
-    results: frozenset[str] = frozenset()
-    """Result labels (`RESULTS`): pass, fail, no answer, aborted..."""
-    statuses: frozenset[str] = frozenset()
-    """WebArena-Verified verdict statuses: success, failure, error."""
-    tags: frozenset[str] = frozenset()
-    """Failure tags; a row carrying any of them is kept."""
-    text: str = ""
-    """A case-insensitive substring of the task id, intent or answer; blank keeps everything."""
-    judges_disagree: bool = False
-    """Keep only trajectories whose judges disagree on pass or fail."""
-    failure_codes: frozenset[str] = frozenset()
-    """Error-taxonomy codes as "<judge>: <code named>" (`queries.code_choice`): a row one of whose judges
-    gives the code, or a code under it ("2" keeps 2.3, "3.2" keeps 3.2.1), is kept. Read by the
-    index's queries only (the pandas frame holds no codes)."""
-    keys: frozenset[str] = frozenset()
-    """Summary keys (the folders under the root) of a list named one by one (a judges-disagree cell,
-    a query's rows); read by the index's queries only."""
-
-    @property
-    def uses_verdicts(self) -> bool:
-        """Whether keeping a row depends on a verdict, score, tag or judge's code (the criteria a
-        blind pass may not use: `review.queues`).
-        """
-        return bool(
-            self.results
-            or self.statuses
-            or self.tags
-            or self.judges_disagree
-            or self.failure_codes
-            or self.outcome_groups & VERDICT_OUTCOME_GROUPS
-        )
 
 
 FILTER_COLUMNS = {

@@ -32,6 +32,15 @@ from webeval_core.runs.queryrows import (
     TrajectoryPage,
     WalkItem,
 )
+from webeval_core.runs.trajectory_filter import (
+    ANSWERED,
+    FAIL,
+    PASS,
+    RESULTS,
+    UNREADABLE,
+    UNSCORED,
+    TrajectoryFilter,
+)
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
 if TYPE_CHECKING:
@@ -128,11 +137,11 @@ _NAMES = {
     "no_answer": NO_ANSWER,
     "scoring_error": SCORING_ERROR,
     "official": OFFICIAL,
-    "unreadable": metrics.UNREADABLE,
-    "unscored": metrics.UNSCORED,
-    "pass_label": metrics.PASS,
-    "fail_label": metrics.FAIL,
-    "answered": metrics.ANSWERED,
+    "unreadable": UNREADABLE,
+    "unscored": UNSCORED,
+    "pass_label": PASS,
+    "fail_label": FAIL,
+    "answered": ANSWERED,
 }
 _LIST_COLUMNS = (
     "run, task_id, site, task_type, intent, intent_template, outcome, outcome_group, status, score,"
@@ -225,10 +234,13 @@ class IndexQueries:
         return {row[0]: _headline(row[1:]) for row in rows}
 
     def headline(
-        self, runs: Sequence[str] | None, judge: str | None, criteria: metrics.TrajectoryFilter | None = None
+        self,
+        runs: Sequence[str] | None,
+        judge: str | None,
+        criteria: TrajectoryFilter | None = None,
     ) -> metrics.Headline:
         """The headline numbers of the trajectories of `runs` pooled (those `criteria` keeps)."""
-        where, args = _where(criteria or metrics.TrajectoryFilter(), ())
+        where, args = _where(criteria or TrajectoryFilter(), ())
         return _headline(self._query(f"SELECT {_HEADLINE} FROM rows {where}", runs, judge, args)[0])
 
     def breakdown(
@@ -253,8 +265,8 @@ class IndexQueries:
     def results(
         self, runs: Sequence[str] | None, judge: str | None, pool: str | None = None
     ) -> tuple[CountRow, ...]:
-        """Trajectories per run (or `pool`) and result, results in `metrics.RESULTS` order."""
-        return self._counts("result", metrics.RESULTS, runs, judge, pool)
+        """Trajectories per run (or `pool`) and result, results in `RESULTS` order."""
+        return self._counts("result", RESULTS, runs, judge, pool)
 
     def _counts(
         self,
@@ -364,7 +376,7 @@ class IndexQueries:
     def page(
         self,
         judge: str | None,
-        criteria: metrics.TrajectoryFilter | None = None,
+        criteria: TrajectoryFilter | None = None,
         bars: Sequence[Sequence[BarChoice]] = (),
         offset: int = 0,
         limit: int | None = None,
@@ -373,7 +385,7 @@ class IndexQueries:
 
         `bars`: per clicked chart, its clicked bars; a row must be in one bar of every chart.
         """
-        where, args = _where(criteria or metrics.TrajectoryFilter(), bars)
+        where, args = _where(criteria or TrajectoryFilter(), bars)
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
         select = (
             f"SELECT {_LIST_COLUMNS} FROM rows {where} ORDER BY run_key, sort_key LIMIT :limit OFFSET :offset"
@@ -383,11 +395,9 @@ class IndexQueries:
         total = self._query(f"SELECT COUNT(*) FROM rows {where}", runs, judge, args)[0][0]
         return TrajectoryPage(total=total, rows=tuple(self._listed(row) for row in found))
 
-    def walk_items(
-        self, judge: str | None, criteria: metrics.TrajectoryFilter | None = None
-    ) -> tuple[WalkItem, ...]:
+    def walk_items(self, judge: str | None, criteria: TrajectoryFilter | None = None) -> tuple[WalkItem, ...]:
         """Every trajectory matching `criteria`, in list order, as a walk through it needs them."""
-        where, args = _where(criteria or metrics.TrajectoryFilter(), ())
+        where, args = _where(criteria or TrajectoryFilter(), ())
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
         select = f"SELECT key, value IS NOT NULL AND value < 1 FROM rows {where} ORDER BY run_key, sort_key"
         found = self._query(select, runs, judge, args)
@@ -396,11 +406,11 @@ class IndexQueries:
     def paths(
         self,
         judge: str | None,
-        criteria: metrics.TrajectoryFilter | None = None,
+        criteria: TrajectoryFilter | None = None,
         bars: Sequence[Sequence[BarChoice]] = (),
     ) -> list[str]:
         """The folders of every trajectory matching `criteria` and `bars`, in list order."""
-        where, args = _where(criteria or metrics.TrajectoryFilter(), bars)
+        where, args = _where(criteria or TrajectoryFilter(), bars)
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
         select = f"SELECT rel FROM rows {where} ORDER BY run_key, sort_key"
         return [self.store.path_text(rel) for (rel,) in self._query(select, runs, judge, args)]
@@ -486,9 +496,7 @@ def _tags(verdict_tags: str | None, outcome: str | None, core_error: str | None)
     return tuple(tagged)
 
 
-def _where(
-    criteria: metrics.TrajectoryFilter, bars: Sequence[Sequence[BarChoice]]
-) -> tuple[str, dict[str, Any]]:
+def _where(criteria: TrajectoryFilter, bars: Sequence[Sequence[BarChoice]]) -> tuple[str, dict[str, Any]]:
     """The WHERE clause of a filter and clicked bars, with its parameters."""
     clauses: list[str] = []
     args: dict[str, Any] = {"unknown": metrics.UNKNOWN}

@@ -20,6 +20,7 @@ from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import TrajectorySummary
 from webeval_core.runs.index_db import IndexStore, StoredFolder, run_row
 from webeval_core.runs.queries import BarChoice, IndexQueries
+from webeval_core.runs.trajectory_filter import FAIL, PASS
 from webeval_core.scoring import verdicts as vd
 
 LABELS = {"run-a": "Agent A", "run-b": "Agent <b>"}
@@ -183,7 +184,11 @@ def test_overview_figures_hold_every_chart(queries: IndexQueries) -> None:
     steps = sorted(x for t in figures.histograms["steps"]["data"] for x in t["x"])
     assert steps == [2, 4, 5]
     outcomes = {(p[0], p[1]): p[3] for t in figures.bars[Breakdown.OUTCOME]["data"] for p in t["customdata"]}
-    assert outcomes == {("run-a", metrics.PASS): 1, ("run-a", metrics.FAIL): 1, ("run-b", vd.ABORTED): 1}
+    assert outcomes == {
+        ("run-a", PASS): 1,
+        ("run-a", FAIL): 1,
+        ("run-b", vd.ABORTED): 1,
+    }
     # the template chart lists the worst template first: 200's (failed) before 108's (passed)
     spec = figures.bars[Breakdown.INTENT_TEMPLATE]
     raw = {p[2]: p[1] for t in spec["data"] for p in t["customdata"]}

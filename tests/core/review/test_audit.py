@@ -18,7 +18,7 @@ from webeval_core.review import ReviewQueue, Stage, save_queue
 from webeval_core.review.annotation_db import StoreError, open_store
 from webeval_core.review.commands import export_command
 from webeval_core.review.corrections import CorrectionKind, TaskCorrection, save_correction
-from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs.trajectory_filter import TrajectoryFilter
 
 ROLES = Roles.model_validate({"roles": {"ann@example.org": "reviewer", "judge@example.org": "adjudicator"}})
 SIGNED_IN = AccessPolicy(sign_in=True, roles=ROLES)

@@ -21,7 +21,7 @@ from webeval_core.review.queues import (
     reassign_queues,
     save_queue,
 )
-from webeval_core.runs.metrics import TrajectoryFilter
+from webeval_core.runs.trajectory_filter import TrajectoryFilter
 
 
 def _note(task: str, reviewer: str, stage: Stage = Stage.BLIND, minute: int = 0) -> Annotation:

@@ -12,6 +12,7 @@ from webeval_core.runs import metrics
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.queries import IndexQueries
 from webeval_core.runs.refresh import refresh_index
+from webeval_core.runs.trajectory_filter import TrajectoryFilter
 
 TASK = "Find the longest trail in Yosemite on AllTrails and report its length."
 
@@ -36,9 +37,9 @@ def test_the_list_shows_intent_and_site_and_search_finds_a_word_of_the_task(tmp_
     assert rows["alltrails_find_23"].site == "alltrails.com"
     assert rows["bare_1"].intent is None and rows["bare_1"].site is None
 
-    found = queries.page(None, metrics.TrajectoryFilter(text="yosemite")).rows
+    found = queries.page(None, TrajectoryFilter(text="yosemite")).rows
     assert [row.task_id for row in found] == ["alltrails_find_23"]
-    by_site = queries.page(None, metrics.TrajectoryFilter(sites=frozenset({"alltrails.com"}))).rows
+    by_site = queries.page(None, TrajectoryFilter(sites=frozenset({"alltrails.com"}))).rows
     assert [row.task_id for row in by_site] == ["alltrails_find_23"]
 
 
@@ -47,7 +48,7 @@ def test_the_pandas_frame_agrees(tmp_path: Path) -> None:
     frame = metrics.stored_frame(store, load_catalog()).set_index("task_id")
     assert frame.loc["alltrails_find_23", "intent"] == TASK
     assert frame.loc["alltrails_find_23", "site"] == "alltrails.com"
-    found = metrics.filter_frame(frame.reset_index(), metrics.TrajectoryFilter(text="Yosemite"))
+    found = metrics.filter_frame(frame.reset_index(), TrajectoryFilter(text="Yosemite"))
     assert list(found["task_id"]) == ["alltrails_find_23"]
 
 
