@@ -12,7 +12,6 @@ A file from another schema version, or one SQLite cannot read, is replaced by an
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import os
@@ -24,6 +23,14 @@ from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from webeval_core.runs.index_columns import (
+    RowSource,
+    StoredFolder,
+    columns_print,
+    create_table,
+    insert_statement,
+    row_values,
+)
 from webeval_core.version import __version__
 
 if TYPE_CHECKING:
@@ -45,8 +52,9 @@ __all__ = [
     "trajectory_row",
 ]
 
-# Bumped whenever a table or TrajectorySummary changes shape: older files are rebuilt, not trusted.
-SCHEMA_VERSION = f"{__version__}+store-4+codes-1"  # store-4: task text and site of every benchmark
+# Bumped whenever a table or TrajectorySummary changes shape (a trajectories column changes it by
+# itself): older files are rebuilt, not trusted.
+SCHEMA_VERSION = f"{__version__}+store-4+codes-1+columns-{columns_print()}"
 _BUSY_TIMEOUT_S = 30.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -54,13 +62,7 @@ CREATE TABLE IF NOT EXISTS runs (
     key TEXT PRIMARY KEY, rel TEXT NOT NULL, system TEXT, model TEXT, user TEXT,
     benchmark TEXT, run_id TEXT);
 CREATE TABLE IF NOT EXISTS dirs (rel TEXT PRIMARY KEY, mtime_ns INTEGER NOT NULL, children TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS trajectories (
-    key TEXT PRIMARY KEY, rel TEXT NOT NULL UNIQUE, run_key TEXT NOT NULL, sort_key TEXT NOT NULL,
-    dir_mtime_ns INTEGER NOT NULL, scores_mtime_ns INTEGER NOT NULL, files_print TEXT,
-    task_id TEXT NOT NULL, layout TEXT, outcome TEXT, steps INTEGER, screenshots INTEGER,
-    duration_s REAL, prompt_tokens INTEGER, completion_tokens INTEGER, final_answer TEXT,
-    core_error TEXT, crash_reason TEXT, verdict_status TEXT, verdict_tags TEXT,
-    warnings INTEGER, unreadable TEXT, site TEXT, task_text TEXT, summary TEXT NOT NULL);
+{trajectories};
 CREATE INDEX IF NOT EXISTS trajectories_by_run ON trajectories (run_key, sort_key);
 CREATE TABLE IF NOT EXISTS scores (
     key TEXT NOT NULL, judge TEXT NOT NULL, score REAL, PRIMARY KEY (key, judge));
@@ -70,7 +72,7 @@ CREATE INDEX IF NOT EXISTS trajectories_seen
     ON trajectories (rel, dir_mtime_ns, scores_mtime_ns, files_print, outcome);
 CREATE INDEX IF NOT EXISTS trajectories_unreadable ON trajectories (unreadable) WHERE unreadable IS NOT NULL;
 CREATE TABLE IF NOT EXISTS misnamed (rel TEXT PRIMARY KEY, names TEXT NOT NULL);
-"""
+""".replace("{trajectories}", create_table())
 # misnamed: sub-folders of a walked folder skipped for names that are not UTF-8 (JSON list, shown
 # with U+FFFD), kept with the listing they came from so a warm refresh still names them.
 # trajectories_seen: a refresh reads what it compares from this index, not from rows holding
@@ -78,27 +80,7 @@ CREATE TABLE IF NOT EXISTS misnamed (rel TEXT PRIMARY KEY, names TEXT NOT NULL);
 # is created in existing files of this version when they are next opened (`_current`).
 _SCHEMA_NAMES = frozenset(re.findall(r"CREATE (?:TABLE|INDEX) IF NOT EXISTS (\w+)", _SCHEMA))
 _TABLES = ("meta", "runs", "dirs", "trajectories", "scores", "failure_codes", "misnamed")
-_TRAJECTORY_COLUMNS = (
-    "key, rel, run_key, sort_key, dir_mtime_ns, scores_mtime_ns, files_print, task_id, layout, outcome,"
-    " steps, screenshots, duration_s, prompt_tokens, completion_tokens, final_answer, core_error,"
-    " crash_reason, verdict_status, verdict_tags, warnings, unreadable, site, task_text, summary"
-)
-_INSERT_TRAJECTORY = (
-    f"INSERT OR REPLACE INTO trajectories ({_TRAJECTORY_COLUMNS}) VALUES ({', '.join('?' * 25)})"
-)
-
-
-class StoredFolder(NamedTuple):
-    """What the index last saw of a trajectory folder; unchanged, its summary is not read again."""
-
-    dir_mtime_ns: int
-    """The folder's mtime (a file added, removed or replaced by rename changes it)."""
-    scores_mtime_ns: int
-    """The mtime of its `scores/` (a score file written), -1 when it has none."""
-    files_print: str | None
-    """`refresh.fingerprint` of a folder still being written (files edited in place); None for others."""
-    answered: bool = False
-    """Its summary has a final answer (not left out of the watch for an answer yet to come)."""
+_INSERT_TRAJECTORY = insert_statement()
 
 
 class IndexCounts(NamedTuple):
@@ -126,18 +108,6 @@ def store_path(cache_dir: Path, root: Path) -> Path:
     """The index file of `root` in `cache_dir` (one file per resolved root)."""
     digest = hashlib.sha1(str(Path(root).resolve()).encode()).hexdigest()[:16]
     return cache_dir / f"index-{digest}.sqlite"
-
-
-def sort_key(rel: str) -> str:
-    """A text that sorts as `discovery.natural_key` of the folder's name does (task 9 before 10)."""
-    return _name_sort_key(rel.rsplit("/", 1)[-1])
-
-
-@functools.lru_cache(maxsize=4096)  # folders are named by task id: every run repeats the same names
-def _name_sort_key(name: str) -> str:
-    from webeval_core.runs.discovery import natural_key
-
-    return "\x00".join(f"0{len(str(v)):03d}{v}" if kind == 0 else f"1{v}" for kind, v in natural_key(name))
 
 
 class IndexStore:
@@ -513,38 +483,7 @@ def trajectory_row(
     codes = tuple(
         (summary.key, judge, code) for judge, codes in summary.failure_codes.items() for code in codes
     )
-    return TrajectoryRow(_row(rel, seen, summary, document), scores, codes)
-
-
-def _row(rel: str, seen: StoredFolder, s: TrajectorySummary, document: str) -> tuple[object, ...]:
-    verdict = s.verdict
-    return (
-        s.key,
-        rel,
-        s.run_key,
-        sort_key(rel),
-        seen.dir_mtime_ns,
-        seen.scores_mtime_ns,
-        seen.files_print,
-        s.task_id,
-        s.layout,
-        s.outcome,
-        s.steps,
-        s.screenshots,
-        s.duration_s,
-        s.prompt_tokens,
-        s.completion_tokens,
-        s.final_answer,
-        s.core_error,
-        s.crash_reason,
-        verdict.status if verdict is not None else None,
-        "\n".join(verdict.tags) if verdict is not None else None,
-        s.warnings,
-        s.unreadable,
-        s.site,
-        s.task_text,
-        document,
-    )
+    return TrajectoryRow(row_values(RowSource(rel, seen, summary, document)), scores, codes)
 
 
 # --- read-only access (runs/queries.py) ---------------------------------------------------------

@@ -106,13 +106,13 @@ class ListedTrajectory(BaseModel):
     outcome: str | None
     """Answered, no answer, aborted; None when unreadable."""
     outcome_group: str
-    """Its outcome group (`metrics.OUTCOME_GROUPS`)."""
+    """Its outcome group (`trajectory_filter.OUTCOME_GROUPS`)."""
     status: str | None
     """The official verdict's status when the official evaluator is the judge used."""
     score: float | None
     """The judge's raw score."""
     result: str
-    """The result label (`metrics.RESULTS`)."""
+    """The result label (`trajectory_filter.RESULTS`)."""
     value: float | None
     """What it adds to the success rate; None when left out."""
     steps: int
@@ -172,6 +172,6 @@ class BarChoice(BaseModel):
     run: str | None
     """The run key; None for a bar counting every run listed together."""
     field: str
-    """The `metrics.TrajectoryFilter` criterion the bar sets (`sites`, `results`, `tags`...)."""
+    """The `TrajectoryFilter` criterion the bar sets (`sites`, `results`, `tags`...)."""
     value: str
     """Its value."""

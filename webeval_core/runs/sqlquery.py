@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
+from webeval_core.runs.index_columns import column_docs
 from webeval_core.runs.index_db import read_connection
 
 if TYPE_CHECKING:
@@ -48,33 +49,7 @@ Cell = str | int | float | None
 """One value of a result row (a BLOB is shown as its size: the index stores none)."""
 
 INDEX_TABLES: dict[str, dict[str, str]] = {
-    "trajectories": {
-        "key": "the folder relative to the root, '/'-separated (unique; the other tables' `key`)",
-        "rel": "the same folder relative path (link rows to the Trajectory page with run_key and task_id)",
-        "run_key": "the run it belongs to (runs.key)",
-        "task_id": "the task's id",
-        "site": "the task's website (WebArena site key, or the benchmark task's site/URL host)",
-        "task_text": "the task as the agent was given it (intent / task_proposal)",
-        "layout": "'fara' or 'webarena-verified'",
-        "outcome": "'answered', 'no_answer' or 'aborted'",
-        "steps": "actions the agent took",
-        "screenshots": "screenshot files in the folder",
-        "duration_s": "solver time in seconds (NULL when unknown)",
-        "prompt_tokens": "LLM prompt tokens",
-        "completion_tokens": "LLM completion tokens",
-        "final_answer": "the first 400 characters of the agent's answer",
-        "core_error": "error type of core.log's last error",
-        "crash_reason": "core.log's last error when that is all a crashed task left",
-        "verdict_status": "WebArena-Verified status ('success', 'failure', 'error', ...)",
-        "verdict_tags": "WebArena-Verified failure tags, one per line",
-        "warnings": "problems met reading the folder",
-        "unreadable": "why the folder could not be loaded (NULL when it could)",
-        "summary": "the whole summary as JSON (read with json_extract)",
-        "sort_key": "the folder name in natural order (task 9 before 10): ORDER BY run_key, sort_key",
-        "dir_mtime_ns": "the refresh's bookkeeping: the folder's mtime when last read",
-        "scores_mtime_ns": "the refresh's bookkeeping: scores/'s mtime when last read (-1: none)",
-        "files_print": "the refresh's bookkeeping: a print of a folder still being written",
-    },
+    "trajectories": column_docs(),
     "scores": {
         "key": "the trajectory (trajectories.key)",
         "judge": "the judge: a score file's stem, or 'webarena-verified'",

@@ -14,7 +14,8 @@ from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs import metrics as m
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import RootIndex, build_index
-from webeval_core.runs.index_db import IndexStore, StoredFolder, default_cache_dir, run_row, sort_key
+from webeval_core.runs.index_columns import sort_key
+from webeval_core.runs.index_db import IndexStore, StoredFolder, default_cache_dir, run_row
 from webeval_core.runs.judges import OFFICIAL, available_judges, order_judges
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.scoring import verdicts as vd

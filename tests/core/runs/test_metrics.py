@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from webeval_core.reading.task_catalog import TaskCatalog, load_catalog
 from webeval_core.runs import metrics as m
+from webeval_core.runs import trajectory_filter as tf
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import RootIndex, TrajectorySummary
 from webeval_core.scoring import verdicts as vd
@@ -92,7 +93,7 @@ def test_frame_has_one_row_per_trajectory_with_task_facts(frame) -> None:
     )
     assert row["intent_template"] == "Get the top-{{n}} best-selling {{entity}} in {{period}}"
     unknown = frame[frame["task_id"] == "999999"].iloc[0]
-    assert pd.isna(unknown["site"]) and unknown["result"] == m.UNREADABLE
+    assert pd.isna(unknown["site"]) and unknown["result"] == tf.UNREADABLE
 
 
 def test_results_follow_upstream_counting(frame) -> None:
@@ -202,11 +203,11 @@ def test_filters_combine(frame) -> None:
 
 
 def test_a_filter_model_keeps_what_the_same_keyword_criteria_keep(frame) -> None:
-    criteria = m.TrajectoryFilter(runs={A}, results={"pass", "fail"})
+    criteria = tf.TrajectoryFilter(runs={A}, results={"pass", "fail"})
     assert m.filter_frame(frame, criteria).equals(m.filter_frame(frame, runs=[A], results=["pass", "fail"]))
     narrower = m.filter_frame(frame, criteria, text="MERGE requests")
     assert narrower["task_id"].tolist() == ["102"]
-    assert m.filter_frame(frame, m.TrajectoryFilter()).equals(frame)
+    assert m.filter_frame(frame, tf.TrajectoryFilter()).equals(frame)
 
 
 def test_an_unknown_criterion_is_refused(frame) -> None:

@@ -12,6 +12,7 @@ from tests.core.runs.test_index_db import SUMMARIES
 from tests.core.runs.test_metrics import A, B, summary, verdict
 from webeval_core.reading.task_catalog import TaskCatalog, load_catalog
 from webeval_core.runs import metrics as m
+from webeval_core.runs import trajectory_filter as tf
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index_db import IndexStore, StoredFolder, run_row
 from webeval_core.runs.judges import order_judges
@@ -79,7 +80,7 @@ def assert_same(store: IndexStore, catalog: TaskCatalog, judge: str | None) -> N
         ]
     # In the pandas path's order, run by run (results: in RESULTS order, like outcome groups).
     results = frame.groupby(["run", "result"]).size().reset_index()
-    rank = {name: i for i, name in enumerate(m.RESULTS)}
+    rank = {name: i for i, name in enumerate(tf.RESULTS)}
     results = results.sort_values(["run", "result"], key=lambda c: c.map(rank) if c.name == "result" else c)
     assert [(r.run, r.value, r.trajectories) for r in queries.results(None, judge)] == list(
         results.itertuples(index=False, name=None)
@@ -99,11 +100,11 @@ def assert_same(store: IndexStore, catalog: TaskCatalog, judge: str | None) -> N
             (run, n, *(None if pd.isna(v) else pytest.approx(v) for v in (mean, low, mid, high)))
             for run, n, mean, low, mid, high in stats.itertuples(index=False)
         ]
-    assert_same_list(queries, frame, judge, m.TrajectoryFilter())
+    assert_same_list(queries, frame, judge, tf.TrajectoryFilter())
 
 
 def assert_same_list(
-    queries: IndexQueries, frame: pd.DataFrame, judge: str | None, criteria: m.TrajectoryFilter
+    queries: IndexQueries, frame: pd.DataFrame, judge: str | None, criteria: tf.TrajectoryFilter
 ) -> None:
     """A paged list of `criteria` holds the rows `filter_frame` keeps, in frame order, all columns."""
     expected = m.filter_frame(frame, criteria)
@@ -145,23 +146,23 @@ def test_without_a_catalog_every_task_is_unknown(synthetic: IndexStore) -> None:
 
 
 FILTERS = (
-    m.TrajectoryFilter(runs=frozenset({B})),
-    m.TrajectoryFilter(sites=frozenset({m.UNKNOWN})),
-    m.TrajectoryFilter(results=frozenset({m.PASS, vd.NO_ANSWER}), runs=frozenset({A})),
-    m.TrajectoryFilter(outcome_groups=frozenset({m.ANSWERED})),
-    m.TrajectoryFilter(statuses=frozenset({"failure", m.UNKNOWN})),
-    m.TrajectoryFilter(tags=frozenset({vd.WRONG_VALUES, vd.ABORTED})),
-    m.TrajectoryFilter(tags=frozenset({vd.CORE_LOG_PREFIX + "TimeoutError"})),
-    m.TrajectoryFilter(text="12 OPEN"),
-    m.TrajectoryFilter(text="7"),
-    m.TrajectoryFilter(judges_disagree=True),
-    m.TrajectoryFilter(task_types=frozenset({"retrieve"}), intent_templates=frozenset({m.UNKNOWN})),
+    tf.TrajectoryFilter(runs=frozenset({B})),
+    tf.TrajectoryFilter(sites=frozenset({m.UNKNOWN})),
+    tf.TrajectoryFilter(results=frozenset({tf.PASS, vd.NO_ANSWER}), runs=frozenset({A})),
+    tf.TrajectoryFilter(outcome_groups=frozenset({tf.ANSWERED})),
+    tf.TrajectoryFilter(statuses=frozenset({"failure", m.UNKNOWN})),
+    tf.TrajectoryFilter(tags=frozenset({vd.WRONG_VALUES, vd.ABORTED})),
+    tf.TrajectoryFilter(tags=frozenset({vd.CORE_LOG_PREFIX + "TimeoutError"})),
+    tf.TrajectoryFilter(text="12 OPEN"),
+    tf.TrajectoryFilter(text="7"),
+    tf.TrajectoryFilter(judges_disagree=True),
+    tf.TrajectoryFilter(task_types=frozenset({"retrieve"}), intent_templates=frozenset({m.UNKNOWN})),
 )
 
 
 @pytest.mark.parametrize("criteria", FILTERS, ids=range(len(FILTERS)))
 def test_filtered_lists_are_the_filtered_frame(
-    synthetic: IndexStore, catalog: TaskCatalog, criteria: m.TrajectoryFilter
+    synthetic: IndexStore, catalog: TaskCatalog, criteria: tf.TrajectoryFilter
 ) -> None:
     for judge in (None, "gpt_eval"):
         assert_same_list(
@@ -173,7 +174,7 @@ def test_the_sample_filtered_by_text_and_site(sample_store: IndexStore, catalog:
     frame = m.stored_frame(sample_store, catalog, None)
     site = str(frame["site"].dropna().iloc[0])
     intent_word = str(frame["intent"].dropna().iloc[0]).split()[1].upper()
-    for criteria in (m.TrajectoryFilter(sites=frozenset({site})), m.TrajectoryFilter(text=intent_word)):
+    for criteria in (tf.TrajectoryFilter(sites=frozenset({site})), tf.TrajectoryFilter(text=intent_word)):
         assert len(m.filter_frame(frame, criteria)) > 0
         assert_same_list(IndexQueries(sample_store, catalog), frame, None, criteria)
 
@@ -191,14 +192,14 @@ def test_pages_split_the_list_and_keep_its_total(synthetic: IndexStore, catalog:
 def test_clicked_bars_keep_one_bar_of_every_chart(synthetic: IndexStore, catalog: TaskCatalog) -> None:
     queries = IndexQueries(synthetic, catalog)
     results = [
-        BarChoice(run=A, field="results", value=m.PASS),
-        BarChoice(run=B, field="results", value=m.FAIL),
+        BarChoice(run=A, field="results", value=tf.PASS),
+        BarChoice(run=B, field="results", value=tf.FAIL),
     ]
     tags = [BarChoice(run=A, field="tags", value=vd.CORE_LOG_PREFIX + "KeyError")]
     either = {r.key for r in queries.page(None, bars=[results]).rows}
     frame = m.stored_frame(synthetic, catalog, None)
-    expected = set(frame[(frame["run"] == A) & (frame["result"] == m.PASS)]["key"]) | set(
-        frame[(frame["run"] == B) & (frame["result"] == m.FAIL)]["key"]
+    expected = set(frame[(frame["run"] == A) & (frame["result"] == tf.PASS)]["key"]) | set(
+        frame[(frame["run"] == B) & (frame["result"] == tf.FAIL)]["key"]
     )
     assert either == expected and either
     tagged = {r.key for r in queries.page(None, bars=[tags]).rows}
@@ -214,8 +215,8 @@ def test_a_few_runs_asked_first_count_as_in_every_run_s_rows(
     fresh = IndexQueries(synthetic, catalog)  # no table yet: B's rows alone are made first
     only_b = frame[frame["run"] == B]
     assert fresh.headlines([B], judge) == {B: m.headline(only_b)}
-    assert_same_list(fresh, frame, judge, m.TrajectoryFilter(runs=frozenset({B}), judges_disagree=True))
-    assert_same_list(fresh, frame, judge, m.TrajectoryFilter(runs=frozenset({B})))
+    assert_same_list(fresh, frame, judge, tf.TrajectoryFilter(runs=frozenset({B}), judges_disagree=True))
+    assert_same_list(fresh, frame, judge, tf.TrajectoryFilter(runs=frozenset({B})))
     assert fresh.headlines(None, judge) == {run: m.headline(part) for run, part in frame.groupby("run")}
     assert fresh.headline([A], judge) == m.headline(frame[frame["run"] == A])
 
@@ -275,7 +276,7 @@ def test_failure_codes_counted_by_category_and_code_and_filtered(tmp_path: Path)
     assert {(r.judge, r.code): r.trajectories for r in pooled}[judge, "2"] == 2
 
     def listed(**kw: object) -> list[str]:
-        page = queries.page(judge, m.TrajectoryFilter(**kw))  # type: ignore[arg-type]
+        page = queries.page(judge, tf.TrajectoryFilter(**kw))  # type: ignore[arg-type]
         return [row.key for row in page.rows]
 
     assert listed(failure_codes={f"{judge}: 2 Hallucination"}) == [f"{A}/1", f"{B}/2"]
