@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
+    from webeval_core.reading.task_catalog import Task, TaskCatalog
     from webeval_core.runs.summary import TrajectorySummary
 
 
@@ -82,6 +83,34 @@ def _bookkeeping(name: str, sql: str, doc: str, read: Callable[[RowSource], obje
 
 def _summary_field(name: str) -> Callable[[RowSource], object]:
     return lambda source: getattr(source.summary, name)
+
+
+@functools.cache  # once per process: the installed dataset does not change under a running index
+def _catalog() -> TaskCatalog | None:
+    from webeval_core.reading.task_catalog import installed_catalog
+
+    return installed_catalog()
+
+
+def _catalog_task(source: RowSource) -> Task | None:
+    """The catalog's task of this trajectory (a WebArena-Verified task id), None for any other."""
+    task_id = source.summary.task_id
+    if not task_id.isascii() or not task_id.isdigit():  # no catalog to load for a named task
+        return None
+    catalog = _catalog()
+    return catalog.get(task_id) if catalog is not None else None
+
+
+def _site(source: RowSource) -> str | None:
+    """The catalog's site for its tasks (as every page shows it), else task_data.json's."""
+    task = _catalog_task(source)
+    return task.site_key if task is not None else source.summary.site
+
+
+def _intent(source: RowSource) -> str | None:
+    """The catalog's intent for its tasks, else the task as task_data.json states it."""
+    task = _catalog_task(source)
+    return task.intent if task is not None else source.summary.task_text
 
 
 def _verdict_tags(source: RowSource) -> str | None:
@@ -165,8 +194,14 @@ TRAJECTORY_COLUMNS: tuple[IndexColumn, ...] = (
     _column(
         "site",
         "TEXT",
-        "the task's website (WebArena site key, or the benchmark task's site/URL host)",
-        _summary_field("site"),
+        "the task's website (the catalog's WebArena site key, else task_data.json's site or URL host)",
+        _site,
+    ),
+    _column(
+        "intent",
+        "TEXT",
+        "what the agent was asked (the catalog's intent, else task_data.json's task)",
+        _intent,
     ),
     _column(
         "task_text",

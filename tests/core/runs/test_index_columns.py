@@ -7,8 +7,11 @@ verifier folder, is held by tests/core/runs/test_quicksummary.py (their rows are
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import SAMPLE_RUNS
 from webeval_core.runs.index_columns import TRAJECTORY_COLUMNS, readme_row
@@ -51,3 +54,29 @@ def test_names_are_unique_and_every_registry_column_is_queryable(tmp_path: Path)
 
 def _bookkeeping() -> set[str]:
     return {column.name for column in TRAJECTORY_COLUMNS if column.bookkeeping}
+
+
+def test_webarena_verified_rows_have_the_catalogs_site_and_intent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`webeval query` answers `site` and `intent` for WebArena-Verified rows as every page shows them
+    (the catalog's), and a live-web task keeps its task_data.json's."""
+    from webeval_core.cli import main
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # the index goes there
+    from webeval_core.reading.task_catalog import load_catalog
+
+    catalog = load_catalog()
+    code = main(
+        ["query", str(SAMPLE_RUNS), "SELECT task_id, layout, site, intent FROM trajectories", "--json"]
+    )
+    assert code == 0
+    rows = json.loads(capsys.readouterr().out)["rows"]
+    in_catalog = [row for row in rows if catalog.get(row[0]) is not None]
+    layouts = {row[1] for row in in_catalog}
+    assert layouts == {"fara", "webarena-verified"}  # both writers of WebArena-Verified runs
+    for task_id, _, site, intent in in_catalog:
+        task = catalog.get(task_id)
+        assert (site, intent) == (task.site_key, task.intent), task_id
+    live = [row for row in rows if catalog.get(row[0]) is None and row[2] is not None]
+    assert live and all(row[3] for row in live)  # named tasks keep task_data.json's site and text
