@@ -95,7 +95,7 @@ def _catalog() -> TaskCatalog | None:
 def _catalog_task(source: RowSource) -> Task | None:
     """The catalog's task of this trajectory (a WebArena-Verified task id), None for any other."""
     task_id = source.summary.task_id
-    if not task_id.isascii() or not task_id.isdigit():  # no catalog to load for a named task
+    if not any(c.isdigit() for c in task_id):  # a named task: no catalog to load (TaskCatalog.get)
         return None
     catalog = _catalog()
     return catalog.get(task_id) if catalog is not None else None

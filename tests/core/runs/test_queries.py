@@ -139,10 +139,17 @@ def test_the_sample_runs_count_as_the_pandas_path(sample_store: IndexStore, cata
         assert_same(sample_store, catalog, judge)
 
 
-def test_without_a_catalog_every_task_is_unknown(synthetic: IndexStore) -> None:
-    rows = IndexQueries(synthetic, None).breakdown(None, None, "site")
+def test_without_a_catalog_task_types_are_unknown_and_sites_come_from_the_index(
+    synthetic: IndexStore,
+) -> None:
+    queries = IndexQueries(synthetic, None)
+    rows = queries.breakdown(None, None, "task_type")
     assert {r.value for r in rows} == {m.UNKNOWN}
     assert sum(r.trajectories for r in rows) == len(SUMMARIES) + len(EXTRA)
+    # The index holds each WebArena-Verified task's site (runs/index_columns.py), whatever catalog
+    # the queries are given.
+    with_catalog = IndexQueries(synthetic, load_catalog()).breakdown(None, None, "site")
+    assert queries.breakdown(None, None, "site") == with_catalog
 
 
 FILTERS = (
