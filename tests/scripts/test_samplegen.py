@@ -17,7 +17,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLEGEN = ROOT / "scripts" / "samplegen"
-LINE_BUDGET = 2100  # lines of Python, blank lines and docstrings included (2000 before the live-web run)
+# Lines of Python, blank lines and docstrings included: a guard against recipes turning into code
+# (2000 before the live-web run; 2100 before the painter was split into a module per site).
+LINE_BUDGET = 2200
 WINDOW = 11  # a block of more than 10 lines
 
 
