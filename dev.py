@@ -23,9 +23,9 @@ PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".webeval-deps"
 CHROMIUM = Path("/usr/bin/chromium")
 POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
-# Microsoft's Azure Storage emulator, for the remote-root tests (tests/azurite.py finds it here).
+# Microsoft's Azure Storage emulator, for the remote-root tests (tests/harness/azurite.py finds it here).
 AZURITE = "azurite@3.35.0"
-# A real OpenID Connect provider for the sign-in tests (tests/oidc_provider.py finds it here).
+# A real OpenID Connect provider for the sign-in tests (tests/harness/oidc_provider.py finds it here).
 OIDC_PROVIDER = "oidc-provider@9.13.3"
 NODE_PREFIX = ROOT / ".node"
 # How long an install waits for another apt or dpkg to finish (an unattended upgrade takes minutes).

@@ -30,14 +30,11 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect, sync_playwright
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from benchmarks.synthetic_roots import build_many_runs, prepare_sample  # noqa: E402
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
-from tests.postgres_server import postgres_binary, remove_server, start_server  # noqa: E402
-from webeval_core.reading.task_catalog import load_catalog  # noqa: E402
-from webeval_core.review import (  # noqa: E402
+from benchmarks.synthetic_roots import build_many_runs, prepare_sample
+from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server
+from tests.harness.postgres_server import postgres_binary, remove_server, start_server
+from webeval_core.reading.task_catalog import load_catalog
+from webeval_core.review import (
     Annotation,
     Outcome,
     ReviewQueue,
@@ -48,8 +45,10 @@ from webeval_core.review import (  # noqa: E402
     queue_items,
     save_queue,
 )
-from webeval_core.runs.index import RootIndex, build_index  # noqa: E402
-from webeval_core.runs.metrics import trajectory_frame  # noqa: E402
+from webeval_core.runs.index import RootIndex, build_index
+from webeval_core.runs.metrics import trajectory_frame
+
+REPO = Path(__file__).resolve().parent.parent
 
 QUEUE = "bench"
 GOAL_AGREEMENT_S = 0.5

@@ -50,16 +50,15 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from benchmarks.synthetic_roots import build_many_runs, build_two_runs, prepare_sample
+from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server
+from webeval_core.diagnostics import UnreadableError
+from webeval_core.presentation.overlay import frame_image
+from webeval_core.reading.trajectory_reader import load_trajectory
+from webeval_core.runs.discovery import discover_runs
+from webeval_core.runs.index import build_index
 
-from benchmarks.synthetic_roots import build_many_runs, build_two_runs, prepare_sample  # noqa: E402
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server  # noqa: E402
-from webeval_core.diagnostics import UnreadableError  # noqa: E402
-from webeval_core.presentation.overlay import frame_image  # noqa: E402
-from webeval_core.reading.trajectory_reader import load_trajectory  # noqa: E402
-from webeval_core.runs.discovery import discover_runs  # noqa: E402
-from webeval_core.runs.index import build_index  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 VIEWPORT = {"width": 1440, "height": 1000}
 TIMEOUT_MS = 120_000

@@ -38,10 +38,7 @@ from urllib.parse import urlencode
 
 from playwright.sync_api import Browser, BrowserContext, sync_playwright
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from benchmarks.bench_app import (  # noqa: E402
+from benchmarks.bench_app import (
     _IDLE_JS,
     _OVERVIEW_SHOWN_JS,
     _STEP_SHOWN_JS,
@@ -54,9 +51,11 @@ from benchmarks.bench_app import (  # noqa: E402
     longest_trajectory,
     write_floor_app,
 )
-from benchmarks.synthetic_roots import build_runs, prepare_sample  # noqa: E402
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
-from webeval_core.runs.discovery import discover_runs  # noqa: E402
+from benchmarks.synthetic_roots import build_runs, prepare_sample
+from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
+from webeval_core.runs.discovery import discover_runs
+
+REPO = Path(__file__).resolve().parent.parent
 
 # The list: its caption and the first rows of the table drawn (the grid's canvas holds cells).
 _LIST_SHOWN_JS = """(text) => {

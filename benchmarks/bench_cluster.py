@@ -21,15 +21,14 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from benchmarks.synthetic_roots import build_runs, prepare_sample
+from tests.harness.dask_cluster import running_cluster
+from webeval_core.reading.task_catalog import load_catalog
+from webeval_core.runs.discovery import iter_trajectory_dirs
+from webeval_core.scoring import ScoreOutcome, score_trajectories
+from webeval_core.scoring.cluster import cluster_root, score_on_cluster
 
-from benchmarks.synthetic_roots import build_runs, prepare_sample  # noqa: E402
-from tests.dask_cluster import running_cluster  # noqa: E402
-from webeval_core.reading.task_catalog import load_catalog  # noqa: E402
-from webeval_core.runs.discovery import iter_trajectory_dirs  # noqa: E402
-from webeval_core.scoring import ScoreOutcome, score_trajectories  # noqa: E402
-from webeval_core.scoring.cluster import cluster_root, score_on_cluster  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 _GOAL_RATIO = 1.10  # the cluster on the same cores may cost at most a tenth more than the pool
 _WARM_UP = 64  # folders scored on the cluster first, so its workers have loaded the evaluator

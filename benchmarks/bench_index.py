@@ -42,10 +42,9 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from benchmarks.synthetic_roots import build_runs, prepare_sample
 
-from benchmarks.synthetic_roots import build_runs, prepare_sample  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 _FLOOR = """
 import os, sys

@@ -30,11 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from benchmarks.bench_index import age_tree, record
+from benchmarks.synthetic_roots import build_runs, prepare_sample
 
-from benchmarks.bench_index import age_tree, record  # noqa: E402
-from benchmarks.synthetic_roots import build_runs, prepare_sample  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 _ROOT_SIZE = 5000
 _STRIDE = 7  # every 7th folder: the sample's folders in turn, not the same few over and over

@@ -23,10 +23,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.builders import (  # noqa: E402
+from tests.harness.builders import (
     FARA_ACTIONS,
     SOLVER_ACTIONS,
     Act,
@@ -38,9 +35,11 @@ from tests.builders import (  # noqa: E402
     write_screenshots,
     write_times,
 )
-from webeval_core.reading.actionlog import count_steps, parse_action_log  # noqa: E402
-from webeval_core.reading.glance import glance_trajectory  # noqa: E402
-from webeval_core.reading.trajectory_reader import load_trajectory  # noqa: E402
+from webeval_core.reading.actionlog import count_steps, parse_action_log
+from webeval_core.reading.glance import glance_trajectory
+from webeval_core.reading.trajectory_reader import load_trajectory
+
+ROOT = Path(__file__).resolve().parent.parent
 
 THOUGHT = "The search results list several trails; the third one matches the requested length. " * 4
 

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_remote.py [--repeats 3] [--output FILE]
 
 The scored sample runs are uploaded to an Azurite started on a free loopback port (installed by
-`python3 dev.py test`, see tests/azurite.py). Three servers are started: the app on the local
+`python3 dev.py test`, see tests/harness/azurite.py). Three servers are started: the app on the local
 copy, the app on `az://runs/sample_runs`, and the bare Streamlit app of the same shape
 (bench_app.py's floor). From the browser's side, each measure from navigation until the content is
 on screen:
@@ -31,10 +31,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, sync_playwright
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from benchmarks.bench_app import (  # noqa: E402
+from benchmarks.bench_app import (
     _TEXT_SHOWN_JS,
     Target,
     _context,
@@ -44,16 +41,18 @@ from benchmarks.bench_app import (  # noqa: E402
     visit_trajectory,
     write_floor_app,
 )
-from benchmarks.synthetic_roots import prepare_sample  # noqa: E402
-from tests.azurite import CONTAINER, require_azurite, running_azurite, upload_tree  # noqa: E402
-from tests.browser.streamlit_server import (  # noqa: E402
+from benchmarks.synthetic_roots import prepare_sample
+from tests.browser.streamlit_server import (
     CHROMIUM,
     CHROMIUM_ARGS,
     free_port,
     stop_server,
     wait_healthy,
 )
-from webeval_core.server import streamlit_command  # noqa: E402
+from tests.harness.azurite import CONTAINER, require_azurite, running_azurite, upload_tree
+from webeval_core.server import streamlit_command
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 @contextmanager

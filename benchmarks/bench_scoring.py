@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from tests.harness.har_builders import DOCUMENT_HEADERS, XHR_HEADERS, entry
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-from tests.har_builders import DOCUMENT_HEADERS, XHR_HEADERS, entry  # noqa: E402
 
 BIN = Path(sys.executable).parent
 SITE_URLS = {

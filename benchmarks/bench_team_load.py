@@ -33,7 +33,6 @@ import collections
 import os
 import re
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -43,15 +42,14 @@ from urllib.parse import urlencode
 
 from playwright.async_api import BrowserContext, Page, async_playwright
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from benchmarks.synthetic_roots import prepare_sample
+from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
+from tests.harness.postgres_server import remove_server
+from tests.harness.postgres_server import start_server as start_postgres
+from webeval_core.review.annotation_db import open_store
+from webeval_core.runs.index import build_index
 
-from benchmarks.synthetic_roots import prepare_sample  # noqa: E402
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server  # noqa: E402
-from tests.postgres_server import remove_server  # noqa: E402
-from tests.postgres_server import start_server as start_postgres  # noqa: E402
-from webeval_core.review.annotation_db import open_store  # noqa: E402
-from webeval_core.runs.index import build_index  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 ACTIONS = ("open", "tab", "annotate", "label", "save")
 GOAL_RATIO = 2.0

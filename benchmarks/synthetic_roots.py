@@ -18,11 +18,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+from webeval_core.reading.task_catalog import load_catalog
+from webeval_core.runs.discovery import Run, discover_runs
 
-from webeval_core.reading.task_catalog import load_catalog  # noqa: E402
-from webeval_core.runs.discovery import Run, discover_runs  # noqa: E402
+REPO = Path(__file__).resolve().parent.parent
 
 TASKS_PER_RUN = 812
 

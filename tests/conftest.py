@@ -95,8 +95,8 @@ def scored_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sample]:
 def no_password_in_any_argv() -> Iterator[None]:
     """For the whole run, no process's command line (what `ps` shows) holds the test store's
     password: servers, writers and commands get a store URL from the environment or a file."""
-    from tests.argv_watch import ArgvWatch
-    from tests.postgres_server import PASSWORD
+    from tests.harness.argv_watch import ArgvWatch
+    from tests.harness.postgres_server import PASSWORD
 
     watch = ArgvWatch(PASSWORD).start()
     yield

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from tests.argv_watch import ArgvWatch
+from tests.harness.argv_watch import ArgvWatch
 
 
 def test_the_watch_sees_a_secret_in_a_command_line() -> None:

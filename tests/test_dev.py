@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.streamlit_server import free_port, kill_group, stop_leaves_nothing, wait_healthy
-from tests.builders import fara_folder
+from tests.harness.builders import fara_folder
 
 REPO = Path(__file__).resolve().parents[1]
 

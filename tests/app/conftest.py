@@ -16,8 +16,8 @@ import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-from tests.builders import write_final_answer, write_score, write_times
 from tests.conftest import Sample
+from tests.harness.builders import write_final_answer, write_score, write_times
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.judges import OFFICIAL

@@ -7,7 +7,7 @@ import os
 import time
 from pathlib import Path
 
-from tests.builders import fara_folder
+from tests.harness.builders import fara_folder
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
 from webeval_ui.loaders import refresher

@@ -6,7 +6,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 from tests.app.conftest import Sample, expected
-from tests.builders import wav_folder
+from tests.harness.builders import wav_folder
 from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs import metrics
 from webeval_core.runs.index import RootIndex

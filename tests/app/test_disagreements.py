@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.builders import write_score
-from tests.verifier_files import JUDGE, RUN, TASK, verifier_root
+from tests.harness.builders import write_score
+from tests.harness.verifier_files import JUDGE, RUN, TASK, verifier_root
 from webeval_core.review import judge_verdicts, open_store
 from webeval_core.review.annotations import Shown
 from webeval_core.review.disagreement import half_name

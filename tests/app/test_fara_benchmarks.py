@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.builders import Act, fara_folder, write_score
 from tests.core.presentation.test_rubric import RESPONSE
+from tests.harness.builders import Act, fara_folder, write_score
 from webeval_ui.trajectory_tabs.verdict_tab import inert
 
 PAGE = "pages/trajectory.py"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.builders import FARA_ACTIONS, fara_folder, write_final_answer
+from tests.harness.builders import FARA_ACTIONS, fara_folder, write_final_answer
 from webeval_core.runs.index import build_index
 
 PAGE = "pages/trajectory.py"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from tests.har_builders import GITLAB, entry, response_text, wav_folder, write_config
-from tests.trace_recorder import JSON_BODY, record_trace
+from tests.harness.har_builders import GITLAB, entry, response_text, wav_folder, write_config
+from tests.harness.trace_recorder import JSON_BODY, record_trace
 from webeval_core.presentation.network_detail import PLAYWRIGHT_POST_LIMIT
 from webeval_ui.trajectory_tabs.network_tab import inert
 

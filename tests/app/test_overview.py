@@ -16,7 +16,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import Sample, expected
-from tests.builders import wav_folder, write_score
+from tests.harness.builders import wav_folder, write_score
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import run_of
 from webeval_core.runs.index import build_index

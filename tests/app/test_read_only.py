@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.builders import snapshot
 from tests.conftest import Sample
+from tests.harness.builders import snapshot
 from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, AccessPolicy
 from webeval_core.review import (
     OFFICIAL,

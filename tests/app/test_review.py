@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.builders import snapshot
 from tests.conftest import Sample
-from tests.postgres_server import PASSWORD, PostgresServer, running_postgres
-from tests.verifier_files import JUDGE, SECOND, verifier_root
+from tests.harness.builders import snapshot
+from tests.harness.postgres_server import PASSWORD, PostgresServer, running_postgres
+from tests.harness.verifier_files import JUDGE, SECOND, verifier_root
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.review import (
     OFFICIAL,

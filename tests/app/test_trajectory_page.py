@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import Sample
-from tests.builders import Act, fara_folder, snapshot
+from tests.harness.builders import Act, fara_folder, snapshot
 from webeval_core.presentation.wording import download_name
 from webeval_core.reading.response import parse_agent_response
 from webeval_core.reading.task_catalog import load_catalog

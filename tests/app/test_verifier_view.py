@@ -14,7 +14,7 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from tests.app.test_overview import click, figure, table
-from tests.verifier_files import (
+from tests.harness.verifier_files import (
     HAND_WRITTEN_CODES,
     HAND_WRITTEN_RESPONSE,
     JUDGE,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.builders import FARA_ACTIONS, fara_folder, png_bytes, write_final_answer
+from tests.harness.builders import FARA_ACTIONS, fara_folder, png_bytes, write_final_answer
 
 IMAGE_NAME = "![p](https:example.invalid)"
 """A task id (and so a file name) that, used as Markdown, makes the browser fetch example.invalid."""

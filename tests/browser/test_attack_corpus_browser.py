@@ -1,4 +1,4 @@
-"""The app in Chromium on issue 13's whole attack corpus (`tests/hostile.py`): every page, and the
+"""The app in Chromium on issue 13's whole attack corpus (`tests/harness/hostile.py`): every page, and the
 trajectory page of every folder of the root, render without an exception and fetch nothing beyond
 the app's own server; nothing outside the root changes. Screenshots: test-artifacts/browser/corpus-*.png.
 """
@@ -13,7 +13,7 @@ from playwright.sync_api import Page, Request
 
 from tests.browser.conftest import ARTIFACTS, RENDER_MS, App
 from tests.browser.streamlit_server import start_server, stop_server
-from tests.hostile import HostileRoot, hostile_root, snapshot_tree
+from tests.harness.hostile import HostileRoot, hostile_root, snapshot_tree
 from webeval_core.presentation.picks import trajectory_choices
 from webeval_core.runs.index import RootIndex, build_index
 

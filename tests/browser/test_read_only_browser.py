@@ -14,9 +14,9 @@ from playwright.sync_api import Page
 
 from tests.browser.conftest import ARTIFACTS, FIRST_RENDER_MS, App
 from tests.browser.streamlit_server import start_server, stop_server
-from tests.builders import snapshot
 from tests.conftest import private_copy
-from tests.postgres_server import PASSWORD, running_postgres
+from tests.harness.builders import snapshot
+from tests.harness.postgres_server import PASSWORD, running_postgres
 from webeval_core.access import READ_ONLY_ENV, AccessPolicy, serves_read_only
 from webeval_core.review import (
     OFFICIAL,

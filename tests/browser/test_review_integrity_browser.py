@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, expect
 
 from tests.browser.streamlit_server import REPO, start_server, stop_server
-from tests.postgres_server import PostgresServer, running_postgres
+from tests.harness.postgres_server import PostgresServer, running_postgres
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.review import (
     OFFICIAL,

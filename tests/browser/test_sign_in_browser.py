@@ -1,4 +1,4 @@
-"""Sign-in through a real OpenID Connect provider (npm `oidc-provider`, tests/oidc_provider.py) in
+"""Sign-in through a real OpenID Connect provider (npm `oidc-provider`, tests/harness/oidc_provider.py) in
 Chromium, on a server with a roles file and a PostgreSQL store, as `webeval app --auth FILE --roles
 FILE --annotations URL` starts it.
 
@@ -31,8 +31,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.browser.conftest import ARTIFACTS, FIRST_RENDER_MS, VIEWPORT, App
 from tests.browser.streamlit_server import free_port, start_server, stop_server
 from tests.conftest import private_copy
-from tests.oidc_provider import OidcProvider, require_provider, running_provider
-from tests.postgres_server import PASSWORD, PostgresServer, running_postgres
+from tests.harness.oidc_provider import OidcProvider, require_provider, running_provider
+from tests.harness.postgres_server import PASSWORD, PostgresServer, running_postgres
 from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.review import (

@@ -105,8 +105,8 @@ def test_a_read_only_store_reads_an_existing_file_and_leaves_its_bytes(tmp_path:
 
 
 def test_a_read_only_process_writes_no_score_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.builders import snapshot
     from tests.conftest import SAMPLE_RUNS, private_copy
+    from tests.harness.builders import snapshot
     from webeval_core.runs.discovery import iter_trajectory_dirs
     from webeval_core.scoring import score_trajectory
 

@@ -1,4 +1,6 @@
-"""No module of the core passes 600 lines: one that grows past it is split by concept."""
+"""A core module over 600 lines is a smell to look at, not a number to reach: this fails on one that
+nobody has looked at yet, and the look is recorded here, with what the module holds. A module is
+split where it holds two concepts, never to get under the line."""
 
 from __future__ import annotations
 
@@ -7,13 +9,15 @@ from pathlib import Path
 import webeval_core
 
 LIMIT = 600
+LOOKED_AT: dict[str, str] = {}
+"""Modules over LIMIT that hold one concept, each with that concept (empty: none is over today)."""
 
 
-def test_no_core_module_passes_600_lines() -> None:
+def test_every_module_over_the_limit_was_looked_at() -> None:
     package = Path(webeval_core.__file__).parent
     sizes = {
-        str(path.relative_to(package.parent)): len(path.read_text(encoding="utf-8").splitlines())
+        path.relative_to(package.parent).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
         for path in package.rglob("*.py")
     }
-    assert sizes, "no module found"
-    assert {name: lines for name, lines in sizes.items() if lines > LIMIT} == {}
+    assert len(sizes) > 50, "no module found"
+    assert {name: lines for name, lines in sizes.items() if lines > LIMIT and name not in LOOKED_AT} == {}

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.browser.streamlit_server import free_port
-from tests.builders import fara_folder
+from tests.harness.builders import fara_folder
 from webeval_core.cli import main
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.builders import wav_folder
 from tests.core.cli.helpers import run_cli
-from tests.postgres_server import store_arguments
+from tests.harness.builders import wav_folder
+from tests.harness.postgres_server import store_arguments
 
 
 def test_list_separates_fields_with_tabs(tmp_path: Path) -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder
 from tests.core.cli.helpers import run_cli
+from tests.harness.builders import fara_folder
 
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder, wav_folder
 from tests.core.cli.helpers import run_cli
-from tests.postgres_server import store_arguments
+from tests.harness.builders import fara_folder, wav_folder
+from tests.harness.postgres_server import store_arguments
 
 
 def test_export_csv_has_one_row_per_trajectory(tmp_path: Path) -> None:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder, png_bytes, write_score, write_times
 from tests.core.cli.helpers import run_cli
+from tests.harness.builders import fara_folder, png_bytes, write_score, write_times
 
 # A window-title change, a hyperlink and a screen clear: what a terminal would act upon.
 TITLE = "\x1b]0;pwned\x07"
@@ -150,7 +150,7 @@ def _webeval(*argv: str, env: dict[str, str]) -> subprocess.CompletedProcess[str
 
 
 def test_ls_score_and_show_go_through_the_whole_attack_corpus(tmp_path: Path) -> None:
-    from tests.hostile import hostile_root, snapshot_tree
+    from tests.harness.hostile import hostile_root, snapshot_tree
 
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "XDG_DATA_HOME": str(tmp_path / "data")}
     with hostile_root(tmp_path / "corpus") as corpus:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.builders import wav_folder
 from tests.core.cli.helpers import run_cli
+from tests.harness.builders import wav_folder
 
 
 def test_index_reports_counts(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder
 from tests.core.cli.helpers import run_cli
+from tests.harness.builders import fara_folder
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder, wav_folder
 from tests.core.cli.helpers import run_cli
+from tests.harness.builders import fara_folder, wav_folder
 from webeval_core.cli import main
 
 

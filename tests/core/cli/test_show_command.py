@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder
 from tests.conftest import Sample
 from tests.core.cli.helpers import run_cli
+from tests.harness.builders import fara_folder
 
 
 def test_show_json_has_the_documented_keys(tmp_path: Path) -> None:
@@ -89,7 +89,7 @@ def test_show_html_never_overwrites_without_force(tmp_path: Path, capsys: pytest
 def test_show_html_refuses_a_file_inside_the_trajectory_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], inside: str
 ) -> None:
-    from tests.builders import snapshot
+    from tests.harness.builders import snapshot
 
     folder = fara_folder(tmp_path, "t1")
     (folder / "scores").mkdir()
@@ -133,7 +133,7 @@ def test_show_html_names_a_missing_target_folder(tmp_path: Path, capsys: pytest.
 
 
 def test_show_prints_the_task_and_why_a_verifier_failed_it(tmp_path: Path) -> None:
-    from tests.verifier_files import JUDGE, RUN, TASK, verifier_root
+    from tests.harness.verifier_files import JUDGE, RUN, TASK, verifier_root
 
     folder = verifier_root(tmp_path) / RUN / "traj" / TASK
     code, text = run_cli("show", str(folder))

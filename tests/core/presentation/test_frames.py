@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.builders import fara_folder
+from tests.harness.builders import fara_folder
 from webeval_core.presentation.frames import Frame, action_label, frames_of, step_marks
 from webeval_core.reading.trajectory_reader import load_trajectory
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.builders import fara_folder
-from tests.har_builders import GITLAB, asset, document, entry, write_har, xhr
+from tests.harness.builders import fara_folder
+from tests.harness.har_builders import GITLAB, asset, document, entry, write_har, xhr
 from webeval_core.presentation.network_detail import (
     NOT_FOUND_LIMIT,
     evaluator_limits,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from tests.builders import png_bytes
+from tests.harness.builders import png_bytes
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import overlay
 from webeval_core.presentation.overlay import (

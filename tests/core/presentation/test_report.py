@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import FARA_ACTIONS, Act, fara_folder, wav_folder, write_log, write_score
 from tests.conftest import Sample
+from tests.harness.builders import FARA_ACTIONS, Act, fara_folder, wav_folder, write_log, write_score
 from webeval_core.presentation.frames import action_label
 from webeval_core.presentation.html import IMAGE_WIDTH
 from webeval_core.presentation.overlay import page_frame

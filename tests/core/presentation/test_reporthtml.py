@@ -6,7 +6,7 @@ from html import escape
 from pathlib import Path
 
 from tests.conftest import Sample
-from tests.verifier_files import JUDGE, RUN, TASK, verifier_root
+from tests.harness.verifier_files import JUDGE, RUN, TASK, verifier_root
 from webeval_core.presentation.report import standalone_page
 from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs.index import build_index

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.builders import FARA_ACTIONS, fara_folder, write_score
 from tests.conftest import Sample
+from tests.harness.builders import FARA_ACTIONS, fara_folder, write_score
 from webeval_core.presentation.runreport import (
     OFFICIAL_JUDGE,
     judge_of,

@@ -9,8 +9,8 @@ from typing import Any
 
 import pandas as pd
 
-from tests.builders import fara_folder, write_final_answer
-from tests.har_builders import GITLAB, asset, document, write_har, xhr
+from tests.harness.builders import fara_folder, write_final_answer
+from tests.harness.har_builders import GITLAB, asset, document, write_har, xhr
 from webeval_core.presentation import tables as ex
 from webeval_core.reading.corelog import CoreLogLine
 from webeval_core.reading.network import read_har

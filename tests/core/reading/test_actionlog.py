@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from tests.builders import (
+from tests.harness.builders import (
     FARA_ACTIONS,
     SOLVER_ACTIONS,
     Act,

@@ -17,7 +17,7 @@ from pathlib import Path
 import fsspec
 import pytest
 
-from tests.builders import (
+from tests.harness.builders import (
     SOLVER_ACTIONS,
     fara_folder,
     png_bytes,
@@ -26,7 +26,7 @@ from tests.builders import (
     write_core_log,
     write_score,
 )
-from tests.hostile import HostileRoot, hostile_root, snapshot_tree
+from tests.harness.hostile import HostileRoot, hostile_root, snapshot_tree
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.glance import Glance, glance_trajectory
 from webeval_core.reading.screenshots import set_image_source
@@ -284,7 +284,7 @@ def test_a_remote_roots_mirror_glances_the_same_and_fetches_no_screenshot(
 
 
 def test_parity_on_a_universal_verifier_file(tmp_path: Path) -> None:
-    from tests.verifier_files import HAND_WRITTEN_CODES, JUDGE, write_hand_written
+    from tests.harness.verifier_files import HAND_WRITTEN_CODES, JUDGE, write_hand_written
 
     folder = fara_folder(tmp_path)
     write_hand_written(folder)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder
-from tests.hostile import HostileRoot, hostile_root_within, snapshot_tree
+from tests.harness.builders import fara_folder
+from tests.harness.hostile import HostileRoot, hostile_root_within, snapshot_tree
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading import folderfiles
 from webeval_core.reading.folderreader import LOG_READ_LIMIT

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import record_opens
+from tests.harness.builders import record_opens
 from webeval_core.reading.logexcerpt import EXCERPT_BYTES, read_log_excerpt
 
 

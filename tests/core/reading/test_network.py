@@ -11,7 +11,7 @@ from types import MappingProxyType
 import pytest
 from pydantic import BaseModel
 
-from tests.har_builders import GITLAB, T0, asset, document, entry, har, write_har, xhr
+from tests.harness.har_builders import GITLAB, T0, asset, document, entry, har, write_har, xhr
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.network import read_har, step_for_time
 

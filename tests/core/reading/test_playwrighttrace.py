@@ -10,8 +10,8 @@ from types import MappingProxyType
 
 import pytest
 
-from tests.builders import wav_folder
-from tests.trace_recorder import JSON_BODY, record_trace
+from tests.harness.builders import wav_folder
+from tests.harness.trace_recorder import JSON_BODY, record_trace
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.network import read_har
 from webeval_core.reading.playwrighttrace import TRACE_NETWORK, find_trace

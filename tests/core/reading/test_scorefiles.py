@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.builders import write_score
+from tests.harness.builders import write_score
 from webeval_core.reading.scorefiles import read_score_files
 
 RUBRIC = {

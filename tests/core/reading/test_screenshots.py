@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import png_bytes, record_opens, write_screenshots
+from tests.harness.builders import png_bytes, record_opens, write_screenshots
 from webeval_core.reading.coordinates import MODEL_SIZE, Scaling
 from webeval_core.reading.folderfiles import read_file
 from webeval_core.reading.screenshots import discover_screenshots, png_size

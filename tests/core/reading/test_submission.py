@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.har_builders import GITLAB, document, response_text, wav_folder
+from tests.harness.har_builders import GITLAB, document, response_text, wav_folder
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.submission import extract_submission, read_submission
 from webeval_core.reading.trajectory_reader import load_trajectory

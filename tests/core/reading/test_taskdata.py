@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.builders import fara_folder
 from tests.core.cli.helpers import run_cli
+from tests.harness.builders import fara_folder
 from webeval_core.reading.taskdata import task_text_of
 from webeval_core.reading.trajectory_reader import load_trajectory
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import (
+from tests.harness.builders import (
     FARA_ACTIONS,
     LOCAL_OFFSET,
     START_UTC,

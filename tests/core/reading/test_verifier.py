@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import write_score
-from tests.verifier_files import (
+from tests.harness.builders import write_score
+from tests.harness.verifier_files import (
     HAND_WRITTEN_CODES,
     HAND_WRITTEN_RESPONSE,
     JUDGE,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.azurite import CONTAINER, RemoteSample, azurite_sample, blob_listing, upload_tree
+from tests.harness.azurite import CONTAINER, RemoteSample, azurite_sample, blob_listing, upload_tree
 from webeval_core.cli import main
 from webeval_core.reading.screenshots import read_image_bytes, set_image_source
 from webeval_core.remote import RemoteReadError, open_root

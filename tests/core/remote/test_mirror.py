@@ -12,7 +12,7 @@ import fsspec
 import pytest
 from fsspec.implementations.memory import MemoryFileSystem
 
-from tests.builders import png_bytes
+from tests.harness.builders import png_bytes
 from webeval_core.reading.screenshots import discover_screenshots, read_image_bytes, set_image_source
 from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.remote import RemoteReadError, open_root

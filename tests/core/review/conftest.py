@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.postgres_server import PostgresServer, running_postgres
+from tests.harness.postgres_server import PostgresServer, running_postgres
 
 
 @pytest.fixture(scope="session")

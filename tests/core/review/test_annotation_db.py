@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from tests.postgres_server import PASSWORD, PostgresServer
+from tests.harness.postgres_server import PASSWORD, PostgresServer
 from webeval_core.access import AccessPolicy, Role, Roles, acting_as
 from webeval_core.review.annotation_db import RENAME_RECORD, StoreError, mask, open_store
 from webeval_core.review.annotations import Annotation, Outcome, Shown, Stage, current

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import snapshot
 from tests.conftest import Sample
-from tests.postgres_server import store_arguments
-from tests.verifier_files import JUDGE, SECOND, verifier_root
+from tests.harness.builders import snapshot
+from tests.harness.postgres_server import store_arguments
+from tests.harness.verifier_files import JUDGE, SECOND, verifier_root
 from webeval_core.cli import main
 from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Annotation, Stage
@@ -420,7 +420,7 @@ def test_annotations_of_a_root_that_is_a_run_are_found_however_the_root_is_typed
 ) -> None:
     """Issue 20 (9): an annotation saved under the app's run key is listed by the CLI with another
     cache, the root typed relative, with a trailing slash or through a link."""
-    from tests.builders import wav_folder
+    from tests.harness.builders import wav_folder
     from webeval_core.review.annotations import Draft
     from webeval_core.review.judging import save_judgement
     from webeval_core.runs.index_db import IndexStore

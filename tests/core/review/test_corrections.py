@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import snapshot
 from tests.conftest import Sample
-from tests.postgres_server import store_arguments
+from tests.harness.builders import snapshot
+from tests.harness.postgres_server import store_arguments
 from webeval_core.cli import main
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.reading.trajectory_reader import load_trajectory

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tests.verifier_files import JUDGE, PASSED, RUN, TASK, verifier_root
+from tests.harness.verifier_files import JUDGE, PASSED, RUN, TASK, verifier_root
 from webeval_core.review.annotations import Annotation, Outcome, Stage
 from webeval_core.review.disagreement import (
     REVIEWERS,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from tests.verifier_files import JUDGE, PASSED, RUN, SECOND, TASK, verifier_root
+from tests.harness.verifier_files import JUDGE, PASSED, RUN, SECOND, TASK, verifier_root
 from webeval_core.review.annotations import Annotation, Outcome, Stage
 from webeval_core.review.failure_agreement import (
     JudgeFailure,

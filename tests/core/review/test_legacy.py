@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from tests.builders import wav_folder
+from tests.harness.builders import wav_folder
 from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Annotation, Outcome, Stage
 from webeval_core.review.legacy import open_annotations

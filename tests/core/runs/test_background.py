@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder
+from tests.harness.builders import fara_folder
 from webeval_core.runs.background import BackgroundRefresh, RefreshStatus
 from webeval_core.runs.index_db import IndexStore
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder, wav_folder
+from tests.harness.builders import fara_folder, wav_folder
 from webeval_core.runs.discovery import discover_runs, iter_trajectory_dirs, run_of
 
 FARA_RUN = Path("runs/WebSurfer-fara-100-max_n_images-3/fara-7b/alice/WebArenaVerified_x/0")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder
-from tests.hostile import HostileRoot, hostile_root, lock_folder, snapshot_tree
+from tests.harness.builders import fara_folder
+from tests.harness.hostile import HostileRoot, hostile_root, lock_folder, snapshot_tree
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import discover_runs, iter_trajectory_dirs, natural_key, run_of
 from webeval_core.runs.index import build_index, index_as_json

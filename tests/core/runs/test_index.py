@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder, wav_folder, write_core_log, write_score
+from tests.harness.builders import fara_folder, wav_folder, write_core_log, write_score
 from webeval_core.runs import quicksummary as quick_module
 from webeval_core.runs import summary as summary_module
 from webeval_core.runs.index import TrajectorySummary, build_index, index_as_json

@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.builders import fara_folder, write_score
 from tests.core.runs.test_metrics import A, B, summary, verdict
+from tests.harness.builders import fara_folder, write_score
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs import metrics as m
 from webeval_core.runs.discovery import Run

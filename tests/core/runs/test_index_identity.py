@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from tests.hostile import hostile_root
-from tests.verifier_files import odd_verifier_root
+from tests.harness.hostile import hostile_root
+from tests.harness.verifier_files import odd_verifier_root
 from webeval_core.reading import verifier
 from webeval_core.runs.index import build_index
 from webeval_core.runs.summary import TrajectorySummary

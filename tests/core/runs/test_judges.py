@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from tests.builders import fara_folder, write_score
+from tests.harness.builders import fara_folder, write_score
 from webeval_core.runs.index import build_index
 from webeval_core.runs.judges import (
     OFFICIAL,

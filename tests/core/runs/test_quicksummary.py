@@ -7,7 +7,7 @@ column, every judge's score, every taxonomy code) and the same outcome (which se
 folder's files are watched).
 
 The folders: every trajectory of a copy of sample_runs/, the issue-13 hostile corpus, verifier
-folders, and ordinary folders with ONE change each (`tests.folder_mutations`): the cases a shorter
+folders, and ordinary folders with ONE change each (`tests.harness.folder_mutations`): the cases a shorter
 road gets wrong are the ones the full reader coerces (pydantic's lax mode), reads with `json` where
 orjson refuses, or warns about. So that a quick summary that always declines cannot pass, it must
 be taken for every sample Fara folder with an answer file, the corpus's normal folders, every
@@ -27,10 +27,10 @@ from typing import Any
 
 import pytest
 
-from tests.builders import snapshot
-from tests.folder_mutations import BASES, MUTATIONS, UNREADABLE_BY_MODE, bases_for
-from tests.hostile import hostile_root
-from tests.verifier_files import SECOND_RESPONSE, odd_verifier_root
+from tests.harness.builders import snapshot
+from tests.harness.folder_mutations import BASES, MUTATIONS, UNREADABLE_BY_MODE, bases_for
+from tests.harness.hostile import hostile_root
+from tests.harness.verifier_files import SECOND_RESPONSE, odd_verifier_root
 from webeval_core.reading.actionlog import count_steps, parse_action_log
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.runs.index_db import StoredFolder, trajectory_row

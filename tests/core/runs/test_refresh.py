@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder, write_score
+from tests.harness.builders import fara_folder, write_score
 from webeval_core.runs import quicksummary as quick_module
 from webeval_core.runs import refresh as refresh_module
 from webeval_core.runs import summary as summary_module

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder, write_score
+from tests.harness.builders import fara_folder, write_score
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.sqlquery import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.builders import fara_folder
+from tests.harness.builders import fara_folder
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.reading.taskdata import site_of
 from webeval_core.runs import metrics

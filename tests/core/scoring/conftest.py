@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.har_builders import CONFIG
+from tests.harness.har_builders import CONFIG
 from webeval_core.scoring import UrlConfig
 
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.builders import fara_folder
-from tests.har_builders import (
+from tests.harness.builders import fara_folder
+from tests.harness.har_builders import (
     CONFIG,
     GITLAB,
     REDDIT,

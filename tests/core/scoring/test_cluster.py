@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from tests.azurite import azurite_binary, azurite_sample
 from tests.conftest import SAMPLE_RUNS, Sample, private_copy
-from tests.dask_cluster import DaskCluster, free_port, running_cluster
+from tests.harness.azurite import azurite_binary, azurite_sample
+from tests.harness.dask_cluster import DaskCluster, free_port, running_cluster
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring import ScoreOutcome, score_trajectories
 from webeval_core.scoring import scorer as trajectories_module

@@ -13,7 +13,7 @@ from tests.core.scoring.helpers import (
     MUTATE,
     VOTE,
 )
-from tests.har_builders import (
+from tests.harness.har_builders import (
     CONFIG,
     REDDIT,
     entry,

@@ -14,8 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import fara_folder
-from tests.hostile import BIG_RESPONSE_CHARS, NORMAL_ANSWER, HostileRoot, hostile_root_within, snapshot_tree
+from tests.harness.builders import fara_folder
+from tests.harness.hostile import (
+    BIG_RESPONSE_CHARS,
+    NORMAL_ANSWER,
+    HostileRoot,
+    hostile_root_within,
+    snapshot_tree,
+)
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring import official, score_trajectories, score_trajectory

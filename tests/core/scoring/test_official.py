@@ -127,7 +127,7 @@ def test_the_eval_hash_is_named_without_the_library(config: str | None) -> None:
     """Up-to-date checks name the score file without importing the library: the same name."""
     from webarena_verified.core.utils.checksum import compute_evaluator_checksum
 
-    from tests.har_builders import CONFIG
+    from tests.harness.har_builders import CONFIG
     from webeval_core.reading.task_catalog import load_catalog
     from webeval_core.scoring import UrlConfig
 

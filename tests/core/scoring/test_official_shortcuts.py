@@ -21,7 +21,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.har_builders import CONFIG, GITLAB, SHOPPING, document, entry, xhr
+from tests.harness.har_builders import CONFIG, GITLAB, SHOPPING, document, entry, xhr
 from webeval_core.reading.network import Har
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.runs.discovery import iter_trajectory_dirs

@@ -9,7 +9,7 @@ import pytest
 
 from tests.core.cli.helpers import run_cli
 from tests.core.reading.test_submission import make_package, run_output_with_problems
-from tests.har_builders import GITLAB, document, response_text, wav_folder
+from tests.harness.har_builders import GITLAB, document, response_text, wav_folder
 from webeval_core.reading.submission import read_submission
 from webeval_core.scoring.packaging import check_submission
 

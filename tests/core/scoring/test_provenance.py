@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from tests.builders import fara_folder
 from tests.core.scoring.helpers import (
     BIO,
     CONTACT_FORM,
@@ -24,7 +23,8 @@ from tests.core.scoring.helpers import (
     same_as_official,
     score,
 )
-from tests.har_builders import (
+from tests.harness.builders import fara_folder
+from tests.harness.har_builders import (
     GITLAB,
     REDDIT,
     SHOPPING,

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import snapshot
 from tests.core.scoring.helpers import (
     MUTATE,
     NAVIGATE,
     VOTE,
     score,
 )
-from tests.har_builders import (
+from tests.harness.builders import snapshot
+from tests.harness.har_builders import (
     CONFIG,
     GITLAB,
     REDDIT,

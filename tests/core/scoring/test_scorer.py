@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from tests.builders import fara_folder, write_final_answer
 from tests.core.scoring.helpers import (
     MUTATE,
     VOTE,
@@ -17,7 +16,8 @@ from tests.core.scoring.helpers import (
     network,
     score,
 )
-from tests.har_builders import (
+from tests.harness.builders import fara_folder, write_final_answer
+from tests.harness.har_builders import (
     CONFIG,
     GITLAB,
     document,

@@ -124,7 +124,7 @@ def verifier_root(tmp_path: Path, response: str = HAND_WRITTEN_RESPONSE) -> Path
     file), `SECOND` failing once (2.1), `PASSED`; and its run report (an ok row that disagrees with
     `TASK`'s score file on the first failing step, and an error row).
     """
-    from tests.builders import fara_folder
+    from tests.harness.builders import fara_folder
 
     root = tmp_path / "runs"
     traj = root / RUN / "traj"
@@ -162,7 +162,7 @@ def odd_verifier_root(
     by `OLDER_RESPONSE` ("older"), by `judges` (name, score, response) and by the hand-written file
     ("hand").
     """
-    from tests.builders import fara_folder, write_score
+    from tests.harness.builders import fara_folder, write_score
 
     root = verifier_root(tmp_path)
     run = root / "odd" / "traj"

@@ -23,15 +23,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.builders import fara_folder, png_bytes, write_core_log, write_final_answer, write_score
-from tests.verifier_files import write_hand_written
+from tests.harness.builders import fara_folder, png_bytes, write_core_log, write_final_answer, write_score
+from tests.harness.verifier_files import write_hand_written
 from webeval_core.reading.folderreader import LOG_READ_LIMIT
 from webeval_core.reading.scorefiles import SHARED_MARK, share_long_strings
 
 Mutation = Callable[[Path], object]
 """Changes one thing in a trajectory folder (its return value is ignored)."""
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 _SAMPLE_TRAJ = REPO / "sample_runs" / "runs"
 WTB_SAMPLE = (
     _SAMPLE_TRAJ

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.builders import (
+from tests.harness.builders import (
     FARA_ACTIONS,
     Act,
     fara_folder,
@@ -33,7 +33,7 @@ from tests.builders import (
     write_screenshots,
     write_times,
 )
-from tests.har_builders import response_text
+from tests.harness.har_builders import response_text
 
 RUN = Path("runs/WebSurfer-fara-100/fara-7b/tester/WebArena-Verified_hf/0/traj")
 """Where the hostile run's trajectories live under the root (a Fara tree)."""

@@ -1,4 +1,4 @@
-"""A real OpenID Connect provider on loopback for the sign-in tests (tests/oidc_provider.mjs).
+"""A real OpenID Connect provider on loopback for the sign-in tests (tests/harness/oidc_provider.mjs).
 
 It is the npm package `oidc-provider`, which `python3 dev.py test` installs with npm beside the
 checkout (`.node/`); where it or node is missing the tests that need it are skipped with the reason.
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / ".node" / "node_modules" / "oidc-provider"
 SCRIPT = Path(__file__).with_name("oidc_provider.mjs")
 CLIENT_ID = "webeval-inspector"

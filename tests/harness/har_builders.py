@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from tests.builders import START_UTC
+from tests.harness.builders import START_UTC
 
-# Entry times are seconds after the start of a `tests.builders` trajectory, whose step k begins
+# Entry times are seconds after the start of a `tests.harness.builders` trajectory, whose step k begins
 # at 5 + 10 * (k - 1) seconds, so `at=17` fires during step 2.
 T0 = START_UTC
 
