@@ -28,7 +28,7 @@ from webeval_core.review import (
 )
 from webeval_core.runs import OFFICIAL, judge_label, run_labels
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.loaders import current_frame, index_or_stop
+from webeval_ui.loaders import current_queries, index_or_stop
 from webeval_ui.review_mode import hide_in_blind_review
 from webeval_ui.review_queue import judged
 from webeval_ui.review_store import all_annotations, review_store
@@ -70,12 +70,10 @@ def _failures(folders: tuple[tuple[str, str, str], ...]) -> dict[tuple[str, str]
 
 def _failure_section(annotations: list[Annotation], stage: Stage) -> None:
     """Each reviewer against each verifier's first point of failure, in the taxonomy's terms."""
-    reviewed = {a.item for a in annotations}
-    frame = current_frame()
+    reviewed = current_queries().items_frame(None, {a.item for a in annotations})
     folders = tuple(
         (str(r), str(t), str(p))
-        for r, t, p in zip(frame["run"], frame["task_id"], frame["path"], strict=True)
-        if (r, t) in reviewed
+        for r, t, p in zip(reviewed["run"], reviewed["task_id"], reviewed["path"], strict=True)
     )
     figures = [f for f in failure_report(annotations, _failures(folders)) if f.stage == stage]
     rows = [f.model_dump(exclude={"stage"}) for f in figures]
@@ -173,9 +171,7 @@ def _page() -> None:
             ),
             (),
         )
-        frame = current_frame()
-        keys = pd.Series(list(zip(frame["run"], frame["task_id"], strict=True)), index=frame.index)
-        rows = frame[keys.isin(set(items))]
+        rows = current_queries().items_frame(None, items)
         who = inert(judge_label(str(judge)))
         st.caption(f"{len(rows)} trajectories where the {who} said {said} and the reviewers {human}")
         trajectory_table(rows, run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE)

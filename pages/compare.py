@@ -11,6 +11,8 @@ comparable"); a selected flip links to each side's trajectory and opens it side 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 import streamlit as st
 
@@ -27,6 +29,7 @@ from webeval_core.runs import (
     TEST_NAMES,
     change_counts,
     compare_runs,
+    filter_from_params,
     headlines,
     paired_statistics,
     run_labels,
@@ -36,12 +39,12 @@ from webeval_core.scoring import NO_ANSWER
 from webeval_ui import compare_pair
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.judge_choice import judge_caption, judge_picker
-from webeval_ui.loaders import current_frame, current_queries, index_or_stop
+from webeval_ui.loaders import current_queries, index_or_stop
 from webeval_ui.page_links import PAGES, trajectory_query
 from webeval_ui.review_mode import hide_in_blind_review, reveal
 from webeval_ui.state import Key
 from webeval_ui.untrusted import contained, inert
-from webeval_ui.widgets import selected_rows
+from webeval_ui.widgets import lazy_expander, selected_rows
 
 require_app_shell()
 
@@ -63,14 +66,13 @@ _COLUMNS = {
 }
 
 
-def _default_pair(frame: pd.DataFrame, keys: list[str]) -> tuple[int, int]:
+def _default_pair(tasks: Mapping[str, frozenset[str]], keys: list[str]) -> tuple[int, int]:
     """The first two runs that share a task (runs of different benchmarks have no flips to show);
     else the first two.
     """
-    tasks = frame.groupby("run")["task_id"].agg(set).to_dict()
     for i, a in enumerate(keys):
         for j in range(i + 1, len(keys)):
-            if tasks.get(a, set()) & tasks.get(keys[j], set()):
+            if tasks.get(a, frozenset()) & tasks.get(keys[j], frozenset()):
                 return i, j
     return 0, 1
 
@@ -88,10 +90,10 @@ if len(keys) < 2:
     st.stop()
 
 judge = judge_picker(index)
-frame = current_frame(judge)
+queries = current_queries()
 labels = run_labels(index.run_heads)
 pick_a, pick_b = st.columns(2)
-first, second = _default_pair(frame, keys)
+first, second = _default_pair(queries.run_tasks(), keys)
 run_a = pick_a.selectbox(
     "Run A", keys, index=first, format_func=labels.__getitem__, key=Key.RUN_A, bind="query-params"
 )
@@ -102,11 +104,12 @@ if run_a == run_b:
     st.warning("Choose two different runs.")
     st.stop()
 
-# Every table below shows these trajectories' results: recorded for a named reviewer first.
-compared = frame if len(keys) > 2 else frame[frame["run"].isin([run_a, run_b])]
-if not reveal(zip(compared["run"].astype(str), compared["task_id"].astype(str), strict=True)):
+# Only the two runs' rows are read from the index. Every table below shows their results:
+# recorded for a named reviewer first.
+frame = queries.frame(judge, filter_from_params({Key.RUNS: [run_a, run_b]}))
+if not reveal(zip(frame["run"].astype(str), frame["task_id"].astype(str), strict=True)):
     st.stop()
-heads = headlines(frame[frame["run"].isin([run_a, run_b])])
+heads = headlines(frame)
 comparison = compare_runs(frame, run_a, run_b)
 counts = change_counts(comparison)
 
@@ -149,7 +152,7 @@ level = st.segmented_control(
     "Count by", list(_LEVELS), default="category", key=Key.TAXONOMY_LEVEL, bind="query-params"
 )
 by_category = _LEVELS.get(level or "category", True)
-code_rows = current_queries().failure_codes([run_a, run_b], judge, by_category=by_category)
+code_rows = queries.failure_codes([run_a, run_b], judge, by_category=by_category)
 if not code_rows:
     st.caption("No verifier gave either run error-taxonomy codes.")
 else:
@@ -231,9 +234,11 @@ st.dataframe(
     column_config={**_COLUMNS, "result_a": labels[run_a], "result_b": labels[run_b]},
     width="stretch",
 )
-if len(keys) > 2:
-    with st.expander(f"All {len(keys)} runs"):
-        everything = task_matrix(frame, keys).rename(columns=labels)
-        st.dataframe(
-            _styled(everything.reset_index(), list(everything.columns)), hide_index=True, width="stretch"
-        )
+if len(keys) > 2 and (box := lazy_expander(f"All {len(keys)} runs", key=Key.ALL_RUNS_BOX)) is not None:
+    with box:  # every run's rows: read (and recorded as shown) only while it is open
+        every_run = queries.frame(judge)
+        if reveal(zip(every_run["run"].astype(str), every_run["task_id"].astype(str), strict=True)):
+            everything = task_matrix(every_run, keys).rename(columns=labels)
+            st.dataframe(
+                _styled(everything.reset_index(), list(everything.columns)), hide_index=True, width="stretch"
+            )

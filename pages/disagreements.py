@@ -30,7 +30,7 @@ from webeval_core.review import (
 from webeval_core.runs import OFFICIAL, judge_label, order_judges, run_labels
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.list_walk import keys_list_params
-from webeval_ui.loaders import current_frame, index_or_stop
+from webeval_ui.loaders import current_queries, index_or_stop
 from webeval_ui.review_mode import hide_in_blind_review, reveal
 from webeval_ui.review_queue import judged
 from webeval_ui.review_store import review_store_quiet
@@ -57,14 +57,16 @@ def _label(name: str) -> str:
     return name if " · " in name else judge_label(name)
 
 
-def _all_verdicts(frame: pd.DataFrame) -> dict[Item, dict[str, Outcome]]:
+def _all_verdicts() -> dict[Item, dict[str, Outcome]]:
     """Every judge's verdict per trajectory: the index's judges, the verifiers' halves, the reviewers."""
     verdicts = {item: dict(v) for item, v in judged().items()}
-    scored = frame[frame["path"].notna()]
+    # The folders of trajectories another judge than the official one scored (a verifier's halves
+    # are read from its file): only their rows are read from the index.
+    other = [item for item, by in verdicts.items() if any(name != OFFICIAL for name in by)]
+    scored = current_queries().items_frame(None, other)
     folders = tuple(
         (str(r), str(t), str(p))
         for r, t, p in zip(scored["run"], scored["task_id"], scored["path"], strict=True)
-        if any(name != OFFICIAL for name in verdicts.get((str(r), str(t)), {}))
     )
     index = index_or_stop()
     for item, halves in _halves(str(index.root), index.generation, folders).items():
@@ -106,8 +108,7 @@ def _page() -> None:
     hide_in_blind_review("Judges disagree")
     st.title("Judges disagree")
     index = index_or_stop()
-    frame = current_frame()
-    pairs = judge_pairs(_all_verdicts(frame))
+    pairs = judge_pairs(_all_verdicts())
     if not pairs:
         st.caption("No two judges gave a verdict on the same trajectory in the loaded runs.")
         return
@@ -127,8 +128,7 @@ def _page() -> None:
     if chosen is None:
         return
     a, b = _label(a), _label(b)
-    keys = pd.Series(list(zip(frame["run"], frame["task_id"], strict=True)), index=frame.index)
-    rows = frame[keys.isin(set(chosen.disagree))]
+    rows = current_queries().items_frame(None, chosen.disagree)
     found = "1 trajectory" if len(rows) == 1 else f"{len(rows)} trajectories"
     st.caption(f"{found} where the {inert(a)} and the {inert(b)} disagree")
     if not _revealed(chosen):

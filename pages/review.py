@@ -33,12 +33,12 @@ from webeval_core.review import (
 from webeval_core.runs import (
     OUTCOME_GROUPS,
     VERDICT_OUTCOME_GROUPS,
+    IndexQueries,
     TrajectoryFilter,
     filter_from_params,
-    tag_options,
 )
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.loaders import current_frame, index_or_stop
+from webeval_ui.loaders import current_queries, index_or_stop
 from webeval_ui.review_mode import enter, gate, leave, worked_queue
 from webeval_ui.review_queue import items_of, judged, next_in_queue, open_item
 from webeval_ui.review_store import review_store
@@ -50,7 +50,12 @@ from webeval_ui.write_controls import as_reviewer, blocked
 require_app_shell()
 
 
-def _queue_form(frame: pd.DataFrame, index_runs: list[str], known: list[str]) -> None:
+def _present(queries: IndexQueries, column: str) -> list[str]:
+    """The values of a filter's column present under the root (a missing one is not offered)."""
+    return sorted(queries.distinct(column, None, missing=False))
+
+
+def _queue_form(queries: IndexQueries, index_runs: list[str], known: list[str]) -> None:
     """Create a queue from the list's filters (the ones of the Trajectories page, by name). A blind
     queue, or any queue made during a blind pass, selects and orders by nothing a verdict decides.
     """
@@ -61,13 +66,13 @@ def _queue_form(frame: pd.DataFrame, index_runs: list[str], known: list[str]) ->
     by_verdict = stage == Stage.INFORMED and not gate().closed()
     left, right = st.columns(2)
     runs = left.multiselect("Runs", index_runs, key=queue_filter_key("runs"))
-    sites = right.multiselect("Sites", sorted(frame["site"].dropna().unique()), key=queue_filter_key("sites"))
-    types = left.multiselect(
-        "Task types", sorted(frame["task_type"].dropna().unique()), key=queue_filter_key("types")
-    )
+    sites = right.multiselect("Sites", _present(queries, "site"), key=queue_filter_key("sites"))
+    types = left.multiselect("Task types", _present(queries, "task_type"), key=queue_filter_key("types"))
     outcome_groups = [g for g in OUTCOME_GROUPS if by_verdict or g not in VERDICT_OUTCOME_GROUPS]
     outcomes = right.multiselect("Outcomes", outcome_groups, key=queue_filter_key("outcomes"))
-    statuses, tags, failures_first = _verdict_criteria(frame, left, right) if by_verdict else ([], [], False)
+    statuses, tags, failures_first = (
+        _verdict_criteria(queries, left, right) if by_verdict else ([], [], False)
+    )
     judges = st.multiselect("Judges", sorted({j for v in judged().values() for j in v}), key=Key.QUEUE_JUDGES)
     if not by_verdict:
         st.caption("In list order (run, then task): a blind pass selects and orders by no verdict.")
@@ -103,11 +108,11 @@ def _queue_form(frame: pd.DataFrame, index_runs: list[str], known: list[str]) ->
 
 
 def _verdict_criteria(
-    frame: pd.DataFrame, left: DeltaGenerator, right: DeltaGenerator
+    queries: IndexQueries, left: DeltaGenerator, right: DeltaGenerator
 ) -> tuple[list[str], list[str], bool]:
     """An informed queue's verdict criteria: verdicts, failure tags, failures first."""
     statuses = left.multiselect("Verdicts", ["success", "failure", "error"], key=queue_filter_key("statuses"))
-    tags = right.multiselect("Failure tags", tag_options(frame), key=queue_filter_key("tags"))
+    tags = right.multiselect("Failure tags", list(queries.tags(None)), key=queue_filter_key("tags"))
     failures_first = st.checkbox("Failures first", value=True, key=Key.QUEUE_FAILURES_FIRST)
     return statuses, tags, failures_first
 
@@ -206,7 +211,7 @@ def _page() -> None:
         return
     known += [me] if me and me.casefold() not in {k.casefold() for k in known} else []
     with st.expander("New queue", expanded=not queues):
-        _queue_form(current_frame(), [r.key for r in index.run_heads], known)
+        _queue_form(current_queries(), [r.key for r in index.run_heads], known)
 
 
 def _work(queue: ReviewQueue, store: AnnotationStore, done: int, me: str) -> None:

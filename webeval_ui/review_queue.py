@@ -29,7 +29,7 @@ from webeval_core.review import (
     review_list_columns,
 )
 from webeval_core.runs import IndexView
-from webeval_ui.loaders import current_frame, current_index
+from webeval_ui.loaders import current_index, current_queries
 from webeval_ui.page_links import PAGES
 from webeval_ui.review_mode import gate, in_blind_review, withheld_text, worked_queue
 from webeval_ui.review_store import all_annotations, review_store_quiet
@@ -62,7 +62,9 @@ def current_queue(store: AnnotationStore) -> ReviewQueue | None:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def _items(root: str, queue_json: str) -> list[tuple[str, str]]:
-    return queue_items(current_frame(), ReviewQueue.model_validate_json(queue_json), judged())
+    queue = ReviewQueue.model_validate_json(queue_json)
+    # Only the rows the queue's criteria keep are read from the index.
+    return queue_items(current_queries().frame(None, queue.criteria), queue, judged())
 
 
 def items_of(queue: ReviewQueue) -> list[tuple[str, str]]:

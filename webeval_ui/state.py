@@ -194,6 +194,8 @@ class Key(StrEnum):
     """The task shown side by side (bound)."""
     PAIR_FLIP = "_pair_flip"
     """The flip that last chose the side-by-side task."""
+    ALL_RUNS_BOX = "_all_runs_box"
+    """Whether Compare's matrix of every run is open (read only then)."""
     PAIR_STEP = "pair_step"
     """The step shown on both sides (bound)."""
     PAIR_PREVIOUS = "_pair_prev"

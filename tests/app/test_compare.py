@@ -10,6 +10,7 @@ from tests.harness.builders import wav_folder
 from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs import metrics
 from webeval_core.runs.index import RootIndex
+from webeval_ui.state import Key
 
 PAGE = "pages/compare.py"
 
@@ -84,6 +85,9 @@ def test_all_runs_matrix_when_more_than_two(app, sample: Sample) -> None:
     at = app(PAGE)
     index, frame = expected(sample.root)
     assert len(index.runs) >= 3  # two Fara runs and the CLI-layout folder
+    assert len(at.dataframe) == 3  # every run's rows are read only once the matrix is opened
+    at.session_state[Key.ALL_RUNS_BOX] = True
+    at.run()
     everything = at.dataframe[3].value
     labels = metrics.run_labels(index.runs)
     assert list(everything.columns) == ["task_id", *(labels[r.key] for r in index.runs)]

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from webeval_core.reading.task_catalog import TaskCatalog
     from webeval_core.runs.discovery import Run
     from webeval_core.runs.index_db import IndexStore
+    from webeval_core.runs.queryrows import ListedTrajectory
     from webeval_core.runs.summary import RootIndex
 
 # Changes between two runs on one task.
@@ -161,6 +162,13 @@ def stored_frame(
     return _typed_frame(frame_rows)
 
 
+def listed_frame(rows: Iterable[ListedTrajectory]) -> pd.DataFrame:
+    """Rows the index's queries listed (`IndexQueries.frame`) as a trajectory frame (`COLUMNS`):
+    pandas as an adapter over the SQL's answer, holding only the rows asked for.
+    """
+    return _typed_frame([tuple(getattr(row, column) for column in COLUMNS) for row in rows])
+
+
 def _frame_row(
     s: _Stored, scores: dict[str, float | None], catalog: TaskCatalog | None, judge: str | None
 ) -> tuple[Any, ...]:
@@ -206,12 +214,35 @@ def _frame_row(
     )
 
 
+_TEXT_FRAME_COLUMNS = (
+    "run",
+    "task_id",
+    "site",
+    "task_type",
+    "intent",
+    "intent_template",
+    "outcome",
+    "outcome_group",
+    "status",
+    "result",
+    "core_error",
+    "answer",
+    "path",
+    "key",
+    "judge",
+)
+
+
 def _typed_frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
     import pandas as pd
 
     frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
+    # Text columns typed as text even when every value is missing (a few rows read from the index):
+    # a frame of some rows then equals the same rows of the whole frame.
+    texts = dict.fromkeys(_TEXT_FRAME_COLUMNS, "str")
     return frame.astype(
         {
+            **texts,
             "score": "float64",
             "value": "float64",
             "duration_s": "float64",

@@ -44,6 +44,8 @@ from webeval_core.runs.trajectory_filter import (
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from webeval_core.reading.task_catalog import TaskCatalog
     from webeval_core.runs.index_db import IndexStore
 
@@ -359,11 +361,15 @@ class IndexQueries:
             values.setdefault(run, []).append(v)
         return values
 
-    def distinct(self, column: str, judge: str | None) -> tuple[str, ...]:
-        """The values of a filter's column present under the root (`(unknown)` for a missing one)."""
+    def distinct(self, column: str, judge: str | None, *, missing: bool = True) -> tuple[str, ...]:
+        """The values of a filter's column present under the root (`(unknown)` for a missing one;
+        `missing=False`: values only).
+        """
         if column not in metrics.FILTER_COLUMNS.values():
             raise ValueError(f"no filter column {column!r}")
         select = f"SELECT DISTINCT COALESCE({column}, :unknown) FROM rows"
+        if not missing:
+            select += f" WHERE {column} IS NOT NULL"
         return tuple(str(row[0]) for row in self._query(select, None, judge, {"unknown": metrics.UNKNOWN}))
 
     def tags(self, judge: str | None) -> tuple[str, ...]:
@@ -394,6 +400,37 @@ class IndexQueries:
         found = self._query(select, runs, judge, args)
         total = self._query(f"SELECT COUNT(*) FROM rows {where}", runs, judge, args)[0][0]
         return TrajectoryPage(total=total, rows=tuple(self._listed(row) for row in found))
+
+    def frame(self, judge: str | None, criteria: TrajectoryFilter | None = None) -> pd.DataFrame:
+        """The trajectories `criteria` keeps as a trajectory frame (`metrics.COLUMNS`), in list order.
+
+        The way a page gets pandas rows: only the rows asked for are read (two runs compared, the
+        items of a queue), so its memory follows them, not the root.
+        """
+        return metrics.listed_frame(self.page(judge, criteria).rows)
+
+    def items_frame(self, judge: str | None, items: Iterable[tuple[str, str]]) -> pd.DataFrame:
+        """The rows of the trajectories `items` name ((run key, task id) pairs, as reviews and
+        judges name them) as a trajectory frame, in list order; none named, none read.
+        """
+        wanted = json.dumps(sorted({(str(run), str(task)) for run, task in items}))
+        select = (
+            "SELECT t.key FROM trajectories t JOIN json_each(:items) j"
+            " ON t.run_key = json_extract(j.value, '$[0]') AND t.task_id = json_extract(j.value, '$[1]')"
+        )
+        with self._connect() as db:
+            keys = frozenset(key for (key,) in db.execute(select, {"items": wanted}))
+        if not keys:  # an empty key filter would keep every trajectory
+            return metrics.listed_frame(())
+        return self.frame(judge, TrajectoryFilter(keys=keys))
+
+    def run_tasks(self) -> dict[str, frozenset[str]]:
+        """Each run's task ids (which runs share tasks), read from the index alone."""
+        found: dict[str, set[str]] = {}
+        with self._connect() as db:
+            for run, task_id in db.execute("SELECT DISTINCT run_key, task_id FROM trajectories"):
+                found.setdefault(run, set()).add(task_id)
+        return {run: frozenset(tasks) for run, tasks in found.items()}
 
     def walk_items(self, judge: str | None, criteria: TrajectoryFilter | None = None) -> tuple[WalkItem, ...]:
         """Every trajectory matching `criteria`, in list order, as a walk through it needs them."""

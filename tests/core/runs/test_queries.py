@@ -117,6 +117,12 @@ def assert_same_list(
     pd.testing.assert_frame_equal(
         got.astype(expected.dtypes.to_dict()), expected.reset_index(drop=True), check_dtype=False
     )
+    # The pages' frame of those rows (pandas over the SQL's answer) is the same (an empty frame's
+    # number columns are typed by no value).
+    got_frame = queries.frame(judge, criteria)
+    pd.testing.assert_frame_equal(
+        got_frame, expected.reset_index(drop=True), check_dtype=got_frame.empty is False
+    )
     walk = queries.walk_items(judge, criteria)
     assert [w.key for w in walk] == expected["key"].tolist()
     assert [w.failed for w in walk] == (expected["counted"] & (expected["value"] < 1)).tolist()
