@@ -12,8 +12,9 @@ import streamlit as st
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import HELPER_COLUMNS, TaskFilter, filter_tasks, task_table, with_attempts
 from webeval_core.reading import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
+from webeval_core.runs import filter_from_params
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.loaders import current_frame, current_index
+from webeval_ui.loaders import current_index, current_queries
 from webeval_ui.page_links import PAGES, trajectory_query
 from webeval_ui.review_mode import hide_in_blind_review, reveal
 from webeval_ui.state import Key
@@ -145,16 +146,21 @@ except UnreadableError as exc:
     st.error(f"The task catalog cannot be read: {inert(exc.reason)}")
     st.stop()
 
-trajectories = current_frame()
-by_task = {str(task_id): rows for task_id, rows in trajectories.groupby("task_id", sort=False)}
+queries = current_queries()
+attempts = queries.task_attempts(None)  # per task from the index's SQL: no trajectory row is held
 frame = _task_frame(catalog.checksum, catalog)
 templates = {t.intent_template_id: t.intent_template for t in catalog.tasks.values()}
 
-shown = filter_tasks(frame, _filters(templates, set(by_task)))
-table = with_attempts(shown.drop(columns=list(HELPER_COLUMNS)), trajectories)
+shown = filter_tasks(frame, _filters(templates, set(attempts)))
+table = with_attempts(shown.drop(columns=list(HELPER_COLUMNS)), attempts)
 # "passed" tells each listed task's attempts' results: recorded as shown for a named reviewer first.
-attempted = trajectories[trajectories["task_id"].astype(str).isin(shown["task"].astype(str))]
-if not reveal(zip(attempted["run"].astype(str), attempted["task_id"].astype(str), strict=True)):
+listed_tasks = frozenset(shown["task"].astype(str)) & frozenset(attempts)
+attempted = (
+    queries.frame(None, filter_from_params({Key.TASK_IDS: sorted(listed_tasks)})) if listed_tasks else None
+)
+if attempted is not None and not reveal(
+    zip(attempted["run"].astype(str), attempted["task_id"].astype(str), strict=True)
+):
     table = table.drop(columns=["passed"])
 st.caption(
     f"{len(shown)} of {len(frame)} tasks from {inert(catalog.path.name)} (sha256 {catalog.checksum[:12]}…)"
@@ -172,6 +178,6 @@ picked = selected_rows(
 _follow_selection(picked, shown["task"].tolist())
 chosen = catalog.get(st.query_params.get(Key.TASK, ""))
 if chosen is not None:
-    _render_task(chosen, by_task.get(str(chosen.task_id), trajectories.iloc[0:0]))
+    _render_task(chosen, queries.frame(None, filter_from_params({Key.TASK_IDS: [str(chosen.task_id)]})))
 else:
     st.caption("Select a row to see the task's expected response, evaluator configs and attempts.")

@@ -20,7 +20,6 @@ from webeval_core.runs import (
     RESULTS,
     Headline,
     code_choice,
-    filter_frame,
     filter_from_params,
     headline,
     run_labels,
@@ -29,7 +28,7 @@ from webeval_core.safe_output import spreadsheet_cell
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.judge_choice import judge_caption, judge_picker
 from webeval_ui.list_walk import current_filters, list_params
-from webeval_ui.loaders import current_frame, current_queries, index_or_stop, load_queries
+from webeval_ui.loaders import current_queries, index_or_stop, load_queries
 from webeval_ui.review_mode import gate
 from webeval_ui.review_queue import ReviewChoice, blind_list, gated_rows, review_choice, review_rows
 from webeval_ui.state import Key
@@ -201,7 +200,7 @@ def _caption(total: int, head: Headline | None) -> None:
 def _reviewed_list(choice: ReviewChoice) -> None:
     """A review filter is set: every row's review columns are needed, so the list is filtered in memory."""
     # Every row is in the table and its download: all recorded as shown first (the core's gate).
-    shown = gated_rows(review_rows(filter_frame(current_frame(judge), criteria), choice, blind))
+    shown = gated_rows(review_rows(current_queries().frame(judge, criteria), choice, blind))
     _caption(len(shown), headline(shown) if not blind else None)
     trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=listed)
     st.download_button(

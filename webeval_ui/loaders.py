@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import streamlit as st
 
@@ -18,16 +17,10 @@ from webeval_core.runs import (
     IndexStore,
     IndexView,
     refresh_index,
-    stored_frame,
 )
 from webeval_ui import remote_root
 from webeval_ui.roots import current_root
 from webeval_ui.untrusted import inert
-
-# pandas (most of a second to import) is imported where a table is made: the trajectory page
-# draws its screenshot before it needs any.
-if TYPE_CHECKING:
-    import pandas as pd
 
 
 def forget_summaries() -> None:
@@ -37,7 +30,6 @@ def forget_summaries() -> None:
     trajectories (their cache key holds the folder's fingerprint, which the write changed).
     """
     load_index.clear()
-    load_frame.clear()
     load_queries.clear()
 
 
@@ -165,13 +157,6 @@ def load_trajectory_cached(path: str, fingerprint: str = "") -> Trajectory:
     return load_trajectory(Path(path))
 
 
-# A resource: the frame is shared read-only by every session; cache_data would copy it per rerun.
-@st.cache_resource(show_spinner=False, max_entries=3)
-def load_frame(root: str, judge: str | None = None, generation: int = 0) -> pd.DataFrame:
-    """metrics.stored_frame of a root, by one judge, at one index generation: a row per trajectory."""
-    return stored_frame(load_index(root), installed_catalog(), judge)
-
-
 @st.cache_resource(show_spinner=False, max_entries=4)
 def load_queries(root: str, generation: int = 0) -> IndexQueries:
     """The SQL queries on a root's index at one generation (lists, counts and charts)."""
@@ -182,9 +167,3 @@ def current_queries() -> IndexQueries:
     """The queries on the index of the root the app browses, as it is now."""
     index = current_index()
     return load_queries(str(index.root), index.generation)
-
-
-def current_frame(judge: str | None = None) -> pd.DataFrame:
-    """The metrics frame of the root the app browses, by `judge` (None: the official verdict)."""
-    index = current_index()
-    return load_frame(str(index.root), judge, index.generation)

@@ -80,6 +80,8 @@ class Key(StrEnum):
     """Text searched in task id, intent and answer."""
     RUNS = "runs"
     """Runs kept."""
+    TASK_IDS = "tasks"
+    """A list's tasks: every attempt at them (the Tasks page's attempts; a link may name them)."""
     SITES = "sites"
     """Sites kept."""
     TYPES = "types"

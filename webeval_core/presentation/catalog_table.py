@@ -6,11 +6,12 @@ kind of criteria, without Streamlit.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.task_catalog import TaskCatalog
-from webeval_core.runs.trajectory_filter import PASS
 
 HELPER_COLUMNS = ("_search", "_sites")
 """Columns `task_table` adds for filtering only: drop them before showing the table."""
@@ -69,14 +70,12 @@ def filter_tasks(table: pd.DataFrame, criteria: TaskFilter) -> pd.DataFrame:
     return table[mask]
 
 
-def with_attempts(table: pd.DataFrame, trajectories: pd.DataFrame) -> pd.DataFrame:
-    """`table` with each task's `attempts` and `passed` among `trajectories` (a metrics frame)."""
+def with_attempts(table: pd.DataFrame, attempts: Mapping[str, tuple[int, int]]) -> pd.DataFrame:
+    """`table` with each task's `attempts` and `passed` (`IndexQueries.task_attempts`: task id ->
+    (attempts, passed)).
+    """
     tasks = table["task"].astype(str)
-    attempted = trajectories.assign(
-        task=trajectories["task_id"].astype(str), passed=trajectories["result"] == PASS
-    )
-    counts = attempted.groupby("task").agg(attempts=("passed", "size"), passed=("passed", "sum"))
     return table.assign(
-        attempts=tasks.map(counts["attempts"]).fillna(0).astype("int64"),
-        passed=tasks.map(counts["passed"]).fillna(0).astype("int64"),
-    )
+        attempts=[attempts.get(task, (0, 0))[0] for task in tasks],
+        passed=[attempts.get(task, (0, 0))[1] for task in tasks],
+    ).astype({"attempts": "int64", "passed": "int64"})

@@ -397,6 +397,7 @@ def taxonomy(frame: pd.DataFrame) -> pd.DataFrame:
 
 FILTER_COLUMNS = {
     "runs": "run",
+    "task_ids": "task_id",
     "sites": "site",
     "task_types": "task_type",
     "intent_templates": "intent_template",

@@ -424,6 +424,11 @@ class IndexQueries:
             return metrics.listed_frame(())
         return self.frame(judge, TrajectoryFilter(keys=keys))
 
+    def task_attempts(self, judge: str | None) -> dict[str, tuple[int, int]]:
+        """Each attempted task's id -> (attempts, passed) over every run, as `judge` counts them."""
+        select = "SELECT task_id, COUNT(*), SUM(result = :pass_label) FROM rows GROUP BY task_id"
+        return {str(task): (int(n), int(passed)) for task, n, passed in self._query(select, None, judge)}
+
     def run_tasks(self) -> dict[str, frozenset[str]]:
         """Each run's task ids (which runs share tasks), read from the index alone."""
         found: dict[str, set[str]] = {}

@@ -33,6 +33,8 @@ class TrajectoryFilter(BaseModel):
 
     runs: frozenset[str] = frozenset()
     """Run keys (the `run` column)."""
+    task_ids: frozenset[str] = frozenset()
+    """Task ids (every attempt at these tasks, in any run)."""
     sites: frozenset[str] = frozenset()
     """Site keys as the official summary groups them, e.g. "gitlab" or "reddit-shopping"."""
     task_types: frozenset[str] = frozenset()
@@ -76,6 +78,7 @@ class TrajectoryFilter(BaseModel):
 
 CHOICE_PARAMS: Mapping[str, str] = {
     "runs": "runs",
+    "tasks": "task_ids",
     "sites": "sites",
     "types": "task_types",
     "templates": "intent_templates",

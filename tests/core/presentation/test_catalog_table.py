@@ -74,13 +74,8 @@ def test_task_ids_keep_only_those(table: pd.DataFrame, tasks: list[Task]) -> Non
 
 def test_attempts_and_passes_per_task(table: pd.DataFrame, tasks: list[Task]) -> None:
     first, second = str(tasks[0].task_id), str(tasks[1].task_id)
-    trajectories = pd.DataFrame(
-        {
-            "task_id": [first, first, second, "not in the catalog"],
-            "result": ["pass", "fail", "no answer", "pass"],
-        }
-    )
-    counted = with_attempts(table, trajectories).set_index("task")
+    attempts = {first: (2, 1), second: (1, 0), "not in the catalog": (1, 1)}  # IndexQueries.task_attempts
+    counted = with_attempts(table, attempts).set_index("task")
     assert counted.loc[tasks[0].task_id, ["attempts", "passed"]].tolist() == [2, 1]
     assert counted.loc[tasks[1].task_id, ["attempts", "passed"]].tolist() == [1, 0]
     assert counted.loc[tasks[2].task_id, ["attempts", "passed"]].tolist() == [0, 0]
