@@ -22,7 +22,8 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.taxonomy import category_label, code_label, sorted_codes
-from webeval_core.runs.queries import BarChoice, code_choice
+from webeval_core.runs.queryrows import BarChoice
+from webeval_core.runs.row_sql import code_choice
 
 if TYPE_CHECKING:
     from webeval_core.runs.queries import BreakdownRow, CodeCountRow, CountRow, IndexQueries

@@ -127,8 +127,9 @@ if TYPE_CHECKING:
         task_matrix,
         trajectory_frame,
     )
-    from webeval_core.runs.queries import BarChoice, IndexQueries, ListedTrajectory, WalkItem, code_choice
+    from webeval_core.runs.queries import BarChoice, IndexQueries, ListedTrajectory, WalkItem
     from webeval_core.runs.refresh import RefreshReport, fingerprint, refresh_index
+    from webeval_core.runs.row_sql import code_choice
     from webeval_core.runs.sqlquery import (
         DEFAULT_MAX_ROWS,
         DEFAULT_TIMEOUT_S,

@@ -18,10 +18,9 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from webeval_core.reading.taxonomy import code_label, sorted_codes
+from webeval_core.reading.taxonomy import sorted_codes
 from webeval_core.runs import metrics
 from webeval_core.runs.index_db import read_connection
-from webeval_core.runs.judges import OFFICIAL, judge_threshold
 from webeval_core.runs.queryrows import (
     BarChoice,
     BreakdownRow,
@@ -32,16 +31,24 @@ from webeval_core.runs.queryrows import (
     TrajectoryPage,
     WalkItem,
 )
+from webeval_core.runs.row_sql import (
+    HEADLINE,
+    LIST_COLUMNS,
+    NAMES,
+    ROWS,
+    casefold,
+    code_choice,
+    headline_of,
+    parse_code_choice,
+    tags_of,
+    temp_tables,
+    where_clause,
+)
 from webeval_core.runs.trajectory_filter import (
-    ANSWERED,
-    FAIL,
-    PASS,
     RESULTS,
-    UNREADABLE,
-    UNSCORED,
     TrajectoryFilter,
 )
-from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
+from webeval_core.scoring.verdicts import CORE_LOG_PREFIX, TAGS
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -68,88 +75,8 @@ CATALOG_COLUMNS = ("site", "task_type", "intent_template")
 """The breakdowns read from the task catalog (`metrics.breakdown`'s `by`)."""
 
 
-def code_choice(judge: str, code: str) -> str:
-    """A judge's code as the `failure_codes` filter, a chart's bar and a URL name it, readable:
-    "<judge>: <code named>" ("mmrubric_0.8-5-3: 2.3 Output fabrication"; a category, "...: 2 Hallucination").
-    """
-    return f"{judge}: {code_label(code)}"
-
-
-def parse_code_choice(choice: str) -> tuple[str, str]:
-    """(judge, code) of a `code_choice`; "<judge>:<code>" is read too (a link typed by hand)."""
-    judge, separator, label = choice.rpartition(": ")
-    if not separator:
-        judge, _, label = choice.rpartition(":")
-    return judge, label.strip().split(" ", 1)[0]
-
-
-# One row per trajectory, as metrics.trajectory_frame makes it; kept as a temporary table per judge
-# (of every run, or of the few runs a page asked for first: {runs} and {keys} filter them).
-# `used`: the chosen judge, else the official verdict, else the only judge with a score.
-_ROWS = """
-WITH judged AS (
-  SELECT x.key, MAX(x.judge = :official) AS has_official, COUNT(x.score) AS n_scored,
-    MAX(CASE WHEN x.score IS NOT NULL THEN x.judge END) AS only_judge,
-    COUNT(DISTINCT CASE WHEN x.score IS NOT NULL THEN x.score >= k.threshold END) > 1 AS disagree
-  FROM scores x JOIN temp.marks k ON k.judge = x.judge {keys} GROUP BY x.key
-), base AS (
-  SELECT t.key, t.rel, t.run_key, t.sort_key, t.task_id, t.outcome, t.steps, t.duration_s,
-    t.prompt_tokens, t.completion_tokens, t.final_answer, t.core_error, t.verdict_status, t.verdict_tags,
-    t.unreadable, t.site AS task_site, t.task_text, COALESCE(j.disagree, 0) AS judges_disagree,
-    COALESCE(:judge, CASE
-      WHEN j.has_official THEN :official WHEN j.n_scored = 1 THEN j.only_judge END) AS used
-  FROM trajectories t LEFT JOIN judged j ON j.key = t.key {runs}
-), scored AS (
-  SELECT b.*, s.key IS NOT NULL AS judged, s.score AS score,
-    CASE WHEN b.used = :official AND s.key IS NOT NULL THEN b.verdict_status END AS status,
-    CASE WHEN s.score IS NULL THEN NULL WHEN s.score >= m.threshold THEN 1.0 ELSE 0.0 END AS pass_value,
-    COALESCE(c.site, b.task_site) AS site, c.task_type, COALESCE(c.intent, b.task_text) AS intent,
-    c.intent_template
-  FROM base b
-  LEFT JOIN scores s ON s.key = b.key AND s.judge = b.used
-  LEFT JOIN temp.marks m ON m.judge = b.used
-  LEFT JOIN temp.tasks c ON c.task_id = b.task_id
-), labelled AS (
-  SELECT *, CASE
-      WHEN COALESCE(unreadable, '') != '' OR outcome IS NULL THEN :unreadable
-      WHEN outcome = 'aborted' THEN :aborted
-      WHEN outcome = 'no_answer' THEN :no_answer
-      WHEN status = 'error' THEN :scoring_error
-      WHEN pass_value IS NULL THEN :unscored
-      WHEN pass_value >= 1.0 THEN :pass_label ELSE :fail_label END AS result,
-    CASE
-      WHEN COALESCE(unreadable, '') != '' OR outcome IS NULL OR outcome = 'aborted' THEN NULL
-      WHEN outcome = 'no_answer' THEN
-        CASE WHEN pass_value IS NOT NULL AND COALESCE(status, '') != 'error' THEN pass_value ELSE 0.0 END
-      WHEN status = 'error' THEN NULL
-      ELSE pass_value END AS value
-  FROM scored
-), rows AS (
-  SELECT *, prompt_tokens + completion_tokens AS tokens,
-    CASE WHEN result IN (:unreadable, :aborted, :no_answer, :scoring_error) THEN result
-      WHEN outcome = 'answered' THEN :answered ELSE :unreadable END AS outcome_group
-  FROM labelled
-)
-"""
 _RUN_TABLES = 4  # tables of a few runs made before every run's table is made instead
 _MEASURES = {"steps": "steps", "duration_s": "duration_s", "tokens": "tokens"}
-# The labels the SQL writes and compares, as metrics and judges name them (query parameters).
-_NAMES = {
-    "aborted": ABORTED,
-    "no_answer": NO_ANSWER,
-    "scoring_error": SCORING_ERROR,
-    "official": OFFICIAL,
-    "unreadable": UNREADABLE,
-    "unscored": UNSCORED,
-    "pass_label": PASS,
-    "fail_label": FAIL,
-    "answered": ANSWERED,
-}
-_LIST_COLUMNS = (
-    "run, task_id, site, task_type, intent, intent_template, outcome, outcome_group, status, score,"
-    " result, value, steps, duration_s, tokens, core_error, final_answer, verdict_tags, rel, key,"
-    " CASE WHEN judged THEN used END, judges_disagree, used = :official AND judged"
-)
 
 
 class IndexQueries:
@@ -184,8 +111,8 @@ class IndexQueries:
         with self._lock:
             if self._db is None:
                 db = read_connection(self.store, shared=True)
-                db.create_function("casefold", 1, _casefold, deterministic=True)
-                _temp_tables(db, self._catalog)
+                db.create_function("casefold", 1, casefold, deterministic=True)
+                temp_tables(db, self._catalog)
                 self._db = db
             yield self._db
 
@@ -200,14 +127,14 @@ class IndexQueries:
         name = self._tables.get((judge, chosen))
         if name is None:
             name = f"rows_{len(self._tables)}"
-            sql = _ROWS.format(
+            sql = ROWS.format(
                 runs="WHERE t.run_key IN (SELECT value FROM json_each(:runs))" if chosen else "",
                 keys="WHERE x.key IN (SELECT key FROM trajectories WHERE run_key IN"
                 " (SELECT value FROM json_each(:runs)))"
                 if chosen
                 else "",
             )
-            params = {**_NAMES, "judge": judge, "runs": json.dumps(chosen or [])}
+            params = {**NAMES, "judge": judge, "runs": json.dumps(chosen or [])}
             db.execute(f"CREATE TEMP TABLE {name} AS {sql} SELECT * FROM rows", params)
             db.execute(f"CREATE INDEX temp.{name}_order ON {name} (run_key, sort_key)")
             self._tables[judge, chosen] = name
@@ -222,7 +149,7 @@ class IndexQueries:
     ) -> list[tuple[Any, ...]]:
         """`select` (reading `rows`) over the trajectories of `runs` (None: all) judged by `judge`."""
         where = "WHERE run_key IN (SELECT value FROM json_each(:runs))" if runs is not None else ""
-        params = {**_NAMES, "pool": None, "runs": json.dumps(list(runs or ())), **(args or {})}
+        params = {**NAMES, "pool": None, "runs": json.dumps(list(runs or ())), **(args or {})}
         with self._connect() as db:
             table = self._table(db, judge, runs)
             rows = f"WITH rows AS (SELECT *, COALESCE(:pool, run_key) AS run FROM {table} {where}) "
@@ -232,8 +159,8 @@ class IndexQueries:
 
     def headlines(self, runs: Sequence[str] | None, judge: str | None) -> dict[str, metrics.Headline]:
         """The headline numbers of each run (in run key order)."""
-        rows = self._query(f"SELECT run, {_HEADLINE} FROM rows GROUP BY run ORDER BY run", runs, judge)
-        return {row[0]: _headline(row[1:]) for row in rows}
+        rows = self._query(f"SELECT run, {HEADLINE} FROM rows GROUP BY run ORDER BY run", runs, judge)
+        return {row[0]: headline_of(row[1:]) for row in rows}
 
     def headline(
         self,
@@ -242,8 +169,8 @@ class IndexQueries:
         criteria: TrajectoryFilter | None = None,
     ) -> metrics.Headline:
         """The headline numbers of the trajectories of `runs` pooled (those `criteria` keeps)."""
-        where, args = _where(criteria or TrajectoryFilter(), ())
-        return _headline(self._query(f"SELECT {_HEADLINE} FROM rows {where}", runs, judge, args)[0])
+        where, args = where_clause(criteria or TrajectoryFilter(), ())
+        return headline_of(self._query(f"SELECT {HEADLINE} FROM rows {where}", runs, judge, args)[0])
 
     def breakdown(
         self, runs: Sequence[str] | None, judge: str | None, by: str, pool: str | None = None
@@ -292,14 +219,14 @@ class IndexQueries:
         Verdict and outcome tags first, then core.log error types; most frequent first in each.
         """
         # Few distinct combinations of verdict tags, outcome and core.log error: grouped in SQL,
-        # each combination's tags read by `_tags`, the one reading of a row's tags.
+        # each combination's tags read by `tags_of`, the one reading of a row's tags.
         select = (
             "SELECT run, CASE WHEN used = :official AND judged THEN verdict_tags END AS vt, outcome,"
             " core_error, COUNT(*) FROM rows GROUP BY run, vt, outcome, core_error"
         )
         tally: dict[tuple[str, str], int] = {}
         for run, verdict_tags, outcome, core_error, n in self._query(select, runs, judge, {"pool": pool}):
-            for tag in _tags(verdict_tags, outcome, core_error):
+            for tag in tags_of(verdict_tags, outcome, core_error):
                 tally[run, tag] = tally.get((run, tag), 0) + n
         counts = [(run, tag, n) for (run, tag), n in tally.items()]
         totals: dict[str, int] = {}
@@ -391,10 +318,10 @@ class IndexQueries:
 
         `bars`: per clicked chart, its clicked bars; a row must be in one bar of every chart.
         """
-        where, args = _where(criteria or TrajectoryFilter(), bars)
+        where, args = where_clause(criteria or TrajectoryFilter(), bars)
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
         select = (
-            f"SELECT {_LIST_COLUMNS} FROM rows {where} ORDER BY run_key, sort_key LIMIT :limit OFFSET :offset"
+            f"SELECT {LIST_COLUMNS} FROM rows {where} ORDER BY run_key, sort_key LIMIT :limit OFFSET :offset"
         )
         args |= {"limit": -1 if limit is None else limit, "offset": offset}
         found = self._query(select, runs, judge, args)
@@ -439,7 +366,7 @@ class IndexQueries:
 
     def walk_items(self, judge: str | None, criteria: TrajectoryFilter | None = None) -> tuple[WalkItem, ...]:
         """Every trajectory matching `criteria`, in list order, as a walk through it needs them."""
-        where, args = _where(criteria or TrajectoryFilter(), ())
+        where, args = where_clause(criteria or TrajectoryFilter(), ())
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
         select = f"SELECT key, value IS NOT NULL AND value < 1 FROM rows {where} ORDER BY run_key, sort_key"
         found = self._query(select, runs, judge, args)
@@ -452,7 +379,7 @@ class IndexQueries:
         bars: Sequence[Sequence[BarChoice]] = (),
     ) -> list[str]:
         """The folders of every trajectory matching `criteria` and `bars`, in list order."""
-        where, args = _where(criteria or TrajectoryFilter(), bars)
+        where, args = where_clause(criteria or TrajectoryFilter(), bars)
         runs = sorted(criteria.runs) if criteria is not None and criteria.runs else None
         select = f"SELECT rel FROM rows {where} ORDER BY run_key, sort_key"
         return [self.store.path_text(rel) for (rel,) in self._query(select, runs, judge, args)]
@@ -485,150 +412,9 @@ class IndexQueries:
             tokens=tokens,
             core_error=core_error,
             answer=answer,
-            tags=_tags(verdict_tags if official else None, outcome, core_error),
+            tags=tags_of(verdict_tags if official else None, outcome, core_error),
             path=self.store.path_text(rel),
             key=key,
             judge=judge,
             judges_disagree=bool(disagree),
         )
-
-
-_HEADLINE = (
-    "COUNT(*), COUNT(value), COUNT(CASE WHEN value >= 1.0 THEN 1 END), AVG(value),"
-    " COUNT(CASE WHEN result = :no_answer THEN 1 END), COUNT(CASE WHEN result = :aborted THEN 1 END),"
-    " COUNT(CASE WHEN result = :scoring_error THEN 1 END), COUNT(CASE WHEN result = :unscored THEN 1 END),"
-    " COUNT(CASE WHEN result = :unreadable THEN 1 END)"
-)
-
-
-def _headline(row: Sequence[Any]) -> metrics.Headline:
-    n, counted, passed, rate, no_answer, aborted, errors, unscored, unreadable = row
-    return metrics.Headline(
-        trajectories=n,
-        counted=counted,
-        passed=passed,
-        success_rate=rate,
-        no_answer=no_answer,
-        aborted=aborted,
-        scoring_errors=errors,
-        unscored=unscored,
-        unreadable=unreadable,
-    )
-
-
-def _has_tag(i: int) -> str:
-    """SQL: whether a row carries tag number `i` of TAGS (parameter :tag<i>)."""
-    verdict = (
-        f"(used = :official AND judged AND instr(char(10) || COALESCE(verdict_tags, '') || char(10),"
-        f" char(10) || :tag{i} || char(10)) > 0)"
-    )
-    by_outcome = {NO_ANSWER: "outcome = 'no_answer'", ABORTED: "outcome = 'aborted'"}.get(TAGS[i])
-    return f"({verdict} OR {by_outcome})" if by_outcome else verdict
-
-
-def _tags(verdict_tags: str | None, outcome: str | None, core_error: str | None) -> tuple[str, ...]:
-    tags = set(verdict_tags.split("\n")) if verdict_tags else set()
-    if outcome == "no_answer":
-        tags.add(NO_ANSWER)
-    elif outcome == "aborted":
-        tags.add(ABORTED)
-    tagged = [t for t in TAGS if t in tags]
-    if core_error:
-        tagged.append(CORE_LOG_PREFIX + core_error)
-    return tuple(tagged)
-
-
-def _where(criteria: TrajectoryFilter, bars: Sequence[Sequence[BarChoice]]) -> tuple[str, dict[str, Any]]:
-    """The WHERE clause of a filter and clicked bars, with its parameters."""
-    clauses: list[str] = []
-    args: dict[str, Any] = {"unknown": metrics.UNKNOWN}
-    for name, column in metrics.FILTER_COLUMNS.items():
-        values: frozenset[str] = getattr(criteria, name)
-        if values:
-            args[name] = json.dumps(sorted(values))
-            clauses.append(f"COALESCE({column}, :unknown) IN (SELECT value FROM json_each(:{name}))")
-    if criteria.tags:
-        clauses.append(_any_tag(criteria.tags, args, "f"))
-    needle = criteria.text.strip().casefold()
-    if needle:
-        args["needle"] = needle
-        clauses.append(
-            "(instr(casefold(task_id), :needle) OR instr(casefold(intent), :needle)"
-            " OR instr(casefold(final_answer), :needle))"
-        )
-    if criteria.judges_disagree:
-        clauses.append("judges_disagree")
-    if criteria.keys:
-        args["keys"] = json.dumps(sorted(criteria.keys))
-        clauses.append("key IN (SELECT value FROM json_each(:keys))")
-    if criteria.failure_codes:
-        codes = [_has_code(f"fc{i}_", c, args) for i, c in enumerate(sorted(criteria.failure_codes))]
-        clauses.append("(" + " OR ".join(codes) + ")")
-    for chart, picked in enumerate(bars):
-        clauses.append("(" + " OR ".join(_bar(chart, i, bar, args) for i, bar in enumerate(picked)) + ")")
-    return ("WHERE " + " AND ".join(clauses)) if clauses else "", args
-
-
-def _bar(chart: int, i: int, bar: BarChoice, args: dict[str, Any]) -> str:
-    name = f"b{chart}_{i}_"
-    args[f"{name}run"] = bar.run
-    run = f"COALESCE(:{name}run = run, 1)"  # a pooled bar (no run) keeps every run's rows
-    if bar.field == "tags":
-        return f"({run} AND {_any_tag([bar.value], args, name)})"
-    if bar.field == "failure_codes":
-        return f"({run} AND {_has_code(name, bar.value, args)})"
-    args[f"{name}value"] = bar.value
-    return f"({run} AND COALESCE({metrics.FILTER_COLUMNS[bar.field]}, :unknown) = :{name}value)"
-
-
-def _has_code(name: str, choice: str, args: dict[str, Any]) -> str:
-    """SQL: one of the row's verifiers (the judge of `choice`) gives its code or one under it."""
-    args[f"{name}judge"], args[f"{name}code"] = parse_code_choice(choice)
-    return (
-        f"EXISTS (SELECT 1 FROM failure_codes f WHERE f.key = rows.key AND f.judge = :{name}judge"
-        f" AND (f.code = :{name}code OR f.code LIKE :{name}code || '.%'))"
-    )
-
-
-def _any_tag(tags: Iterable[str], args: dict[str, Any], prefix: str) -> str:
-    """SQL: a row carries any of `tags` (verdict and outcome tags, `core.log: ` error types)."""
-    wanted = set(tags)
-    parts = []
-    for i, tag in enumerate(TAGS):
-        if tag in wanted:
-            args[f"tag{i}"] = tag
-            parts.append(_has_tag(i))
-    logged = [t.removeprefix(CORE_LOG_PREFIX) for t in wanted if t.startswith(CORE_LOG_PREFIX)]
-    if logged:
-        args[f"{prefix}logged"] = json.dumps(sorted(logged))
-        parts.append(f"core_error IN (SELECT value FROM json_each(:{prefix}logged))")
-    return "(" + (" OR ".join(parts) or "0") + ")"
-
-
-def _temp_tables(db: sqlite3.Connection, catalog: TaskCatalog | None) -> None:
-    """The judges' pass marks and the catalog's facts of the index's task ids, as temporary tables."""
-    judges = [row[0] for row in db.execute("SELECT DISTINCT judge FROM scores")]
-    db.execute("CREATE TEMP TABLE marks (judge TEXT PRIMARY KEY, threshold REAL)")
-    db.executemany("INSERT INTO temp.marks VALUES (?, ?)", [(name, judge_threshold(name)) for name in judges])
-    ids = [row[0] for row in db.execute("SELECT DISTINCT task_id FROM trajectories")]
-    db.execute(
-        "CREATE TEMP TABLE tasks (task_id TEXT PRIMARY KEY, site TEXT, task_type TEXT, intent TEXT,"
-        " intent_template TEXT)"
-    )
-    db.executemany("INSERT INTO temp.tasks VALUES (?, ?, ?, ?, ?)", _task_rows(ids, catalog))
-
-
-def _casefold(text: object) -> str | None:
-    return None if text is None else str(text).casefold()
-
-
-def _task_rows(
-    task_ids: Iterable[str], catalog: TaskCatalog | None
-) -> Iterator[tuple[str, str, str, str, str]]:
-    """The catalog's facts of each task id the index holds, as `catalog.get` reads an id."""
-    if catalog is None:
-        return
-    for task_id in task_ids:
-        task = catalog.get(task_id)
-        if task is not None:
-            yield task_id, task.site_key, task.task_type, task.intent, task.intent_template

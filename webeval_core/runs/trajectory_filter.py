@@ -54,7 +54,7 @@ class TrajectoryFilter(BaseModel):
     judges_disagree: bool = False
     """Keep only trajectories whose judges disagree on pass or fail."""
     failure_codes: frozenset[str] = frozenset()
-    """Error-taxonomy codes as "<judge>: <code named>" (`queries.code_choice`): a row one of whose judges
+    """Error-taxonomy codes as "<judge>: <code named>" (`row_sql.code_choice`): a row one of whose judges
     gives the code, or a code under it ("2" keeps 2.3, "3.2" keeps 3.2.1), is kept. Read by the
     index's queries only (the pandas frame holds no codes)."""
     keys: frozenset[str] = frozenset()
