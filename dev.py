@@ -161,6 +161,8 @@ def cmd_app(args: list[str]) -> int:
 
 QUICK = "not browser and not service and not slow"
 """The tests `dev.py test --quick` runs: none that starts Chromium, a service or many processes."""
+QUICK_WORKERS = ["-n", "auto"]
+"""Those tests share no server, port or folder, so pytest-xdist runs them on every core."""
 
 
 def cmd_test(args: list[str]) -> int:
@@ -175,7 +177,7 @@ def cmd_test(args: list[str]) -> int:
         ensure_postgresql()
         ensure_azurite()
         ensure_oidc_provider()
-    selection = ["-m", QUICK] if quick else []
+    selection = ["-m", QUICK, *QUICK_WORKERS] if quick else []
     steps = [
         [str(BIN / "ruff"), "check", "."],
         [str(BIN / "ruff"), "format", "--check", "."],
