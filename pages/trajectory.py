@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection
 import streamlit as st
 
 from webeval_core.diagnostics import UnreadableError
-from webeval_core.presentation import OUTCOME_TONES, trajectory_choices
+from webeval_core.presentation import OUTCOME_TONES, trajectory_choices, verdict_badges
 from webeval_core.reading import Task, Trajectory, load_catalog
 from webeval_core.runs import TrajectorySummary, fingerprint
 from webeval_ui.app_shell import require_app_shell
@@ -27,7 +27,7 @@ from webeval_ui.roots import current_root, inside_root
 from webeval_ui.state import Key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
-from webeval_ui.trajectory_tabs.verdict_tab import score_color, tone_color
+from webeval_ui.trajectory_tabs.verdict_tab import tone_color
 from webeval_ui.untrusted import contained, inert
 from webeval_ui.widgets import lazy_expander
 
@@ -142,11 +142,8 @@ def _header(trajectory: Trajectory, task: Task | None, blind: bool = False) -> N
             st.badge("blind review: verdicts hidden until you save", color="violet")
         elif blind:
             st.badge("verdicts hidden: not recorded as shown", color="violet")
-        for name, score_file in sorted({} if blind else trajectory.scores.items()):
-            shown = "no score" if score_file.score is None else f"{score_file.score:g}"
-            st.badge(inert(f"{name}: {shown}"), color=score_color(score_file.score))
-        if not trajectory.scores and not blind:
-            st.badge("not scored", color="gray")
+        for shown in () if blind else verdict_badges(trajectory.scores, trajectory.eval_result):
+            st.badge(inert(shown.text), color=tone_color(shown.tone) if shown.tone else "gray")
     if trajectory.warnings:
         label = f"⚠️ {len(trajectory.warnings)} warning(s) while reading this folder"
         warnings_box = lazy_expander(label, key=Key.WARNINGS_BOX)

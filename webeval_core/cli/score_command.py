@@ -95,6 +95,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if outcomes is None or (mirrored and not _write_back(mirrored, outcomes, args.write_remote)):
         return 1
     summary = summarize_scores(outcomes)
+    _warn_about(outcomes)
     if args.json:
         results = [
             {k: getattr(o, k) for k in ("task_id", "status", "score", "eval_hash", "reason")}
@@ -172,13 +173,32 @@ def _write_back(mirrored: list[OpenedRoot], outcomes: Sequence[ScoreOutcome], wr
     return True
 
 
+def _warn_about(outcomes: Sequence[ScoreOutcome]) -> None:
+    """What the user should know about how the verdicts were made (a URL the evaluator guessed, a
+    trace it could not read), on stderr whatever the output format: each note once, with the
+    trajectories it concerns.
+    """
+    from webeval_core.presentation.wording import plural
+
+    concerned: dict[str, list[str]] = {}
+    for outcome in outcomes:
+        for note in outcome.notes:
+            concerned.setdefault(note, []).append(outcome.task_id)
+    for note, tasks in concerned.items():
+        named = ", ".join(tasks[:5]) + (f" and {len(tasks) - 5} more" if len(tasks) > 5 else "")
+        complain("score", f"{plural(len(tasks), 'trajectory', 'trajectories')} ({named})", note)
+
+
 def _score_report(outcomes: Sequence[ScoreOutcome], summary: ScoreSummary) -> list[str]:
     """`score`'s text: the engine, a tally per site and task type, the files written, the errors."""
+    from webeval_core.presentation.wording import plural
+
     hashes = sorted({o.eval_hash for o in outcomes if o.eval_hash})
     if hashes:
         header = f"Scored {len(outcomes)} trajectories with {', '.join(hashes)}"
     elif outcomes and all(o.status == "excluded" for o in outcomes):
-        header = f"Nothing scored: none of the {len(outcomes)} trajectories has an official evaluator to run"
+        found = plural(len(outcomes), "trajectory", "trajectories")
+        header = f"Nothing scored: {found} found, none with an official evaluator to run"
     else:
         header = f"Scored {len(outcomes)} trajectories; the official evaluator ran on none of them"
     lines = [header, ""]

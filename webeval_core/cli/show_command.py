@@ -7,13 +7,14 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from webeval_core.cli._output import complain, print_json, say, shorten, size
+from webeval_core.cli._output import complain, print_json, say, shorten, size, table
 from webeval_core.cli._roots import local_root
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
     from webeval_core.reading.task_catalog import Task
     from webeval_core.reading.trajectory_reader import Trajectory
+    from webeval_core.reading.verifier import VerifierOutput
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -68,13 +69,18 @@ def _format_trajectory(t: Trajectory) -> list[str]:
         lines.append(f"Score:    {name} = {score_file.score}")
     lines += _failure_lines(t)
     if t.steps:
-        lines.append("")
-        lines.append(f"{'#':>4}  {'action':<18} {'arguments':<48} url")
-        for step in t.steps:
-            args = json.dumps(step.arguments, ensure_ascii=False)
-            lines.append(
-                f"{step.index:>4}  {step.action:<18} {shorten(args, 48):<48} {shorten(step.url, 60)}"
+        # The action column as wide as its longest name (pause_and_memorize_fact), so no row loses
+        # its alignment.
+        rows = [
+            (
+                str(s.index),
+                s.action,
+                shorten(json.dumps(s.arguments, ensure_ascii=False), 48),
+                shorten(s.url, 60),
             )
+            for s in t.steps
+        ]
+        lines += ["", *table(("#", "action", "arguments", "url"), rows, right=(0,))]
     errors = t.error_lines
     if errors:
         lines.append("")
@@ -111,29 +117,64 @@ def _catalog_task(task_id: str) -> Task | None:
 
 
 def _failure_lines(t: Trajectory) -> list[str]:
-    """Why it failed: the official verdict's tags and reason, each verifier's verdict and first failure."""
-    from webeval_core.reading.taxonomy import code_label
-    from webeval_core.reading.verifier import verifier_outputs
-    from webeval_core.scoring import failure_reason, read_verdict, stored_evaluation
+    """The verdicts: the official one (any status) with why it failed and its failed assertions,
+    "not scored" as the app's header says it, then each verifier's verdict, earliest failure and
+    task verification.
+    """
+    return [*_official_lines(t), *(line for output in _verifiers(t) for line in _verifier_lines(output))]
 
-    lines: list[str] = []
-    verdict = read_verdict(t.scores, t.eval_result)
-    if verdict is not None and verdict.status != "success":
-        tags = f" ({', '.join(verdict.tags)})" if verdict.tags else ""
-        lines.append(f"Verdict:  {verdict.status}{tags}, from {verdict.source}")
-        source = t.scores.get(verdict.source)
-        evaluation = stored_evaluation(source.path) if source is not None else None
-        if evaluation is not None:
-            lines.append(f"Why:      {failure_reason(evaluation)}")
-    for output in verifier_outputs(t.scores)[0]:
-        if output.outcome_success is not False and output.failure is None:
-            continue
-        lines.append(f"Judge {output.judge}: {shorten(output.outcome_reasoning, 300) or '(no reasoning)'}")
-        for point in output.failure_points[:1]:  # the first point of failure, as the verifier orders them
-            code = code_label(point.error_code) if point.error_code else "no code"
-            lines.append(
-                f"  first failure at step {point.step_numbers or '?'} [{code}]: {point.what_happened or ''}"
-            )
+
+def _official_lines(t: Trajectory) -> list[str]:
+    from webeval_core.presentation.tones import NOT_SCORED, verdict_badges
+    from webeval_core.scoring import failure_reason, read_verdict_with_result, stored_evaluation
+
+    found = read_verdict_with_result(t.scores, t.eval_result)
+    if found is None:
+        unscored = verdict_badges(t.scores, t.eval_result)[0].text == NOT_SCORED
+        return [f"Verdict:  {NOT_SCORED}"] if unscored else []
+    verdict, result = found
+    tags = f" ({', '.join(verdict.tags)})" if verdict.tags else ""
+    score = f", score {verdict.score:g}" if verdict.score is not None else ""
+    lines = [f"Verdict:  {verdict.status}{tags}{score}, from {verdict.source}"]
+    source = t.scores.get(verdict.source)
+    evaluation = stored_evaluation(source.path) if source is not None else None
+    if evaluation is not None:  # our score file: its reason names the assertions that failed
+        return [*lines, f"Why:      {failure_reason(evaluation)}"] if verdict.status != "success" else lines
+    for evaluator in result.evaluators_results:  # the official CLI's eval_result.json
+        for assertion in evaluator.assertions or ():
+            if assertion.status.value != "success":
+                said = "; ".join(assertion.assertion_msgs or ()) or assertion.error_msg or ""
+                lines.append(f"  {evaluator.evaluator_name} {assertion.assertion_name}: {shorten(said, 200)}")
+    return lines
+
+
+def _verifiers(t: Trajectory) -> list[VerifierOutput]:
+    from webeval_core.reading.verifier import verifier_outputs
+
+    return list(verifier_outputs(t.scores)[0])
+
+
+def _verifier_lines(output: VerifierOutput) -> list[str]:
+    """A rubric verifier's verdict, its earliest point of failure (by step) and the task's checks."""
+    from webeval_core.reading.taxonomy import code_label
+
+    verdict = {True: "success", False: "failure", None: "no verdict"}[output.outcome_success]
+    reasoning = shorten(output.outcome_reasoning, 300) or "(no reasoning)"
+    lines = [f"Judge {output.judge}: {verdict}: {reasoning}"]
+    point = output.first_failure
+    if point is not None:
+        code = code_label(point.error_code) if point.error_code else "no code"
+        said = point.what_happened or ""
+        lines.append(f"  first failure at step {point.step_numbers or '?'} [{code}]: {said}")
+    for checked, label in (
+        (output.task_verification, "task"),
+        (output.task_verification_with_trajectory, "task, with the trajectory"),
+    ):
+        if checked is not None and (checked.is_ambiguous or checked.is_invalid):
+            named = (("ambiguous", checked.is_ambiguous), ("invalid", checked.is_invalid))
+            flags = [name for name, on in named if on]
+            codes = ", ".join(code_label(code) for code in checked.codes) or "no code"
+            lines.append(f"  {label}: {' and '.join(flags)} [{codes}]")
     return lines
 
 

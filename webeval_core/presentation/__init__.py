@@ -23,6 +23,7 @@ __all__ = [
     "MATCH",
     "MEASURES",
     "MISMATCH",
+    "NOT_SCORED",
     "OUTCOME_TONES",
     "POOLED",
     "STATUS_TONES",
@@ -37,6 +38,7 @@ __all__ = [
     "StepFlag",
     "TaskFilter",
     "Tone",
+    "VerdictBadge",
     "Walk",
     "annotation_table",
     "assertion_table",
@@ -94,6 +96,7 @@ __all__ = [
     "trajectory_choices",
     "trajectory_html",
     "utc_moment",
+    "verdict_badges",
     "verdict_field_table",
     "verdicts_table",
     "walk_of",
@@ -163,7 +166,15 @@ if TYPE_CHECKING:
         utc_moment,
         verdict_field_table,
     )
-    from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, Tone, score_tone
+    from webeval_core.presentation.tones import (
+        NOT_SCORED,
+        OUTCOME_TONES,
+        STATUS_TONES,
+        Tone,
+        VerdictBadge,
+        score_tone,
+        verdict_badges,
+    )
     from webeval_core.presentation.verifier_tables import (
         FAILURE_COLUMNS,
         ReportDifference,

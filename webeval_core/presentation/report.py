@@ -23,7 +23,7 @@ from webeval_core.presentation.reporthtml import (
     official_diff,
 )
 from webeval_core.presentation.tables import assertion_table, stored_result
-from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, score_tone
+from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, verdict_badges
 from webeval_core.presentation.wording import moment
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.folderfiles import resolve_inside
@@ -91,11 +91,10 @@ def _header(trajectory: Trajectory, task: Task | None) -> str:
     if usage.prompt_tokens or usage.completion_tokens:
         rows.append(("Tokens", f"{usage.prompt_tokens} prompt, {usage.completion_tokens} completion"))
     badges = [badge(trajectory.outcome.replace("_", " "), OUTCOME_TONES.get(trajectory.outcome) or "")]
-    for name, score_file in sorted(trajectory.scores.items()):
-        shown = "no score" if score_file.score is None else f"{score_file.score:g}"
-        badges.append(badge(f"{name}: {shown}", score_tone(score_file.score) or ""))
-    if not trajectory.scores and trajectory.eval_result is None:
-        badges.append(badge("not scored"))
+    badges += [
+        badge(shown.text, shown.tone or "")
+        for shown in verdict_badges(trajectory.scores, trajectory.eval_result)
+    ]
     return (
         f"<header><h1>Task {text(trajectory.task_id)}</h1>{intent}"
         f"<div>{''.join(badges)}</div>{facts(rows)}</header>"

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from webeval_core.reading import ScoreFile
 
 Tone = Literal["good", "partial", "bad"]
 OUTCOME_TONES: dict[str, Tone] = {"answered": "good", "no_answer": "partial", "aborted": "bad"}
@@ -14,3 +18,36 @@ def score_tone(score: float | None) -> Tone | None:
     if score is None:
         return None
     return "good" if score >= 1 else "bad" if score <= 0 else "partial"
+
+
+NOT_SCORED = "not scored"
+"""What a trajectory no judge has scored says where its verdicts would be."""
+
+
+class VerdictBadge(NamedTuple):
+    """One judge's verdict as a trajectory's header shows it."""
+
+    text: str
+    """The judge and its verdict, e.g. "gpt_eval: 1" or "eval_result.json: failure"."""
+    tone: Tone | None
+    """How it reads at a glance; None when it tells neither."""
+
+
+def verdict_badges(
+    scores: Mapping[str, ScoreFile], eval_result: Mapping[str, Any] | None
+) -> tuple[VerdictBadge, ...]:
+    """The verdicts a trajectory's header shows (the app, the HTML page, `show`): each score file's
+    score, the official CLI's eval_result.json when no score file holds the official verdict, and
+    "not scored" only when there is neither.
+    """
+    from webeval_core.scoring import read_verdict
+
+    badges = [
+        VerdictBadge(f"{name}: {'no score' if sf.score is None else f'{sf.score:g}'}", score_tone(sf.score))
+        for name, sf in sorted(scores.items())
+    ]
+    verdict = read_verdict(scores, eval_result)
+    if verdict is not None and verdict.source not in scores:
+        shown = verdict.status or "no status"
+        badges.append(VerdictBadge(f"{verdict.source}: {shown}", STATUS_TONES.get(verdict.status or "")))
+    return tuple(badges) or (VerdictBadge(NOT_SCORED, None),)

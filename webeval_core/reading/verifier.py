@@ -221,6 +221,15 @@ class VerifierOutput(BaseModel):
         return self.failure.failure_points if self.failure is not None else ()
 
     @property
+    def first_failure(self) -> FailurePoint | None:
+        """The point of failure at the earliest step (`verify_report.jsonl`'s `first_failure_step`),
+        whatever order the file lists them in; points naming no step come last.
+        """
+        if not self.failure_points:
+            return None
+        return min(self.failure_points, key=lambda point: min(point.steps, default=float("inf")))
+
+    @property
     def flagged_steps(self) -> tuple[int, ...]:
         """Every step a failure point names, in order, once each."""
         return tuple(sorted({step for point in self.failure_points for step in point.steps}))

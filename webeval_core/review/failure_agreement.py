@@ -72,7 +72,7 @@ def judge_failures(folder: Path) -> dict[str, JudgeFailure]:
         failure = output.failure
         if failure is None:
             continue
-        first = failure.failure_points[0] if failure.failure_points else None
+        first = output.first_failure
         has = failure.has_failure if failure.has_failure is not None else (True if first else None)
         found[output.judge] = JudgeFailure(
             has_failure=has,

@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from tests.core.cli.helpers import run_cli
+from tests.core.scoring.helpers import MUTATE, VOTE
 from tests.harness.builders import fara_folder, wav_folder
+from tests.harness.har_builders import REDDIT, document, entry
+from tests.harness.har_builders import wav_folder as har_folder
 from webeval_core.cli import main
 
 
@@ -30,4 +33,21 @@ def test_score_says_when_no_trajectory_has_an_official_evaluator(
     fara_folder(tmp_path / "WebTailBench_hf" / "traj", "alltrails_find_23")
     assert main(["score", str(tmp_path)]) == 0
     header = capsys.readouterr().out.splitlines()[0]
-    assert header == "Nothing scored: none of the 1 trajectories has an official evaluator to run"
+    assert header == "Nothing scored: 1 trajectory found, none with an official evaluator to run"
+
+
+def test_a_guessed_site_url_is_said_on_stderr_once_with_the_trajectories_it_concerns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without a config the evaluator guesses a site's URL from the HAR: the verdicts rest on that
+    guess, so it is said whatever the output (the table or --json), not only in the score files."""
+    for task in (404, 405):
+        har_folder(tmp_path, task, MUTATE, [document(f"{REDDIT}/f/books"), entry(VOTE, method="POST")])
+    for extra in ([], ["--json"]):
+        assert main(["score", str(tmp_path), "--force", *extra]) == 0
+        err = capsys.readouterr().err.splitlines()
+        guessed = (
+            "webeval score: 2 trajectories (404, 405): no URL mapping for __REDDIT__; the evaluator guessed"
+            f" __REDDIT__ = {REDDIT} from the HAR (guesses can be wrong for multi-site tasks: pass a config)"
+        )
+        assert err == [guessed]

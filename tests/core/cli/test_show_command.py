@@ -139,11 +139,28 @@ def test_show_prints_the_task_and_why_a_verifier_failed_it(tmp_path: Path) -> No
     code, text = run_cli("show", str(folder))
     assert code == 0
     assert "Task:     Find the longest trail." in text
-    assert f"Judge {JUDGE}: The answer gives 14.2 miles" in text
-    assert "first failure at step" in text
+    assert f"Judge {JUDGE}: failure: The answer gives 14.2 miles" in text
     assert (
         "first failure at step 2 [6.4 Fine-grained grounding error]: Clicked beside the search box." in text
     )
+    assert "  task: ambiguous [7.1" in text  # the task checked from its text: said, with its code named
+
+
+def test_the_first_failure_is_the_earliest_step_whatever_the_files_order(tmp_path: Path) -> None:
+    """Verifiers list their points of failure in no promised order: the first is the earliest step
+    (as verify_report.jsonl's first_failure_step), in `show` as in the reviewers' agreement."""
+    from tests.harness.verifier_files import HAND_WRITTEN_RESPONSE, JUDGE, RUN, TASK, verifier_root
+    from webeval_core.reading import load_trajectory
+    from webeval_core.reading.verifier import verifier_outputs
+
+    response = json.loads(HAND_WRITTEN_RESPONSE)
+    points = response["first_point_of_failure"]["failure_points"]
+    response["first_point_of_failure"]["failure_points"] = [points[1], points[0]]  # steps 3-4, then 2
+    folder = verifier_root(tmp_path, json.dumps(response)) / RUN / "traj" / TASK
+    (output,) = (o for o in verifier_outputs(load_trajectory(folder).scores)[0] if o.judge == JUDGE)
+    assert output.first_failure is not None and output.first_failure.step_numbers == "2"
+    _, text = run_cli("show", str(folder))
+    assert "first failure at step 2 [6.4" in text
 
 
 def test_show_prints_the_catalog_task_and_the_official_reason(scored_sample: Sample) -> None:
@@ -158,3 +175,14 @@ def test_show_prints_the_catalog_task_and_the_official_reason(scored_sample: Sam
     assert "Task:     " in text and "(not stated" not in text
     assert "Verdict:  failure" in text
     assert "Why:      " in text
+
+
+def test_every_official_verdict_gets_a_line_and_an_unscored_task_says_so(tmp_path: Path) -> None:
+    """A success is a verdict too (the official CLI's eval_result.json): `show` says it as the
+    app's header does, and a WebArena-Verified folder nothing judged says "not scored"."""
+    from tests.harness.builders import wav_folder
+
+    _, scored = run_cli("show", str(wav_folder(tmp_path, "108", eval_result=True)))
+    assert "Verdict:  success, score 1, from eval_result.json" in scored.splitlines()
+    _, unscored = run_cli("show", str(wav_folder(tmp_path, "107")))
+    assert "Verdict:  not scored" in unscored.splitlines()

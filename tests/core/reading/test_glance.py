@@ -230,11 +230,12 @@ def test_crashed_task_keeps_its_reason(tmp_path: Path) -> None:
 
 
 def test_webarena_verified_layout_and_its_eval_result(tmp_path: Path) -> None:
-    glance = assert_parity(wav_folder(tmp_path, eval_result=True))
+    folder = wav_folder(tmp_path, eval_result=True)
+    glance = assert_parity(folder)
     empty = assert_parity(wav_folder(tmp_path / "e", response=" \n"))
     assert glance is not None and empty is not None
     assert (glance.layout, glance.outcome, glance.task_id) == ("webarena-verified", "answered", "108")
-    assert glance.eval_result == {"task_id": 108, "score": 1.0, "status": "success"}
+    assert glance.eval_result == json.loads((folder / "eval_result.json").read_text(encoding="utf-8"))
     assert (empty.outcome, empty.final_answer_text) == ("no_answer", None)
 
 

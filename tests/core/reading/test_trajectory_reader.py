@@ -377,7 +377,7 @@ def test_webarena_verified_folder(tmp_path: Path) -> None:
     assert t.final_answer is None
     assert t.steps == ()
     assert t.har_path == folder / "network.har"
-    assert t.eval_result == {"task_id": 108, "score": 1.0, "status": "success"}
+    assert t.eval_result == json.loads((folder / "eval_result.json").read_text(encoding="utf-8"))
 
 
 def test_webarena_verified_empty_response(tmp_path: Path) -> None:
