@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 _EXPORT_COLUMNS = (
     "run_key",
     "task_id",
+    "site",
+    "task",
     "path",
     "layout",
     "outcome",
@@ -80,9 +82,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _export_rows(index: RootIndex) -> list[dict[str, Any]]:
+    from webeval_core.runs.index_columns import task_intent, task_site
+
     rows = []
     for s in index.summaries:
-        row = {column: getattr(s, column) for column in _EXPORT_COLUMNS}
+        row = {column: getattr(s, column, None) for column in _EXPORT_COLUMNS}
+        # The task as the index and every page name it (the catalog's for WebArena-Verified tasks):
+        # a live-web run's rows are told apart by their task text.
+        row["site"], row["task"] = task_site(s), task_intent(s)
         row["path"] = str(s.path)
         row["verdict"] = s.verdict.status if s.verdict else None
         row["verdict_score"] = s.verdict.score if s.verdict else None

@@ -92,25 +92,28 @@ def _catalog() -> TaskCatalog | None:
     return installed_catalog()
 
 
-def _catalog_task(source: RowSource) -> Task | None:
-    """The catalog's task of this trajectory (a WebArena-Verified task id), None for any other."""
-    task_id = source.summary.task_id
+def _catalog_task(task_id: str) -> Task | None:
+    """The catalog's task of this id (a WebArena-Verified task id), None for any other."""
     if not any(c.isdigit() for c in task_id):  # a named task: no catalog to load (TaskCatalog.get)
         return None
     catalog = _catalog()
     return catalog.get(task_id) if catalog is not None else None
 
 
-def _site(source: RowSource) -> str | None:
-    """The catalog's site for its tasks (as every page shows it), else task_data.json's."""
-    task = _catalog_task(source)
-    return task.site_key if task is not None else source.summary.site
+def task_site(summary: TrajectorySummary) -> str | None:
+    """THE site of a trajectory's task, as every view and export says it: the catalog's site for
+    its tasks (the one the pages show), else task_data.json's.
+    """
+    task = _catalog_task(summary.task_id)
+    return task.site_key if task is not None else summary.site
 
 
-def _intent(source: RowSource) -> str | None:
-    """The catalog's intent for its tasks, else the task as task_data.json states it."""
-    task = _catalog_task(source)
-    return task.intent if task is not None else source.summary.task_text
+def task_intent(summary: TrajectorySummary) -> str | None:
+    """THE text of a trajectory's task: the catalog's intent for its tasks, else the task as
+    task_data.json states it.
+    """
+    task = _catalog_task(summary.task_id)
+    return task.intent if task is not None else summary.task_text
 
 
 def _verdict_tags(source: RowSource) -> str | None:
@@ -195,13 +198,13 @@ TRAJECTORY_COLUMNS: tuple[IndexColumn, ...] = (
         "site",
         "TEXT",
         "the task's website (the catalog's WebArena site key, else task_data.json's site or URL host)",
-        _site,
+        lambda source: task_site(source.summary),
     ),
     _column(
         "intent",
         "TEXT",
         "what the agent was asked (the catalog's intent, else task_data.json's task)",
-        _intent,
+        lambda source: task_intent(source.summary),
     ),
     _column(
         "task_text",

@@ -25,6 +25,33 @@ def test_export_csv_has_one_row_per_trajectory(tmp_path: Path) -> None:
     assert [(r["task_id"], r["outcome"]) for r in rows] == [("a", "answered"), ("b", "no_answer")]
 
 
+def test_export_names_each_task_as_the_pages_do(tmp_path: Path) -> None:
+    """A live-web run's rows are told apart by their task text; a WebArena-Verified row has the
+    catalog's site and intent (what every page and `webeval query` say)."""
+    from webeval_core.reading.task_catalog import load_catalog
+
+    live = fara_folder(tmp_path / "root" / "WebTailBench" / "traj", "alltrails_find_23")
+    task_data = {"task_proposal": "Find a dog-friendly trail.", "website": "alltrails.com"}
+    (live / "task_data.json").write_text(json.dumps(task_data), encoding="utf-8")
+    wav_folder(tmp_path / "root" / "cli", "108")
+    for fmt in ("csv", "jsonl"):
+        target = tmp_path / f"out.{fmt}"
+        assert run_cli("export", str(tmp_path / "root"), "--format", fmt, "-o", str(target))[0] == 0
+        text = target.read_text(encoding="utf-8")
+        rows = (
+            list(csv.DictReader(text.splitlines()))
+            if fmt == "csv"
+            else [json.loads(x) for x in text.splitlines()]
+        )
+        named = {row["task_id"]: (row["site"], row["task"]) for row in rows}
+        task = load_catalog().get(108)
+        assert task is not None
+        assert named == {
+            "alltrails_find_23": ("alltrails.com", "Find a dog-friendly trail."),
+            "108": (task.site_key, task.intent),
+        }
+
+
 def _reviewed_root(tmp_path: Path) -> tuple[Path, str]:
     """A root of two trajectories, the first judged by two reviewers in a store; the root and the store."""
     from webeval_core.review import Annotation, open_store
