@@ -6,12 +6,14 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from webeval_core.cli._output import print_json, say, table
+from webeval_core.cli._output import print_json, say, shorten, table
 from webeval_core.cli._roots import load_index
 from webeval_core.presentation.wording import plural
 from webeval_core.reading.markers import not_a_trajectory, traces_in
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from webeval_core.cli._output import Subparsers
     from webeval_core.runs.discovery import Run
     from webeval_core.runs.summary import TrajectorySummary
@@ -44,7 +46,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 0
     for found in index.runs:
         members = [s for s in index.summaries if s.run_key == found.key and not s.unreadable]
-        say(out, *run_lines(found, members))
+        say(out, *run_lines(found, members), *_report_lines(members, index.root))
     if index.unreadable:
         say(out, "", f"Unreadable folders ({len(index.unreadable)}):")
         say(out, *(f"  {s.path}: {s.unreadable}" for s in index.unreadable))
@@ -83,3 +85,25 @@ def _score_cell(summary: TrajectorySummary) -> str:
     verdict_source = summary.verdict.source if summary.verdict else None
     others = sorted((n, s) for n, s in summary.scores.items() if n != verdict_source)
     return ", ".join(f"{name}={score}" for name, score in others) or "-"
+
+
+def _report_lines(members: list[TrajectorySummary], root: Path) -> list[str]:
+    """The run's verify_report.jsonl, when its verifier wrote one: its rows, and each row whose
+    verification went wrong (a trajectory then has no verifier's verdict, and this is where it says why).
+    """
+    from webeval_core.reading.verifyreport import find_verify_reports, read_verify_report
+
+    reports = find_verify_reports(members[0].path, root) if members else []
+    lines = []
+    for path in reports:
+        report, problems = read_verify_report(path)
+        errors = [row for row in report.rows if row.is_error]
+        lines.append(
+            f"  {path.relative_to(root)}: {plural(len(report.rows), 'row')},"
+            f" {plural(len(errors), 'error')}"
+            + (f", {plural(len(problems), 'unreadable line')}" if problems else "")
+        )
+        for row in errors:
+            what = row.task_id or row.folder or f"line {row.line}"
+            lines.append(f"    line {row.line} ({what}): {row.status}: {shorten(row.error or '', 160)}")
+    return lines

@@ -67,3 +67,16 @@ def test_a_folder_of_network_traces_alone_is_told_what_a_trajectory_is(
     code, _ = run_cli("show", str(tmp_path / "network.har"))
     err = capsys.readouterr().err
     assert code == 1 and "network trace (HAR), not a trajectory" in err and "beside the agent's" in err
+
+
+def test_ls_names_the_verify_reports_error_rows(tmp_path: Path) -> None:
+    """A run's verify_report.jsonl says which trajectories the verifier could not judge, and why:
+    `ls` shows its rows and each error row (the only place that reason is written)."""
+    from tests.harness.verifier_files import RUN, verifier_root
+
+    root = verifier_root(tmp_path)
+    code, text = run_cli("ls", str(root))
+    assert code == 0
+    lines = text.splitlines()
+    assert f"  {RUN}/verify_report.jsonl: 2 rows, 1 error" in lines
+    assert "    line 2 (alltrails_find_26): error: TimeoutError: the judge did not answer" in lines
