@@ -13,7 +13,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from webeval_core.presentation.html import facts, table, text
-from webeval_core.presentation.tables import candidate_field_table, response_field_table
+from webeval_core.presentation.tables import (
+    candidate_field_table,
+    check_notes,
+    compared_candidates,
+    response_field_table,
+)
 from webeval_core.presentation.verifier_tables import (
     critical_point_text,
     failure_points_table,
@@ -121,6 +126,10 @@ def _response_fields(evaluation: Evaluation) -> str:
 
 
 def _network_check(trace: NetworkCheckTrace) -> str:
-    kept = [c for c in trace.candidates if c.kept]
-    shown = frame_table(candidate_field_table(kept[-1])) if kept else ""
-    return f"<h4>Network check {trace.position}</h4><p>{text(trace.explanation)}</p>{shown}"
+    notes = "".join(f"<p><em>{text(note)}</em></p>" for note in check_notes(trace))
+    compared = "".join(
+        f"<h5>Entry {c.har_index}{' (kept)' if c.kept else ' (matched, not kept)'}</h5>"
+        + frame_table(candidate_field_table(c))
+        for c in compared_candidates(trace)
+    )
+    return f"<h4>Network check {trace.position}</h4><p>{text(trace.explanation)}</p>{notes}{compared}"

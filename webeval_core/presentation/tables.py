@@ -263,6 +263,29 @@ def candidate_table(trace: NetworkCheckTrace) -> pd.DataFrame:
     ).astype({"step": "Int64", "entry": "Int64", "status": "Int64"})
 
 
+NAVIGATE_LAST_DOCUMENT = (
+    "Navigate task with a GET check: the evaluator only looks at the last page navigation "
+    "(known upstream limitation)."
+)
+"""Said of a navigate task's GET check, where an earlier matching request does not count."""
+
+
+def check_notes(trace: NetworkCheckTrace) -> tuple[str, ...]:
+    """What a network check's reader must know besides its explanation: an evaluator limitation
+    that decided it, else the navigate rule (the app's check and the HTML page say the same).
+    """
+    if trace.limitation:
+        return (trace.limitation,)
+    return (NAVIGATE_LAST_DOCUMENT,) if trace.navigate_last_document_only else ()
+
+
+def compared_candidates(trace: NetworkCheckTrace) -> tuple[Candidate, ...]:
+    """The requests of a check worth showing field by field: those it kept, and any that matched
+    every field (a match the check ignored is the explanation of many failures).
+    """
+    return tuple(c for c in trace.candidates if (c.kept or c.matched) and c.fields)
+
+
 def candidate_field_table(candidate: Candidate) -> pd.DataFrame:
     """A compared request's fields against the check's, after the evaluator's normalization."""
     import pandas as pd

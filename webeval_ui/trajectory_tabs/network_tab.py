@@ -10,6 +10,8 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import (
     candidate_field_table,
     candidate_table,
+    check_notes,
+    compared_candidates,
     evaluator_limits,
     pairs_table,
     request_list,
@@ -86,13 +88,8 @@ def _check(trace: NetworkCheckTrace) -> None:
             )
         st.code(f"{trace.http_method} {url}", language=None, wrap_lines=True)
         st.text(trace.explanation)
-        if trace.limitation:
-            st.warning(inert(trace.limitation), icon=":material/warning:")
-        elif trace.navigate_last_document_only:
-            st.caption(
-                "Navigate task with a GET check: the evaluator only looks at the last page navigation "
-                "(known upstream limitation)."
-            )
+        for note in check_notes(trace):
+            st.warning(inert(note), icon=":material/warning:")
         if not trace.candidates:
             return
         picked = selected_rows(
@@ -102,9 +99,7 @@ def _check(trace: NetworkCheckTrace) -> None:
         st.caption(
             "Kept requests are highlighted (green when every field matches); select one to see its step."
         )
-        for candidate in trace.candidates:
-            if not (candidate.kept or candidate.matched) or not candidate.fields:
-                continue
+        for candidate in compared_candidates(trace):
             st.markdown(f"**Entry {candidate.har_index}, field by field**")
             diff = candidate_field_table(candidate)
             st.dataframe(diff.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")

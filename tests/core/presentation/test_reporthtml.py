@@ -54,3 +54,31 @@ def test_a_run_report_s_trajectory_pages_carry_the_task_and_the_judges(tmp_path:
     judged = next(html for path, html in pages.items() if TASK in path)
     assert "Find the longest trail." in judged
     assert "Clicked beside the search box." in judged
+
+
+def test_a_network_check_s_page_says_what_the_app_says(tmp_path: Path) -> None:
+    """A navigate check that ignored a matching page load: the exported page carries the explanation,
+    the limitation that decided it, and the matching entry field by field, as the Network tab does."""
+    from tests.core.scoring.helpers import NAVIGATE
+    from tests.harness.har_builders import GITLAB, document, wav_folder, xhr
+    from webeval_core.presentation.tables import check_notes
+    from webeval_core.scoring import score_trajectory
+
+    folder = wav_folder(
+        tmp_path,
+        44,
+        NAVIGATE,
+        [
+            document(f"{GITLAB}/dashboard/todos", at=1),
+            xhr(f"{GITLAB}/dashboard/todos", at=2),
+            document(f"{GITLAB}/explore", at=3),
+        ],
+    )
+    outcome = score_trajectory(folder, config_root=tmp_path)
+    assert outcome.status == "failure" and outcome.evaluation is not None
+    (trace,) = outcome.evaluation.network
+    page = standalone_page(load_trajectory(folder))
+    assert escape(trace.explanation) in page
+    (note,) = check_notes(trace)
+    assert "known upstream limitation" in note and escape(note) in page
+    assert f"<h5>Entry {trace.kept[-1]} (kept)</h5>" in page
