@@ -39,7 +39,9 @@ require_app_shell()
 _TAB_MODULES = ("replay", "expected", "judges", "network", "evidence", "rescore", "annotate")
 
 # Tabs that show the evaluator's or judges' verdicts, scores or failure tags (hidden in blind review).
-_VERDICT_TABS = frozenset({"judges", "network", "evidence", "rescore"})
+# The Network tab is evidence, not a verdict: blind, it shows the requests and the task's checks
+# without the evaluator's marks (network_tab.render).
+_VERDICT_TABS = frozenset({"judges", "evidence", "rescore"})
 _HIDDEN_TAB = "Blind review: this tab shows verdicts; it opens once you save your annotation."
 _UNRECORDED_TAB = "This tab shows verdicts: hidden until the annotation store can record that you saw them."
 

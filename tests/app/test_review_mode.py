@@ -272,3 +272,28 @@ _VERDICT_TEXTS = tuple(
     )
 )
 """What a verdict on the sample's pages reads as: a judge's badge, a rate, the informed caption."""
+
+
+def test_a_blind_reviewer_keeps_the_network_evidence_without_its_verdict(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    """Blind hides the verdict, not the evidence: a network-checked task's requests and the task's
+    checks as it states them, with no check marked passed or failed and no request marked kept."""
+    from webeval_core.reading import load_catalog
+
+    catalog = load_catalog()
+    summary = next(
+        s
+        for s in build_index(sample.root).summaries
+        if s.verdict is not None and (task := catalog.get(s.task_id)) is not None and task.network_checks
+    )
+    at = app(
+        TRAJECTORY_PAGE, queue=QUEUE, reviewer="ann", run=summary.run_key, task=summary.task_id, tab="Network"
+    )
+    assert any(str(s.value).startswith("What the task checks in the trace") for s in at.subheader)
+    tables = [df.value for df in at.main.dataframe]
+    assert any("url" in t.columns and "method" in t.columns for t in tables)  # the requests
+    assert any("must not happen" in t.columns for t in tables)  # the task's checks
+    assert not [b for b in at.main.get("badge") if "check " in str(b.proto)]  # no check's verdict
+    _assert_blind(at, "Network")
+    assert open_store(store_file).revealed("ann") == set()

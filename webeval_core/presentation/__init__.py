@@ -57,6 +57,7 @@ __all__ = [
     "download_name",
     "editable_response",
     "evaluator_limits",
+    "expected_checks_table",
     "failure_points_table",
     "filter_tasks",
     "flagged_steps",
@@ -133,6 +134,7 @@ if TYPE_CHECKING:
     from webeval_core.presentation.frames import Frame, frames_of, step_marks, step_point
     from webeval_core.presentation.network_detail import (
         evaluator_limits,
+        expected_checks_table,
         pairs_table,
         request_list,
         request_summary,

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "STATIC_TYPES",
     "evaluator_limits",
+    "expected_checks_table",
     "pairs_table",
     "request_list",
     "request_summary",
@@ -148,3 +149,25 @@ def _post_data_hidden(har: Har, task: Task, failed_checks: Sequence[int]) -> boo
         for c in task.network_checks
     )
     return failed_on_post and har.format == "playwright" and any(e.post_data_attached for e in har.events)
+
+
+def expected_checks_table(task: Task) -> pd.DataFrame | None:
+    """The task's network checks as the task states them (no request matched against them, no
+    verdict): what a blind reviewer judges the trace against. None when the task has none.
+    """
+    import pandas as pd
+
+    if not task.network_checks:
+        return None
+    rows = [
+        {
+            "check": check.position,
+            "method": check.http_method,
+            "url": check.url if isinstance(check.url, str) else " | ".join(check.url),
+            "status": check.response_status,
+            "must not happen": check.should_not_exist,
+            "last page load only": check.last_event_only,
+        }
+        for check in task.network_checks
+    ]
+    return pd.DataFrame(rows)

@@ -13,12 +13,13 @@ from webeval_core.presentation import (
     check_notes,
     compared_candidates,
     evaluator_limits,
+    expected_checks_table,
     pairs_table,
     request_list,
     request_summary,
     search_requests,
 )
-from webeval_core.reading import Har, NetworkEvent, read_har
+from webeval_core.reading import Har, NetworkEvent, Task, read_har
 from webeval_core.scoring import NetworkCheckTrace
 from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.state import Key, candidates_key
@@ -158,9 +159,15 @@ def _pairs(title: str, pairs: tuple[tuple[str, str], ...]) -> None:
 
 
 def render(context: TabContext) -> None:
-    """The trace's requests and one's detail, then each network check of the live verdict."""
+    """The trace's requests and one's detail, then each network check of the live verdict; in a
+    blind pass the evidence only: the requests and the task's checks as it states them.
+    """
     har = trace(context.folder_text, context.fingerprint)
     requests = events(context.folder_text, context.fingerprint)
+    if context.blind:
+        _requests(context, har, requests)
+        _expected_checks(context.task)
+        return
     outcome = context.live_outcome() if context.task else None
     checks = outcome.evaluation.network if outcome and outcome.evaluation else ()
     limits = evaluator_limits(
@@ -171,13 +178,7 @@ def render(context: TabContext) -> None:
     )
     for limit in limits:
         st.warning(limit, icon=":material/warning:")
-    if context.trajectory.har_path is None:
-        st.info("This trajectory has no network trace (network.har or a Playwright trace).")
-    elif isinstance(har, str) or isinstance(requests, str):
-        reason = har if isinstance(har, str) else str(requests)
-        st.error(f"{inert(context.trajectory.har_path.name)} cannot be used: {inert(reason)}")
-    else:
-        _events_table(requests, har)
+    _requests(context, har, requests)
     traces = outcome.evaluation.network if outcome and outcome.evaluation else ()
     if traces:
         st.subheader(f"Network checks ({len(traces)})")
@@ -185,3 +186,27 @@ def render(context: TabContext) -> None:
             _check(check_trace)
     elif outcome is not None and outcome.evaluation is not None:
         st.caption("This task has no network checks.")
+
+
+def _requests(context: TabContext, har: Har | str, requests: pd.DataFrame | str) -> None:
+    """The trace's requests, searchable, and the one selected in detail (or why there are none)."""
+    if context.trajectory.har_path is None:
+        st.info("This trajectory has no network trace (network.har or a Playwright trace).")
+    elif isinstance(har, str) or isinstance(requests, str):
+        reason = har if isinstance(har, str) else str(requests)
+        st.error(f"{inert(context.trajectory.har_path.name)} cannot be used: {inert(reason)}")
+    else:
+        _events_table(requests, har)
+
+
+def _expected_checks(task: Task | None) -> None:
+    """The task's network checks as it states them, for a blind reviewer: no match marks, no verdict."""
+    table = expected_checks_table(task) if task is not None else None
+    if table is None:
+        return
+    st.subheader(f"What the task checks in the trace ({len(table)})")
+    st.caption(
+        "As the task states them; which request the evaluator compared, and its verdict, show once"
+        " you save your annotation."
+    )
+    st.dataframe(table, hide_index=True, width="stretch")
