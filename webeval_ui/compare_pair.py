@@ -7,13 +7,21 @@ from __future__ import annotations
 
 import streamlit as st
 
-from webeval_core.presentation import Frame, frames_of
+from webeval_core.presentation import (
+    Frame,
+    check_notes,
+    frames_of,
+    official_evaluation,
+    response_field_table,
+    verdict_badges,
+)
 from webeval_core.reading import Trajectory
 from webeval_core.runs import TrajectorySummary, fingerprint
 from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.roots import inside_root
 from webeval_ui.state import Key
 from webeval_ui.trajectory_tabs.replay_tab import show_frame
+from webeval_ui.trajectory_tabs.verdict_tab import style_match, tone_color
 from webeval_ui.untrusted import contained, inert
 
 
@@ -42,6 +50,14 @@ def _side(label: str, result: str, loaded: tuple[Trajectory, list[Frame]] | str,
         st.warning(inert(loaded))
         return
     trajectory, frames = loaded
+    if number:  # 0: neither side has anything to step through
+        _step(trajectory, frames, number)
+    if number >= len(frames):  # the end of this side: what it answered, and how it was judged
+        _answer_and_verdict(trajectory)
+
+
+def _step(trajectory: Trajectory, frames: list[Frame], number: int) -> None:
+    """Step `number` of this side, or where it ended."""
     if number <= len(frames):
         frame = frames[number - 1]
         kind, action = ("Screenshot", "") if frame.step is None else ("Step", f" · {frame.step.action}")
@@ -55,9 +71,27 @@ def _side(label: str, result: str, loaded: tuple[Trajectory, list[Frame]] | str,
         st.info(f"This trajectory ended after {len(frames)} steps ({trajectory.outcome.replace('_', ' ')}).")
     else:
         st.info("Nothing to replay: no logged steps and no screenshots.")
-    if number >= len(frames):  # the end of this side: what it answered
-        st.markdown("**Final answer**")
-        st.text(trajectory.final_answer_text or "(no answer)")
+
+
+def _answer_and_verdict(trajectory: Trajectory) -> None:
+    """The side's answer and the official verdict's reasons: the response field by field and each
+    network check's explanation (the agent logs of WebArena-Verified have nothing else to compare).
+    """
+    st.markdown("**Final answer**")
+    st.text(trajectory.final_answer_text or "(no answer)")
+    evaluation = official_evaluation(trajectory)
+    if evaluation is None:
+        return
+    for shown in verdict_badges(trajectory.scores, trajectory.eval_result):
+        st.badge(inert(shown.text), color=tone_color(shown.tone) if shown.tone else "gray")
+    fields = response_field_table(evaluation.result, evaluation.agent_response)
+    if fields is not None and not fields.empty:
+        st.dataframe(fields.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
+    for check in evaluation.network:
+        st.markdown(f"**Network check {check.position}**")
+        st.text(check.explanation)
+        for note in check_notes(check):
+            st.caption(inert(note))
 
 
 @st.fragment
@@ -69,8 +103,11 @@ def render(sides: list[tuple[str, str, TrajectorySummary]]) -> None:
     """
     loaded = [_load(summary) for _, _, summary in sides]
     last = max((len(x[1]) for x in loaded if not isinstance(x, str)), default=0)
-    if last == 0:
-        st.info("Neither trajectory has steps or screenshots to replay.")
+    if last == 0:  # agent logs (WebArena-Verified's): nothing to step through, answers to compare
+        st.caption("Neither trajectory has steps or screenshots to replay: their answers and verdicts.")
+        for column, (label, result, _), side in zip(st.columns(len(sides)), sides, loaded, strict=True):
+            with column:
+                _side(label, result, side, 0)
         return
     if st.session_state.get(Key.PAIR_STEP, 1) > last:
         st.session_state[Key.PAIR_STEP] = last

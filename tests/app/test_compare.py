@@ -166,3 +166,27 @@ def test_statistics_name_the_tests_and_their_n(app, sample: Sample) -> None:
     caption = next(c.value for c in at.caption if c.value.startswith("On the "))
     assert f"On the {statistics[0].tasks} tasks scored in both runs" in caption
     assert all(name.split(" (")[0] in caption for name in TEST_NAMES)
+
+
+def test_two_agent_log_runs_compare_their_answers_and_network_checks(app, tmp_path: Path) -> None:
+    """WebArena-Verified agent logs have no steps to replay: side by side shows each run's answer,
+    its verdict and each network check's explanation (a flip's reasons, next to each other)."""
+    from tests.core.scoring.helpers import NAVIGATE
+    from tests.harness.har_builders import GITLAB, document, write_config
+    from tests.harness.har_builders import wav_folder as agent_log
+    from webeval_core.scoring import score_trajectories
+
+    root = tmp_path / "root"
+    passed = agent_log(root / "run-a", 44, NAVIGATE, [document(f"{GITLAB}/dashboard/todos")])
+    failed = agent_log(root / "run-b", 44, NAVIGATE, [document(f"{GITLAB}/explore")])
+    write_config(root / "webarena-verified-config.json")
+    outcomes = score_trajectories([passed, failed], config_root=root)
+    assert [o.status for o in outcomes] == ["success", "failure"]
+    at = app(PAGE, root=root, pair="44")
+    assert not at.exception, at.exception
+    assert any("their answers and verdicts" in c.value for c in at.caption)
+    assert sum(m.value == "**Final answer**" for m in at.markdown) == 2
+    explained = [t.value for t in at.text]
+    for outcome in outcomes:
+        assert outcome.evaluation is not None
+        assert outcome.evaluation.network[0].explanation in explained

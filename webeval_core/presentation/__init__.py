@@ -66,6 +66,7 @@ __all__ = [
     "histograms",
     "judge_verdict",
     "moment",
+    "official_evaluation",
     "outcome_table",
     "overview_figures",
     "pairs_table",
@@ -150,6 +151,7 @@ if TYPE_CHECKING:
     )
     from webeval_core.presentation.picks import choice_of, trajectory_choices
     from webeval_core.presentation.report import standalone_page, trajectory_html
+    from webeval_core.presentation.reporthtml import official_evaluation
     from webeval_core.presentation.rubric import JudgeVerdict, judge_verdict, rubric_table_in
     from webeval_core.presentation.runreport import report_file_stem, report_zip
     from webeval_core.presentation.submission_table import submission_issue_table

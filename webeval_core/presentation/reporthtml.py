@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from webeval_core.reading.verifier import VerifierOutput
     from webeval_core.scoring import Evaluation, NetworkCheckTrace
 
-__all__ = ["folder_task", "judges_section", "network_explanations", "official_diff"]
+__all__ = ["folder_task", "judges_section", "network_explanations", "official_diff", "official_evaluation"]
 
 
 def frame_table(frame: pd.DataFrame | None) -> str:
@@ -93,8 +93,10 @@ def _judge(output: VerifierOutput) -> str:
     return "".join(parts)
 
 
-def _stored(trajectory: Trajectory) -> Evaluation | None:
-    """The evaluation of the newest official verdict's score file; None without one (eval_result.json)."""
+def official_evaluation(trajectory: Trajectory) -> Evaluation | None:
+    """The evaluation behind a trajectory's official verdict (its newest score file's), as every view
+    of that verdict explains it; None without one (no verdict, or only the CLI's eval_result.json).
+    """
     verdict = read_verdict(trajectory.scores, trajectory.eval_result)
     source = trajectory.scores.get(verdict.source) if verdict is not None else None
     return stored_evaluation(source.path) if source is not None else None
@@ -102,7 +104,7 @@ def _stored(trajectory: Trajectory) -> Evaluation | None:
 
 def network_explanations(trajectory: Trajectory) -> dict[int, str]:
     """Each network check's one-sentence explanation, by position, from the stored evaluation."""
-    evaluation = _stored(trajectory)
+    evaluation = official_evaluation(trajectory)
     return {trace.position: trace.explanation for trace in evaluation.network} if evaluation else {}
 
 
@@ -110,7 +112,7 @@ def official_diff(trajectory: Trajectory) -> str:
     """For a WebArena-Verified verdict that is not a success: the fields that differ, response and
     network, as the stored evaluation recorded them; "" otherwise.
     """
-    evaluation = _stored(trajectory)
+    evaluation = official_evaluation(trajectory)
     if evaluation is None or evaluation.result.status.value == "success":
         return ""
     parts = ["<h3>Field by field</h3>", _response_fields(evaluation)]
