@@ -46,7 +46,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if args.html:
         return _write_html(trajectory, Path(args.html), args.force, out)
     if args.json:
-        print_json(trajectory_json(trajectory), out)
+        print_json({**trajectory_json(trajectory), "verifiers": _verifiers_json(trajectory)}, out)
     else:
         say(out, *_format_trajectory(trajectory))
     return 0
@@ -176,6 +176,35 @@ def _verifier_lines(output: VerifierOutput) -> list[str]:
             codes = ", ".join(code_label(code) for code in checked.codes) or "no code"
             lines.append(f"  {label}: {' and '.join(flags)} [{codes}]")
     return lines
+
+
+def _verifiers_json(t: Trajectory) -> list[dict[str, object]]:
+    """Each rubric verifier as `show --json` gives it: its verdict, first failure and every code it
+    gives, each code with its taxonomy name (as the text and the app name them).
+    """
+    from webeval_core.reading.taxonomy import code_name
+
+    def named(code: str | None) -> dict[str, str | None] | None:
+        return {"code": code, "name": code_name(code)} if code else None
+
+    found: list[dict[str, object]] = []
+    for output in _verifiers(t):
+        point = output.first_failure
+        first = (
+            {"steps": point.step_numbers, "error": named(point.error_code), "what": point.what_happened}
+            if point is not None
+            else None
+        )
+        found.append(
+            {
+                "judge": output.judge,
+                "score": output.score,
+                "outcome_success": output.outcome_success,
+                "first_failure": first,
+                "codes": [named(code) for code in output.codes],
+            }
+        )
+    return found
 
 
 def _html_target_problem(target: Path, folder: Path, force: bool) -> str | None:

@@ -186,3 +186,15 @@ def test_every_official_verdict_gets_a_line_and_an_unscored_task_says_so(tmp_pat
     assert "Verdict:  success, score 1, from eval_result.json" in scored.splitlines()
     _, unscored = run_cli("show", str(wav_folder(tmp_path, "107")))
     assert "Verdict:  not scored" in unscored.splitlines()
+
+
+def test_show_json_names_each_code_it_gives(tmp_path: Path) -> None:
+    from tests.harness.verifier_files import JUDGE, RUN, TASK, verifier_root
+
+    folder = verifier_root(tmp_path) / RUN / "traj" / TASK
+    _, text = run_cli("show", str(folder), "--json")
+    (verifier,) = (v for v in json.loads(text)["verifiers"] if v["judge"] == JUDGE)
+    assert verifier["first_failure"]["error"] == {"code": "6.4", "name": "Fine-grained grounding error"}
+    codes = {code["code"]: code["name"] for code in verifier["codes"]}
+    assert {"6.4", "3.2.1", "2.3", "7.1"} <= set(codes)  # failure points' codes, then the task's
+    assert all(codes.values())
