@@ -27,6 +27,7 @@ from webeval_core.review import (
     StoreError,
     done_in,
     queue_progress,
+    queues_on,
     read_queues,
     save_queue,
 )
@@ -43,6 +44,7 @@ from webeval_ui.review_mode import enter, gate, leave, worked_queue
 from webeval_ui.review_queue import items_of, judged, next_in_queue, open_item
 from webeval_ui.review_store import review_store
 from webeval_ui.reviewer import reviewer
+from webeval_ui.roots import chosen_root
 from webeval_ui.state import Key, queue_filter_key
 from webeval_ui.untrusted import inert
 from webeval_ui.write_controls import as_reviewer, blocked
@@ -59,7 +61,7 @@ def _queue_form(queries: IndexQueries, index_runs: list[str], known: list[str]) 
     """Create a queue from the list's filters (the ones of the Trajectories page, by name). A blind
     queue, or any queue made during a blind pass, selects and orders by nothing a verdict decides.
     """
-    name = st.text_input("Name", key=Key.QUEUE_NAME, placeholder="e.g. gitlab failures, blind")
+    st.text_input("Name", key=Key.QUEUE_NAME, placeholder="e.g. gitlab failures, blind")
     stage = st.radio(
         "Mode", list(Stage), format_func=lambda s: LABEL_TEXT[s], key=Key.QUEUE_STAGE, horizontal=True
     )
@@ -99,7 +101,6 @@ def _queue_form(queries: IndexQueries, index_runs: list[str], known: list[str]) 
     st.button(
         "Create queue",
         key=Key.QUEUE_CREATE,
-        disabled=not name.strip(),
         on_click=_create,
         args=(criteria, frozenset(judges), failures_first, tuple(reviewers)),
     )
@@ -122,13 +123,18 @@ def _create(
 ) -> None:
     """Callback: save the new queue and choose it (the picker is drawn after this, on the rerun)."""
     state = st.session_state
+    name = str(state.get(Key.QUEUE_NAME) or "").strip()
+    if not name:  # the button is never disabled: a name typed but not yet committed arrives with the click
+        state[Key.QUEUE_PROBLEM] = "Name the queue first."
+        return
     queue = ReviewQueue(
-        name=str(state.get(Key.QUEUE_NAME) or ""),
+        name=name,
         stage=state.get(Key.QUEUE_STAGE) or Stage.BLIND,
         criteria=criteria,
         judges=judges,
         failures_first=failures_first,
         reviewers=reviewers,
+        root=chosen_root(),
     )
     store = review_store()
     if store is None:
@@ -182,7 +188,7 @@ def _page() -> None:
     st.caption(f"Annotation store: {inert(store.location)}")
     me = reviewer()
     try:
-        queues = read_queues(store)
+        queues = queues_on(read_queues(store), chosen_root())
         done_by = {name: len(set(items_of(q)) & done_in(store, me, q.stage)) for name, q in queues.items()}
         known = store.reviewers()
     except StoreError as exc:

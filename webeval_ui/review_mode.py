@@ -142,17 +142,19 @@ def withheld_text(detail: str) -> str:
 
 def _enter_named(name: str) -> WorkedQueue | None:
     """Enter the queue a link names; None (said on the page) when the store has no such queue."""
-    from webeval_core.review import StoreError, read_queues
+    from webeval_core.review import StoreError, queues_on, read_queues
     from webeval_ui.review_store import review_store_quiet
+    from webeval_ui.roots import chosen_root
 
     store = review_store_quiet()
     try:
-        queues = read_queues(store) if store is not None else None
+        queues = queues_on(read_queues(store), chosen_root()) if store is not None else None
     except StoreError:
         queues = None
     if queues is not None and name not in queues:
         st.warning(
-            f"The link names the review queue {inert(name)}, which the annotation store does not hold."
+            f"The link names the review queue {inert(name)}, which the annotation store does not hold"
+            " for this root."
         )
         st.query_params.pop(Key.QUEUE.value, None)
         return None

@@ -47,6 +47,9 @@ class ReviewQueue(BaseModel):
     reviewers: tuple[str, ...] = ()
     """Who it is assigned to: reviewer names or signed-in identities, each once (names differing
     only in case are one reviewer), in the order given; empty: anyone who reviews."""
+    root: str | None = None
+    """The root it was made on (a folder, or a store URL, as the app names it): its runs and counts
+    mean something there only. None: made before queues had roots, so listed on every root."""
 
     @field_validator("name")
     @classmethod
@@ -117,7 +120,9 @@ def save_queue(store: AnnotationStore, queue: ReviewQueue, *, replacing: bool = 
             f"A queue named {queue.name!r} exists already: choose another name (a queue's settings"
             " never change under its reviewers)."
         )
-    body = queue.model_dump_json(exclude=None if queue.reviewers else {"reviewers"})
+    # What is unset is left out, so a webeval from before the field existed still reads the record.
+    unset = {name for name in ("reviewers", "root") if not getattr(queue, name)}
+    body = queue.model_dump_json(exclude=unset or None)
     store.add_record(QUEUE_RECORD, body, Write.QUEUE)
 
 
@@ -132,6 +137,13 @@ def read_queues(store: AnnotationStore) -> dict[str, ReviewQueue]:
         if _reassigned(first, queue):
             found[queue.name.casefold()] = queue
     return {q.name: q for q in sorted(found.values(), key=lambda q: q.name)}
+
+
+def queues_on(queues: Mapping[str, ReviewQueue], root: str) -> dict[str, ReviewQueue]:
+    """The queues that belong to `root` (those made on it, and those made before queues had a
+    root); a queue of another root is not listed there, its counts would mean nothing.
+    """
+    return {name: queue for name, queue in queues.items() if queue.root in (None, root)}
 
 
 def _reassigned(first: ReviewQueue, later: ReviewQueue) -> bool:

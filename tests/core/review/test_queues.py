@@ -122,3 +122,19 @@ def test_a_blind_queue_selects_and_orders_by_no_verdict(location: str) -> None:
     assert queue_items(frame, blind, {}) == [("r", "1"), ("r", "2"), ("r", "3")]  # the list's order
     informed = ReviewQueue(name="i", stage=Stage.INFORMED)
     assert queue_items(frame, informed, {}) == [("r", "2"), ("r", "1"), ("r", "3")]  # failures first
+
+
+def test_a_queue_belongs_to_the_root_it_was_made_on(location: str) -> None:
+    """A queue's runs and counts mean something on its root only: another root does not list it.
+    One made before queues had roots is listed everywhere, and a queue without a root is stored as
+    before (an older webeval still reads the record)."""
+    from webeval_core.review.queues import QUEUE_RECORD, queues_on
+
+    store = open_store(location)
+    save_queue(store, ReviewQueue(name="gitlab", stage=Stage.BLIND, root="/data/runs-a"))
+    save_queue(store, ReviewQueue(name="older", stage=Stage.BLIND))
+    queues = read_queues(store)
+    assert list(queues_on(queues, "/data/runs-a")) == ["gitlab", "older"]
+    assert list(queues_on(queues, "az://team/runs-b")) == ["older"]
+    stored = [json.loads(body) for body in store.records(QUEUE_RECORD)]
+    assert [("root" in body, body.get("root")) for body in stored] == [(True, "/data/runs-a"), (False, None)]
