@@ -263,7 +263,8 @@ def _assert_blind(at: AppTest, where: str) -> None:
 _VERDICT_TEXTS = tuple(
     re.compile(pattern)
     for pattern in (
-        r"webarena-verified[\w.-]*: ",  # a judge's badge or caption
+        r"webarena-verified[\w.-]*: ",  # a judge's caption
+        r"(evaluator|judge) \([^)]*\): ",  # a judge's badge (verdict_badges)
         r"success rate",
         r"Informed:",
         r"score [01]",

@@ -337,7 +337,7 @@ def test_rescore_writes_a_score_file(app: App, stepper: Pick) -> None:
         task=stepper.task,
         tab="Re-score",
     )
-    expect(app.main.get_by_text(re.compile(r"webarena-verified-[^:]*: (0|1)\b"))).to_have_count(0)
+    expect(app.main.get_by_text(re.compile(r"webarena-verified-[^:]*\): (0|1)\b"))).to_have_count(0)
     app.main.get_by_role("button", name="Re-score with the official evaluator").click()
     app.wait(app.main.get_by_text(re.compile(r"Wrote scores/webarena-verified-.*\.json")), timeout=60_000)
     app.assert_no_exception()
@@ -347,8 +347,9 @@ def test_rescore_writes_a_score_file(app: App, stepper: Pick) -> None:
     document = json.loads(written[0].read_text(encoding="utf-8"))
     assert document["score"] in (0, 1, 0.0, 1.0)
     assert app.main.get_by_text(f"Wrote scores/{written[0].name}").count() == 1
-    # The header shows the new verdict as a badge.
-    expect(app.main.get_by_text(re.compile(rf"{re.escape(written[0].stem)}: (0|1)\b"))).to_be_visible()
+    # The header shows the new verdict as a badge, named as every view names the official evaluator.
+    badge = rf"official WebArena-Verified evaluator \({re.escape(written[0].stem)}\): (0|1)\b"
+    expect(app.main.get_by_text(re.compile(badge))).to_be_visible()
 
 
 # --- overview chart click ---------------------------------------------------------------------

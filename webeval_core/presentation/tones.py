@@ -40,13 +40,21 @@ def verdict_badges(
     score, the official CLI's eval_result.json when no score file holds the official verdict, and
     "not scored" only when there is neither.
     """
-    from webeval_core.scoring import read_verdict
+    from webeval_core.runs.judges import OFFICIAL, judge_label
+    from webeval_core.scoring import ENGINE_NAME, read_verdict
+
+    verdict = read_verdict(scores, eval_result)
+
+    def named(stem: str) -> str:  # the official evaluator's files are named by engine and config hash
+        official = stem.startswith(f"{ENGINE_NAME}-") or (verdict is not None and stem == verdict.source)
+        return f"{judge_label(OFFICIAL)} ({stem})" if official else judge_label(stem)
 
     badges = [
-        VerdictBadge(f"{name}: {'no score' if sf.score is None else f'{sf.score:g}'}", score_tone(sf.score))
+        VerdictBadge(
+            f"{named(name)}: {'no score' if sf.score is None else f'{sf.score:g}'}", score_tone(sf.score)
+        )
         for name, sf in sorted(scores.items())
     ]
-    verdict = read_verdict(scores, eval_result)
     if verdict is not None and verdict.source not in scores:
         shown = verdict.status or "no status"
         badges.append(VerdictBadge(f"{verdict.source}: {shown}", STATUS_TONES.get(verdict.status or "")))

@@ -84,8 +84,8 @@ def test_header_facts_and_every_step_appear(answered: Trajectory) -> None:
     assert f"<dd>{_escape(', '.join(task.sites))}</dd>" in page
     assert f"<dd>{_escape(' '.join(task.start_urls))}</dd>" in page
     assert '<span class="badge good">answered</span>' in page
-    assert '<span class="badge good">gpt_eval: 1</span>' in page
-    assert '<span class="badge partial">mmrubric_0.8-5-3: 0.5</span>' in page
+    assert '<span class="badge good">LLM judge (gpt_eval): 1</span>' in page
+    assert '<span class="badge partial">rubric judge (mmrubric_0.8-5-3): 0.5</span>' in page
     assert "<pre>The longest trail is Half Dome.</pre>" in page
     steps = _steps(page)
     assert sorted(steps) == [1, 2, 3, 4, 5]
