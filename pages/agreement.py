@@ -159,6 +159,9 @@ def _page() -> None:
         "Confusion table of", judges, format_func=judge_label, key=Key.CONFUSION_JUDGE, bind="query-params"
     )
     table = _confusion(report, stage, str(judge))
+    st.caption(
+        f"Rows: what the {inert(judge_label(str(judge)))} said · columns: the reviewers' majority outcome"
+    )
     event = st.dataframe(table, key=Key.CONFUSION_TABLE, on_select="rerun", selection_mode="single-cell")
     if event.selection.cells:
         row, column = event.selection.cells[0]

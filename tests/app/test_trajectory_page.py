@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -199,7 +200,8 @@ def test_agent_text_is_never_rendered_as_markdown(app: OpenPage, tmp_path: Path)
     assert any("No screenshot for this step" in i.value for i in at.info)  # the outside link is not opened
     assert any(t.value == hostile for t in at.text)  # the thought, verbatim, as plain text
     assert any(t.value == "http://evil.example/[x](y)" for t in at.text)  # the URL too
-    assert any(t.value == '{"action": "left_click", "coordinate": [10, 10]}' for t in at.text)  # arguments
+    arguments = next(df.value for df in at.dataframe if list(df.value.columns) == ["argument", "value"])
+    assert arguments.values.tolist() == [["action", "left_click"], ["coordinate", "[10, 10]"]]  # one per row
 
 
 def test_a_broken_har_is_reported_and_the_replay_still_works(app: OpenPage, tmp_path: Path) -> None:
@@ -291,10 +293,14 @@ def test_network_tab_lists_requests_and_a_selected_one_jumps_to_its_step(
     assert _step_heading(at).startswith(f"**Step {step} of")
     during = everything[everything["step"] == step]
     assert at.expander[-1].label == f"Requests during this step ({len(during)})"
-    assert not at.dataframe  # drawn only when opened
+    assert not _request_tables(at)  # drawn only when opened (the step's arguments are a table too)
     at.session_state["_step_requests"] = True  # what opening the expander in the browser sets
     at.run()
-    assert at.dataframe[0].value["url"].tolist() == during["url"].tolist()
+    assert _request_tables(at)[0]["url"].tolist() == during["url"].tolist()
+
+
+def _request_tables(at: AppTest) -> list[pd.DataFrame]:
+    return [df.value for df in at.dataframe if "url" in df.value.columns]
 
 
 def test_network_tab_names_the_navigate_limitation_where_it_decided(app: OpenPage, sample: Sample) -> None:

@@ -28,6 +28,7 @@ __all__ = [
     "POOLED",
     "STATUS_TONES",
     "TEMPLATES_SHOWN",
+    "UNKNOWN",
     "BarClick",
     "Breakdown",
     "FigureSpec",
@@ -41,6 +42,7 @@ __all__ = [
     "VerdictBadge",
     "Walk",
     "annotation_table",
+    "arguments_table",
     "assertion_table",
     "bar_choices",
     "bar_figure",
@@ -159,6 +161,7 @@ if TYPE_CHECKING:
         MATCH,
         MISMATCH,
         annotation_table,
+        arguments_table,
         assertion_table,
         before_after,
         candidate_field_table,
@@ -198,6 +201,6 @@ if TYPE_CHECKING:
         verdicts_table,
     )
     from webeval_core.presentation.walk import Walk, walk_of
-    from webeval_core.presentation.wording import download_name, moment, plural, points_change
+    from webeval_core.presentation.wording import UNKNOWN, download_name, moment, plural, points_change
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

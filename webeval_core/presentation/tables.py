@@ -383,3 +383,17 @@ def utc_moment(seconds: float | None) -> str:
         return moment(datetime.fromtimestamp(seconds, UTC) if seconds is not None else None)
     except (ValueError, OverflowError, OSError, TypeError):  # NaN, 4e12 (year 128,000), inf
         return UNKNOWN
+
+
+def arguments_table(arguments: Mapping[str, Any]) -> pd.DataFrame:
+    """An action's arguments one per row (text as written, anything else as JSON), not a paragraph."""
+    import pandas as pd
+
+    rows = [
+        {
+            "argument": name,
+            "value": value if isinstance(value, str) else json.dumps(value, ensure_ascii=False),
+        }
+        for name, value in arguments.items()
+    ]
+    return pd.DataFrame(rows, columns=["argument", "value"])

@@ -8,6 +8,7 @@ import streamlit as st
 
 from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import (
+    UNKNOWN,
     candidate_field_table,
     candidate_table,
     check_notes,
@@ -15,6 +16,7 @@ from webeval_core.presentation import (
     evaluator_limits,
     expected_checks_table,
     pairs_table,
+    plural,
     request_list,
     request_summary,
     search_requests,
@@ -85,7 +87,8 @@ def _check(trace: NetworkCheckTrace) -> None:
             if trace.last_event_only:
                 st.badge("last matching request only", color="gray")
             st.caption(
-                f"official status: {trace.official_status or '-'} · {trace.considered} request(s) searched"
+                f"official status: {trace.official_status or UNKNOWN} · the check searched"
+                f" {plural(trace.considered, 'request')} of the trace"
             )
         st.code(f"{trace.http_method} {url}", language=None, wrap_lines=True)
         st.text(trace.explanation)

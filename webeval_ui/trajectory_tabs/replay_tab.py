@@ -10,7 +10,6 @@ filmstrip's buttons, and what the judge says above the step's details).
 from __future__ import annotations
 
 import contextlib
-import json
 from pathlib import Path
 
 import streamlit as st
@@ -19,6 +18,7 @@ from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import (
     Frame,
     StepFlag,
+    arguments_table,
     flagged_steps,
     frame_image,
     frames_of,
@@ -157,7 +157,7 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
     if step.thought_from_arguments:
         st.caption("No thought logged: this is the reasoning kept in the action's arguments.")
     st.markdown("**Arguments**")
-    st.text(json.dumps(step.arguments, ensure_ascii=False))
+    st.dataframe(arguments_table(step.arguments), hide_index=True, width="stretch")
     if step.point is not None:
         scaling = f" ({trajectory.coordinate_scaling})" if trajectory.coordinate_scaling else ""
         st.caption(f"Drawn at ({step.point.x:.0f}, {step.point.y:.0f}) in screenshot pixels{scaling}")
