@@ -1,0 +1,148 @@
+"""Every view of one fact says the same thing: every page and every trajectory tab, on the samples
+and on agent logs the official CLI judged (its eval_result.json), and the exports, read as a person
+reads them. None shows Python's missing values ("None", "nan"), says "not scored" of a trajectory a
+judge scored, or writes a time without its zone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import Sample
+from tests.core.cli.helpers import run_cli
+from tests.core.scoring.helpers import NAVIGATE
+from tests.harness.har_builders import GITLAB, document, write_config
+from tests.harness.har_builders import wav_folder as agent_log
+from webeval_core.presentation import NOT_SCORED
+from webeval_core.reading import load_trajectory
+from webeval_core.runs.index import build_index
+from webeval_ui.page_links import PAGES
+from webeval_ui.trajectory_tabs.navigation import TABS
+
+OpenPage = Callable[..., AppTest]
+
+MISSING = re.compile(r"(?<![\w-])(None|nan|NaN|NaT)(?=[ \t]*($|[,;:)\]]))", re.MULTILINE)
+"""Python's or pandas' missing value written out as a value: a cell, a field's value, the end of a
+line ("size None"); the English word in an agent's answer ("None of my orders…") is not one."""
+TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?(\.\d+)?(?P<zone> ?(UTC|[+-]\d{2}:?\d{2}|Z))?")
+"""A date and time; `zone` is its zone when one is written."""
+
+
+@pytest.fixture(scope="session")
+def agent_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Agent logs as WebArena-Verified's demo lays them out, judged by the official CLI itself
+    (`webarena-verified eval-tasks` writes each eval_result.json): a retrieve answer of the wrong
+    type (107), and two navigate tasks, one reaching the page and one not."""
+    root = tmp_path_factory.mktemp("agent-logs") / "logs"
+    wrong_type = json.dumps({"task_type": "NAVIGATE", "status": "SUCCESS", "retrieved_data": None})
+    agent_log(root, 107, wrong_type, [document(f"{GITLAB}/")])
+    agent_log(root, 44, NAVIGATE, [document(f"{GITLAB}/dashboard/todos")])
+    agent_log(root, 45, NAVIGATE, [document(f"{GITLAB}/explore")])
+    config = write_config(root.parent / "config.json")
+    official = Path(sys.executable).parent / "webarena-verified"
+    subprocess.run(
+        [str(official), "eval-tasks", "--output-dir", str(root), "--config", str(config)],
+        check=True,
+        capture_output=True,
+    )
+    assert sorted(p.parent.name for p in root.glob("*/eval_result.json")) == ["107", "44", "45"]
+    return root
+
+
+def _read(at: AppTest) -> str:
+    """What the main area says, tables and badges included, as a person reads it."""
+    parts = [
+        *at.main.markdown,
+        *at.main.caption,
+        *at.main.info,
+        *at.main.warning,
+        *at.main.text,
+        *at.main.title,
+        *at.main.subheader,
+    ]
+    texts = [str(p.value) for p in parts] + [str(m.value) for m in at.main.metric]
+    tables = [df.value.to_csv(index=False, na_rep="") for df in at.main.dataframe]
+    badges = [str(b.proto.body) for b in at.main.get("badge")]
+    return "\n".join([*texts, *tables, *badges]).replace("\\", "")
+
+
+def _problems(text: str) -> list[str]:
+    found = [
+        f"missing value {m.group(0)!r}: …{text[max(0, m.start() - 40) : m.end() + 20]}…"
+        for m in MISSING.finditer(text)
+    ]
+    found += [f"time without a zone: {m.group(0)!r}" for m in TIME.finditer(text) if not m.group("zone")]
+    return found
+
+
+def _roots(sample: Sample, agent_logs: Path) -> dict[str, Path]:
+    return {"samples": sample.root, "agent logs": agent_logs}
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+@pytest.mark.parametrize("where", ["samples", "agent logs"])
+def test_every_page_says_missing_values_and_times_one_way(
+    app: OpenPage, sample: Sample, agent_logs: Path, page: str, where: str
+) -> None:
+    at = app(PAGES[page], _roots(sample, agent_logs)[where])
+    assert _problems(_read(at)) == []
+
+
+def _scored_trajectories(root: Path) -> Iterator[tuple[str, str]]:
+    index = build_index(root)
+    for summary in index.summaries:
+        if summary.verdict is not None or summary.scores:
+            yield summary.run_key, summary.task_id
+
+
+@pytest.mark.parametrize("tab", TABS)
+@pytest.mark.parametrize("where", ["samples", "agent logs"])
+def test_every_tab_of_a_judged_trajectory_says_the_verdict_in_force(
+    app: OpenPage, sample: Sample, agent_logs: Path, tab: str, where: str
+) -> None:
+    """The trajectory page's header and each tab, on judged trajectories: no "not scored" beside a
+    verdict, no missing value written out, no time without its zone."""
+    root = _roots(sample, agent_logs)[where]
+    for run, task in list(_scored_trajectories(root))[:3]:
+        at = app(PAGES["trajectory"], root, run=run, task=task, tab=tab)
+        text = _read(at)
+        assert NOT_SCORED not in text, (run, task, tab)
+        assert _problems(text) == [], (run, task, tab)
+
+
+@pytest.mark.parametrize("where", ["samples", "agent logs"])
+def test_exports_say_missing_values_and_times_one_way(
+    sample: Sample, agent_logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = _roots(sample, agent_logs)[where]
+    csv_file = tmp_path / "rows.csv"
+    assert run_cli("export", str(root), "-o", str(csv_file))[0] == 0
+    exported = {"export": csv_file.read_text(encoding="utf-8")}
+    for summary in build_index(root).summaries[:6]:
+        code, text = run_cli("show", str(summary.path))
+        assert code == 0
+        exported[f"show {summary.key}"] = text
+        verdict = load_trajectory(summary.path)
+        if verdict.scores or verdict.eval_result:
+            assert f"Verdict:  {NOT_SCORED}" not in text, summary.key
+    for name, text in exported.items():
+        assert _problems(text) == [], name
+
+
+def test_the_reader_finds_what_it_looks_for() -> None:
+    """The checks above are only as good as this: a missing value written out as a cell, a value or
+    a line's end, and a time without its zone, are found; prose and zoned times are not."""
+    assert len(_problems("task,score\n108,None\n109,nan\nHAR size None\nstarted: NaT")) == 4
+    assert len(_problems("2025-11-10 13:14:35 core.log error")) == 1
+    assert (
+        _problems("None of my orders has this item. 2025-11-10 21:15:12 UTC, 2025-11-10T21:15:12+00:00") == []
+    )
