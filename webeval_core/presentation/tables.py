@@ -110,6 +110,41 @@ def field_table(result: EvaluatorResult, actual: Mapping[str, Any]) -> pd.DataFr
     return pd.DataFrame(rows, columns=FIELD_COLUMNS)
 
 
+FOUND, MISSING, EXTRA = "found", "missing", "extra"
+"""An expected element the agent gave, one it did not, and one it gave that was not expected."""
+
+
+def element_tables(official: TaskResult) -> dict[str, pd.DataFrame]:
+    """Each list-valued response field that failed, element by element (after the evaluator's
+    normalization): every expected element found in the agent's list or missing from it, then the
+    agent's elements nobody expected. What "Matched 7/8" leaves out: which one.
+    """
+    result = official.evaluator(RESPONSE_EVALUATOR)
+    if result is None:
+        return {}
+    expected, normalized = _mapping(result.expected), _mapping(result.actual_normalized)
+    failed = [a.assertion_name for a in result.failed_assertions]
+    return {
+        field: _element_rows(wanted, normalized.get(field))
+        for field, wanted in expected.items()
+        if isinstance(wanted, list) and any(field in name for name in failed)
+    }
+
+
+def _element_rows(expected: list[Any], given: Any) -> pd.DataFrame:
+    import pandas as pd
+
+    left = [json_cell(value) for value in (given if isinstance(given, list) else [])]
+    rows = []
+    for value in map(json_cell, expected):
+        found = value in left
+        if found:
+            left.remove(value)
+        rows.append({"element": value, "in": FOUND if found else MISSING})
+    rows += [{"element": value, "in": EXTRA} for value in left]
+    return pd.DataFrame(rows, columns=["element", "in"])
+
+
 def response_field_table(official: TaskResult, response: AgentResponse | None) -> pd.DataFrame | None:
     """The field table of the official result's response evaluator.
 

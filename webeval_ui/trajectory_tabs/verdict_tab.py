@@ -16,6 +16,7 @@ from webeval_core.presentation import (
     JudgeVerdict,
     Tone,
     assertion_table,
+    element_tables,
     judge_verdict,
     response_field_table,
     rubric_table_in,
@@ -73,9 +74,21 @@ def fields_and_assertions(outcome: ScoreOutcome) -> None:
     table = response_field_table(outcome.evaluation.result, outcome.evaluation.agent_response)
     if table is not None:
         st.dataframe(table.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
+    for field, elements in element_tables(outcome.evaluation.result).items():
+        st.markdown(f"**{inert(field)}, element by element** (after normalization)")
+        st.dataframe(elements.style.map(_style_element, subset=["in"]), hide_index=True, width="stretch")
     assertions = assertion_table(outcome.evaluation.result.evaluators_results)
     if not assertions.empty:
-        st.dataframe(assertions, hide_index=True, width="stretch")
+        # Messages in full (a grid cell cuts them): the evaluator's own words, wrapped.
+        st.dataframe(assertions.drop(columns=["messages"]), hide_index=True, width="stretch")
+        for row in assertions.itertuples():
+            if row.messages:
+                st.caption(inert(f"{row.assertion}: {row.messages}"))
+
+
+def _style_element(value: object) -> str:
+    """An element found reads as a match; one missing or unexpected as a mismatch."""
+    return style_match(MATCH if value == "found" else MISMATCH)
 
 
 def judge_detail(response: dict[str, Any], task_data: dict[str, Any] | None) -> None:

@@ -406,3 +406,20 @@ def test_annotation_table_lists_newest_first_and_which_judged_the_current_verdic
     assert table["judged current verdict"].tolist() == [True, False]
     assert "run" not in table.columns and "task_id" not in table.columns
     assert ex.annotation_table([], None).empty
+
+
+def test_a_list_that_failed_is_diffed_element_by_element(tmp_path: Path) -> None:
+    """Four months right, one count wrong: the diff names the missing element and the extra one."""
+    from tests.harness.har_builders import response_text
+    from tests.harness.har_builders import wav_folder as agent_log
+    from webeval_core.scoring import score_trajectory
+
+    months = [["Jan", 12], ["Feb", 7], ["March", 5], ["April", 9], ["May", 6]]  # May was 5
+    answer = response_text("retrieve", data=[{"month": m, "count": c} for m, c in months])
+    outcome = score_trajectory(agent_log(tmp_path, 108, answer, []), config_root=tmp_path)
+    assert outcome.status == "failure" and outcome.evaluation is not None
+    (field, elements), *_ = ex.element_tables(outcome.evaluation.result).items()
+    assert field == "retrieved_data"
+    assert elements["in"].tolist() == [ex.FOUND] * 4 + [ex.MISSING, ex.EXTRA]
+    assert '"May"' in elements["element"].iloc[4] and "5" in elements["element"].iloc[4]
+    assert '"count": 6' in elements["element"].iloc[5]
