@@ -2,7 +2,7 @@
 value is read from a folder's summary.
 
 The index file's table, the row a refresh writes, what `webeval query` documents (`INDEX_TABLES`)
-and the README's table of that command all come from `TRAJECTORY_COLUMNS`, and the schema version
+and the table of that command in docs/researchers.md all come from `TRAJECTORY_COLUMNS`, and the schema version
 changes with it, so an index made with other columns is rebuilt. A new column is one entry here.
 """
 
@@ -54,7 +54,7 @@ class IndexColumn(NamedTuple):
     sql: str
     """Its SQL type and constraints, e.g. "TEXT NOT NULL"."""
     doc: str
-    """What it holds, for `webeval query` users (the Query page, `INDEX_TABLES`, the README)."""
+    """What it holds, for `webeval query` users (the Query page, `INDEX_TABLES`, docs/researchers.md)."""
     read: Callable[[RowSource], object]
     """Its value for one folder."""
     bookkeeping: bool = False
@@ -257,7 +257,7 @@ def columns_print() -> str:
 
 
 def readme_row() -> str:
-    """The README's row for `trajectories` in the table of `webeval query` (what each holds: the
+    """docs/researchers.md's row for `trajectories` in the table of `webeval query` (what each holds: the
     Query page's table list, `INDEX_TABLES`).
     """
     facts = ", ".join(f"`{c.name}`" for c in TRAJECTORY_COLUMNS if not c.bookkeeping)

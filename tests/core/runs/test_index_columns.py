@@ -1,5 +1,5 @@
 """The column registry: the index file's `trajectories` table, the rows a refresh writes, what
-`webeval query` documents and the README's table all come from `TRAJECTORY_COLUMNS`.
+`webeval query` documents and its table in docs/researchers.md all come from `TRAJECTORY_COLUMNS`.
 
 That every column is read the same on the quick and the full road, on every sample, hostile and
 verifier folder, is held by tests/core/runs/test_quicksummary.py (their rows are compared whole).
@@ -39,8 +39,8 @@ def test_every_column_is_documented_for_queries() -> None:
 
 
 def test_the_readme_lists_the_registrys_columns() -> None:
-    """When this fails, paste the row it prints into README.md's table of `webeval query`."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    """When this fails, paste the row it prints into docs/researchers.md's table of `webeval query`."""
+    readme = (REPO / "docs" / "researchers.md").read_text(encoding="utf-8")
     assert readme_row() in readme.splitlines(), readme_row()
 
 
