@@ -10,13 +10,16 @@ import streamlit as st
 from webeval_core.presentation import (
     Frame,
     check_notes,
+    element_tables,
     frames_of,
+    network_results,
     official_evaluation,
     response_field_table,
     verdict_badges,
 )
-from webeval_core.reading import Trajectory
+from webeval_core.reading import Trajectory, parse_agent_response
 from webeval_core.runs import TrajectorySummary, fingerprint
+from webeval_core.scoring import read_verdict_with_result
 from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.roots import inside_root
 from webeval_ui.state import Key
@@ -74,24 +77,34 @@ def _step(trajectory: Trajectory, frames: list[Frame], number: int) -> None:
 
 
 def _answer_and_verdict(trajectory: Trajectory) -> None:
-    """The side's answer and the official verdict's reasons: the response field by field and each
-    network check's explanation (the agent logs of WebArena-Verified have nothing else to compare).
+    """The side's answer and its official verdict's reasons: the response field by field (a list
+    element by element) and each network check (our score file explains which request it kept; the
+    official CLI's eval_result.json gives its assertions).
     """
     st.markdown("**Final answer**")
     st.text(trajectory.final_answer_text or "(no answer)")
-    evaluation = official_evaluation(trajectory)
-    if evaluation is None:
+    found = read_verdict_with_result(trajectory.scores, trajectory.eval_result)
+    if found is None:
         return
     for shown in verdict_badges(trajectory.scores, trajectory.eval_result):
         st.badge(inert(shown.text), color=tone_color(shown.tone) if shown.tone else "gray")
-    fields = response_field_table(evaluation.result, evaluation.agent_response)
+    _, result = found
+    text = trajectory.final_answer_text
+    fields = response_field_table(result, parse_agent_response(text) if text else None)
     if fields is not None and not fields.empty:
         st.dataframe(fields.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
-    for check in evaluation.network:
+    for field, elements in element_tables(result).items():
+        st.caption(inert(f"{field}, element by element"))
+        st.dataframe(elements, hide_index=True, width="stretch")
+    evaluation = official_evaluation(trajectory)
+    for check in evaluation.network if evaluation is not None else ():
         st.markdown(f"**Network check {check.position}**")
         st.text(check.explanation)
         for note in check_notes(check):
             st.caption(inert(note))
+    if evaluation is None:
+        for line in network_results(result):
+            st.text(line)
 
 
 @st.fragment

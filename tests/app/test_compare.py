@@ -190,3 +190,20 @@ def test_two_agent_log_runs_compare_their_answers_and_network_checks(app, tmp_pa
     for outcome in outcomes:
         assert outcome.evaluation is not None
         assert outcome.evaluation.network[0].explanation in explained
+
+
+def test_runs_the_official_cli_judged_compare_their_fields_elements_and_checks(app, tmp_path: Path) -> None:
+    """Judged by the official CLI alone (eval_result.json, no score file): the side by side still
+    gives each answer's fields, a list element by element, and each network check's result."""
+    from tests.harness.agent_logs import agent_log_runs
+
+    root = agent_log_runs(tmp_path / "logs")
+    at = app(PAGE, root=root, pair="107")
+    assert not at.exception, at.exception
+    assert sum(m.value == "**Final answer**" for m in at.markdown) == 2
+    assert any("retrieved_data, element by element" in c.value.replace("\\", "") for c in at.caption)
+    at = app(PAGE, root=root, pair="44")
+    checks = [t.value for t in at.text if t.value.startswith("Network check")]
+    assert (
+        len(checks) == 2 and any(": success" in c for c in checks) and any(": failure" in c for c in checks)
+    )

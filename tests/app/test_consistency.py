@@ -6,10 +6,7 @@ judge scored, or writes a time without its zone.
 
 from __future__ import annotations
 
-import json
 import re
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -18,9 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import Sample
 from tests.core.cli.helpers import run_cli
-from tests.core.scoring.helpers import NAVIGATE
-from tests.harness.har_builders import GITLAB, document, write_config
-from tests.harness.har_builders import wav_folder as agent_log
+from tests.harness.agent_logs import agent_log_runs
 from webeval_core.presentation import NOT_SCORED
 from webeval_core.reading import load_trajectory
 from webeval_core.runs.index import build_index
@@ -38,23 +33,8 @@ TIME = re.compile(r"\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?(\.\d+)?(?P<zone>
 
 @pytest.fixture(scope="session")
 def agent_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Agent logs as WebArena-Verified's demo lays them out, judged by the official CLI itself
-    (`webarena-verified eval-tasks` writes each eval_result.json): a retrieve answer of the wrong
-    type (107), and two navigate tasks, one reaching the page and one not."""
-    root = tmp_path_factory.mktemp("agent-logs") / "logs"
-    wrong_type = json.dumps({"task_type": "NAVIGATE", "status": "SUCCESS", "retrieved_data": None})
-    agent_log(root, 107, wrong_type, [document(f"{GITLAB}/")])
-    agent_log(root, 44, NAVIGATE, [document(f"{GITLAB}/dashboard/todos")])
-    agent_log(root, 45, NAVIGATE, [document(f"{GITLAB}/explore")])
-    config = write_config(root.parent / "config.json")
-    official = Path(sys.executable).parent / "webarena-verified"
-    subprocess.run(
-        [str(official), "eval-tasks", "--output-dir", str(root), "--config", str(config)],
-        check=True,
-        capture_output=True,
-    )
-    assert sorted(p.parent.name for p in root.glob("*/eval_result.json")) == ["107", "44", "45"]
-    return root
+    """Two runs of agent logs the official CLI judged (tests/harness/agent_logs.py)."""
+    return agent_log_runs(tmp_path_factory.mktemp("agent-logs"))
 
 
 def _read(at: AppTest) -> str:

@@ -26,7 +26,8 @@ def add_parser(sub: Subparsers) -> None:
     query = sub.add_parser(
         "query",
         help="run one read-only SELECT over a folder's index",
-        description="Tables: trajectories, scores, failure_codes, runs (see docs/researchers.md, 'webeval query').",
+        description="Tables: trajectories, scores, failure_codes, runs"
+        " (see docs/researchers.md, 'webeval query').",
     )
     query.add_argument("root")
     query.add_argument("sql", help="one SELECT (or WITH ... SELECT) statement")

@@ -432,3 +432,16 @@ def arguments_table(arguments: Mapping[str, Any]) -> pd.DataFrame:
         for name, value in arguments.items()
     ]
     return pd.DataFrame(rows, columns=["argument", "value"])
+
+
+def network_results(official: TaskResult) -> list[str]:
+    """Each network check of an official result as its evaluator reported it (status, then its
+    assertions' messages): what the official CLI's eval_result.json says of the trace.
+    """
+    lines = []
+    for position, result in enumerate(official.evaluators_results):
+        if result.evaluator_name == RESPONSE_EVALUATOR:
+            continue
+        said = "; ".join(m for a in result.all_assertions for m in (a.messages or (a.error_msg or "",)) if m)
+        lines.append(f"Network check {position}: {result.status.value}" + (f": {said}" if said else ""))
+    return lines

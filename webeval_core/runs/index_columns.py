@@ -2,8 +2,9 @@
 value is read from a folder's summary.
 
 The index file's table, the row a refresh writes, what `webeval query` documents (`INDEX_TABLES`)
-and the table of that command in docs/researchers.md all come from `TRAJECTORY_COLUMNS`, and the schema version
-changes with it, so an index made with other columns is rebuilt. A new column is one entry here.
+and the table of that command in docs/researchers.md all come from `TRAJECTORY_COLUMNS`, and the
+schema version changes with it, so an index made with other columns is rebuilt. A new column is
+one entry here.
 """
 
 from __future__ import annotations
