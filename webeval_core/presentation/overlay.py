@@ -154,21 +154,18 @@ def _draw_scroll_arrow(draw: ImageDraw.ImageDraw, x: float, y: float, direction:
     )
 
 
-def _draw_label(draw: ImageDraw.ImageDraw, text: str, anchor: PixelXY | None, size: tuple[int, int]) -> None:
-    """Text in a dark box beside the mark (or top-left without one), kept inside the image."""
+def _draw_label(draw: ImageDraw.ImageDraw, text: str, anchor: PixelXY, size: tuple[int, int]) -> None:
+    """Text in a dark box beside the mark, kept inside the image."""
     width, height = size
     font = _font(max(12, height // 45))
     left, top, right, bottom = draw.textbbox((0, 0), text, font=font)
     pad = 6
     box_w, box_h = right - left + 2 * pad, bottom - top + 2 * pad
-    x0: float = pad
-    y0: float = pad
-    if anchor is not None:
-        x0, y0 = anchor[0] + 24, anchor[1] + 24
-        if x0 + box_w > width:
-            x0 = anchor[0] - 24 - box_w
-        if y0 + box_h > height:
-            y0 = anchor[1] - 24 - box_h
+    x0, y0 = anchor[0] + 24, anchor[1] + 24
+    if x0 + box_w > width:
+        x0 = anchor[0] - 24 - box_w
+    if y0 + box_h > height:
+        y0 = anchor[1] - 24 - box_h
     x0 = min(max(0, x0), max(0, width - box_w))
     y0 = min(max(0, y0), max(0, height - box_h))
     draw.rectangle((x0, y0, x0 + box_w, y0 + box_h), fill=LABEL_BACKGROUND, outline=MARK_COLOR, width=2)
@@ -273,8 +270,8 @@ def _mark(image: Image.Image, point: PixelXY | None, label: str | None, scroll: 
         origin = anchor or (w / 2, h / 2)
         _draw_scroll_arrow(draw, *origin, scroll, radius)
         anchor = origin
-    if label:
-        _draw_label(draw, label, anchor, (w, h))
+    if label and anchor is not None:  # an action aimed nowhere (typing, a key): the page names it,
+        _draw_label(draw, label, anchor, (w, h))  # a box at the corner would only hide the page
     return aimed
 
 

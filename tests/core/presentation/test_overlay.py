@@ -71,6 +71,13 @@ def test_no_point_no_label_leaves_the_frame_unchanged(screenshot: Path) -> None:
     assert image.getcolors() == [(1440 * 900, GREY)]
 
 
+def test_an_action_aimed_nowhere_draws_no_label_over_the_page(screenshot: Path) -> None:
+    """Typing or a key press has no point: its label would only hide the page's corner (the step's
+    heading names the action)."""
+    image = _decode(render_overlay(screenshot, label="type: 'hello'"))
+    assert image.getcolors() == [(1440 * 900, GREY)]
+
+
 def test_label_is_boxed_beside_the_point_inside_the_image(screenshot: Path) -> None:
     plain = _decode(render_overlay(screenshot, point=(1420, 880)))
     labelled = _decode(render_overlay(screenshot, point=(1420, 880), label="type: 'hello'"))
