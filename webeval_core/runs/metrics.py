@@ -214,23 +214,11 @@ def _frame_row(
     )
 
 
-_TEXT_FRAME_COLUMNS = (
-    "run",
-    "task_id",
-    "site",
-    "task_type",
-    "intent",
-    "intent_template",
-    "outcome",
-    "outcome_group",
-    "status",
-    "result",
-    "core_error",
-    "answer",
-    "path",
-    "key",
-    "judge",
+_NOT_TEXT = frozenset(
+    {"score", "counted", "value", "steps", "duration_s", "tokens", "tags", "judges_disagree"}
 )
+_TEXT_FRAME_COLUMNS = tuple(column for column in COLUMNS if column not in _NOT_TEXT)
+"""The frame's text columns (numbers, flags and the tags' tuples apart)."""
 
 
 def _typed_frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
