@@ -50,7 +50,7 @@ from tests.browser.streamlit_server import (
     wait_healthy,
 )
 from tests.harness.azurite import CONTAINER, require_azurite, running_azurite, upload_tree
-from webeval_core.server import streamlit_command
+from webeval_core.serving.server import streamlit_command
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from webeval_core.access import Write
+from webeval_core.policy import Write
 from webeval_core.review import (
     LABEL_TEXT,
     AnnotationStore,

@@ -9,10 +9,10 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import HELPER_COLUMNS, TaskFilter, filter_tasks, task_table, with_attempts
 from webeval_core.reading import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
 from webeval_core.runs import filter_from_params
+from webeval_core.support import UnreadableError
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.loaders import current_index, current_queries
 from webeval_ui.page_links import PAGES, trajectory_query

@@ -24,7 +24,7 @@ from webeval_core.runs import (
     headline,
     run_labels,
 )
-from webeval_core.safe_output import spreadsheet_cell
+from webeval_core.support import spreadsheet_cell
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.judge_choice import judge_caption, judge_picker
 from webeval_ui.list_walk import current_filters, list_params
@@ -98,7 +98,7 @@ def _verdict_filters(
             "Verdict status",
             Key.STATUSES,
             choices["status"],
-            help="WebArena-Verified status; (unknown) = not scored",
+            help="WebArena-Verified status; unknown: not scored",
         )
     with tag_box:
         tags = _multiselect("Failure tag", Key.TAGS, choices["tags"], help="Any of the chosen tags")

@@ -15,10 +15,10 @@ from collections.abc import Callable, Collection
 
 import streamlit as st
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import OUTCOME_TONES, trajectory_choices, verdict_badges
 from webeval_core.reading import Task, Trajectory, load_catalog
 from webeval_core.runs import TrajectorySummary, fingerprint
+from webeval_core.support import UnreadableError
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.list_walk import walk_bar
 from webeval_ui.loaders import current_index, load_trajectory_cached

@@ -26,7 +26,7 @@ from webeval_core.version import __version__
 
 REPO = Path(__file__).resolve().parents[1]
 # What the wheel may hold: the core, the app, and the wheel's own metadata.
-_PRINT_APP_FILE = "from webeval_core.server import app_file; print(app_file())"
+_PRINT_APP_FILE = "from webeval_core.serving.server import app_file; print(app_file())"
 WHEEL_TOP_LEVEL = {"webeval_core", "webeval_app", f"webeval_inspector-{__version__}.dist-info"}
 
 
@@ -122,7 +122,7 @@ def test_installed_app_renders_its_overview(installed: Path, elsewhere: Path, ro
     # Every page imports `webeval_ui.common`: this proves the app's imports hold in the wheel's layout.
     script = (
         "from streamlit.testing.v1 import AppTest\n"
-        "from webeval_core.server import app_file\n"
+        "from webeval_core.serving.server import app_file\n"
         "at = AppTest.from_file(str(app_file()), default_timeout=120)\n"
         "at.run()\n"
         "assert not at.exception, [e.value for e in at.exception]\n"
@@ -174,7 +174,10 @@ def test_editable_install_runs_the_checkouts_app(tmp_path: Path, elsewhere: Path
     _pip_install(bin_dir, "--editable", REPO, cwd=elsewhere)
 
     located = _run(
-        bin_dir / "python", "-c", "from webeval_core.server import app_file; print(app_file())", cwd=elsewhere
+        bin_dir / "python",
+        "-c",
+        "from webeval_core.serving.server import app_file; print(app_file())",
+        cwd=elsewhere,
     )
     assert Path(located.strip()) == REPO / "app.py"
     assert _run(bin_dir / "webeval", "--version", cwd=elsewhere).strip() == f"webeval {__version__}"

@@ -15,7 +15,7 @@ faces of this package. Names are imported on first use, so importing one layer s
 
 from typing import TYPE_CHECKING
 
-from webeval_core.exports import lazy_getattr
+from webeval_core.support.exports import lazy_getattr
 from webeval_core.version import __version__
 
 __all__ = [
@@ -50,7 +50,6 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from webeval_core.diagnostics import Diagnostic, UnreadableError
     from webeval_core.presentation import trajectory_html
     from webeval_core.reading import (
         Har,
@@ -80,5 +79,6 @@ if TYPE_CHECKING:
         score_trajectory,
         summarize_scores,
     )
+    from webeval_core.support.diagnostics import Diagnostic, UnreadableError
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
-from webeval_core.access import SIGN_IN_ENV, RolesFileError, acting_as, current_policy
+from webeval_core.policy import SIGN_IN_ENV, RolesFileError, acting_as, current_policy
 from webeval_ui.state import Key
 from webeval_ui.untrusted import inert
 from webeval_ui.widgets import lazy_expander
@@ -46,7 +46,7 @@ def reviewer() -> str:
 
 def needs_sign_in() -> bool:
     """Whether this visitor must sign in before seeing anything: sign-in on, and nobody signed in
-    or a session that is over (signed out elsewhere, or too old: `webeval_core.signin.session_end`),
+    or a session that is over (signed out elsewhere, or too old: `webeval_core.serving.signin.session_end`),
     which is signed out here and now (its cookie removed, copied or not).
     """
     if not sign_in_on():
@@ -58,7 +58,7 @@ def needs_sign_in() -> bool:
 
 def _session_ended() -> str | None:
     """Why this session's sign-in no longer counts; None while it does."""
-    from webeval_core.signin import max_session_age, session_end
+    from webeval_core.serving import max_session_age, session_end
 
     now = datetime.now(UTC)
     return session_end(st.user.get("iat"), now, _last_sign_out(signed_in()), max_session_age())

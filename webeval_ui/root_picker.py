@@ -18,7 +18,7 @@ from webeval_ui.widgets import lazy_expander
 def root_picker() -> None:
     """The root in the URL and the sidebar: a link's root is opened when allowed, the URL names the root.
 
-    A root the server may not open (webeval_core.server.allowed_roots) is refused with the reason,
+    A root the server may not open (webeval_core.serving.server.allowed_roots) is refused with the reason,
     and the root browsed so far is kept.
     """
     _follow_link()

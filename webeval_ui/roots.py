@@ -9,7 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from webeval_core.server import ROOT_ENV, allowed_roots, root_refusal
+from webeval_core.serving import ROOT_ENV, allowed_roots, root_refusal
 from webeval_ui import remote_root
 from webeval_ui.state import KEPT_ACROSS_ROOTS, Key
 
@@ -44,7 +44,7 @@ def chosen_root_url() -> str | None:
 def refusal(candidate: str) -> str | None:
     """Why the app will not open `candidate`, a folder or a store URL (None: it may).
 
-    Folders: webeval_core.server.root_refusal. A store URL only when it is the one the server was
+    Folders: webeval_core.serving.server.root_refusal. A store URL only when it is the one the server was
     started on: a shared link must not make the server fetch from any store its credentials reach.
     """
     if remote_root.is_remote(candidate):

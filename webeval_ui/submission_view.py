@@ -7,10 +7,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import submission_issue_table
 from webeval_core.reading import SUMMARY_NAME, Submission, read_submission
 from webeval_core.runs import Run
+from webeval_core.support import UnreadableError
 from webeval_ui.untrusted import inert
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from webeval_core.access import Write
+from webeval_core.policy import Write
 from webeval_core.reading import Task, load_catalog
 from webeval_core.review import CorrectionKind, StoreError, TaskCorrection, save_correction, try_correction
 from webeval_ui.loaders import load_trajectory_cached

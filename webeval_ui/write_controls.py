@@ -1,6 +1,6 @@
 """The server's access policy as the pages see it: whether a control that writes is offered to the
 reviewer acting, and the line said in its place (the core refuses the write anyway:
-webeval_core.access). Every write a page makes is made `as_reviewer`: acting as its reviewer,
+webeval_core.policy.access). Every write a page makes is made `as_reviewer`: acting as its reviewer,
 verified when that is the signed-in identity.
 """
 
@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from webeval_core.access import READ_ONLY_TEXT, Write, acting_as, current_policy
+from webeval_core.policy import READ_ONLY_TEXT, Write, acting_as, current_policy
 from webeval_ui.reviewer import reviewer, signed_in
 from webeval_ui.untrusted import inert
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -284,19 +283,18 @@ def test_empty_root_says_so(app, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["fresh-app-caches", "rerun"])
-def test_overview_stays_fast_with_1000_trajectories(app, big_root: Path, warm: bool) -> None:
+def test_overview_of_1000_trajectories_pages_its_table(app, big_root: Path, warm: bool) -> None:
+    """Its speed is benchmarks/bench_app.py's (a 1,000-trajectory overview beside a bare app's
+    floor): a wall clock in a test only measures how busy the machine is."""
     build_index(big_root)  # the on-disk summary cache exists, as after the first opening
     at = app(root=big_root)
     if not warm:
         st.cache_data.clear()
-    started = time.perf_counter()
     at.run()
-    elapsed = time.perf_counter() - started
     assert not at.exception
     assert [m.value for m in at.metric][:2] == ["500", "55.6%"]
     assert len(table(at)) == TABLE_PAGE_ROWS  # the first page of the 1,000 rows
     assert at.number_input(key=table_page_key(Key.OVERVIEW_TABLE)).max == 1000 // TABLE_PAGE_ROWS
-    assert elapsed < (2.0 if not warm else 1.0), f"overview took {elapsed:.2f} s"
     first_page = table(at)
     at.number_input(key=table_page_key(Key.OVERVIEW_TABLE)).set_value(2).run()
     second_page = table(at)

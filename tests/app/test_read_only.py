@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.conftest import Sample
 from tests.harness.builders import snapshot
-from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, AccessPolicy
+from webeval_core.policy.access import READ_ONLY_ENV, ROLES_ENV, AccessPolicy
 from webeval_core.review import (
     OFFICIAL,
     Annotation,

@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import APP
 from tests.conftest import Sample
-from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy, acting_as
+from webeval_core.policy.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy, acting_as
 from webeval_core.review import OFFICIAL, judge_verdicts, open_store
 from webeval_core.runs.index import build_index
 from webeval_ui.state import Key, label_key, review_field_key

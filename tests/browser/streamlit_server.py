@@ -14,7 +14,7 @@ import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from webeval_core.server import root_environment, streamlit_command
+from webeval_core.serving.server import root_environment, streamlit_command
 
 REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")

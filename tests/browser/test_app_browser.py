@@ -18,10 +18,10 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.wording import download_name
 from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs.discovery import discover_runs
+from webeval_core.support.diagnostics import UnreadableError
 
 if TYPE_CHECKING:
     from conftest import App

@@ -17,7 +17,7 @@ from tests.browser.streamlit_server import start_server, stop_server
 from tests.conftest import private_copy
 from tests.harness.builders import snapshot
 from tests.harness.postgres_server import PASSWORD, running_postgres
-from webeval_core.access import READ_ONLY_ENV, AccessPolicy, serves_read_only
+from webeval_core.policy.access import READ_ONLY_ENV, AccessPolicy, serves_read_only
 from webeval_core.review import (
     OFFICIAL,
     Annotation,

@@ -20,7 +20,7 @@ from tests.browser.conftest import ARTIFACTS, RENDER_MS
 from tests.browser.streamlit_server import REPO, free_port, stop_server, wait_healthy
 from tests.browser.test_app_browser import _image_src, _pick, _step_heading
 from tests.harness.azurite import RemoteSample, azurite_sample, blob_listing
-from webeval_core.server import streamlit_command
+from webeval_core.serving.server import streamlit_command
 
 if TYPE_CHECKING:
     from conftest import App

@@ -33,7 +33,7 @@ from tests.browser.streamlit_server import free_port, start_server, stop_server
 from tests.conftest import private_copy
 from tests.harness.oidc_provider import OidcProvider, require_provider, running_provider
 from tests.harness.postgres_server import PASSWORD, PostgresServer, running_postgres
-from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy
+from webeval_core.policy.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.review import (
     OFFICIAL,

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from webeval_core.exports import exported_modules
+from webeval_core.support.exports import exported_modules
 
 FACADES = [
     "webeval_core",

@@ -34,9 +34,9 @@ def opened(given: str, command: str) -> OpenedRoot | None:
 
 def _local_package(path: Path, command: str) -> OpenedRoot | None:
     """A folder as is; a submission package tar unpacked into the cache (never read in place)."""
-    from webeval_core.diagnostics import UnreadableError
     from webeval_core.remote import OpenedRoot
     from webeval_core.runs.packages import is_package_file, unpacked_package
+    from webeval_core.support.diagnostics import UnreadableError
 
     if not is_package_file(path):
         return OpenedRoot(path=path)

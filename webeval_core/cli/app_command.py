@@ -1,8 +1,8 @@
-"""`webeval app [ROOT]`: serve the Streamlit inspector on ROOT until stopped (webeval_core/server.py).
+"""`webeval app [ROOT]`: serve the Streamlit inspector on ROOT until stopped (webeval_core/serving/server.py).
 
-A server bound beyond loopback is read-only unless sign-in (`--auth FILE`, webeval_core/signin.py)
+A server bound beyond loopback is read-only unless sign-in (`--auth FILE`, webeval_core/serving/signin.py)
 or `--writable` says otherwise (without sign-in anyone who reaches it could write under any name);
-`--read-only` asks for it anywhere. `--roles FILE` says who may write what (webeval_core/access.py):
+`--read-only` asks for it anywhere. `--roles FILE` says who may write what (webeval_core/policy/access.py):
 with sign-in, by the identity the provider verified.
 """
 
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from webeval_core.cli._output import say
 from webeval_core.cli._roots import opened
 from webeval_core.cli._store import StoreArgumentError, add_store_arguments, chosen_store
-from webeval_core.signin import DEFAULT_SESSION_HOURS, SESSION_AGE_ENV
+from webeval_core.serving.signin import DEFAULT_SESSION_HOURS, SESSION_AGE_ENV
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
@@ -85,7 +85,13 @@ def add_parser(sub: Subparsers) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Serve the inspector until stopped; 1 when the root, a folder allowed or the port is unusable."""
     from webeval_core.remote import is_remote
-    from webeval_core.server import AppServer, app_file, default_root, root_environment, streamlit_command
+    from webeval_core.serving.server import (
+        AppServer,
+        app_file,
+        default_root,
+        root_environment,
+        streamlit_command,
+    )
 
     args.auth = args.auth or _usual_auth(out)
     url = args.root if args.root and is_remote(args.root) else None
@@ -130,7 +136,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _access_environment(args: argparse.Namespace, out: TextIO) -> dict[str, str]:
     """The server's access policy as its environment (`READ_ONLY_ENV`), said on `out` when it matters."""
-    from webeval_core.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, is_loopback, serves_read_only
+    from webeval_core.policy.access import (
+        READ_ONLY_ENV,
+        ROLES_ENV,
+        SIGN_IN_ENV,
+        is_loopback,
+        serves_read_only,
+    )
 
     sign_in = bool(args.auth)
     read_only = serves_read_only(args.host, read_only=args.read_only, writable=args.writable, sign_in=sign_in)
@@ -161,7 +173,7 @@ def _access_environment(args: argparse.Namespace, out: TextIO) -> dict[str, str]
 
 def _roles_refusal(roles: str | None) -> str | None:
     """Why the roles file cannot be used (None: none given, or it reads)."""
-    from webeval_core.access import RolesFileError, load_roles
+    from webeval_core.policy.access import RolesFileError, load_roles
 
     if roles is None:
         return None
@@ -174,7 +186,7 @@ def _roles_refusal(roles: str | None) -> str | None:
 
 def _usual_auth(out: TextIO) -> str | None:
     """Streamlit's usual secrets file when it configures a provider (`signin.usual_auth_file`), said."""
-    from webeval_core.signin import usual_auth_file
+    from webeval_core.serving.signin import usual_auth_file
 
     found = usual_auth_file(Path.cwd(), Path.home())
     if found is not None:
@@ -184,7 +196,7 @@ def _usual_auth(out: TextIO) -> str | None:
 
 def _auth_refusal(auth: str | None) -> str | None:
     """Why the sign-in file cannot be used (None: none given, or it reads); its warning is printed."""
-    from webeval_core.signin import SignInFileError, check_auth_file
+    from webeval_core.serving.signin import SignInFileError, check_auth_file
 
     if auth is None:
         return None
@@ -199,7 +211,7 @@ def _auth_refusal(auth: str | None) -> str | None:
 
 def _refusal(root: Path, allowed: list[Path], host: str, port: int) -> str | None:
     """Why the server cannot start: the root or a folder allowed is none, or the port is taken."""
-    from webeval_core.server import port_in_use
+    from webeval_core.serving.server import port_in_use
 
     if not root.is_dir():
         return f"{root}: not a folder"

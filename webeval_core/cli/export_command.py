@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from webeval_core.cli._output import Progress, say, size
 from webeval_core.cli._roots import load_index
 from webeval_core.cli._store import StoreArgumentError, add_store_arguments, chosen_store
-from webeval_core.safe_output import spreadsheet_row, strict_json
+from webeval_core.support.safe_output import spreadsheet_row, strict_json
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
@@ -166,9 +166,9 @@ def _write_report_page(job: tuple[Path, int, TrajectorySummary]) -> int:
 
 def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval export ROOT --run KEY --format html -o FOLDER`: a run's report and its trajectory pages."""
-    from webeval_core.parallel import map_in_processes, worker_count
     from webeval_core.presentation.runreport import PAGES_FOLDER, run_members, run_report_html
     from webeval_core.reading.task_catalog import installed_catalog
+    from webeval_core.support.parallel import map_in_processes, worker_count
 
     index = load_index(args, "export")
     if index is None:

@@ -57,11 +57,11 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Score trajectory folders with the official evaluator and write their score files."""
-    from webeval_core.diagnostics import UnreadableError
     from webeval_core.reading.task_catalog import load_catalog
     from webeval_core.runs.discovery import iter_trajectory_dirs
     from webeval_core.scoring import score_trajectories, summarize_scores
     from webeval_core.scoring.cluster import scheduler_address
+    from webeval_core.support.diagnostics import UnreadableError
 
     try:
         catalog = load_catalog(args.tasks)

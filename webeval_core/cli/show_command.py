@@ -32,8 +32,8 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """One trajectory as text, JSON or a standalone HTML page; 1 when it cannot be read or written."""
-    from webeval_core.diagnostics import UnreadableError
     from webeval_core.reading.trajectory_reader import load_trajectory, trajectory_json
+    from webeval_core.support.diagnostics import UnreadableError
 
     folder = local_root(args.dir, "show")
     if folder is None:
@@ -107,8 +107,8 @@ def _task_lines(t: Trajectory) -> list[str]:
 
 
 def _catalog_task(task_id: str) -> Task | None:
-    from webeval_core.diagnostics import UnreadableError
     from webeval_core.reading.task_catalog import load_catalog
+    from webeval_core.support.diagnostics import UnreadableError
 
     try:
         return load_catalog().get(task_id)

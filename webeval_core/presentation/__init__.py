@@ -14,7 +14,7 @@ streamlit, and never the scoring layer's seam to the official library.
 
 from typing import TYPE_CHECKING
 
-from webeval_core.exports import lazy_getattr
+from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
     "DETAILED_RUNS",

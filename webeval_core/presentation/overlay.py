@@ -26,9 +26,9 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import read_file
 from webeval_core.reading.screenshots import ensure_local
+from webeval_core.support.diagnostics import UnreadableError
 
 MARK_COLOR = (230, 30, 60)
 HALO_COLOR = (255, 255, 255)

@@ -12,7 +12,6 @@ import base64
 import json
 from collections.abc import Sequence
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.frames import Frame, frames_of, step_marks
 from webeval_core.presentation.html import IMAGE_WIDTH, badge, facts, page, pre, table, text
 from webeval_core.presentation.overlay import page_frame
@@ -32,6 +31,7 @@ from webeval_core.reading.response import parse_agent_response
 from webeval_core.reading.task_catalog import Task, load_catalog
 from webeval_core.reading.trajectory_reader import Trajectory
 from webeval_core.scoring import EvaluatorResult, TaskResult, read_verdict
+from webeval_core.support.diagnostics import UnreadableError
 
 
 def standalone_page(trajectory: Trajectory) -> str:

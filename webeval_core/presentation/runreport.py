@@ -18,14 +18,12 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation.html import badge, facts, page, pre, table, text
 from webeval_core.presentation.report import trajectory_html
 from webeval_core.presentation.tones import score_tone
 from webeval_core.reading.task_catalog import TaskCatalog
 from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs.metrics import (
-    UNKNOWN,
     Headline,
     breakdown,
     headline,
@@ -35,6 +33,8 @@ from webeval_core.runs.metrics import (
 )
 from webeval_core.runs.summary import RootIndex, TrajectorySummary
 from webeval_core.runs.trajectory_filter import FAIL, PASS
+from webeval_core.support.diagnostics import UnreadableError
+from webeval_core.support.vocabulary import UNKNOWN
 
 PAGES_FOLDER = "trajectories"
 OFFICIAL_JUDGE = "the official WebArena-Verified evaluator"

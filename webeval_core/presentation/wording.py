@@ -9,10 +9,11 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import NamedTuple
 
-__all__ = ["UNKNOWN", "download_name", "moment", "plural", "points_change"]
+# UNKNOWN: the one word every view writes for a value it does not have, the same the runs group
+# missing values under (filters, charts), so a list, a chart and a page never name it two ways.
+from webeval_core.support.vocabulary import UNKNOWN
 
-UNKNOWN = "unknown"
-"""The one word every view writes for a value it does not have."""
+__all__ = ["UNKNOWN", "download_name", "moment", "plural", "points_change"]
 
 
 def moment(when: datetime | None, local_offset_s: float | None = None, *, precise: bool = False) -> str:

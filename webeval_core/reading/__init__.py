@@ -10,13 +10,13 @@ Every input file is opened by `folderfiles` (regular files only, no link followe
 blocking, size-aware). Problems become `Diagnostic`s naming the file and line; only
 a folder with nothing usable raises `UnreadableError`.
 
-May import: `webeval_core.diagnostics` (and the standard library and pydantic).
+May import: `webeval_core.support.diagnostics` (and the standard library and pydantic).
 Never imports scoring, runs, review or presentation (checked by import-linter).
 """
 
 from typing import TYPE_CHECKING
 
-from webeval_core.exports import lazy_getattr
+from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
     "CODES",

@@ -26,7 +26,6 @@ from typing import Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.coordinates import Point
 from webeval_core.reading.folderfiles import (
     UNDECIDED,
@@ -50,6 +49,7 @@ from webeval_core.reading.logrecords import (
     writer_generation,
 )
 from webeval_core.reading.markers import LOG_NAME
+from webeval_core.support.diagnostics import Diagnostic
 
 _OBSERVATION = re.compile(r"\s*Observation ?#(\d{1,9}):\s?(.*)", re.DOTALL)
 _SUMMARY = re.compile(r"Action \d+: URL=(\S*), (\w+)\((.*)\)\s*", re.DOTALL)

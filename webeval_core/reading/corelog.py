@@ -12,9 +12,9 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.folderfiles import decode_text
 from webeval_core.reading.markers import CORE_LOG_NAME
+from webeval_core.support.diagnostics import Diagnostic
 
 _RECORD = re.compile(r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3}) \[(\w+)\] (\S+) - ?(.*)")
 _ERROR_LEVELS = {"ERROR", "CRITICAL", "FATAL"}

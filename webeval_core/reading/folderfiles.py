@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 
-from webeval_core.diagnostics import Diagnostic
+from webeval_core.support.diagnostics import Diagnostic
 
 LEADS_OUTSIDE = "is a symlink leading outside the trajectory folder; not opened"
 READ_LIMIT = 256 * 1024 * 1024

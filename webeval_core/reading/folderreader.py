@@ -11,7 +11,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from webeval_core.diagnostics import Diagnostic, UnreadableError
 from webeval_core.reading.corelog import CoreLogLine, parse_core_log
 from webeval_core.reading.folderfiles import (
     LEADS_OUTSIDE,
@@ -32,6 +31,7 @@ from webeval_core.reading.markers import (
 from webeval_core.reading.playwrighttrace import find_trace
 from webeval_core.reading.scorefiles import read_score_files
 from webeval_core.reading.taskdata import task_text_of
+from webeval_core.support.diagnostics import Diagnostic, UnreadableError
 
 TIMES_NAME = "times.json"
 TASK_DATA_NAME = "task_data.json"

@@ -17,7 +17,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.actionlog import count_steps
 from webeval_core.reading.corelog import last_error_message
 from webeval_core.reading.folderreader import (
@@ -44,6 +43,7 @@ from webeval_core.reading.trajectory_reader import (
     read_fara_answer_and_log,
     read_times,
 )
+from webeval_core.support.diagnostics import Diagnostic
 
 
 class Glance(BaseModel):

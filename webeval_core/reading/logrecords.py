@@ -12,7 +12,6 @@ import re
 from datetime import datetime
 from typing import Any, Literal, NamedTuple
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.folderfiles import (
     UNDECIDED,
     fast_loads,
@@ -20,6 +19,7 @@ from webeval_core.reading.folderfiles import (
     non_finite_diagnostics,
     replace_non_finite,
 )
+from webeval_core.support.diagnostics import Diagnostic
 
 Generation = Literal["text", "fara-structured", "solver"]
 """Which writer wrote a log: text lines, FaraAgent's structured lines, or the solver's."""

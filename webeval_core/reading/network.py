@@ -23,7 +23,6 @@ from urllib.parse import parse_qsl, urlsplit
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import UNDECIDED, NotReadableFileError, fast_loads, read_file
 from webeval_core.reading.playwrighttrace import (
     BODY_PREVIEW_CHARS,
@@ -32,6 +31,7 @@ from webeval_core.reading.playwrighttrace import (
     is_text_mime,
     read_playwright_trace,
 )
+from webeval_core.support.diagnostics import UnreadableError
 
 Pairs = tuple[tuple[str, str], ...]
 

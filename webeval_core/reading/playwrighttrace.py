@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import LEADS_OUTSIDE, read_file, resolve_inside
+from webeval_core.support.diagnostics import UnreadableError
 
 __all__ = [
     "TRACE_NETWORK",

@@ -20,8 +20,8 @@ from typing import Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.folderfiles import LEADS_OUTSIDE, loads_finite, read_json_file, resolve_inside
+from webeval_core.support.diagnostics import Diagnostic
 
 SCORES_DIR = "scores"
 SHARED_MARK = "\x00webeval-shared:"

@@ -25,7 +25,6 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.folderfiles import (
     LEADS_OUTSIDE,
     NotReadableFileError,
@@ -34,6 +33,7 @@ from webeval_core.reading.folderfiles import (
     read_head,
     resolve_inside,
 )
+from webeval_core.support.diagnostics import Diagnostic
 
 ScreenshotNaming = Literal["fara", "solver"]
 

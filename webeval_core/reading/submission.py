@@ -19,8 +19,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import read_file
+from webeval_core.support.diagnostics import UnreadableError
 
 __all__ = [
     "SUMMARY_NAME",

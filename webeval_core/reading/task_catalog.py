@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import NotReadableFileError, read_file
+from webeval_core.support.diagnostics import UnreadableError
 
 TaskType = Literal["retrieve", "mutate", "navigate"]
 

@@ -20,7 +20,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from webeval_core.diagnostics import Diagnostic, UnreadableError
 from webeval_core.reading.actionlog import ActionLog, Step, logged_coordinate, parse_action_log
 from webeval_core.reading.coordinates import MODEL_SIZE, Point, Scaling
 from webeval_core.reading.corelog import CoreLogLine
@@ -42,6 +41,7 @@ from webeval_core.reading.markers import (
 from webeval_core.reading.scorefiles import ScoreFile
 from webeval_core.reading.screenshots import Screenshots, discover_screenshots
 from webeval_core.reading.taskdata import TaskText
+from webeval_core.support.diagnostics import Diagnostic, UnreadableError
 
 __all__ = [
     "Ending",

@@ -20,9 +20,9 @@ from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.scorefiles import ScoreFile
 from webeval_core.reading.taxonomy import CriticalPointType
+from webeval_core.support.diagnostics import Diagnostic
 
 __all__ = [
     "VERIFIER_KEYS",

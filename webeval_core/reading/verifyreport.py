@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.folderfiles import decode_text, read_file, read_problem
 from webeval_core.reading.verifier import FieldReader
+from webeval_core.support.diagnostics import Diagnostic
 
 __all__ = ["REPORT_NAME", "VerifyReport", "VerifyReportRow", "find_verify_reports", "read_verify_report"]
 

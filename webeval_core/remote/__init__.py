@@ -6,12 +6,12 @@ screenshots fetched when a view reads them, the bound on fetched images, the few
 cluster's worker scores (`fetch_folders`), the one write back, `upload`, for
 `score --write-remote`). Above reading, below runs: the index and the app see a local folder.
 
-May import: `webeval_core.reading`, `webeval_core.diagnostics` (and fsspec with the store packages).
+May import: `webeval_core.reading`, `webeval_core.support.diagnostics` (and fsspec with the store packages).
 """
 
 from typing import TYPE_CHECKING
 
-from webeval_core.exports import lazy_getattr
+from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
     "REMOTE_SCHEMES",

@@ -21,7 +21,7 @@ May import: reading, scoring, runs and diagnostics. Never imports presentation.
 
 from typing import TYPE_CHECKING
 
-from webeval_core.exports import lazy_getattr
+from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
     "LABEL_TEXT",

@@ -6,7 +6,7 @@ view is derived (`annotations.current`). Each row carries a digest of its conten
 constraint, so importing a file twice adds nothing. The schema, its version and its migrations are
 review.schema's. SQLite runs in WAL mode, so a writer killed mid-save leaves the last commit readable.
 The URL's password never leaves this module: every location shown and every error is masked.
-Every write checks the process's access policy (webeval_core.access): a read-only server opens the
+Every write checks the process's access policy (webeval_core.policy.access): a read-only server opens the
 store without migrating or creating it and refuses to write to it. A write by a signed-in user
 records the verified identity (`signed_in`) on its row, annotation or record alike.
 """
@@ -29,7 +29,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
-from webeval_core.access import AccessPolicy, Write, WriteRefusedError, current_policy
+from webeval_core.policy.access import AccessPolicy, Write, WriteRefusedError, current_policy
 from webeval_core.review.annotations import Annotation, Shown, reviewer_key
 from webeval_core.review.schema import (
     ANNOTATIONS,

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from webeval_core.access import Write
+from webeval_core.policy.access import Write
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.review.agreement_stats import agreement_report
 from webeval_core.review.annotation_db import AnnotationStore, StoreError
@@ -26,7 +26,7 @@ from webeval_core.review.judge_outcomes import judge_verdicts
 from webeval_core.review.legacy import open_annotations
 from webeval_core.review.queues import reassign_queues
 from webeval_core.runs.index import build_index
-from webeval_core.safe_output import strict_json, terminal_text
+from webeval_core.support.safe_output import strict_json, terminal_text
 
 Command = Callable[[AnnotationStore, Path, TextIO], int]
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from webeval_core.access import Write
+from webeval_core.policy.access import Write
 from webeval_core.reading.task_catalog import TaskCatalog
 from webeval_core.reading.trajectory_reader import Trajectory
 from webeval_core.review.annotation_db import AnnotationStore

@@ -18,7 +18,7 @@ from typing import Any
 
 from webeval_core.review.annotations import Annotation, Outcome, Stage, current
 from webeval_core.runs.summary import RootIndex
-from webeval_core.safe_output import spreadsheet_row
+from webeval_core.support.safe_output import spreadsheet_row
 
 STAGE_LABELS: dict[Stage, str] = {Stage.BLIND: "UV-blind", Stage.INFORMED: "UV-informed"}
 """How CUAVerifierBench names our stages."""

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.access import Write, acting_as
+from webeval_core.policy.access import Write, acting_as
 from webeval_core.review.annotations import Shown, Stage
 
 if TYPE_CHECKING:  # the store (SQLAlchemy) and pandas load only when a reviewer is named

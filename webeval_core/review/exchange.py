@@ -19,10 +19,10 @@ from typing import Any, NamedTuple
 
 from pydantic import ValidationError
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.review.agreement_stats import majority
 from webeval_core.review.annotations import Annotation, Outcome, current
-from webeval_core.safe_output import cell_from_spreadsheet, spreadsheet_row, strict_json
+from webeval_core.support.diagnostics import Diagnostic
+from webeval_core.support.safe_output import cell_from_spreadsheet, spreadsheet_row, strict_json
 
 EXPORT_COLUMNS = (
     "run",

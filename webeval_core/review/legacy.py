@@ -21,11 +21,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.markers import is_trajectory_folder
 from webeval_core.review.annotation_db import ENV_VARIABLE, AnnotationStore, default_location, open_store
 from webeval_core.review.annotations import Annotation, Outcome, Stage, TaskLabel
 from webeval_core.runs.discovery import run_key
+from webeval_core.support.diagnostics import Diagnostic
 
 ANONYMOUS = "anonymous"
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-from webeval_core.access import Write
+from webeval_core.policy.access import Write
 from webeval_core.review.annotation_db import AnnotationStore
 from webeval_core.review.annotations import Annotation, Stage, reviewer_key
 from webeval_core.runs.metrics import filter_frame

@@ -15,7 +15,7 @@ and diagnostics. Never imports review or presentation.
 
 from typing import TYPE_CHECKING
 
-from webeval_core.exports import lazy_getattr
+from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
     "CHANGES",

@@ -14,10 +14,10 @@ import json
 import tempfile
 from pathlib import Path
 
-from webeval_core.parallel import ProgressCallback
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.summary import RootIndex, TrajectorySummary, summarize_trajectory
+from webeval_core.support.parallel import ProgressCallback
 
 # The models moved to `summary`; their old import path stays (pages, tools and tests use it).
 __all__ = ["RootIndex", "TrajectorySummary", "build_index", "index_as_json", "summarize_trajectory"]

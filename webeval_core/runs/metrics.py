@@ -26,6 +26,7 @@ from webeval_core.runs.trajectory_filter import (
     TrajectoryFilter,
 )
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
+from webeval_core.support.vocabulary import UNKNOWN
 
 # pandas (most of a second to import) is imported where a frame is made: pages that only pick
 # runs and filter (TrajectoryFilter, run_labels) never load it.
@@ -44,7 +45,6 @@ BOTH_PASS, BOTH_FAIL = "both pass", "both fail"
 NOT_COMPARABLE, ONLY_A, ONLY_B = "not comparable", "only in A", "only in B"
 CHANGES = (PASS_TO_FAIL, FAIL_TO_PASS, BOTH_PASS, BOTH_FAIL, NOT_COMPARABLE, ONLY_A, ONLY_B)
 
-UNKNOWN = "(unknown)"  # group label for tasks the catalog does not know
 COLUMNS = (
     "run",
     "task_id",
@@ -394,7 +394,7 @@ FILTER_COLUMNS = {
     "statuses": "status",
 }
 """`TrajectoryFilter` criterion -> the column its values match, in the frame and in the index's
-rows (`queries`); a missing value matches as "(unknown)"."""
+rows (`queries`); a missing value matches as `UNKNOWN`."""
 _TEXT_COLUMNS = ("task_id", "intent", "answer")
 
 

@@ -49,6 +49,7 @@ from webeval_core.runs.trajectory_filter import (
     TrajectoryFilter,
 )
 from webeval_core.scoring.verdicts import CORE_LOG_PREFIX, TAGS
+from webeval_core.support.vocabulary import UNKNOWN
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -185,7 +186,7 @@ class IndexQueries:
             f"SELECT run, COALESCE({by}, :unknown) AS v, COUNT(*), COUNT(value),"
             " COUNT(CASE WHEN value >= 1.0 THEN 1 END), AVG(value) FROM rows GROUP BY run, v ORDER BY run, v"
         )
-        rows = self._query(select, runs, judge, {"unknown": metrics.UNKNOWN, "pool": pool})
+        rows = self._query(select, runs, judge, {"unknown": UNKNOWN, "pool": pool})
         return tuple(
             BreakdownRow(run=r, value=v, trajectories=n, counted=c, passed=p, success_rate=rate)
             for r, v, n, c, p, rate in rows
@@ -289,7 +290,7 @@ class IndexQueries:
         return values
 
     def distinct(self, column: str, judge: str | None, *, missing: bool = True) -> tuple[str, ...]:
-        """The values of a filter's column present under the root (`(unknown)` for a missing one;
+        """The values of a filter's column present under the root (`UNKNOWN` for a missing one;
         `missing=False`: values only).
         """
         if column not in metrics.FILTER_COLUMNS.values():
@@ -297,7 +298,7 @@ class IndexQueries:
         select = f"SELECT DISTINCT COALESCE({column}, :unknown) FROM rows"
         if not missing:
             select += f" WHERE {column} IS NOT NULL"
-        return tuple(str(row[0]) for row in self._query(select, None, judge, {"unknown": metrics.UNKNOWN}))
+        return tuple(str(row[0]) for row in self._query(select, None, judge, {"unknown": UNKNOWN}))
 
     def tags(self, judge: str | None) -> tuple[str, ...]:
         """Tags present under the root: taxonomy tags in their order, then core.log error types."""

@@ -28,7 +28,7 @@ class BreakdownRow(BaseModel):
     run: str
     """The run key."""
     value: str
-    """The breakdown's value (`metrics.UNKNOWN` for tasks the catalog does not know)."""
+    """The breakdown's value (`trajectory_filter.UNKNOWN` for tasks the catalog does not know)."""
     trajectories: int
     """How many of the run's trajectories have it."""
     counted: int

@@ -41,7 +41,7 @@ from webeval_core.reading.markers import (
 from webeval_core.runs.index_db import IndexStore, RunRow, StoredFolder, StoredRow, TrajectoryRow
 
 if TYPE_CHECKING:
-    from webeval_core.parallel import ProgressCallback
+    from webeval_core.support.parallel import ProgressCallback
 
 __all__ = ["LIVE_WINDOW_S", "UNANSWERED_WINDOW_S", "RefreshReport", "fingerprint", "refresh_index"]
 
@@ -470,7 +470,7 @@ def _start_reading(jobs: Iterator[_Job], workers: int) -> Iterator[_Read]:
     first = next(jobs, None)
     if first is None:
         return iter(())
-    from webeval_core.parallel import iter_in_processes
+    from webeval_core.support.parallel import iter_in_processes
 
     every = itertools.chain((first,), jobs)
     return iter_in_processes(_read, every, workers=workers, parallel_from=_PARALLEL_FROM)

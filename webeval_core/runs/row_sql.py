@@ -24,6 +24,7 @@ from webeval_core.runs.trajectory_filter import (
     TrajectoryFilter,
 )
 from webeval_core.scoring.verdicts import ABORTED, CORE_LOG_PREFIX, NO_ANSWER, SCORING_ERROR, TAGS
+from webeval_core.support.vocabulary import UNKNOWN
 
 if TYPE_CHECKING:
     from webeval_core.reading.task_catalog import TaskCatalog
@@ -169,7 +170,7 @@ def where_clause(
 ) -> tuple[str, dict[str, Any]]:
     """The WHERE clause of a filter and clicked bars, with its parameters."""
     clauses: list[str] = []
-    args: dict[str, Any] = {"unknown": metrics.UNKNOWN}
+    args: dict[str, Any] = {"unknown": UNKNOWN}
     for name, column in metrics.FILTER_COLUMNS.items():
         values: frozenset[str] = getattr(criteria, name)
         if values:

@@ -14,13 +14,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import has_lone_surrogate, replace_lone_surrogates
 from webeval_core.reading.glance import glance_trajectory
 from webeval_core.reading.trajectory_reader import Ending
 from webeval_core.reading.verifier import failure_codes
 from webeval_core.runs.discovery import Run
 from webeval_core.scoring.verdicts import Verdict, read_verdict
+from webeval_core.support.diagnostics import UnreadableError
 
 __all__ = ["RootIndex", "TrajectorySummary", "summarize_trajectory"]
 

@@ -26,7 +26,7 @@ class TrajectoryFilter(BaseModel):
     """Which rows of a trajectory frame to keep: every criterion given must match.
 
     The values of one criterion are alternatives; an empty criterion keeps everything, and
-    `(unknown)` matches a missing value.
+    `UNKNOWN` matches a missing value.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")

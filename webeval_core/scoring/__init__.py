@@ -13,7 +13,7 @@ reading a verdict (the index does) never loads the evaluator.
 
 from typing import TYPE_CHECKING
 
-from webeval_core.exports import lazy_getattr
+from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
     "CONFIG_FILE_NAME",

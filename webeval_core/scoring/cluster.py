@@ -22,13 +22,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.parallel import ProgressCallback
 from webeval_core.reading.task_catalog import TaskCatalog, installed_catalog, load_catalog
 from webeval_core.remote.stores import is_remote
 from webeval_core.scoring import official
 from webeval_core.scoring.config import CONFIG_FILE_NAME, UrlConfig, load_url_config
 from webeval_core.scoring.score_writer import score_file_path
 from webeval_core.scoring.scorer import ConfigArg, ScoreOutcome, commit_outcome, evaluate_trajectory
+from webeval_core.support.parallel import ProgressCallback
 
 SCHEDULER_ENV = "WEBEVAL_DASK_SCHEDULER"
 """The environment variable naming the scheduler when `--cluster` is not given."""

@@ -15,9 +15,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.folderfiles import NotReadableFileError, read_file
 from webeval_core.reading.task_catalog import SITES
+from webeval_core.support.diagnostics import UnreadableError
 
 CONFIG_FILE_NAME = "webarena-verified-config.json"
 RUN_CONFIG_FILE_NAME = "run_config.json"  # the official CLI's per-task config, beside agent_response.json

@@ -14,7 +14,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.network import Har, TimedStep
 from webeval_core.reading.response import AgentResponse, parse_agent_response
 from webeval_core.reading.task_catalog import Task, TaskCatalog
@@ -22,6 +21,7 @@ from webeval_core.scoring import official
 from webeval_core.scoring.config import UrlConfig, stand_ins, unmapped_placeholders
 from webeval_core.scoring.provenance import NetworkCheckTrace, trace_network_checks
 from webeval_core.scoring.results import ENGINE_NAME, TaskResult
+from webeval_core.support.diagnostics import UnreadableError
 
 ScoredEnding = Literal["answered", "no_answer"]
 """The endings a verdict is computed for (`reading.trajectory_reader.Ending` less "aborted")."""

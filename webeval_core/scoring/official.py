@@ -33,13 +33,13 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.network import Har
 from webeval_core.reading.submission import Submission, read_submission
 from webeval_core.reading.task_catalog import TaskCatalog
 from webeval_core.scoring import shortcuts
 from webeval_core.scoring.config import UrlConfig, site_placeholder
 from webeval_core.scoring.results import ENGINE_NAME, TaskResult
+from webeval_core.support.diagnostics import UnreadableError
 
 _DATA_READER = "webarena_verified.api.internal.data_reader"
 _EVALUATOR = "webarena_verified.api.internal.evaluator"

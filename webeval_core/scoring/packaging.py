@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.submission import Submission, is_submission, read_submission
 from webeval_core.reading.task_catalog import TaskCatalog, load_catalog
 from webeval_core.scoring import official
+from webeval_core.support.diagnostics import UnreadableError
 
 __all__ = ["check_submission"]
 

@@ -6,7 +6,7 @@ version, its checksum, the dataset checksum and the URL config, so a different e
 never overwrites an older verdict; the bytes depend only on the evaluation, so unchanged inputs
 give an identical file. Each long text is stored once (`reading.scorefiles.share_long_strings`).
 
-A score written by a signed-in user (webeval_core.access) is recorded beside it, in
+A score written by a signed-in user (webeval_core.policy.access) is recorded beside it, in
 `scores/written_by.jsonl` (file, identity, time): the score file itself stays the verdict's bytes.
 
 Writes stay inside the trajectory folder: `scores/` is opened relative to the folder without
@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from pydantic import ValidationError
 
-from webeval_core.access import Write, WriteRefusedError, current_policy
+from webeval_core.policy.access import Write, WriteRefusedError, current_policy
 from webeval_core.reading.folderfiles import read_file
 from webeval_core.reading.scorefiles import SCORES_DIR, expand_shared_strings, share_long_strings
 from webeval_core.scoring.evaluation import Evaluation
@@ -73,7 +73,7 @@ def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> Writ
     already holding the same bytes is left alone, and no writer is recorded for it.
 
     Raises:
-        ScoreWriteError: when the process is read-only (webeval_core.access), `scores/` is a link
+        ScoreWriteError: when the process is read-only (webeval_core.policy.access), `scores/` is a link
             or not a folder, or the file cannot be written (read-only folder, disk full...); the
             message names the file and the cause.
     """

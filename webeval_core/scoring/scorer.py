@@ -19,8 +19,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.diagnostics import UnreadableError
-from webeval_core.parallel import ProgressCallback, map_in_processes, worker_count
 from webeval_core.reading.folderfiles import read_file, resolve_inside
 from webeval_core.reading.network import Har, read_har
 from webeval_core.reading.scorefiles import SCORES_DIR
@@ -36,6 +34,8 @@ from webeval_core.scoring.score_writer import (
     stored_evaluation,
     write_score_file,
 )
+from webeval_core.support.diagnostics import UnreadableError
+from webeval_core.support.parallel import ProgressCallback, map_in_processes, worker_count
 
 Status = Literal["success", "failure", "error", "excluded"]
 ConfigArg = Path | str | UrlConfig | None

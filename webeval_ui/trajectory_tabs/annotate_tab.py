@@ -24,7 +24,7 @@ from enum import StrEnum
 
 import streamlit as st
 
-from webeval_core.access import Write
+from webeval_core.policy import Write
 from webeval_core.presentation import annotation_table
 from webeval_core.reading import (
     CODES,

@@ -19,8 +19,8 @@ from webeval_core.presentation import (
     verdict_field_table,
 )
 from webeval_core.reading import Trajectory, read_log_excerpt
-from webeval_core.safe_output import finite
 from webeval_core.scoring import stored_task_result
+from webeval_core.support import finite
 from webeval_ui.state import Key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.verdict_tab import judge_detail

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.presentation import (
     FAILURE_COLUMNS,
     ReportDifference,
@@ -35,6 +34,7 @@ from webeval_core.reading import (
     read_verify_report,
     verifier_outputs,
 )
+from webeval_core.support import Diagnostic
 from webeval_ui.state import failure_table_key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.navigation import request_jump

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import (
     UNKNOWN,
     candidate_field_table,
@@ -23,6 +22,7 @@ from webeval_core.presentation import (
 )
 from webeval_core.reading import Har, NetworkEvent, Task, read_har
 from webeval_core.scoring import NetworkCheckTrace
+from webeval_core.support import UnreadableError
 from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.state import Key, candidates_key
 from webeval_ui.trajectory_tabs.context import TabContext

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import streamlit as st
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import (
     Frame,
     StepFlag,
@@ -31,6 +30,7 @@ from webeval_core.presentation import (
     zoom_view,
 )
 from webeval_core.reading import Step, Trajectory, verifier_outputs
+from webeval_core.support import UnreadableError
 from webeval_ui.roots import inside_root
 from webeval_ui.state import Key, film_key, flag_key
 from webeval_ui.trajectory_tabs import navigation

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from webeval_core.access import Write
+from webeval_core.policy import Write
 from webeval_core.presentation import before_after, editable_response, outcome_table, plural, stored_result
 from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize_scores
 from webeval_ui.loaders import current_index, forget_summaries

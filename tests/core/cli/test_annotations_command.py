@@ -33,7 +33,7 @@ def test_list_separates_fields_with_tabs(tmp_path: Path) -> None:
 
 
 def test_export_audit_writes_who_wrote_each_row_verified_or_not(tmp_path: Path) -> None:
-    from webeval_core.access import AccessPolicy, acting_as
+    from webeval_core.policy.access import AccessPolicy, acting_as
     from webeval_core.review import Annotation, open_store
 
     wav_folder(tmp_path / "root" / "cli", "7")

@@ -207,7 +207,7 @@ def test_app_hands_its_roles_file_to_its_server_and_refuses_one_that_is_not(
 
 
 def test_app_with_sign_in_is_writable_beyond_loopback_and_passes_only_the_files_path(tmp_path: Path) -> None:
-    from tests.core.test_signin import COMPLETE, SECRET
+    from tests.core.serving.test_signin import COMPLETE, SECRET
 
     auth = tmp_path / "auth.toml"
     auth.write_text(COMPLETE, encoding="utf-8")
@@ -233,7 +233,7 @@ def test_app_with_sign_in_is_writable_beyond_loopback_and_passes_only_the_files_
 def test_app_refuses_a_sign_in_file_naming_the_key_it_lacks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from tests.core.test_signin import COMPLETE, SECRET
+    from tests.core.serving.test_signin import COMPLETE, SECRET
 
     auth = tmp_path / "auth.toml"
     auth.write_text(COMPLETE.replace("client_id", "id"), encoding="utf-8")
@@ -247,8 +247,8 @@ def test_app_takes_sign_in_from_streamlits_usual_secrets_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A provider configured the usual way turns sign-in on; its file is checked like --auth's."""
-    from tests.core.test_signin import COMPLETE, SECRET
-    from webeval_core.signin import USUAL_SECRETS
+    from tests.core.serving.test_signin import COMPLETE, SECRET
+    from webeval_core.serving.signin import USUAL_SECRETS
 
     secrets = tmp_path / USUAL_SECRETS
     secrets.parent.mkdir()

@@ -9,7 +9,6 @@ import pytest
 from PIL import Image
 
 from tests.harness.builders import png_bytes
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.presentation import overlay
 from webeval_core.presentation.overlay import (
     MARK_COLOR,
@@ -23,6 +22,7 @@ from webeval_core.presentation.overlay import (
     thumbnail,
     thumbnails,
 )
+from webeval_core.support.diagnostics import UnreadableError
 
 GREY = (128, 128, 128)
 

@@ -27,7 +27,6 @@ from tests.harness.builders import (
     write_score,
 )
 from tests.harness.hostile import HostileRoot, hostile_root, snapshot_tree
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.glance import Glance, glance_trajectory
 from webeval_core.reading.screenshots import set_image_source
 from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
@@ -35,6 +34,7 @@ from webeval_core.reading.verifier import failure_codes
 from webeval_core.remote import open_root
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring.verdicts import read_verdict
+from webeval_core.support.diagnostics import UnreadableError
 
 REPO = Path(__file__).resolve().parents[3]
 SAMPLE = REPO / "sample_runs"

@@ -15,7 +15,6 @@ import pytest
 
 from tests.harness.builders import fara_folder
 from tests.harness.hostile import HostileRoot, hostile_root_within, snapshot_tree
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading import folderfiles
 from webeval_core.reading.folderreader import LOG_READ_LIMIT
 from webeval_core.reading.markers import is_trajectory_folder
@@ -25,6 +24,7 @@ from webeval_core.reading.trajectory_reader import (
     load_trajectory,
     trajectory_json,
 )
+from webeval_core.support.diagnostics import UnreadableError
 
 
 @pytest.fixture

@@ -12,8 +12,8 @@ import pytest
 from pydantic import BaseModel
 
 from tests.harness.har_builders import GITLAB, T0, asset, document, entry, har, write_har, xhr
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.network import read_har, step_for_time
+from webeval_core.support.diagnostics import UnreadableError
 
 
 def test_events_carry_what_the_viewer_shows(tmp_path: Path) -> None:

@@ -12,10 +12,10 @@ import pytest
 
 from tests.harness.builders import wav_folder
 from tests.harness.trace_recorder import JSON_BODY, record_trace
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.network import read_har
 from webeval_core.reading.playwrighttrace import TRACE_NETWORK, find_trace
 from webeval_core.reading.trajectory_reader import load_trajectory
+from webeval_core.support.diagnostics import UnreadableError
 
 
 @pytest.fixture(scope="module")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from tests.harness.har_builders import GITLAB, document, response_text, wav_folder
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.submission import extract_submission, read_submission
 from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs.discovery import discover_runs
+from webeval_core.support.diagnostics import UnreadableError
 
 EXPECTED_ISSUES = {
     "missing_agent_response_only": (134,),

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.task_catalog import default_dataset_path, load_catalog
+from webeval_core.support.diagnostics import UnreadableError
 
 
 def test_default_catalog_has_the_official_counts() -> None:

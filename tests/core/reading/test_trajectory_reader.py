@@ -25,7 +25,6 @@ from tests.harness.builders import (
     write_score,
     write_screenshots,
 )
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.markers import LAYOUTS, is_trajectory_folder
 from webeval_core.reading.trajectory_reader import (
     Point,
@@ -33,6 +32,7 @@ from webeval_core.reading.trajectory_reader import (
     load_trajectory,
     trajectory_json,
 )
+from webeval_core.support.diagnostics import UnreadableError
 
 
 def warning_texts(t: Trajectory) -> list[str]:

@@ -16,7 +16,6 @@ from tests.harness.verifier_files import (
     OLDER_RESPONSE,
     write_hand_written,
 )
-from webeval_core.diagnostics import Diagnostic
 from webeval_core.reading.scorefiles import read_score_files
 from webeval_core.reading.taxonomy import CriticalPointType, code_label
 from webeval_core.reading.verifier import (
@@ -26,6 +25,7 @@ from webeval_core.reading.verifier import (
     verifier_outputs,
 )
 from webeval_core.reading.verifyreport import find_verify_reports, read_verify_report
+from webeval_core.support.diagnostics import Diagnostic
 
 
 def _outputs(folder: Path) -> tuple[tuple[VerifierOutput, ...], list[Diagnostic]]:

@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests.harness.postgres_server import PASSWORD, PostgresServer
-from webeval_core.access import AccessPolicy, Role, Roles, acting_as
+from webeval_core.policy.access import AccessPolicy, Role, Roles, acting_as
 from webeval_core.review.annotation_db import RENAME_RECORD, StoreError, mask, open_store
 from webeval_core.review.annotations import Annotation, Outcome, Shown, Stage, current
 from webeval_core.review.schema import SCHEMA_VERSION

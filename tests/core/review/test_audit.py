@@ -13,7 +13,7 @@ import pytest
 import sqlalchemy as sa
 
 from tests.core.review.test_annotation_db import _sqlalchemy_url, judgement
-from webeval_core.access import AccessPolicy, Roles, acting_as
+from webeval_core.policy.access import AccessPolicy, Roles, acting_as
 from webeval_core.review import ReviewQueue, Stage, save_queue
 from webeval_core.review.annotation_db import StoreError, open_store
 from webeval_core.review.commands import export_command

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from tests.harness.postgres_server import PostgresServer
-from webeval_core.access import AccessPolicy, Role, Roles, acting_as
+from webeval_core.policy.access import AccessPolicy, Role, Roles, acting_as
 from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Draft, Outcome, Revealed, Shown, Stage
 from webeval_core.review.disclosure import Gate, Withheld, blind_pass, done_in

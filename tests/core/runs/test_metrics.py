@@ -15,6 +15,7 @@ from webeval_core.runs import trajectory_filter as tf
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import RootIndex, TrajectorySummary
 from webeval_core.scoring import verdicts as vd
+from webeval_core.support.vocabulary import UNKNOWN
 
 A, B = "runs/sys/model-a/u/bench/0", "runs/sys/model-b/u/bench/0"
 
@@ -160,7 +161,7 @@ def test_breakdown_by_site_and_task_type(frame) -> None:
     by_type = m.breakdown(frame, "task_type")
     b_mutate = by_type[(by_type["run"] == B) & (by_type["task_type"] == "mutate")].iloc[0]
     assert (b_mutate["trajectories"], b_mutate["passed"]) == (1, 1)
-    assert m.UNKNOWN in set(by_type["task_type"])
+    assert UNKNOWN in set(by_type["task_type"])
 
 
 def test_outcome_breakdown_and_taxonomy(frame) -> None:
@@ -198,7 +199,7 @@ def test_filters_combine(frame) -> None:
     ]
     assert m.filter_frame(frame, text="MERGE requests")["task_id"].tolist() == ["102"]
     assert m.filter_frame(frame, text="best-selling")["task_id"].tolist() == ["0", "1", "0", "1"]
-    assert m.filter_frame(frame, sites=[m.UNKNOWN])["task_id"].tolist() == ["999999"]
+    assert m.filter_frame(frame, sites=[UNKNOWN])["task_id"].tolist() == ["999999"]
     assert m.filter_frame(frame, outcome_groups=["aborted"], statuses=["failure"]).empty
 
 

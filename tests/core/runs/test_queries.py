@@ -19,6 +19,7 @@ from webeval_core.runs.judges import order_judges
 from webeval_core.runs.queries import BarChoice, IndexQueries
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.scoring import verdicts as vd
+from webeval_core.support.vocabulary import UNKNOWN
 
 # More shapes than SUMMARIES: tags the taxonomy counts, a no answer the evaluator errored on, a task
 # id the catalog reads as a number (" 7"), a rubric judge below and above its mark.
@@ -150,7 +151,7 @@ def test_without_a_catalog_task_types_are_unknown_and_sites_come_from_the_index(
 ) -> None:
     queries = IndexQueries(synthetic, None)
     rows = queries.breakdown(None, None, "task_type")
-    assert {r.value for r in rows} == {m.UNKNOWN}
+    assert {r.value for r in rows} == {UNKNOWN}
     assert sum(r.trajectories for r in rows) == len(SUMMARIES) + len(EXTRA)
     # The index holds each WebArena-Verified task's site (runs/index_columns.py), whatever catalog
     # the queries are given.
@@ -160,16 +161,16 @@ def test_without_a_catalog_task_types_are_unknown_and_sites_come_from_the_index(
 
 FILTERS = (
     tf.TrajectoryFilter(runs=frozenset({B})),
-    tf.TrajectoryFilter(sites=frozenset({m.UNKNOWN})),
+    tf.TrajectoryFilter(sites=frozenset({UNKNOWN})),
     tf.TrajectoryFilter(results=frozenset({tf.PASS, vd.NO_ANSWER}), runs=frozenset({A})),
     tf.TrajectoryFilter(outcome_groups=frozenset({tf.ANSWERED})),
-    tf.TrajectoryFilter(statuses=frozenset({"failure", m.UNKNOWN})),
+    tf.TrajectoryFilter(statuses=frozenset({"failure", UNKNOWN})),
     tf.TrajectoryFilter(tags=frozenset({vd.WRONG_VALUES, vd.ABORTED})),
     tf.TrajectoryFilter(tags=frozenset({vd.CORE_LOG_PREFIX + "TimeoutError"})),
     tf.TrajectoryFilter(text="12 OPEN"),
     tf.TrajectoryFilter(text="7"),
     tf.TrajectoryFilter(judges_disagree=True),
-    tf.TrajectoryFilter(task_types=frozenset({"retrieve"}), intent_templates=frozenset({m.UNKNOWN})),
+    tf.TrajectoryFilter(task_types=frozenset({"retrieve"}), intent_templates=frozenset({UNKNOWN})),
 )
 
 

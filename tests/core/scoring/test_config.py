@@ -21,13 +21,13 @@ from tests.harness.har_builders import (
     wav_folder,
     write_config,
 )
-from webeval_core.diagnostics import UnreadableError
 from webeval_core.reading.task_catalog import default_dataset_path
 from webeval_core.scoring import (
     load_url_config,
     score_trajectories,
     score_trajectory,
 )
+from webeval_core.support.diagnostics import UnreadableError
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ the usual way turns sign-in on, rather than leaving names typed while Streamlit 
 `webeval app` hands Streamlit only its path (`--secrets.files`), so no secret is on a command line,
 in the environment or in a URL; this module checks the file before the server starts and says what
 is missing by key name, never by value. Streamlit does the rest (`st.login`, its signed cookie);
-the pages act as the identity it verified (webeval_core.access).
+the pages act as the identity it verified (webeval_core.policy.access).
 
 A session ends at its identity's next sign-out or when its sign-in is older than the maximum age
 (`session_end`): Streamlit's cookie lives 30 days and a copy of it signs in anywhere, so every

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from webeval_core.signin import SignInFileError, check_auth_file
+from webeval_core.serving.signin import SignInFileError, check_auth_file
 
 SECRET = "s3cr3t-value-never-shown"
 COMPLETE = f"""[auth]
@@ -58,7 +58,7 @@ def test_a_file_that_cannot_be_used_is_named_without_its_values(tmp_path: Path, 
 
 
 def test_the_usual_secrets_file_is_found_when_it_configures_a_provider(tmp_path: Path) -> None:
-    from webeval_core.signin import USUAL_SECRETS, usual_auth_file
+    from webeval_core.serving.signin import USUAL_SECRETS, usual_auth_file
 
     cwd, home = tmp_path / "work", tmp_path / "home"
     assert usual_auth_file(cwd, home) is None
@@ -75,7 +75,7 @@ def test_the_usual_secrets_file_is_found_when_it_configures_a_provider(tmp_path:
 def test_a_session_ends_at_the_next_sign_out_of_its_identity_or_when_too_old() -> None:
     from datetime import UTC, datetime, timedelta
 
-    from webeval_core.signin import max_session_age, session_end
+    from webeval_core.serving.signin import max_session_age, session_end
 
     now = datetime(2026, 11, 28, 12, 0, tzinfo=UTC)
     issued = (now - timedelta(hours=1)).timestamp()

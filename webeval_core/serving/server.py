@@ -38,7 +38,7 @@ def app_file() -> Path:
     editable install, which points into it) has `app.py` beside `webeval_core/`. Both sit next to
     this package, so the app found always matches the core it runs on.
     """
-    beside = Path(__file__).resolve().parent.parent
+    beside = Path(__file__).resolve().parents[2]  # webeval_core/serving/server.py: beside webeval_core
     for candidate in (beside / "webeval_app" / "app.py", beside / "app.py"):
         if candidate.is_file() and (candidate.parent / "pages").is_dir():
             return candidate
@@ -47,7 +47,7 @@ def app_file() -> Path:
 
 def default_root() -> Path:
     """The checkout's sample runs when there are some, else the current folder."""
-    sample = Path(__file__).resolve().parent.parent / "sample_runs"
+    sample = Path(__file__).resolve().parents[2] / "sample_runs"  # beside webeval_core
     return sample if sample.is_dir() else Path.cwd()
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from webeval_core.access import (
+from webeval_core.policy.access import (
     READ_ONLY_ENV,
     ROLES_ENV,
     SIGN_IN_ENV,

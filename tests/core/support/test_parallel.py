@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from webeval_core.parallel import chunk_size, iter_in_processes, map_in_processes, worker_count
+from webeval_core.support.parallel import chunk_size, iter_in_processes, map_in_processes, worker_count
 
 
 def test_small_batches_run_in_this_process() -> None:

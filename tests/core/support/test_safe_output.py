@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from webeval_core.safe_output import (
+from webeval_core.support.safe_output import (
     cell_from_spreadsheet,
     finite,
     spreadsheet_cell,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from webeval_core.cli import main
-from webeval_core.server import (
+from webeval_core.serving.server import (
     ALLOWED_ROOTS_ENV,
     ROOT_ENV,
     allowed_roots,
