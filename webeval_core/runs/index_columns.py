@@ -93,6 +93,7 @@ def _catalog() -> TaskCatalog | None:
     return installed_catalog()
 
 
+@functools.lru_cache(maxsize=4096)  # every run repeats the same task ids: one lookup each
 def _catalog_task(task_id: str) -> Task | None:
     """The catalog's task of this id (a WebArena-Verified task id), None for any other."""
     if not any(c.isdigit() for c in task_id):  # a named task: no catalog to load (TaskCatalog.get)
