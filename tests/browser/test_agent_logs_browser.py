@@ -73,9 +73,7 @@ def test_compare_puts_both_answers_and_checks_side_by_side(logs_app: App) -> Non
     app.shot("agent-logs-compare")
 
 
-def test_a_blind_queue_keeps_the_network_evidence(
-    logs_app: App, logs_server: tuple[str, Path, str]
-) -> None:
+def test_a_blind_queue_keeps_the_network_evidence(logs_app: App, logs_server: tuple[str, Path, str]) -> None:
     app = logs_app
     app.goto("review", "Review", reviewer="ann")
     expander = app.main.locator("[data-testid='stExpander']").filter(has_text="New queue")
