@@ -44,7 +44,7 @@ from webeval_ui.page_links import PAGES, trajectory_query
 from webeval_ui.review_mode import hide_in_blind_review, reveal
 from webeval_ui.state import Key
 from webeval_ui.untrusted import contained, inert
-from webeval_ui.widgets import lazy_expander, selected_rows
+from webeval_ui.widgets import lazy_expander, release_focus, selected_rows
 
 require_app_shell()
 
@@ -181,6 +181,7 @@ else:
         if st.session_state.get(Key.PAIR_FLIP) != task:  # a newly selected flip opens side by side
             st.session_state[Key.PAIR_FLIP] = st.session_state[Key.PAIR] = task
             st.session_state[Key.PAIR_STEP] = 1
+            st.session_state[Key.PAIR_PICKED] = True
         link_a, link_b = st.columns(2)
         for col, run, side in ((link_a, run_a, "A"), (link_b, run_b, "B")):
             col.page_link(
@@ -201,7 +202,7 @@ pair_task = st.selectbox(
     index=None,
     key=Key.PAIR,
     bind="query-params",
-    on_change=lambda: st.session_state.update({Key.PAIR_STEP: 1}),
+    on_change=lambda: st.session_state.update({Key.PAIR_STEP: 1, Key.PAIR_PICKED: True}),
     placeholder="choose a task, or select a flip above",
 )
 
@@ -221,6 +222,8 @@ if pair_task is not None:
     row = both[both["task_id"].astype(str) == pair_task].iloc[0]
     st.caption(inert(str(row["change"])))
     _side_by_side(row, pair_task)
+    if st.session_state.pop(Key.PAIR_PICKED, False):
+        release_focus()  # arrow keys step both sides right after the pick
 
 st.subheader("Tasks x runs")
 shown_changes = st.pills(

@@ -60,80 +60,79 @@ def _present(queries: IndexQueries, column: str) -> list[str]:
 def _queue_form(queries: IndexQueries, index_runs: list[str], known: list[str]) -> None:
     """Create a queue from the list's filters (the ones of the Trajectories page, by name). A blind
     queue, or any queue made during a blind pass, selects and orders by nothing a verdict decides.
+
+    The mode stays outside the form (it decides which criteria are offered); the rest is one form,
+    so the name typed and the click on "Create queue" arrive in one rerun: a click can never be lost
+    to the rerun the name box's own commit starts.
     """
-    st.text_input("Name", key=Key.QUEUE_NAME, placeholder="e.g. gitlab failures, blind")
     stage = st.radio(
         "Mode", list(Stage), format_func=lambda s: LABEL_TEXT[s], key=Key.QUEUE_STAGE, horizontal=True
     )
     by_verdict = stage == Stage.INFORMED and not gate().closed()
-    left, right = st.columns(2)
-    runs = left.multiselect("Runs", index_runs, key=queue_filter_key("runs"))
-    sites = right.multiselect("Sites", _present(queries, "site"), key=queue_filter_key("sites"))
-    types = left.multiselect("Task types", _present(queries, "task_type"), key=queue_filter_key("types"))
-    outcome_groups = [g for g in OUTCOME_GROUPS if by_verdict or g not in VERDICT_OUTCOME_GROUPS]
-    outcomes = right.multiselect("Outcomes", outcome_groups, key=queue_filter_key("outcomes"))
-    statuses, tags, failures_first = (
-        _verdict_criteria(queries, left, right) if by_verdict else ([], [], False)
-    )
-    judges = st.multiselect("Judges", sorted({j for v in judged().values() for j in v}), key=Key.QUEUE_JUDGES)
-    if not by_verdict:
-        st.caption("In list order (run, then task): a blind pass selects and orders by no verdict.")
-    reviewers = st.multiselect(
-        "Assigned to",
-        known,
-        key=Key.QUEUE_REVIEWERS,
-        accept_new_options=True,
-        placeholder="anyone (choose or type reviewers)",
-        help="Whose queue this is: reviewer names, or the identities they sign in with. None: anyone's.",
-    )
-    # Named as the Trajectories page's filters are; a blind queue selects by no verdict.
-    criteria = filter_from_params(
-        {
-            Key.RUNS: runs,
-            Key.SITES: sites,
-            Key.TYPES: types,
-            Key.OUTCOMES: outcomes,
-            Key.STATUSES: statuses,
-            Key.TAGS: tags,
-        },
-        verdicts=by_verdict,
-    )
-    st.button(
-        "Create queue",
-        key=Key.QUEUE_CREATE,
-        on_click=_create,
-        args=(criteria, frozenset(judges), failures_first, tuple(reviewers)),
-    )
+    with st.form(Key.QUEUE_FORM, border=False):
+        st.text_input("Name", key=Key.QUEUE_NAME, placeholder="e.g. gitlab failures, blind")
+        left, right = st.columns(2)
+        left.multiselect("Runs", index_runs, key=queue_filter_key("runs"))
+        right.multiselect("Sites", _present(queries, "site"), key=queue_filter_key("sites"))
+        left.multiselect("Task types", _present(queries, "task_type"), key=queue_filter_key("types"))
+        outcome_groups = [g for g in OUTCOME_GROUPS if by_verdict or g not in VERDICT_OUTCOME_GROUPS]
+        right.multiselect("Outcomes", outcome_groups, key=queue_filter_key("outcomes"))
+        if by_verdict:
+            _verdict_criteria(queries, left, right)
+        st.multiselect("Judges", sorted({j for v in judged().values() for j in v}), key=Key.QUEUE_JUDGES)
+        if not by_verdict:
+            st.caption("In list order (run, then task): a blind pass selects and orders by no verdict.")
+        st.multiselect(
+            "Assigned to",
+            known,
+            key=Key.QUEUE_REVIEWERS,
+            accept_new_options=True,
+            placeholder="anyone (choose or type reviewers)",
+            help="Whose queue this is: reviewer names, or the identities they sign in with. None: anyone's.",
+        )
+        st.form_submit_button("Create queue", key=Key.QUEUE_CREATE, on_click=_create, args=(by_verdict,))
     if (problem := st.session_state.pop(Key.QUEUE_PROBLEM, None)) is not None:
         st.error(inert(problem))
 
 
-def _verdict_criteria(
-    queries: IndexQueries, left: DeltaGenerator, right: DeltaGenerator
-) -> tuple[list[str], list[str], bool]:
+def _verdict_criteria(queries: IndexQueries, left: DeltaGenerator, right: DeltaGenerator) -> None:
     """An informed queue's verdict criteria: verdicts, failure tags, failures first."""
-    statuses = left.multiselect("Verdicts", ["success", "failure", "error"], key=queue_filter_key("statuses"))
-    tags = right.multiselect("Failure tags", list(queries.tags(None)), key=queue_filter_key("tags"))
-    failures_first = st.checkbox("Failures first", value=True, key=Key.QUEUE_FAILURES_FIRST)
-    return statuses, tags, failures_first
+    left.multiselect("Verdicts", ["success", "failure", "error"], key=queue_filter_key("statuses"))
+    right.multiselect("Failure tags", list(queries.tags(None)), key=queue_filter_key("tags"))
+    st.checkbox("Failures first", value=True, key=Key.QUEUE_FAILURES_FIRST)
 
 
-def _create(
-    criteria: TrajectoryFilter, judges: frozenset[str], failures_first: bool, reviewers: tuple[str, ...]
-) -> None:
+def _form_criteria(by_verdict: bool) -> TrajectoryFilter:
+    """The new queue's filter from the submitted form, named as the Trajectories page's filters are;
+    a blind queue selects by no verdict (its verdict criteria are not even read).
+    """
+    state = st.session_state
+    names: dict[str, str] = {
+        Key.RUNS: "runs",
+        Key.SITES: "sites",
+        Key.TYPES: "types",
+        Key.OUTCOMES: "outcomes",
+    }
+    if by_verdict:
+        names |= {Key.STATUSES: "statuses", Key.TAGS: "tags"}
+    params = {param: list(state.get(queue_filter_key(name)) or []) for param, name in names.items()}
+    return filter_from_params(params, verdicts=by_verdict)
+
+
+def _create(by_verdict: bool) -> None:
     """Callback: save the new queue and choose it (the picker is drawn after this, on the rerun)."""
     state = st.session_state
     name = str(state.get(Key.QUEUE_NAME) or "").strip()
-    if not name:  # the button is never disabled: a name typed but not yet committed arrives with the click
+    if not name:
         state[Key.QUEUE_PROBLEM] = "Name the queue first."
         return
     queue = ReviewQueue(
         name=name,
         stage=state.get(Key.QUEUE_STAGE) or Stage.BLIND,
-        criteria=criteria,
-        judges=judges,
-        failures_first=failures_first,
-        reviewers=reviewers,
+        criteria=_form_criteria(by_verdict),
+        judges=frozenset(state.get(Key.QUEUE_JUDGES) or ()),
+        failures_first=by_verdict and bool(state.get(Key.QUEUE_FAILURES_FIRST, True)),
+        reviewers=tuple(state.get(Key.QUEUE_REVIEWERS) or ()),
         root=chosen_root(),
     )
     store = review_store()

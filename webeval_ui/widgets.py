@@ -36,3 +36,14 @@ def selected_rows(data: Any, key: str, **options: Any) -> list[int]:
         **options,
     )
     return list(event.selection.rows)
+
+
+_BLUR = "<script>document.activeElement && document.activeElement.blur()</script>"
+"""Static, no data of a trajectory in it: the one script the app runs in the page."""
+
+
+def release_focus() -> None:
+    """Give the keyboard back to the page's shortcuts: a select box keeps the focus after a choice,
+    and the arrow keys then move inside it instead of pressing the buttons bound to them.
+    """
+    st.html(_BLUR, unsafe_allow_javascript=True, width="content")

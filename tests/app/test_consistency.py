@@ -126,3 +126,13 @@ def test_the_reader_finds_what_it_looks_for() -> None:
     assert (
         _problems("None of my orders has this item. 2025-11-10 21:15:12 UTC, 2025-11-10T21:15:12+00:00") == []
     )
+
+
+def test_tokens_never_recorded_are_missing_not_zero(app: OpenPage, agent_logs: Path, sample: Sample) -> None:
+    """Agent logs keep no token counts: the list leaves the cell empty instead of claiming 0 tokens;
+    Fara's folders, which count them, show their counts."""
+    for root, recorded in ((agent_logs, False), (sample.root, True)):
+        at = app(PAGES["trajectories"], root)
+        (tokens,) = [df.value["tokens"] for df in at.main.dataframe if "tokens" in df.value.columns]
+        assert (tokens == 0).sum() == 0, root
+        assert bool(tokens.notna().any()) is recorded, root

@@ -168,8 +168,8 @@ def test_the_queue_tools_of_a_blind_pass_select_and_order_by_no_verdict(
     assert "scoring error" not in next(w for w in at.multiselect if w.label == "Outcomes").options
     assert not [c for c in at.checkbox if c.label == "Failures first"]
     # A taken name is refused, and the queue keeps its settings.
-    at.text_input(key=Key.QUEUE_NAME).input(QUEUE.upper()).run()
     at.radio(key=Key.QUEUE_STAGE).set_value(Stage.INFORMED).run()
+    at.text_input(key=Key.QUEUE_NAME).input(QUEUE.upper())  # a form: fields arrive with the click
     at.button(key=Key.QUEUE_CREATE).click().run()
     assert any("exists already" in e.value for e in at.error)
     assert read_queues(open_store(store_file))[QUEUE].stage == Stage.BLIND

@@ -208,13 +208,20 @@ def test_compare_steps_two_trajectories_side_by_side(app: App, runs_copy: Path) 
         for folder in runs[0].trajectory_dirs
         if lengths.get(folder.name, 0) > 2 and len(load_trajectory(folder).steps) > 2
     )
-    app.goto("compare", f"Step 1 of {steps_a}", f"Step 1 of {steps_b}", pair=task)
+    app.goto("compare", "Side by side")
+    # Picked by keyboard in the select box; the arrow keys then step both sides at once (the
+    # select box gives the focus back instead of keeping the arrows for itself).
+    picker = app.main.get_by_role("combobox", name="Task in both runs")
+    picker.click()
+    picker.fill(task)
+    picker.press("Enter")
+    app.wait(f"Step 1 of {steps_a}", f"Step 1 of {steps_b}")
     side_by_side = app.main.locator("[data-testid='stImage'] img")
     expect(side_by_side).to_have_count(2)
-    app.main.get_by_role("button", name="Next ▶").click()
+    app.page.keyboard.press("ArrowRight")  # the same keys as the replay
     app.wait(f"Step 2 of {steps_a}", f"Step 2 of {steps_b}")
     assert parse_qs(urlparse(app.page.url).query)["pair_step"] == ["2"]
-    app.page.keyboard.press("ArrowRight")  # the same keys as the replay
+    app.main.get_by_role("button", name="Next ▶").click()
     app.wait(f"Step 3 of {steps_a}", f"Step 3 of {steps_b}")
     app.assert_no_exception()
     app.shot("compare-side-by-side")

@@ -17,6 +17,7 @@ from webeval_core.presentation.tables import (
     candidate_field_table,
     check_notes,
     compared_candidates,
+    official_caption,
     response_field_table,
 )
 from webeval_core.presentation.verifier_tables import (
@@ -134,4 +135,7 @@ def _network_check(trace: NetworkCheckTrace) -> str:
         + frame_table(candidate_field_table(c))
         for c in compared_candidates(trace)
     )
-    return f"<h4>Network check {trace.position}</h4><p>{text(trace.explanation)}</p>{notes}{compared}"
+    caption = f"<p><small>{text(official_caption(trace))}</small></p>"
+    return (
+        f"<h4>Network check {trace.position}</h4>{caption}<p>{text(trace.explanation)}</p>{notes}{compared}"
+    )

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from webeval_core.presentation.wording import UNKNOWN, moment
+from webeval_core.presentation.wording import UNKNOWN, moment, plural
 from webeval_core.reading.corelog import CoreLogLine
 from webeval_core.reading.network import Har, TimedStep, step_for_time
 from webeval_core.reading.response import AgentResponse, parse_agent_response
@@ -312,6 +312,18 @@ def check_notes(trace: NetworkCheckTrace) -> tuple[str, ...]:
     if trace.limitation:
         return (trace.limitation,)
     return (NAVIGATE_LAST_DOCUMENT,) if trace.navigate_last_document_only else ()
+
+
+def official_caption(trace: NetworkCheckTrace) -> str:
+    """A network check's official status and how much of the trace it searched, in both counts:
+    ours (the requests considered) and the evaluator's own words ("Checked 1 event(s)…"), which
+    count after its filters, so a reader sees why the two numbers differ.
+    """
+    words = f"official status: {trace.official_status or UNKNOWN} · the check searched"
+    words += f" {plural(trace.considered, 'request')} of the trace"
+    if trace.official_messages:
+        words += " · the evaluator says: " + " ".join(trace.official_messages)
+    return words
 
 
 def compared_candidates(trace: NetworkCheckTrace) -> tuple[Candidate, ...]:

@@ -307,8 +307,8 @@ class IndexStore:
         """The columns `metrics.stored_frame` needs, a row per trajectory, and each one's judges' scores."""
         query = (
             "SELECT run_key, key, rel, task_id, outcome, steps, duration_s,"
-            " prompt_tokens + completion_tokens, final_answer, core_error, verdict_status, verdict_tags,"
-            " unreadable, site, task_text"
+            " NULLIF(prompt_tokens + completion_tokens, 0), final_answer, core_error, verdict_status,"
+            " verdict_tags, unreadable, site, task_text"
             " FROM trajectories ORDER BY run_key, sort_key"
         )
         scores: dict[str, dict[str, float | None]] = {}

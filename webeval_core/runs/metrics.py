@@ -92,8 +92,8 @@ class _Stored(NamedTuple):
     """Actions taken."""
     duration_s: float | None
     """Solver time in seconds."""
-    tokens: int
-    """Prompt and completion tokens."""
+    tokens: int | None
+    """Prompt and completion tokens; None when none are recorded (`TrajectorySummary.tokens`)."""
     answer: str | None
     """The start of the final answer."""
     core_error: str | None
@@ -128,7 +128,7 @@ def trajectory_frame(
                 s.outcome,
                 s.steps,
                 s.duration_s,
-                s.prompt_tokens + s.completion_tokens,
+                s.tokens,
                 s.final_answer,
                 s.core_error,
                 s.verdict.status if s.verdict is not None else None,
@@ -234,6 +234,7 @@ def _typed_frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
             "score": "float64",
             "value": "float64",
             "duration_s": "float64",
+            "tokens": "Int64",  # missing where the folder records none
             "counted": "bool",
             "judges_disagree": "bool",
         }

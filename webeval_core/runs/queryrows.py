@@ -119,8 +119,8 @@ class ListedTrajectory(BaseModel):
     """Actions taken."""
     duration_s: float | None
     """Solver time in seconds."""
-    tokens: int
-    """Prompt and completion tokens."""
+    tokens: int | None
+    """Prompt and completion tokens; None when the folder records none (`TrajectorySummary.tokens`)."""
     core_error: str | None
     """core.log's last error type."""
     answer: str | None

@@ -87,7 +87,7 @@ WITH judged AS (
       ELSE pass_value END AS value
   FROM scored
 ), rows AS (
-  SELECT *, prompt_tokens + completion_tokens AS tokens,
+  SELECT *, NULLIF(prompt_tokens + completion_tokens, 0) AS tokens,  -- TrajectorySummary.tokens
     CASE WHEN result IN (:unreadable, :aborted, :no_answer, :scoring_error) THEN result
       WHEN outcome = 'answered' THEN :answered ELSE :unreadable END AS outcome_group
   FROM labelled

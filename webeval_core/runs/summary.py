@@ -94,6 +94,13 @@ class TrajectorySummary(BaseModel):
             return {**data, "key": Path(data["path"]).as_posix()}
         return data
 
+    @property
+    def tokens(self) -> int | None:
+        """Prompt plus completion tokens; None when the folder records none (every LLM call spends
+        some, so a total of 0 means the writer kept no count; the index's `tokens` says the same).
+        """
+        return (self.prompt_tokens + self.completion_tokens) or None
+
 
 class RootIndex(BaseModel):
     """Runs found under a root and one summary per trajectory folder."""

@@ -95,6 +95,9 @@ class NetworkCheckTrace(BaseModel):
     """Verdict by this provenance; None when the evaluator errored."""
     official_status: str | None
     """The evaluator's status for this check; None when it stopped before it."""
+    official_messages: tuple[str, ...] = ()
+    """The evaluator's own words for this check's failed assertions (e.g. "Checked 1 event(s) but
+    none matched"), to be shown beside `considered`, which counts the requests differently."""
     navigate_last_document_only: bool
     """The upstream navigate-task shortcut applied."""
     limitation: str | None = None
@@ -121,7 +124,8 @@ def trace_network_checks(
     for check in official.network_checks(engine, task_id, engine_input, trace, effective):
         evaluator = result.at(check.position)
         status = str(evaluator.status) if evaluator is not None else None
-        traces.append(_CheckTracer(check, har, steps).run(status, effective.error))
+        messages = tuple(m for a in evaluator.failed_assertions for m in a.messages) if evaluator else ()
+        traces.append(_CheckTracer(check, har, steps).run(status, messages, effective.error))
     return tuple(traces)
 
 
@@ -133,9 +137,12 @@ class _CheckTracer:
         self.har = har
         self.steps = steps
 
-    def run(self, official_status: str | None, config_error: str | None) -> NetworkCheckTrace:
+    def run(
+        self, official_status: str | None, official_messages: tuple[str, ...], config_error: str | None
+    ) -> NetworkCheckTrace:
         check = self.check
         base: dict[str, Any] = {
+            "official_messages": official_messages,
             "position": check.position,
             "expected_url": check.expected_url,
             "http_method": check.http_method,

@@ -7,15 +7,14 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from webeval_core.presentation import (
-    UNKNOWN,
     candidate_field_table,
     candidate_table,
     check_notes,
     compared_candidates,
     evaluator_limits,
     expected_checks_table,
+    official_caption,
     pairs_table,
-    plural,
     request_list,
     request_summary,
     search_requests,
@@ -86,10 +85,7 @@ def _check(trace: NetworkCheckTrace) -> None:
                 st.badge("must not happen", color="violet")
             if trace.last_event_only:
                 st.badge("last matching request only", color="gray")
-            st.caption(
-                f"official status: {trace.official_status or UNKNOWN} · the check searched"
-                f" {plural(trace.considered, 'request')} of the trace"
-            )
+            st.caption(inert(official_caption(trace)))
         st.code(f"{trace.http_method} {url}", language=None, wrap_lines=True)
         st.text(trace.explanation)
         for note in check_notes(trace):

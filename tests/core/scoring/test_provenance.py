@@ -35,6 +35,7 @@ from tests.harness.har_builders import (
     write_har,
     xhr,
 )
+from webeval_core.presentation import official_caption
 
 
 @pytest.mark.parametrize(
@@ -194,6 +195,11 @@ def test_no_matching_request(tmp_path: Path, official: Any) -> None:
     trace = network(outcome)
     assert trace.candidates == () and trace.considered == 2
     assert "No request to POST __REDDIT__/sv/124260.json among 2 request(s)" in trace.explanation
+    # Both counts, ours and the evaluator's own words, said side by side.
+    assert trace.official_messages and all(m for m in trace.official_messages)
+    caption = official_caption(trace)
+    assert "searched 2 requests of the trace · the evaluator says: " in caption
+    assert trace.official_messages[0] in caption
 
 
 @pytest.mark.parametrize(("submitted", "status"), [(False, "success"), (True, "failure")])
