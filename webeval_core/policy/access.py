@@ -60,6 +60,8 @@ class Write(StrEnum):
     TASK_FILE = "task file"
     REVIEWER_NAME = "reviewer's name change"
     SIGN_OUT = "record of a sign-out"
+    VERDICT_EDIT = "verdict edit"
+    EXCLUSION = "exclusion"
 
 
 class Role(StrEnum):
@@ -84,6 +86,9 @@ NEEDED: Mapping[Write, Role] = {
     Write.QUEUE: Role.REVIEWER,
     Write.RECORD: Role.ADJUDICATOR,
     Write.CORRECTION: Role.ADJUDICATOR,
+    # What a team publishes: a person overrules a judge or leaves a result out, on the record.
+    Write.VERDICT_EDIT: Role.ADJUDICATOR,
+    Write.EXCLUSION: Role.ADJUDICATOR,
     Write.SCORE: Role.OPERATOR,
     Write.TASK_FILE: Role.OPERATOR,
     # Moving one reviewer's judgements under another's name changes every agreement figure.

@@ -14,6 +14,9 @@ disclosure   THE gate: what of verdicts and others' labels a named reviewer may 
              before it is shown; their blind pass
 exchange     export and import as CSV / JSON lines
 corrections  proposed task corrections, checked by the official task model and tried on the attempts
+verdict_edits  a person's verdict in place of a judge's, on the record: who, why, what it replaced
+exclusions   trajectories or tasks left out of the published figures, and the data's proposals
+publication  every rate as scored and as published, with what separates them (the results table)
 commands     what `webeval annotations ...` does (cli.py parses the arguments)
 
 May import: reading, scoring, runs and diagnostics. Never imports presentation.
@@ -24,11 +27,13 @@ from typing import TYPE_CHECKING
 from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
+    "EXCLUSION_RECORD",
     "LABEL_TEXT",
     "OFFICIAL",
     "OTHERS_COLUMNS",
     "REVIEWERS",
     "VERDICT_COLUMNS",
+    "VERDICT_EDIT_RECORD",
     "Agreement",
     "Annotation",
     "AnnotationStore",
@@ -36,18 +41,30 @@ __all__ = [
     "ConfusionCell",
     "CorrectionKind",
     "Disclosure",
+    "Dismissal",
     "Draft",
+    "EditAction",
+    "EditInForce",
+    "Exclusion",
+    "ExclusionAction",
+    "ExclusionProposal",
     "FailureAgreement",
     "Flip",
     "Gate",
+    "GroupBy",
     "ImportRejectedError",
     "Item",
     "JudgeAgreement",
     "JudgeFailure",
     "JudgePair",
+    "MachineVerdict",
     "Outcome",
     "Process",
+    "ProposalSource",
+    "PublishedTrajectory",
     "QueueRefusedError",
+    "Rate",
+    "ResultLine",
     "ReviewQueue",
     "ReviewerAgreement",
     "ReviewerProgress",
@@ -58,46 +75,67 @@ __all__ = [
     "StoreError",
     "TaskCorrection",
     "TaskLabel",
+    "VerdictEdit",
     "Withheld",
     "agreement_report",
     "binary_scores",
     "blind_pass",
+    "by_item",
     "cohen_kappa",
     "corrected_task",
     "corrections_as_tasks",
+    "counted_by",
     "current",
     "default_location",
+    "dismiss",
     "done_in",
+    "excluded_by",
+    "exclusions_in_force",
     "export_rows",
     "failure_report",
     "false_positive_rate",
+    "figures_in_words",
+    "history",
+    "in_force",
     "judge_pairs",
     "judge_verdicts",
     "majority",
     "mask",
     "next_item",
     "open_annotations",
+    "open_proposals",
     "open_store",
+    "published",
+    "published_root",
     "queue_items",
     "queue_progress",
     "queues_on",
+    "rate_of",
     "read_corrections",
+    "read_dismissals",
+    "read_edits",
+    "read_exclusions",
     "read_failures",
     "read_import",
     "read_legacy",
     "read_queues",
+    "result_line",
+    "results",
     "review_list_columns",
     "reviewed",
     "reviewer_key",
     "reviewers_majority",
     "rows_as_text",
     "save_correction",
+    "save_edit",
+    "save_exclusion",
     "save_judgement",
     "save_queue",
     "summary_verdicts",
     "try_correction",
     "verifier_halves",
     "with_reviewers",
+    "write_edit",
 ]
 
 if TYPE_CHECKING:
@@ -163,6 +201,21 @@ if TYPE_CHECKING:
         done_in,
     )
     from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text
+    from webeval_core.review.exclusions import (
+        EXCLUSION_RECORD,
+        Dismissal,
+        Exclusion,
+        ExclusionAction,
+        ExclusionProposal,
+        ProposalSource,
+        dismiss,
+        excluded_by,
+        exclusions_in_force,
+        open_proposals,
+        read_dismissals,
+        read_exclusions,
+        save_exclusion,
+    )
     from webeval_core.review.failure_agreement import (
         FailureAgreement,
         JudgeFailure,
@@ -172,6 +225,21 @@ if TYPE_CHECKING:
     from webeval_core.review.judge_outcomes import OFFICIAL, judge_verdicts, summary_verdicts
     from webeval_core.review.judging import Saved, save_judgement
     from webeval_core.review.legacy import open_annotations, read_legacy
+    from webeval_core.review.publication import (
+        GroupBy,
+        PublishedTrajectory,
+        Rate,
+        ResultLine,
+        by_item,
+        counted_by,
+        figures_in_words,
+        published,
+        published_root,
+        rate_of,
+        result_line,
+        results,
+        write_edit,
+    )
     from webeval_core.review.queues import (
         QueueRefusedError,
         ReviewerProgress,
@@ -183,6 +251,17 @@ if TYPE_CHECKING:
         read_queues,
         reviewed,
         save_queue,
+    )
+    from webeval_core.review.verdict_edits import (
+        VERDICT_EDIT_RECORD,
+        EditAction,
+        EditInForce,
+        MachineVerdict,
+        VerdictEdit,
+        history,
+        in_force,
+        read_edits,
+        save_edit,
     )
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -12,10 +12,21 @@ import hashlib
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from webeval_core.reading.taxonomy import code_name, describes_task
+
+
+def _said(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value.strip()
+
+
+Said = Annotated[str, AfterValidator(_said)]
+"""Text a person must write on the record (a reason, who): stripped, never blank."""
 
 
 class Outcome(StrEnum):

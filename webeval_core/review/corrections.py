@@ -19,12 +19,13 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from webeval_core.policy.access import Write
 from webeval_core.reading.task_catalog import TaskCatalog
 from webeval_core.reading.trajectory_reader import Trajectory
 from webeval_core.review.annotation_db import AnnotationStore
+from webeval_core.review.annotations import Said
 from webeval_core.scoring import RESPONSE_EVALUATOR, score_trajectory, task_problem
 
 CORRECTION_RECORD = "task_correction"
@@ -49,20 +50,12 @@ class TaskCorrection(BaseModel):
     """A corrected expected response, or the task marked ambiguous or infeasible."""
     expected: dict[str, Any] | None = None
     """The proposed `expected` of the AgentResponseEvaluator; None to keep the catalog's."""
-    reason: str
+    reason: Said
     """Why (plain text); never blank."""
-    reviewer: str
+    reviewer: Said
     """Who proposes it; never blank."""
     created: datetime = Field(default_factory=lambda: datetime.now(UTC))
     """When it was proposed."""
-
-    @field_validator("reason", "reviewer")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        """A proposal says why and who."""
-        if not value.strip():
-            raise ValueError("must not be blank")
-        return value.strip()
 
 
 class Flip(BaseModel):

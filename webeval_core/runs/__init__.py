@@ -6,8 +6,8 @@ once) for fast lists of large roots: a SQLite file (store), refreshed incrementa
 the background for the app (background), queries (the app's lists, counts and charts as SQL on that
 file), lists (a list too long for a link, saved beside the index), and metrics (success rates,
 breakdowns, the failure taxonomy, run comparison), computed with pandas, and paired statistics of
-two runs (statistics: McNemar's exact test, a paired bootstrap interval); judges keeps each judge's
-scores apart.
+two runs (statistics: McNemar's exact test, a paired bootstrap interval), intervals of one rate
+(intervals: Wilson, bootstrap); judges keeps each judge's scores apart.
 
 May import: reading, scoring (verdicts read back from score files; never the engine's evaluation)
 and diagnostics. Never imports review or presentation.
@@ -25,6 +25,7 @@ __all__ = [
     "FAIL_TO_PASS",
     "FILTER_PARAMS",
     "INDEX_TABLES",
+    "INTERVAL_NAMES",
     "NOT_COMPARABLE",
     "OFFICIAL",
     "ONLY_A",
@@ -54,6 +55,7 @@ __all__ = [
     "TrajectorySummary",
     "WalkItem",
     "available_judges",
+    "bootstrap_rate_interval",
     "build_index",
     "change_counts",
     "code_choice",
@@ -85,6 +87,7 @@ __all__ = [
     "trajectory_frame",
     "trajectory_key",
     "trajectory_refs",
+    "wilson_interval",
 ]
 
 if TYPE_CHECKING:
@@ -99,6 +102,7 @@ if TYPE_CHECKING:
     )
     from webeval_core.runs.index import build_index, index_as_json
     from webeval_core.runs.index_db import IndexStore
+    from webeval_core.runs.intervals import INTERVAL_NAMES, bootstrap_rate_interval, wilson_interval
     from webeval_core.runs.judges import (
         OFFICIAL,
         available_judges,

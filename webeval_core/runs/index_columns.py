@@ -189,6 +189,12 @@ TRAJECTORY_COLUMNS: tuple[IndexColumn, ...] = (
         lambda source: source.summary.verdict.status if source.summary.verdict is not None else None,
     ),
     _column("verdict_tags", "TEXT", "WebArena-Verified failure tags, one per line", _verdict_tags),
+    _column(
+        "verdict_source",
+        "TEXT",
+        "where the WebArena-Verified verdict was read: a score file's stem (eval hash) or eval_result.json",
+        lambda source: source.summary.verdict.source if source.summary.verdict is not None else None,
+    ),
     _column("warnings", "INTEGER", "problems met reading the folder", _summary_field("warnings")),
     _column(
         "unreadable",

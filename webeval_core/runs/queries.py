@@ -385,6 +385,16 @@ class IndexQueries:
         select = f"SELECT rel FROM rows {where} ORDER BY run_key, sort_key"
         return [self.store.path_text(rel) for (rel,) in self._query(select, runs, judge, args)]
 
+    def verdict_sources(self) -> dict[str, str]:
+        """Each WebArena-Verified trajectory's verdict source (a score file stem: its eval hash, or
+        eval_result.json), by summary key; what a verdict edit records it replaced.
+        """
+        with self._connect() as db:
+            found = db.execute(
+                "SELECT key, verdict_source FROM trajectories WHERE verdict_source IS NOT NULL"
+            )
+            return {str(key): str(source) for key, source in found}
+
     def run_of(self, key: str) -> str | None:
         """The run key of the trajectory with summary key `key`; None when the index has none."""
         with self._connect() as db:

@@ -1,0 +1,271 @@
+"""The figures a team publishes: every rate as scored and as published, and what separates them.
+
+*As scored* is the index's rate under the judge in use (`runs.queries`). *As published* applies
+the team's decisions on top: a verdict edit in force replaces the machine's verdict (and counts the
+trajectory even where the machine could not score it), an exclusion in force leaves the trajectory
+out. Every line carries the counts of edits, edits to re-check and exclusions that separate the two
+figures, so no one reads a published figure without knowing it differs. This module decides both
+figures for every view and export: the overview, the results table, the CLI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from webeval_core.review.annotation_db import AnnotationStore
+from webeval_core.review.exclusions import Exclusion, excluded_by, exclusions_in_force, read_exclusions
+from webeval_core.review.verdict_edits import (
+    EditAction,
+    EditInForce,
+    MachineVerdict,
+    PublishedStatus,
+    VerdictEdit,
+    in_force,
+    read_edits,
+    save_edit,
+)
+from webeval_core.runs import (
+    OFFICIAL,
+    IndexQueries,
+    ListedTrajectory,
+    bootstrap_rate_interval,
+    wilson_interval,
+)
+from webeval_core.support.vocabulary import UNKNOWN
+
+FINISHED_OUTCOMES = frozenset({"answered", "no_answer"})
+"""Outcomes of a trajectory that ran to its end (an answer, or out of budget)."""
+
+
+class GroupBy(StrEnum):
+    """What one line of a results table stands for."""
+
+    RUN = "run"
+    SITE = "site"
+
+
+class PublishedTrajectory(BaseModel):
+    """One trajectory's verdict as scored and as published."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    row: ListedTrajectory
+    """The index's row under the judge in use (its verdict as scored)."""
+    machine: MachineVerdict
+    """Its verdict in force (judge, eval hash, status, score): what an edit written now replaces."""
+    edit: EditInForce | None
+    """The verdict edit in force; None when the machine's verdict is published."""
+    exclusion: Exclusion | None
+    """The exclusion in force that leaves it out; None when it counts."""
+
+    @property
+    def published_value(self) -> float | None:
+        """What it adds to the published rate; None when left out."""
+        if self.exclusion is not None:
+            return None
+        return self.edit.edit.value if self.edit is not None else self.row.value
+
+    @property
+    def verdict_in_words(self) -> str:
+        """The published verdict in words, with what decided it."""
+        if self.exclusion is not None:
+            return f"excluded ({self.exclusion.reason})"
+        if self.edit is not None:
+            marker = ", to re-check" if self.edit.recheck else ""
+            return f"{self.edit.edit.status} by {self.edit.edit.author} (edit{marker})"
+        return self.row.result
+
+
+class Rate(BaseModel):
+    """One success rate with what it counts and its 95% intervals."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    counted: int
+    """Trajectories it counts."""
+    total: float
+    """The sum of their values (passes, partial scores added as they are)."""
+    wilson: tuple[float, float] | None
+    """Wilson's interval (`runs.intervals`); None when nothing is counted."""
+    bootstrap: tuple[float, float] | None
+    """The bootstrap interval; None when nothing is counted."""
+
+    @property
+    def rate(self) -> float | None:
+        """Total / counted; None when nothing is counted."""
+        return self.total / self.counted if self.counted else None
+
+
+class ResultLine(BaseModel):
+    """One line of a results table: a run, or a site (over the runs shown)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    group: str
+    """The run key or the site."""
+    trajectories: int
+    """Trajectories in the group."""
+    finished: int
+    """How many ran to their end (an answer, or out of budget)."""
+    excluded: int
+    """How many an exclusion in force leaves out of the published rate."""
+    edits: int
+    """How many carry a verdict edit in force."""
+    recheck: int
+    """How many of those edits are to re-check (the machine verdict changed since)."""
+    scored: Rate
+    """The rate as scored (the judge's verdicts)."""
+    published: Rate
+    """The rate as published (edits and exclusions applied)."""
+    judges: tuple[str, ...]
+    """The judges whose verdicts it counts (score file stems: eval hashes, eval_result.json, ...)."""
+
+    @property
+    def differs(self) -> bool:
+        """Whether the published figure counts anything differently from the scored one."""
+        return bool(self.excluded or self.edits)
+
+
+def machine_verdict(row: ListedTrajectory, sources: Mapping[str, str]) -> MachineVerdict:
+    """The verdict in force of one row (judge, status, score), with the official verdict's source
+    (`IndexQueries.verdict_sources`: its eval hash) when the official evaluator is the judge.
+    """
+    source = sources.get(row.key) if row.judge == OFFICIAL else None
+    return MachineVerdict(judge=row.judge, source=source, status=row.status, score=row.score)
+
+
+def published(
+    rows: Sequence[ListedTrajectory],
+    sources: Mapping[str, str],
+    edits: Iterable[VerdictEdit],
+    exclusions: Iterable[Exclusion],
+) -> list[PublishedTrajectory]:
+    """Every row with the edit and the exclusion in force on it (`sources`: `machine_verdict`'s)."""
+    machine = {(r.run, r.task_id): machine_verdict(r, sources) for r in rows}
+    edited = in_force(edits, machine)
+    left_out = exclusions_in_force(exclusions)
+    return [
+        PublishedTrajectory(
+            row=r,
+            machine=machine[(r.run, r.task_id)],
+            edit=edited.get((r.run, r.task_id)),
+            exclusion=excluded_by(left_out, r.run, r.task_id),
+        )
+        for r in rows
+    ]
+
+
+def published_root(
+    queries: IndexQueries, judge: str | None, store: AnnotationStore
+) -> list[PublishedTrajectory]:
+    """Every trajectory of a root under `judge`, with the store's edits and exclusions in force."""
+    return published(
+        queries.page(judge).rows, queries.verdict_sources(), read_edits(store), read_exclusions(store)
+    )
+
+
+def write_edit(
+    store: AnnotationStore,
+    trajectory: PublishedTrajectory,
+    action: EditAction,
+    reason: str,
+    author: str,
+    *,
+    status: PublishedStatus | None = None,
+    score: float | None = None,
+) -> VerdictEdit:
+    """Set, confirm or withdraw the edit of a trajectory against its verdict in force now.
+
+    Raises:
+        ValueError: When the edit is not well formed (a set without a status, a blank reason...).
+        StoreError: When the store refuses it (read-only server, role, identity).
+    """
+    edit = VerdictEdit(
+        run=trajectory.row.run,
+        task_id=trajectory.row.task_id,
+        action=action,
+        status=status,
+        score=score,
+        reason=reason,
+        author=author,
+        replaced=trajectory.machine,
+    )
+    save_edit(store, edit)
+    return edit
+
+
+def rate_of(values: Sequence[float | None]) -> Rate:
+    """The rate of the values that count (None: left out)."""
+    counted = [v for v in values if v is not None]
+    return Rate(
+        counted=len(counted),
+        total=sum(counted),
+        wilson=wilson_interval(sum(counted), len(counted)),
+        bootstrap=bootstrap_rate_interval(counted),
+    )
+
+
+def results(trajectories: Sequence[PublishedTrajectory], by: GroupBy = GroupBy.RUN) -> list[ResultLine]:
+    """A results table: one line per run (or site), in run (or site) order, then "all" when several."""
+    key: Callable[[PublishedTrajectory], str] = (
+        (lambda t: t.row.run) if by == GroupBy.RUN else (lambda t: t.row.site or UNKNOWN)
+    )
+    groups: dict[str, list[PublishedTrajectory]] = {}
+    for item in trajectories:
+        groups.setdefault(key(item), []).append(item)
+    lines = [result_line(name, groups[name]) for name in sorted(groups)]
+    if len(lines) > 1:
+        lines.append(result_line("all", trajectories))
+    return lines
+
+
+def result_line(group: str, items: Sequence[PublishedTrajectory]) -> ResultLine:
+    """One line of a results table over `items`."""
+    return ResultLine(
+        group=group,
+        trajectories=len(items),
+        finished=sum(t.row.outcome in FINISHED_OUTCOMES for t in items),
+        excluded=sum(t.exclusion is not None for t in items),
+        edits=sum(t.edit is not None for t in items),
+        recheck=sum(t.edit is not None and t.edit.recheck for t in items),
+        scored=rate_of([t.row.value for t in items]),
+        published=rate_of([t.published_value for t in items]),
+        judges=tuple(sorted({t.row.judge for t in items if t.row.judge})),
+    )
+
+
+def counted_by(
+    trajectories: Sequence[PublishedTrajectory], line: ResultLine, by: GroupBy
+) -> list[PublishedTrajectory]:
+    """The trajectories one line counts (its figure's list), in table order."""
+    if line.group == "all":
+        return list(trajectories)
+    if by == GroupBy.RUN:
+        return [t for t in trajectories if t.row.run == line.group]
+    return [t for t in trajectories if (t.row.site or UNKNOWN) == line.group]
+
+
+def figures_in_words(line: ResultLine) -> str:
+    """Both figures in one sentence, with what separates them: what every view says of a rate."""
+    scored = _percent(line.scored.rate)
+    if not line.differs:
+        return f"{scored} of {line.scored.counted} (as scored; no edits or exclusions)"
+    said = f"{_percent(line.published.rate)} of {line.published.counted} as published"
+    said += f" · {scored} of {line.scored.counted} as scored"
+    parts = [f"{line.edits} edit{'s' if line.edits != 1 else ''}"]
+    if line.recheck:
+        parts.append(f"{line.recheck} to re-check")
+    parts.append(f"{line.excluded} excluded")
+    return f"{said} ({', '.join(parts)})"
+
+
+def _percent(rate: float | None) -> str:
+    return UNKNOWN if rate is None else f"{rate:.1%}"
+
+
+def by_item(trajectories: Iterable[PublishedTrajectory]) -> Mapping[tuple[str, str], PublishedTrajectory]:
+    """The trajectories by (run, task id)."""
+    return {(t.row.run, t.row.task_id): t for t in trajectories}
