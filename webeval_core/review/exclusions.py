@@ -21,11 +21,29 @@ from pydantic import BaseModel, ConfigDict, Field
 from webeval_core.policy.access import Write
 from webeval_core.review.annotation_db import AnnotationStore
 from webeval_core.review.annotations import Said
+from webeval_core.review.corrections import CorrectionKind, TaskCorrection
+from webeval_core.runs import IndexQueries
 
 EXCLUSION_RECORD = "exclusion"
 """The kind of the store's records that hold exclusions and their withdrawals."""
 DISMISSAL_RECORD = "exclusion_dismissal"
 """The kind of the store's records that hold dismissed proposals."""
+
+
+INVALID_TASK_CATEGORY = "8"
+"""The error taxonomy's category of invalid tasks (a verifier's `invalid_task_codes`, 8.x)."""
+ENVIRONMENT_ERRORS = (
+    "TimeoutError",
+    "TargetClosedError",
+    "RateLimitError",
+    "APIConnectionError",
+    "ConnectionError",
+    "Worker process died",
+    "Network trace file not found",
+)
+"""core.log error types (or their start) that the environment caused, not the agent: a page or
+browser that stopped answering, the model's API refusing calls, a worker killed, a trace the
+harness did not save. An agent's own bug (a KeyError in its action parsing) is not one."""
 
 
 class ExclusionAction(StrEnum):
@@ -169,3 +187,34 @@ def open_proposals(
     return [
         p for key, p in sorted(unique.items()) if key not in decided and (p.run, p.task_id) not in covered
     ]
+
+
+def proposals_from(queries: IndexQueries, corrections: Iterable[TaskCorrection]) -> list[ExclusionProposal]:
+    """What the data proposes to exclude: tasks a verifier found invalid (taxonomy codes 8.x) and
+    tasks a reviewer proposed infeasible, in every run; trajectories whose core.log ends in an
+    environment error, one by one.
+    """
+    invalid: dict[str, list[str]] = {}
+    for _, task_id, judge, code in queries.coded(INVALID_TASK_CATEGORY):
+        invalid.setdefault(task_id, []).append(f"{judge}: {code}")
+    found = [
+        ExclusionProposal(
+            source=ProposalSource.INVALID_TASK, task_id=task, evidence=", ".join(sorted(set(said)))
+        )
+        for task, said in invalid.items()
+    ]
+    found += [
+        ExclusionProposal(
+            source=ProposalSource.INFEASIBLE, task_id=str(c.task_id), evidence=f"{c.reviewer}: {c.reason}"
+        )
+        for c in corrections
+        if c.kind == CorrectionKind.INFEASIBLE
+    ]
+    found += [
+        ExclusionProposal(
+            source=ProposalSource.ENVIRONMENT, task_id=row.task_id, run=row.run, evidence=row.core_error
+        )
+        for row in queries.page(None).rows
+        if row.core_error and row.core_error.startswith(ENVIRONMENT_ERRORS)
+    ]
+    return found

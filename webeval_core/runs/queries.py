@@ -385,6 +385,19 @@ class IndexQueries:
         select = f"SELECT rel FROM rows {where} ORDER BY run_key, sort_key"
         return [self.store.path_text(rel) for (rel,) in self._query(select, runs, judge, args)]
 
+    def coded(self, category: str) -> tuple[tuple[str, str, str, str], ...]:
+        """(run, task id, judge, code) of every error-taxonomy code of `category` ("8": codes 8.x)
+        a verifier gave a trajectory, in run and folder order.
+        """
+        select = (
+            "SELECT t.run_key, t.task_id, f.judge, f.code FROM failure_codes f"
+            " JOIN trajectories t ON t.key = f.key WHERE f.code LIKE :prefix"
+            " ORDER BY t.run_key, t.sort_key, f.judge, f.code"
+        )
+        with self._connect() as db:
+            found = db.execute(select, {"prefix": f"{category}.%"}).fetchall()
+        return tuple((str(r), str(t), str(j), str(c)) for r, t, j, c in found)
+
     def verdict_sources(self) -> dict[str, str]:
         """Each WebArena-Verified trajectory's verdict source (a score file stem: its eval hash, or
         eval_result.json), by summary key; what a verdict edit records it replaced.
