@@ -11,6 +11,7 @@ from webeval_core.cli._output import Progress, complain, say
 
 if TYPE_CHECKING:
     from webeval_core.remote import OpenedRoot
+    from webeval_core.runs import IndexQueries
     from webeval_core.runs.summary import RootIndex
 
 _PACKAGE_SUFFIXES = (".tar.gz", ".tgz")  # `packages.is_package_file`'s, checked before importing it
@@ -66,3 +67,19 @@ def load_index(args: argparse.Namespace, command: str) -> RootIndex | None:
         complain(command, root, "not a folder")
         return None
     return build_index(root, use_cache=not getattr(args, "no_cache", False), on_progress=Progress("Reading"))
+
+
+def root_queries(args: argparse.Namespace, command: str) -> IndexQueries | None:
+    """The queries of `args.root`'s index, brought up to date; None when it is no folder (said why)."""
+    from webeval_core.reading.task_catalog import installed_catalog
+    from webeval_core.runs import IndexQueries, IndexStore, refresh_index
+
+    root = local_root(args.root, command)
+    if root is None:
+        return None
+    if not root.is_dir():
+        complain(command, root, "not a folder")
+        return None
+    store = IndexStore(root)
+    refresh_index(store, on_progress=Progress("Reading"))
+    return IndexQueries(store, installed_catalog())

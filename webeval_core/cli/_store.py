@@ -10,7 +10,12 @@ password).
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from webeval_core.review import AnnotationStore
 
 PASSWORD_REFUSED = (
     "the store URL holds a password, which every user of this machine could read in the process"
@@ -63,3 +68,19 @@ def chosen_store(args: argparse.Namespace) -> str | None:
     if not lines:
         raise StoreArgumentError(f"--annotations-file {path}: empty (its first line names the store)")
     return lines[0]
+
+
+def store_for(args: argparse.Namespace, root: Path, command: str) -> AnnotationStore | None:
+    """The review store the arguments name, with earlier JSON-lines annotations imported; None when
+    it cannot be opened (said why on stderr).
+    """
+    from webeval_core.cli._output import complain, say
+    from webeval_core.review import StoreError, open_annotations
+
+    try:
+        store, problems = open_annotations(chosen_store(args), root)
+    except (StoreArgumentError, StoreError) as exc:
+        complain(command, "the review store", exc)
+        return None
+    say(sys.stderr, *(f"webeval {command}: {problem}" for problem in problems))
+    return store

@@ -16,8 +16,10 @@ from webeval_core.cli import (
     index_command,
     ls_command,
     query_command,
+    report_command,
     score_command,
     show_command,
+    verdicts_command,
 )
 from webeval_core.version import __version__
 
@@ -33,6 +35,8 @@ COMMANDS = (
     app_command,
     check_command,
     annotations_command,
+    verdicts_command,
+    report_command,
     query_command,
 )
 """The command modules, in the order `webeval --help` lists them."""

@@ -37,6 +37,7 @@ __all__ = [
     "OverviewFigures",
     "ReportDifference",
     "StepFlag",
+    "TableFormat",
     "TaskFilter",
     "Tone",
     "VerdictBadge",
@@ -80,6 +81,7 @@ __all__ = [
     "prefetch_frame",
     "prefetch_thumbnail",
     "render_overlay",
+    "render_results",
     "report_differences",
     "report_file_stem",
     "report_rows_table",
@@ -87,6 +89,7 @@ __all__ = [
     "request_list",
     "request_summary",
     "response_field_table",
+    "results_frame",
     "rubric_items_table",
     "rubric_table_in",
     "score_text",
@@ -157,6 +160,7 @@ if TYPE_CHECKING:
     from webeval_core.presentation.picks import choice_of, trajectory_choices
     from webeval_core.presentation.report import standalone_page, trajectory_html
     from webeval_core.presentation.reporthtml import official_evaluation
+    from webeval_core.presentation.results_table import TableFormat, render_results, results_frame
     from webeval_core.presentation.rubric import JudgeVerdict, judge_verdict, rubric_table_in
     from webeval_core.presentation.runreport import report_file_stem, report_zip
     from webeval_core.presentation.submission_table import submission_issue_table

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
+    "ENVIRONMENT_ERRORS",
     "EXCLUSION_RECORD",
     "LABEL_TEXT",
     "OFFICIAL",
@@ -89,6 +90,7 @@ __all__ = [
     "default_location",
     "dismiss",
     "done_in",
+    "engines_of",
     "excluded_by",
     "exclusions_in_force",
     "export_rows",
@@ -105,6 +107,7 @@ __all__ = [
     "open_annotations",
     "open_proposals",
     "open_store",
+    "proposals_from",
     "published",
     "published_root",
     "queue_items",
@@ -202,6 +205,7 @@ if TYPE_CHECKING:
     )
     from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text
     from webeval_core.review.exclusions import (
+        ENVIRONMENT_ERRORS,
         EXCLUSION_RECORD,
         Dismissal,
         Exclusion,
@@ -212,6 +216,7 @@ if TYPE_CHECKING:
         excluded_by,
         exclusions_in_force,
         open_proposals,
+        proposals_from,
         read_dismissals,
         read_exclusions,
         save_exclusion,
@@ -232,6 +237,7 @@ if TYPE_CHECKING:
         ResultLine,
         by_item,
         counted_by,
+        engines_of,
         figures_in_words,
         published,
         published_root,

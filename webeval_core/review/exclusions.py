@@ -185,7 +185,9 @@ def open_proposals(
     covered = set(exclusions_in_force(exclusions))
     unique = {p.key: p for p in proposals}
     return [
-        p for key, p in sorted(unique.items()) if key not in decided and (p.run, p.task_id) not in covered
+        p
+        for key, p in sorted(unique.items())
+        if key not in decided and (p.run, p.task_id) not in covered and (None, p.task_id) not in covered
     ]
 
 

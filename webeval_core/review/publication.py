@@ -12,9 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import StrEnum
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from webeval_core.reading import SCORES_DIR
 from webeval_core.review.annotation_db import AnnotationStore
 from webeval_core.review.exclusions import Exclusion, excluded_by, exclusions_in_force, read_exclusions
 from webeval_core.review.verdict_edits import (
@@ -34,6 +36,7 @@ from webeval_core.runs import (
     bootstrap_rate_interval,
     wilson_interval,
 )
+from webeval_core.scoring import EngineInfo, stored_engine
 from webeval_core.support.vocabulary import UNKNOWN
 
 FINISHED_OUTCOMES = frozenset({"answered", "no_answer"})
@@ -121,7 +124,9 @@ class ResultLine(BaseModel):
     published: Rate
     """The rate as published (edits and exclusions applied)."""
     judges: tuple[str, ...]
-    """The judges whose verdicts it counts (score file stems: eval hashes, eval_result.json, ...)."""
+    """The judges whose verdicts it counts (official, gpt_eval, ...)."""
+    sources: tuple[str, ...]
+    """Where its official verdicts were read: eval hashes (score file stems), eval_result.json."""
 
     @property
     def differs(self) -> bool:
@@ -234,6 +239,7 @@ def result_line(group: str, items: Sequence[PublishedTrajectory]) -> ResultLine:
         scored=rate_of([t.row.value for t in items]),
         published=rate_of([t.published_value for t in items]),
         judges=tuple(sorted({t.row.judge for t in items if t.row.judge})),
+        sources=tuple(sorted({t.machine.source for t in items if t.machine.source})),
     )
 
 
@@ -264,6 +270,24 @@ def figures_in_words(line: ResultLine) -> str:
 
 def _percent(rate: float | None) -> str:
     return UNKNOWN if rate is None else f"{rate:.1%}"
+
+
+def engines_of(trajectories: Iterable[PublishedTrajectory]) -> dict[str, EngineInfo]:
+    """The evaluator behind each eval hash the trajectories were scored under (library version,
+    dataset checksum), read from one score file of each; eval_result.json and unreadable files
+    give none.
+    """
+    found: dict[str, EngineInfo] = {}
+    tried: set[str] = set()
+    for item in trajectories:
+        source = item.machine.source
+        if source is None or source in tried:
+            continue
+        tried.add(source)
+        engine = stored_engine(Path(item.row.path) / SCORES_DIR / f"{source}.json")
+        if engine is not None:
+            found[source] = engine
+    return found
 
 
 def by_item(trajectories: Iterable[PublishedTrajectory]) -> Mapping[tuple[str, str], PublishedTrajectory]:

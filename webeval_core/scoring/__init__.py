@@ -52,6 +52,7 @@ __all__ = [
     "score_file_path",
     "score_trajectories",
     "score_trajectory",
+    "stored_engine",
     "stored_evaluation",
     "stored_task_result",
     "summarize_scores",
@@ -67,7 +68,14 @@ if TYPE_CHECKING:
         find_url_config,
         load_url_config,
     )
-    from webeval_core.scoring.evaluation import EngineInfo, Evaluation, UrlConfigUse, evaluate, har_problem
+    from webeval_core.scoring.evaluation import (
+        EngineInfo,
+        Evaluation,
+        UrlConfigUse,
+        evaluate,
+        har_problem,
+        stored_engine,
+    )
     from webeval_core.scoring.official import task_problem
     from webeval_core.scoring.packaging import check_submission
     from webeval_core.scoring.provenance import Candidate, FieldDiff, NetworkCheckTrace

@@ -8,6 +8,7 @@ score file stores.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -199,3 +200,15 @@ def har_problem(task: Task, har: Har | UnreadableError | None) -> str | None:
     if har is None:
         return f"no network.har in the folder, and {checks}"
     return f"{Path(str(har.path)).name} {har.reason}, and {checks}"
+
+
+def stored_engine(score_file: Path) -> EngineInfo | None:
+    """The evaluator that wrote one of our score files (library version, dataset checksum, eval
+    hash); None when the file is not ours or cannot be read (a results table then says unknown).
+    """
+    try:
+        stored = json.loads(score_file.read_bytes())
+        evaluation = json.loads(stored["gpt_response_text"])
+        return EngineInfo.model_validate(evaluation["engine"])
+    except (OSError, ValueError, KeyError, TypeError):  # pydantic's ValidationError is a ValueError
+        return None
