@@ -40,3 +40,20 @@ def response_tasks(catalog: TaskCatalog, task_ids: Iterable[str]) -> list[int]:
         if task is not None and any(e.get("evaluator") == RESPONSE_EVALUATOR for e in task.evaluators):
             found.append(int(task_id))
     return found
+
+
+def score_file_diff(root: Path, old_hash: str, new_hash: str) -> set[Path]:
+    """The folders under `root` whose score files of the two eval hashes, read as JSON by hand,
+    give different verdicts (status, and the score of a success or failure)."""
+
+    def verdict(path: Path) -> tuple[str, float | None]:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        status = json.loads(stored["gpt_response_text"])["result"]["status"]
+        return status, stored["score"] if status in ("success", "failure") else None
+
+    changed = set()
+    for old in root.rglob(f"scores/{old_hash}.json"):
+        new = old.with_name(f"{new_hash}.json")
+        if new.is_file() and verdict(old) != verdict(new):
+            changed.add(old.parent.parent)
+    return changed

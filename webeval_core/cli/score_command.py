@@ -8,23 +8,23 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from webeval_core.cli._output import Progress, complain, print_json, say, shorten
 from webeval_core.cli._roots import opened
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from webeval_core.cli._output import Subparsers
     from webeval_core.reading.task_catalog import TaskCatalog
     from webeval_core.remote import OpenedRoot
     from webeval_core.scoring import ScoreOutcome, ScoreSummary
+    from webeval_core.scoring.flips import FlipReport, SeenVerdict
 
 
 def add_parser(sub: Subparsers) -> None:
     """`score PATH... [--config FILE] [--tasks FILE] [--jobs N] [--force] [--json] [--write-remote]
-    [--cluster tcp://HOST:PORT]`.
+    [--cluster tcp://HOST:PORT] [--against HASH] [--flips FILE]`.
     """
     score = sub.add_parser("score", help="score trajectories with the official WebArena-Verified evaluator")
     score.add_argument(
@@ -52,6 +52,12 @@ def add_parser(sub: Subparsers) -> None:
         metavar="tcp://HOST:PORT",
         help="score on this Dask scheduler's workers (default: $WEBEVAL_DASK_SCHEDULER, else this machine)",
     )
+    score.add_argument(
+        "--against",
+        metavar="HASH",
+        help="report flips against this eval hash's score files (default: the verdicts in force before)",
+    )
+    score.add_argument("--flips", metavar="FILE", help="write every changed verdict, both sides, as JSON")
     score.set_defaults(handler=run, quick_exit=True)  # see entry.run
 
 
@@ -61,6 +67,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     from webeval_core.runs.discovery import iter_trajectory_dirs
     from webeval_core.scoring import score_trajectories, summarize_scores
     from webeval_core.scoring.cluster import scheduler_address
+    from webeval_core.scoring.flips import verdicts_before
     from webeval_core.support.diagnostics import UnreadableError
 
     try:
@@ -72,6 +79,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if roots is None:
         return 1
     batches = [(root.path, list(iter_trajectory_dirs(root.path))) for root in roots]
+    before = verdicts_before([folder for _, found in batches for folder in found], args.against)
     mirrored = [root for root in roots if root.url]
     if scheduler_address(args.cluster):
         outcomes: list[ScoreOutcome] | None = _on_cluster(
@@ -96,19 +104,41 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     summary = summarize_scores(outcomes)
     _warn_about(outcomes)
+    flips = _record_flips(args, batches, before, outcomes)
     if args.json:
         results = [
             {k: getattr(o, k) for k in ("task_id", "status", "score", "eval_hash", "reason")}
             | {"path": str(o.path)}
             for o in outcomes
         ]
-        print_json({"results": results, "summary": summary.model_dump(mode="json")}, out)
+        flipped = flips.model_dump(mode="json")
+        print_json({"results": results, "summary": summary.model_dump(mode="json"), "flips": flipped}, out)
         return 0
     if not outcomes:
         say(out, "No trajectory folders found.")
         return 0
-    say(out, *_score_report(outcomes, summary))
+    say(out, *_score_report(outcomes, summary), flips.summary())
     return 0
+
+
+def _record_flips(
+    args: argparse.Namespace,
+    batches: list[tuple[Path, list[Path]]],
+    before: dict[Path, SeenVerdict],
+    outcomes: list[ScoreOutcome],
+) -> FlipReport:
+    """The scoring's flips: recorded per root for the app, written to `--flips`, returned whole."""
+    from webeval_core.runs.scoring_log import record_flips
+    from webeval_core.scoring.flips import flip_report
+
+    for root, found in batches:
+        inside = set(found)
+        record_flips(root, before, [o for o in outcomes if o.path in inside], args.against)
+    report = flip_report(before, outcomes, args.against)
+    if args.flips:
+        Path(args.flips).write_text(report.model_dump_json(indent=1), encoding="utf-8")
+        say(sys.stderr, f"webeval score: wrote {len(report.flips)} flip(s) to {args.flips}")
+    return report
 
 
 def _on_cluster(

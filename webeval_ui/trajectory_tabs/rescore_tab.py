@@ -8,7 +8,8 @@ import streamlit as st
 
 from webeval_core.policy import Write
 from webeval_core.presentation import before_after, editable_response, outcome_table, plural, stored_result
-from webeval_core.scoring import ScoreOutcome, score_trajectories, score_trajectory, summarize_scores
+from webeval_core.runs import score_recorded
+from webeval_core.scoring import ScoreOutcome, score_trajectory, summarize_scores
 from webeval_ui.loaders import current_index, forget_summaries
 from webeval_ui.roots import inside_root
 from webeval_ui.state import Key, what_if_text_key
@@ -26,7 +27,7 @@ def _rescore_one(context: TabContext) -> None:
     st.caption(f"Stored verdict: {inert(source)}" if source else "No stored official verdict yet.")
     if st.button("Re-score with the official evaluator", key=Key.RESCORE_ONE, type="primary"):
         with as_reviewer():
-            outcome = score_trajectory(Path(folder), config_root=context.root, force=True)
+            (outcome,), _ = score_recorded(context.root, [Path(folder)], force=True)
         st.session_state[Key.RESCORED] = {"folder": folder, "before": before, "outcome": outcome}
         forget_summaries()
         st.rerun()  # the header and the evidence re-read the new score file
@@ -89,7 +90,7 @@ def _rescore_many(context: TabContext) -> None:
             bar.progress(done / total if total else 1.0, text=f"Scored {done} of {total}")
 
         with as_reviewer():
-            outcomes = score_trajectories(paths, config_root=context.root, force=force, on_progress=progress)
+            outcomes, _ = score_recorded(context.root, paths, force=force, on_progress=progress)
         st.session_state[Key.BATCH_RESCORED] = outcomes
         forget_summaries()
         st.rerun()  # the header re-reads this trajectory's new score file

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.harness.builders import fara_folder
+from tests.harness.datasets import score_file_diff
 from tests.harness.har_builders import (
     CONFIG,
     GITLAB,
@@ -20,6 +21,7 @@ from tests.harness.har_builders import (
     write_har,
 )
 from webeval_core.scoring import NetworkCheckTrace, ScoreOutcome, UrlConfig, score_trajectory
+from webeval_core.scoring.flips import FlipReport
 
 MUTATE = response_text("mutate")
 NAVIGATE = response_text("navigate")
@@ -94,3 +96,21 @@ def mixed_run(root: Path) -> list[Path]:
     write_har(folders[-1] / "network.har", [document(f"{GITLAB}/")])
     write_config(root / "webarena-verified-config.json")
     return folders
+
+
+CHANGED = ("11", "108", "157", "238", "556")
+"""Tasks of the sample corrected in the copy of the dataset (those checking the response)."""
+
+
+def check_flips(root: Path, report: FlipReport, tasks: list[int]) -> None:
+    """The report's flips are the score files' diff, each of a corrected task; both sides named."""
+    ((old, before),) = report.before.items()
+    ((new, after),) = report.after.items()
+    assert old != new
+    flipped = {f.folder for f in report.flips}
+    assert flipped and flipped == score_file_diff(root, old, new)
+    assert {f.task_id for f in report.flips} <= {str(t) for t in tasks}
+    assert all(f.before.source == old and f.after.source == new for f in report.flips)
+    assert before.version == after.version and before.data_checksum != after.data_checksum
+    assert before.evaluator_checksum == after.evaluator_checksum
+    assert str(len(report.flips)) in report.summary()

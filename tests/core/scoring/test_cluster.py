@@ -20,8 +20,11 @@ from typing import Any
 import pytest
 
 from tests.conftest import SAMPLE_RUNS, Sample, private_copy
+from tests.core.cli.helpers import run_cli
+from tests.core.scoring.helpers import CHANGED, check_flips
 from tests.harness.azurite import azurite_binary, azurite_sample
 from tests.harness.dask_cluster import DaskCluster, free_port, running_cluster
+from tests.harness.datasets import changed_dataset, response_tasks
 from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.scoring import ScoreOutcome, score_trajectories
 from webeval_core.scoring import scorer as trajectories_module
@@ -216,3 +219,19 @@ def test_the_cli_scores_on_the_cluster_named_by_the_environment(
     monkeypatch.setenv("WEBEVAL_DASK_SCHEDULER", f"tcp://127.0.0.1:{free_port()}")
     monkeypatch.setattr("webeval_core.scoring.cluster._CONNECT_SECONDS", 2)
     assert main(["score", str(root)], out=io.StringIO()) == 1
+
+
+def test_a_corrected_dataset_flips_the_same_on_the_cluster(
+    cluster: DaskCluster, scored_sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`webeval score --cluster` records the same flip report as a local scoring."""
+    from webeval_core.scoring.flips import FlipReport
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = private_copy(scored_sample.root, tmp_path / "sample_runs")
+    tasks = response_tasks(_catalog(), CHANGED)
+    dataset = changed_dataset(_catalog(), tasks, tmp_path / "dataset")
+    flips_file = tmp_path / "flips.json"
+    options = ("--tasks", str(dataset), "--cluster", cluster.address, "--flips", str(flips_file))
+    assert run_cli("score", str(root), *options)[0] == 0
+    check_flips(root, FlipReport.model_validate_json(flips_file.read_text()), tasks)

@@ -1,0 +1,83 @@
+"""The scorings of a root, kept beside its index: each one's flip report (`scoring.flips`), so the
+app can show the last scoring's flips whatever ran it (`webeval score`, `--cluster`, the app's
+Re-score tab). Kept in the user's cache like the index (never in the root, which is read-only to
+us but for score files): a file per scoring, named by when it ended.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from webeval_core.runs.index_db import default_cache_dir, store_path
+from webeval_core.scoring import ScoreOutcome, score_trajectories
+from webeval_core.scoring.flips import FlipReport, SeenVerdict, flip_report, verdicts_before
+from webeval_core.support.parallel import ProgressCallback
+
+_KEPT = 50
+"""Scorings kept per root: the oldest are removed once more are recorded."""
+
+
+def scoring_log_dir(root: Path, cache_dir: Path | None = None) -> Path:
+    """Where a root's scorings are kept (beside its index file in the cache)."""
+    index = store_path(cache_dir or default_cache_dir(), root)
+    return index.with_name(index.stem.replace("index-", "scorings-"))
+
+
+def score_recorded(
+    root: Path, folders: Sequence[Path], *, force: bool = False, on_progress: ProgressCallback | None = None
+) -> tuple[list[ScoreOutcome], FlipReport]:
+    """Score folders under `root` (URL config looked for up to `root`), write their score files and
+    record what changed: the app's Re-score tab, for one trajectory or many.
+    """
+    before = verdicts_before(folders)
+    outcomes = score_trajectories(list(folders), config_root=root, force=force, on_progress=on_progress)
+    return outcomes, record_flips(root, before, outcomes)
+
+
+def record_flips(
+    root: Path,
+    before: Mapping[Path, SeenVerdict],
+    outcomes: Sequence[ScoreOutcome],
+    against: str | None = None,
+    cache_dir: Path | None = None,
+) -> FlipReport:
+    """The flip report of a scoring of folders under `root` (`before`: `verdicts_before` of them),
+    recorded for the app: what `webeval score`, `--cluster` and the app's Re-score tab all call.
+    """
+    report = flip_report(before, outcomes, against)
+    record_scoring(root, report, cache_dir)
+    return report
+
+
+def record_scoring(root: Path, report: FlipReport, cache_dir: Path | None = None) -> Path:
+    """Keep one scoring's report (written whole, then renamed into place); its file."""
+    folder = scoring_log_dir(root, cache_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / f"{report.created:%Y%m%dT%H%M%S%f}Z.json"
+    handle, temporary = tempfile.mkstemp(dir=folder, suffix=".part")
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        out.write(report.model_dump_json(indent=1))
+    os.replace(temporary, target)
+    for old in sorted(folder.glob("*Z.json"))[:-_KEPT]:
+        old.unlink(missing_ok=True)
+    return target
+
+
+def scoring_log(root: Path, cache_dir: Path | None = None) -> list[FlipReport]:
+    """A root's kept scorings, oldest first (a file that cannot be read is skipped)."""
+    found = []
+    for path in sorted(scoring_log_dir(root, cache_dir).glob("*Z.json")):
+        try:
+            found.append(FlipReport.model_validate_json(path.read_bytes()))
+        except (OSError, ValueError):  # a file from another version, or cut short: not a scoring
+            continue
+    return found
+
+
+def last_scoring(root: Path, cache_dir: Path | None = None) -> FlipReport | None:
+    """The newest scoring of a root; None when none was recorded."""
+    kept = scoring_log(root, cache_dir)
+    return kept[-1] if kept else None
