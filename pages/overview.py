@@ -29,6 +29,7 @@ from webeval_core.presentation import (
     histograms,
 )
 from webeval_core.reading import installed_catalog
+from webeval_core.review import ResultLine, figures_in_words
 from webeval_core.runs import (
     OFFICIAL,
     Headline,
@@ -43,6 +44,7 @@ from webeval_ui.judge_choice import judge_caption, judge_picker
 from webeval_ui.list_walk import list_params
 from webeval_ui.loaders import current_index, current_queries, index_or_stop, load_queries
 from webeval_ui.page_links import PAGES
+from webeval_ui.published_figures import published_lines
 from webeval_ui.review_mode import hide_in_blind_review
 from webeval_ui.state import Key, histogram_key
 from webeval_ui.trajectory_table import query_table
@@ -150,11 +152,13 @@ def _headlines(shown: Shown) -> None:
     """A row of metrics per run; with many runs, one row for all of them and a table per run."""
     queries, labels = current_queries(), shown.labels
     heads = queries.headlines(shown.runs, shown.judge)
+    published = published_lines(shown.runs, shown.judge)
     if len(heads) <= DETAILED_RUNS:
         for run, head in heads.items():
-            _headline_row(labels[run], head)
+            _headline_row(labels[run], head, published.get(run))
         return
-    _headline_row(f"All {len(heads)} runs, pooled", queries.headline(shown.runs, shown.judge))
+    pooled = queries.headline(shown.runs, shown.judge)
+    _headline_row(f"All {len(heads)} runs, pooled", pooled, published["all"])
     st.dataframe(
         pd.DataFrame(
             [
@@ -173,8 +177,10 @@ def _headlines(shown: Shown) -> None:
     )
 
 
-def _headline_row(label: str, head: Headline) -> None:
-    """The run's name, then its metrics each as wide as its own text, wrapping rather than cut."""
+def _headline_row(label: str, head: Headline, published: ResultLine | None) -> None:
+    """The run's name, then its metrics each as wide as its own text, wrapping rather than cut;
+    under them, the rate as scored and as published (edits and exclusions applied), always both.
+    """
     st.markdown(f"**{inert(label)}**")
     if head.unscored or head.unreadable:
         st.caption(f"{head.unscored} answered but not scored · {head.unreadable} unreadable")
@@ -204,6 +210,8 @@ def _headline_row(label: str, head: Headline) -> None:
             help="The evaluator returned error; left out.",
             width="content",
         )
+    if published is not None:
+        st.caption(f"Success rate: {figures_in_words(published)}")
 
 
 def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:

@@ -36,12 +36,12 @@ require_app_shell()
 # Each tab's module (its `render` draws it), in the order of TABS. A tab's module is imported
 # when the tab is opened: most pull in pandas, the evaluator's types or the annotation store,
 # none of which the replay, the page's first view, needs before its screenshot is drawn.
-_TAB_MODULES = ("replay", "expected", "judges", "network", "evidence", "rescore", "annotate")
+_TAB_MODULES = ("replay", "expected", "judges", "network", "evidence", "rescore", "published", "annotate")
 
 # Tabs that show the evaluator's or judges' verdicts, scores or failure tags (hidden in blind review).
 # The Network tab is evidence, not a verdict: blind, it shows the requests and the task's checks
 # without the evaluator's marks (network_tab.render).
-_VERDICT_TABS = frozenset({"judges", "evidence", "rescore"})
+_VERDICT_TABS = frozenset({"judges", "evidence", "rescore", "published"})
 _HIDDEN_TAB = "Blind review: this tab shows verdicts; it opens once you save your annotation."
 _UNRECORDED_TAB = "This tab shows verdicts: hidden until the annotation store can record that you saw them."
 
@@ -190,6 +190,7 @@ def _context() -> TabContext:
         folder=folder,
         fingerprint=folder_print,
         root=current_root(),
+        key=summary.key,
         blind=_withheld(summary.run_key, trajectory),
     )
 

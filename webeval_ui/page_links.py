@@ -19,6 +19,7 @@ PAGES = {
     "review": "pages/review.py",
     "agreement": "pages/agreement.py",
     "disagreements": "pages/disagreements.py",
+    "results": "pages/results.py",
     "query": "pages/query.py",
 }
 

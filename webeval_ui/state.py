@@ -268,6 +268,36 @@ class Key(StrEnum):
     """The new queue's judges."""
     QUEUE_FAILURES_FIRST = "_queue_failures_first"
     """Whether the new queue lists failures first."""
+    RESULTS_BY = "results_by"
+    """The Results page: a line per run or per site."""
+    RESULTS_TABLE = "_results_table"
+    """The Results page's table (a line selected lists what it counts)."""
+    RESULTS_DOWNLOAD = "_results_download"
+    """The Results page's download buttons (a suffix per format)."""
+    RESULTS_COUNTED = "_results_counted"
+    """The trajectories one line counts."""
+    RESULTS_EDITS = "_results_edits"
+    """The verdict edits in force."""
+    RESULTS_PROPOSALS = "_results_proposals"
+    """The open proposals to exclude."""
+    RESULTS_FLIPS = "_results_flips"
+    """The last scoring's flips."""
+    PROPOSAL_FORM = "_proposal_form"
+    """Accept or dismiss the chosen proposal."""
+    PROPOSAL_REASON = "_proposal_reason"
+    """Why (recorded with the decision)."""
+    EDIT_FORM = "_edit_form"
+    """The Published tab's verdict edit form."""
+    EDIT_STATUS = "_edit_status"
+    """The verdict an edit publishes."""
+    EDIT_REASON = "_edit_reason"
+    """Why (recorded with the edit)."""
+    EXCLUDE_FORM = "_exclude_form"
+    """The Published tab's exclusion form."""
+    EXCLUDE_SCOPE = "_exclude_scope"
+    """This trajectory, or its task in every run."""
+    EXCLUDE_REASON = "_exclude_reason"
+    """Why (recorded with the exclusion)."""
     QUEUE_FORM = "_queue_form"
     """The new-queue form (its fields reach the create button together)."""
     QUEUE_CREATE = "_queue_create"
@@ -334,6 +364,11 @@ def failure_table_key(judge: str) -> str:
 def flag_key(step: int) -> str:
     """Key of the replay's button jumping to one step a judge flagged."""
     return f"_flagged_{step}"
+
+
+def download_key(what: str) -> str:
+    """Key of one of the Results page's download buttons (a format's)."""
+    return f"{Key.RESULTS_DOWNLOAD.value}-{what}"
 
 
 def candidates_key(position: int) -> str:

@@ -53,8 +53,9 @@ def _imports_of(page: str) -> str:
     ("page", "needed"),
     [
         ("pages/trajectory.py", []),
-        # The overview's charts are built with pandas; it opens no annotation store.
-        ("pages/overview.py", ["pandas"]),
+        # The overview's charts are built with pandas; its rates as published read the review
+        # store's edits and exclusions (SQLAlchemy).
+        ("pages/overview.py", ["pandas", "sqlalchemy"]),
     ],
 )
 def test_a_page_and_the_app_shell_import_only_what_the_page_needs(page: str, needed: list[str]) -> None:

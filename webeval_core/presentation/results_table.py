@@ -30,6 +30,11 @@ class TableFormat(StrEnum):
     LATEX = "latex"
     JSON = "json"
 
+    @property
+    def suffix(self) -> str:
+        """The file name's suffix of a download in this format."""
+        return "tex" if self == TableFormat.LATEX else self.value
+
 
 COLUMNS = (
     "trajectories",

@@ -30,9 +30,12 @@ from webeval_core.review.verdict_edits import (
     save_edit,
 )
 from webeval_core.runs import (
+    FAIL,
     OFFICIAL,
+    PASS,
     IndexQueries,
     ListedTrajectory,
+    TrajectoryFilter,
     bootstrap_rate_interval,
     wilson_interval,
 )
@@ -78,7 +81,8 @@ class PublishedTrajectory(BaseModel):
             return f"excluded ({self.exclusion.reason})"
         if self.edit is not None:
             marker = ", to re-check" if self.edit.recheck else ""
-            return f"{self.edit.edit.status} by {self.edit.edit.author} (edit{marker})"
+            said = PASS if self.edit.edit.status == "success" else FAIL  # the list's words for a result
+            return f"{said} by {self.edit.edit.author} (edit{marker})"
         return self.row.result
 
 
@@ -164,12 +168,35 @@ def published(
 
 
 def published_root(
-    queries: IndexQueries, judge: str | None, store: AnnotationStore
+    queries: IndexQueries,
+    judge: str | None,
+    store: AnnotationStore | None,
+    criteria: TrajectoryFilter | None = None,
 ) -> list[PublishedTrajectory]:
-    """Every trajectory of a root under `judge`, with the store's edits and exclusions in force."""
-    return published(
-        queries.page(judge).rows, queries.verdict_sources(), read_edits(store), read_exclusions(store)
+    """Every trajectory of a root under `judge` (those `criteria` keeps), with the store's edits and
+    exclusions in force (none without a store: the published figures are then the scored ones).
+    """
+    rows = queries.page(judge, criteria).rows
+    edits = read_edits(store) if store is not None else []
+    exclusions = read_exclusions(store) if store is not None else []
+    return published(rows, queries.verdict_sources(), edits, exclusions)
+
+
+def published_runs(
+    queries: IndexQueries, judge: str | None, store: AnnotationStore | None, runs: Iterable[str]
+) -> list[PublishedTrajectory]:
+    """`published_root` of some runs only (what an overview of chosen runs counts)."""
+    return published_root(queries, judge, store, TrajectoryFilter(runs=frozenset(runs)))
+
+
+def published_one(
+    queries: IndexQueries, store: AnnotationStore | None, run: str, key: str
+) -> PublishedTrajectory | None:
+    """One trajectory's published verdict (its summary `key`); None when the index lacks it."""
+    found = published_root(
+        queries, None, store, TrajectoryFilter(runs=frozenset({run}), keys=frozenset({key}))
     )
+    return found[0] if found else None
 
 
 def write_edit(

@@ -26,6 +26,8 @@ class TabContext:
     """The folder's state on disk (runs.refresh.fingerprint): cached views of it are keyed by it."""
     root: Path
     """The root folder the app browses."""
+    key: str = ""
+    """Its summary key under the root (unique, unlike the task id in a run)."""
     blind: bool = False
     """Blind review: every verdict, score and failure tag stays hidden (pages/review_common.is_blind)."""
 

@@ -11,7 +11,7 @@ import streamlit as st
 
 from webeval_ui.state import Key
 
-TABS = ("Replay", "Expected vs actual", "Judges", "Network", "Evidence", "Re-score", "Annotate")
+TABS = ("Replay", "Expected vs actual", "Judges", "Network", "Evidence", "Re-score", "Published", "Annotate")
 
 
 def go(index: int) -> None:
