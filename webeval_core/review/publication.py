@@ -284,6 +284,8 @@ def counted_by(
 def figures_in_words(line: ResultLine) -> str:
     """Both figures in one sentence, with what separates them: what every view says of a rate."""
     scored = _percent(line.scored.rate)
+    if not line.differs and not line.scored.counted:
+        return "none yet: nothing counted (as scored; no edits or exclusions)"
     if not line.differs:
         return f"{scored} of {line.scored.counted} (as scored; no edits or exclusions)"
     said = f"{_percent(line.published.rate)} of {line.published.counted} as published"
