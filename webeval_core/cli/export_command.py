@@ -17,6 +17,7 @@ from webeval_core.support.safe_output import spreadsheet_row, strict_json
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
+    from webeval_core.review import AnnotationStore
     from webeval_core.runs.summary import RootIndex, TrajectorySummary
 
 _EXPORT_COLUMNS = (
@@ -103,6 +104,7 @@ def _with_reviews(
     rows: list[dict[str, Any]], index: RootIndex, location: str | None
 ) -> list[dict[str, Any]] | None:
     """The rows with the review columns of `location`'s store; None when it cannot be opened (said why)."""
+    from webeval_core.review import PUBLICATION_COLUMNS
     from webeval_core.review.annotation_db import StoreError
     from webeval_core.review.exchange import REVIEW_COLUMNS, review_columns
     from webeval_core.review.legacy import open_annotations
@@ -115,10 +117,27 @@ def _with_reviews(
     say(sys.stderr, *(f"webeval export: {problem}" for problem in problems))
     try:
         reviews = review_columns(store.annotations())
+        published = _published(index.root, store)
     finally:
         store.close()
     empty = dict.fromkeys(REVIEW_COLUMNS)
-    return [row | reviews.get((row["run_key"], row["task_id"]), empty) for row in rows]
+    nothing = dict.fromkeys(PUBLICATION_COLUMNS)
+    return [
+        row
+        | reviews.get((row["run_key"], row["task_id"]), empty)
+        | published.get((row["run_key"], row["task_id"]), nothing)
+        for row in rows
+    ]
+
+
+def _published(root: Path, store: AnnotationStore) -> dict[tuple[str, str], dict[str, object]]:
+    """Each trajectory's published verdict and the edit or exclusion behind it (export columns)."""
+    from webeval_core.reading.task_catalog import installed_catalog
+    from webeval_core.review import publication_columns, published_root
+    from webeval_core.runs import IndexQueries, IndexStore
+
+    queries = IndexQueries(IndexStore(root), installed_catalog())  # load_index brought it up to date
+    return {(t.row.run, t.row.task_id): publication_columns(t) for t in published_root(queries, None, store)}
 
 
 def _write_rows(rows: list[dict[str, Any]], fmt: str, output: str | None, out: TextIO) -> None:

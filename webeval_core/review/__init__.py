@@ -32,6 +32,7 @@ __all__ = [
     "LABEL_TEXT",
     "OFFICIAL",
     "OTHERS_COLUMNS",
+    "PUBLICATION_COLUMNS",
     "REVIEWERS",
     "VERDICT_COLUMNS",
     "VERDICT_EDIT_RECORD",
@@ -109,6 +110,7 @@ __all__ = [
     "open_proposals",
     "open_store",
     "proposals_from",
+    "publication_columns",
     "published",
     "published_one",
     "published_root",
@@ -234,6 +236,7 @@ if TYPE_CHECKING:
     from webeval_core.review.judging import Saved, save_judgement
     from webeval_core.review.legacy import open_annotations, read_legacy
     from webeval_core.review.publication import (
+        PUBLICATION_COLUMNS,
         GroupBy,
         PublishedTrajectory,
         Rate,
@@ -242,6 +245,7 @@ if TYPE_CHECKING:
         counted_by,
         engines_of,
         figures_in_words,
+        publication_columns,
         published,
         published_one,
         published_root,

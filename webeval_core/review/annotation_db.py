@@ -68,6 +68,9 @@ class AuditEntry(BaseModel):
     """An annotation's stage (blind / informed); None for records."""
     revealed: str | None = None
     """What an annotation's reviewer had been shown before saving it (`Revealed`); None for records."""
+    body: str | None = None
+    """A record's JSON body: what it says, and the who and why it names (a verdict edit's author,
+    reason and replaced verdict; an exclusion's); None for annotations (their rows are exported)."""
 
 
 class StoreError(RuntimeError):
@@ -366,6 +369,7 @@ class AnnotationStore:
             ANNOTATIONS.c.digest,
             ANNOTATIONS.c.stage,
             ANNOTATIONS.c.revealed,
+            sa.cast(sa.null(), sa.Text).label("body"),
         )
         nothing = sa.cast(sa.null(), sa.String)
         kept = sa.select(
@@ -376,6 +380,7 @@ class AnnotationStore:
             RECORDS.c.digest,
             nothing.label("stage"),
             nothing.label("revealed"),
+            RECORDS.c.body,
         )
         with self._transaction() as connection:
             rows = connection.execute(notes.union_all(kept)).mappings().all()

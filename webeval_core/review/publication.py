@@ -319,6 +319,32 @@ def engines_of(trajectories: Iterable[PublishedTrajectory]) -> dict[str, EngineI
     return found
 
 
+PUBLICATION_COLUMNS = (
+    "published",
+    "published_value",
+    "edit_by",
+    "edit_reason",
+    "edit_to_recheck",
+    "excluded_by",
+    "excluded_reason",
+)
+"""The columns an export adds per trajectory: what it contributes as published, and why."""
+
+
+def publication_columns(item: PublishedTrajectory) -> dict[str, object]:
+    """One trajectory's `PUBLICATION_COLUMNS` (an export's cells)."""
+    edit, exclusion = item.edit, item.exclusion
+    return {
+        "published": item.verdict_in_words,
+        "published_value": item.published_value,
+        "edit_by": edit.edit.author if edit else None,
+        "edit_reason": edit.edit.reason if edit else None,
+        "edit_to_recheck": edit.recheck if edit else None,
+        "excluded_by": exclusion.author if exclusion else None,
+        "excluded_reason": exclusion.reason if exclusion else None,
+    }
+
+
 def by_item(trajectories: Iterable[PublishedTrajectory]) -> Mapping[tuple[str, str], PublishedTrajectory]:
     """The trajectories by (run, task id)."""
     return {(t.row.run, t.row.task_id): t for t in trajectories}

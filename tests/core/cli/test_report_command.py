@@ -109,6 +109,20 @@ def test_edits_and_exclusions_move_the_published_rate_only(scored_sample: Sample
     assert (after["published"]["counted"], after["published"]["total"]) == (counted, pytest.approx(total))
     assert after["edits"] == 1 and after["excluded"] == int((run_dir / "556").is_dir())
 
+    # Exports carry them: the rows' published columns, and the audit's records with who and why.
+    code, exported = run_cli("export", str(root), "--with-annotations")
+    assert code == 0
+    rows = {(r["run_key"], r["task_id"]): r for r in csv.DictReader(io.StringIO(exported))}
+    assert rows[(key, failed)]["published"] == "pass by ann (edit)"
+    assert rows[(key, failed)]["edit_reason"] == "the right total, as text"
+    assert {r["excluded_reason"] for (_, task), r in rows.items() if task == "556"} == {"site down"}
+    audit = tmp_path / "audit.jsonl"
+    assert run_cli("annotations", "export", str(root), "--audit", str(audit))[0] == 0
+    records = [json.loads(line) for line in audit.read_text().splitlines()]
+    bodies = {r["kind"]: json.loads(r["body"]) for r in records if r["kind"] in ("verdict_edit", "exclusion")}
+    assert bodies["verdict_edit"]["reason"] == "the right total, as text"
+    assert bodies["exclusion"]["author"] == "ann"
+
     code, listed = run_cli("verdicts", "list", str(root), "--json", "--history")
     document = json.loads(listed)
     assert [e["edit"]["task_id"] for e in document["edits"]] == [failed]
