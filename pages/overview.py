@@ -237,11 +237,11 @@ def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:
 
 
 @st.cache_data(show_spinner="Preparing the run report…", max_entries=4)
-def _report_zip(root: str, run_key: str, generation: int) -> bytes:
-    """A run's report as a zip, made once per index generation."""
+def _report_zip(root: str, run_key: str, generation: int, published: ResultLine | None) -> bytes:
+    """A run's report as a zip, made once per index generation and published figures."""
     from webeval_core.presentation import report_zip
 
-    return report_zip(current_index().root_index([run_key]), run_key, installed_catalog())
+    return report_zip(current_index().root_index([run_key]), run_key, installed_catalog(), published)
 
 
 def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
@@ -264,7 +264,8 @@ def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
         " that opens offline; its size is said before you download it.",
     ):
         return
-    data = _report_zip(str(index.root), run_key, index.generation)
+    published = published_lines([run_key], None).get(run_key)
+    data = _report_zip(str(index.root), run_key, index.generation, published)
     size = f"{len(data) / 1e6:.1f} MB" if len(data) >= 1e6 else f"{len(data) / 1e3:.0f} KB"
     slot.download_button(
         f"Download report ({size} zip)",

@@ -17,7 +17,7 @@ from webeval_core.support.safe_output import spreadsheet_row, strict_json
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
-    from webeval_core.review import AnnotationStore
+    from webeval_core.review import AnnotationStore, ResultLine
     from webeval_core.runs.summary import RootIndex, TrajectorySummary
 
 _EXPORT_COLUMNS = (
@@ -183,6 +183,25 @@ def _write_report_page(job: tuple[Path, int, TrajectorySummary]) -> int:
     return len(html)
 
 
+def _run_line(args: argparse.Namespace, root: Path) -> ResultLine | None:
+    """The run's results line with the review store's edits and exclusions (the report says its
+    rate as published beside the scored one); None when no store can be opened (said why).
+    """
+    from webeval_core.cli._store import store_for
+    from webeval_core.reading.task_catalog import installed_catalog
+    from webeval_core.review import published_runs, result_line
+    from webeval_core.runs import IndexQueries, IndexStore
+
+    store = store_for(args, root, "export")
+    if store is None:
+        return None
+    try:
+        queries = IndexQueries(IndexStore(root), installed_catalog())
+        return result_line(args.run, published_runs(queries, None, store, [args.run]))
+    finally:
+        store.close()
+
+
 def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval export ROOT --run KEY --format html -o FOLDER`: a run's report and its trajectory pages."""
     from webeval_core.presentation.runreport import PAGES_FOLDER, run_members, run_report_html
@@ -199,7 +218,8 @@ def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     catalog = installed_catalog()
     folder = Path(args.output)
     (folder / PAGES_FOLDER).mkdir(parents=True, exist_ok=True)
-    (folder / "index.html").write_text(run_report_html(index, args.run, catalog), encoding="utf-8")
+    published = _run_line(args, index.root)
+    (folder / "index.html").write_text(run_report_html(index, args.run, catalog, published), encoding="utf-8")
     members = run_members(index, args.run)
     jobs = [(folder, position, summary) for position, summary in enumerate(members, start=1)]
     sizes = map_in_processes(

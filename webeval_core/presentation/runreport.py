@@ -23,6 +23,7 @@ from webeval_core.presentation.report import trajectory_html
 from webeval_core.presentation.tones import score_tone
 from webeval_core.reading.task_catalog import TaskCatalog
 from webeval_core.reading.trajectory_reader import load_trajectory
+from webeval_core.review.publication import ResultLine, figures_in_words
 from webeval_core.runs.metrics import (
     Headline,
     breakdown,
@@ -78,13 +79,15 @@ def trajectory_page(summary: TrajectorySummary, catalog: TaskCatalog | None) -> 
     return trajectory_html(trajectory, task, back="../index.html")
 
 
-def report_pages(index: RootIndex, run_key: str, catalog: TaskCatalog | None) -> Iterator[ReportPage]:
+def report_pages(
+    index: RootIndex, run_key: str, catalog: TaskCatalog | None, published: ResultLine | None = None
+) -> Iterator[ReportPage]:
     """The report page, then one page per trajectory of the run, in order (a few drawn at once on
     threads: decoding and encoding screenshots leave the GIL, so every core works; a few pages
     at a time, so a run of thousands is never held whole).
     """
     members = list(enumerate(run_members(index, run_key), start=1))
-    yield ReportPage(path="index.html", html=run_report_html(index, run_key, catalog))
+    yield ReportPage(path="index.html", html=run_report_html(index, run_key, catalog, published))
     workers = os.cpu_count() or 1
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webeval-report") as pool:
         for start in range(0, len(members), 2 * workers):
@@ -104,8 +107,12 @@ def judge_of(members: Sequence[TrajectorySummary]) -> str:
     return "no judge (nothing scored)" if not names else "no single judge (several score files)"
 
 
-def run_report_html(index: RootIndex, run_key: str, catalog: TaskCatalog | None) -> str:
-    """The report page of one run: headline, breakdowns, taxonomy and the linked trajectory list."""
+def run_report_html(
+    index: RootIndex, run_key: str, catalog: TaskCatalog | None, published: ResultLine | None = None
+) -> str:
+    """The report page of one run: headline, breakdowns, taxonomy and the linked trajectory list;
+    `published`: the run's results line, whose rate as published the headline says beside the scored.
+    """
     run = index.run(run_key)
     if run is None:
         raise KeyError(run_key)
@@ -116,7 +123,7 @@ def run_report_html(index: RootIndex, run_key: str, catalog: TaskCatalog | None)
         f"<header><h1>{text(run.label)}</h1>",
         facts([("Run folder", run.key), *((k, v) for k, v in run.metadata.items() if v)]),
         "</header>",
-        _headline_section(headline(frame), judge),
+        _headline_section(headline(frame), judge, published),
         _rate_section("Success by site", breakdown(frame, "site"), "site"),
         _rate_section("Success by task type", breakdown(frame, "task_type"), "task_type"),
         _outcome_section(frame),
@@ -136,7 +143,7 @@ def _card(value: str, label: str) -> str:
     return f'<div class="card">{figure}</div>'
 
 
-def _headline_section(numbers: Headline, judge: str) -> str:
+def _headline_section(numbers: Headline, judge: str, published: ResultLine | None) -> str:
     cards = [
         _card(_percent(numbers.success_rate), f"success ({numbers.passed} of {numbers.counted} counted)"),
         _card(str(numbers.trajectories), "trajectories"),
@@ -147,7 +154,8 @@ def _headline_section(numbers: Headline, judge: str) -> str:
         _card(str(numbers.unreadable), "unreadable folders (left out)"),
     ]
     cards_html = f'<div class="cards">{"".join(cards)}</div>'
-    return f"<section><h2>Headline</h2><p>Judge: {text(judge)}.</p>{cards_html}</section>"
+    rates = f"<p>Success rate: {text(figures_in_words(published))}.</p>" if published is not None else ""
+    return f"<section><h2>Headline</h2><p>Judge: {text(judge)}.</p>{rates}{cards_html}</section>"
 
 
 def _bar(rate: float | None) -> str:
@@ -217,12 +225,14 @@ def _trajectory_section(members: Sequence[TrajectorySummary], frame: pd.DataFram
     return f"<section><h2>Trajectories ({len(members)})</h2>{listing}</section>"
 
 
-def report_zip(index: RootIndex, run_key: str, catalog: TaskCatalog | None) -> bytes:
+def report_zip(
+    index: RootIndex, run_key: str, catalog: TaskCatalog | None, published: ResultLine | None = None
+) -> bytes:
     """The whole report as one zip file (for a download): unzip, open index.html."""
     buffer = io.BytesIO()
     # Level 1: the pages are mostly base64 of compressed images, whose only slack (6 bits a byte)
     # the fastest level already takes; higher levels cost seconds for a few percent.
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
-        for each in report_pages(index, run_key, catalog):
+        for each in report_pages(index, run_key, catalog, published):
             archive.writestr(each.path, each.html)
     return buffer.getvalue()

@@ -116,6 +116,11 @@ def test_edits_and_exclusions_move_the_published_rate_only(scored_sample: Sample
     assert rows[(key, failed)]["published"] == "pass by ann (edit)"
     assert rows[(key, failed)]["edit_reason"] == "the right total, as text"
     assert {r["excluded_reason"] for (_, task), r in rows.items() if task == "556"} == {"site down"}
+    html = tmp_path / "html"
+    assert run_cli("export", str(root), "--run", key, "--format", "html", "-o", str(html))[0] == 0
+    assert (
+        "as published" in (html / "index.html").read_text() and "1 edit" in (html / "index.html").read_text()
+    )
     audit = tmp_path / "audit.jsonl"
     assert run_cli("annotations", "export", str(root), "--audit", str(audit))[0] == 0
     records = [json.loads(line) for line in audit.read_text().splitlines()]
