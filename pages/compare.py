@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from webeval_core.presentation import code_counts_table, points_change, statistics_table
+from webeval_core.review import figures_in_words
 from webeval_core.runs import (
     CHANGES,
     FAIL,
@@ -41,6 +42,7 @@ from webeval_ui.app_shell import require_app_shell
 from webeval_ui.judge_choice import judge_caption, judge_picker
 from webeval_ui.loaders import current_queries, index_or_stop
 from webeval_ui.page_links import PAGES, trajectory_query
+from webeval_ui.published_figures import published_lines
 from webeval_ui.review_mode import hide_in_blind_review, reveal
 from webeval_ui.state import Key
 from webeval_ui.untrusted import contained, inert
@@ -126,6 +128,11 @@ cols[1].metric(
 )
 for col, change in zip(cols[2:], CHANGES[:4], strict=True):
     col.metric(change, counts[change])
+published = published_lines([run_a, run_b], judge)
+sides = (("A", run_a), ("B", run_b))
+st.caption(
+    " · ".join(f"{side}: {figures_in_words(published[run])}" for side, run in sides if run in published)
+)
 st.caption(
     f"{judge_caption(judge)} "
     f"{counts[NOT_COMPARABLE]} tasks not comparable (aborted, unscored or scoring error on a side); "
