@@ -45,7 +45,7 @@ navigation = st.navigation(
             icon=":material/call_split:",
             url_path="disagreements",
         ),
-        st.Page(PAGES["results"], title="Results", icon=":material/leaderboard:", url_path="results"),
+        st.Page(PAGES["published"], title="Results", icon=":material/leaderboard:", url_path="published"),
         st.Page(PAGES["query"], title="Query", icon=":material/database:", url_path="query"),
         st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden"),
     ],

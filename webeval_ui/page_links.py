@@ -19,7 +19,7 @@ PAGES = {
     "review": "pages/review.py",
     "agreement": "pages/agreement.py",
     "disagreements": "pages/disagreements.py",
-    "results": "pages/results.py",
+    "published": "pages/published.py",
     "query": "pages/query.py",
 }
 

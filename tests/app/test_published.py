@@ -80,7 +80,7 @@ def test_a_viewer_sees_the_published_verdict_and_no_controls(
 def test_the_results_page_lists_both_figures_and_what_a_line_counts(
     app: OpenPage, sample: Sample, store_file: str
 ) -> None:
-    at = app(PAGES["results"], reviewer="ann")
+    at = app(PAGES["published"], reviewer="ann")
     assert not at.exception
     (table, *_) = [df.value for df in at.main.dataframe]
     assert {"published", "scored", "eval hashes", "library", "dataset"} <= set(table.columns)

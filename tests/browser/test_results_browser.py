@@ -100,7 +100,7 @@ def test_an_edit_is_published_then_marked_to_recheck_by_a_rescore(
     assert new_hash is not None and new_hash.group(0) != edit.replaced.source
 
     # 4. Results: the edit is to re-check; the last scoring's flips open the trajectory.
-    app.goto("results", "Results", reviewer="ann")
+    app.goto("published", "Results", reviewer="ann")
     app.page.get_by_role("button", name="Reload from disk").click()
     app.wait("Last scoring")
     expect(app.main.get_by_text("verdict(s) changed", exact=False).first).to_be_visible()

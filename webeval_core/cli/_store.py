@@ -71,15 +71,22 @@ def chosen_store(args: argparse.Namespace) -> str | None:
 
 
 def store_for(args: argparse.Namespace, root: Path, command: str) -> AnnotationStore | None:
-    """The review store the arguments name, with earlier JSON-lines annotations imported; None when
-    it cannot be opened (said why on stderr).
+    """The review store the arguments name, with earlier JSON-lines annotations imported, under the
+    roles of `--roles FILE` when the command has it (the process's policy otherwise); None when it
+    cannot be opened (said why on stderr).
     """
+    import os
+
     from webeval_core.cli._output import complain, say
+    from webeval_core.policy.access import ROLES_ENV, RolesFileError, current_policy
     from webeval_core.review import StoreError, open_annotations
 
+    roles = getattr(args, "roles", None)
     try:
-        store, problems = open_annotations(chosen_store(args), root)
-    except (StoreArgumentError, StoreError) as exc:
+        # Read from the roles file named, never by setting the process's environment.
+        policy = current_policy({**os.environ, ROLES_ENV: os.path.abspath(roles)}) if roles else None
+        store, problems = open_annotations(chosen_store(args), root, policy)
+    except (StoreArgumentError, StoreError, RolesFileError) as exc:
         complain(command, "the review store", exc)
         return None
     say(sys.stderr, *(f"webeval {command}: {problem}" for problem in problems))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import TYPE_CHECKING, TextIO
 
 from webeval_core.cli._output import complain, say
@@ -70,11 +69,9 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Run one `verdicts` action on ROOT."""
-    from webeval_core.policy.access import ROLES_ENV, acting_as
+    from webeval_core.policy.access import acting_as
     from webeval_core.review import StoreError
 
-    if args.roles:  # read by the store's policy when it opens
-        os.environ[ROLES_ENV] = os.path.abspath(args.roles)
     queries = root_queries(args, "verdicts")
     if queries is None:
         return 1

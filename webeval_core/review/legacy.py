@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from webeval_core.policy.access import AccessPolicy
 from webeval_core.reading.markers import is_trajectory_folder
 from webeval_core.review.annotation_db import ENV_VARIABLE, AnnotationStore, default_location, open_store
 from webeval_core.review.annotations import Annotation, Outcome, Stage, TaskLabel
@@ -38,9 +39,10 @@ def legacy_file(root: Path) -> Path:
 
 
 def open_annotations(
-    location: str | None = None, root: Path | None = None
+    location: str | None = None, root: Path | None = None, policy: AccessPolicy | None = None
 ) -> tuple[AnnotationStore, list[Diagnostic]]:
-    """The store (see `store.open_store`), with old JSON-lines annotations imported into it.
+    """The store (see `store.open_store`; `policy`: the process's when None), with old JSON-lines
+    annotations imported into it.
 
     A location naming a `.jsonl` file (an earlier `WEBEVAL_ANNOTATIONS`) opens the SQLite file
     beside it, named alike, and imports the old file; the root's old default file is imported too.
@@ -52,7 +54,7 @@ def open_annotations(
         chosen = str(Path(chosen).with_suffix(".sqlite"))
     if root is not None:
         olds.append(legacy_file(root))
-    store = open_store(chosen)
+    store = open_store(chosen, policy)
     problems: list[Diagnostic] = []
     if store.read_only:  # importing and carrying over are writes: a read-only store is read as it is
         return store, problems

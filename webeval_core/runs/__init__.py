@@ -77,6 +77,7 @@ __all__ = [
     "order_judges",
     "paired_statistics",
     "record_flips",
+    "recorded_scorings",
     "refresh_index",
     "revealed_items",
     "run_labels",
@@ -84,7 +85,6 @@ __all__ = [
     "run_query",
     "save_list",
     "score_recorded",
-    "scoring_log",
     "stored_frame",
     "tag_options",
     "task_matrix",
@@ -138,7 +138,7 @@ if TYPE_CHECKING:
     from webeval_core.runs.queries import BarChoice, IndexQueries, ListedTrajectory, WalkItem
     from webeval_core.runs.refresh import RefreshReport, fingerprint, refresh_index
     from webeval_core.runs.row_sql import code_choice
-    from webeval_core.runs.scoring_log import last_scoring, record_flips, score_recorded, scoring_log
+    from webeval_core.runs.scoring_log import last_scoring, record_flips, recorded_scorings, score_recorded
     from webeval_core.runs.sqlquery import (
         DEFAULT_MAX_ROWS,
         DEFAULT_TIMEOUT_S,

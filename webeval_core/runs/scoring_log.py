@@ -66,7 +66,7 @@ def record_scoring(root: Path, report: FlipReport, cache_dir: Path | None = None
     return target
 
 
-def scoring_log(root: Path, cache_dir: Path | None = None) -> list[FlipReport]:
+def recorded_scorings(root: Path, cache_dir: Path | None = None) -> list[FlipReport]:
     """A root's kept scorings, oldest first (a file that cannot be read is skipped)."""
     found = []
     for path in sorted(scoring_log_dir(root, cache_dir).glob("*Z.json")):
@@ -79,5 +79,5 @@ def scoring_log(root: Path, cache_dir: Path | None = None) -> list[FlipReport]:
 
 def last_scoring(root: Path, cache_dir: Path | None = None) -> FlipReport | None:
     """The newest scoring of a root; None when none was recorded."""
-    kept = scoring_log(root, cache_dir)
+    kept = recorded_scorings(root, cache_dir)
     return kept[-1] if kept else None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from math import sqrt
 from pathlib import Path
 from typing import Any
@@ -170,6 +171,7 @@ def test_a_viewer_and_a_reviewer_are_refused(
         )  # fmt: skip
         assert code == 1
         assert "needs the adjudicator role" in capsys.readouterr().err
+    assert "WEBEVAL_ROLES" not in os.environ  # the roles file is read, the process's environment kept
     code, _ = run_cli(
         "verdicts", "exclude", str(scored_sample.root), "--roles", str(roles), "--task", "11",
         "--reason", "fine", "--as", "adj",

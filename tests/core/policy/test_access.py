@@ -166,7 +166,16 @@ def test_a_roles_file_that_is_not_one_is_refused_with_its_name(tmp_path: Path, t
         ("ann@example.org", {Write.ANNOTATION, Write.SHOWN, Write.QUEUE, Write.SIGN_OUT}),
         (
             "judge@example.org",
-            {Write.ANNOTATION, Write.SHOWN, Write.QUEUE, Write.CORRECTION, Write.RECORD, Write.SIGN_OUT},
+            {
+                Write.ANNOTATION,
+                Write.SHOWN,
+                Write.QUEUE,
+                Write.CORRECTION,
+                Write.RECORD,
+                Write.SIGN_OUT,
+                Write.VERDICT_EDIT,
+                Write.EXCLUSION,
+            },
         ),
         ("ops@example.org", set(Write)),
     ],
