@@ -458,6 +458,10 @@ def _next_frame(rel: str) -> str | None:
     return f"{folder}/{following}" if folder else following
 
 
+_LANDING = threading.Lock()
+"""Held while a fetched image is stored, dated and the cache bounded (reader and prefetch threads)."""
+
+
 def _prefetch(mirror: Path, tree: Path, rel: str, asked_at: float) -> None:
     if not (tree / rel).is_file():
         with contextlib.suppress(Exception):  # a prefetch is a guess; the real read reports errors
@@ -483,15 +487,19 @@ def fetch_image(mirror: Path, tree: Path, rel: str, read_at: float | None = None
         data = _call(fs, "cat_file", f"{base}/{rel}")
     except Exception as exc:
         raise RemoteReadError(f"{url}/{rel}: could not be fetched ({_reason(exc)})") from None
-    stored = _store(tree, item, data, url)
-    if isinstance(stored, str):
-        raise RemoteReadError(stored)
-    if read_at is not None:
-        with contextlib.suppress(OSError):
-            os.utime(tree / rel, (read_at, os.stat(tree / rel).st_mtime))
-    with manifest.connect(mirror) as db:
-        manifest.save(db, [stored])
-        _evict(db, tree)
+    # One image lands at a time: a prefetch's file, newest until its read time is set on it, must
+    # never be what an eviction compares a frame just read against (that frame would be dropped
+    # before its reader opens it).
+    with _LANDING:
+        stored = _store(tree, item, data, url)
+        if isinstance(stored, str):
+            raise RemoteReadError(stored)
+        if read_at is not None:
+            with contextlib.suppress(OSError):
+                os.utime(tree / rel, (read_at, os.stat(tree / rel).st_mtime))
+        with manifest.connect(mirror) as db:
+            manifest.save(db, [stored])
+            _evict(db, tree)
 
 
 def _evict(db: sqlite3.Connection, tree: Path) -> None:
