@@ -211,7 +211,10 @@ def _headline_row(label: str, head: Headline, published: ResultLine | None) -> N
             width="content",
         )
     if published is not None:
-        st.caption(f"Success rate: {figures_in_words(published)}")
+        with st.container(horizontal=True, vertical_alignment="center"):
+            st.caption(f"Success rate: {figures_in_words(published)}")
+            # The figure's trajectories, each with the verdict it contributed: the Results page.
+            st.page_link(PAGES["published"], label="What it counts", icon=":material/list:")
 
 
 def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:

@@ -229,8 +229,7 @@ def test_clicking_a_site_bar_narrows_the_list_and_links_the_filter(app, sample: 
     assert 0 < len(rows) == len(wanted) < len(frame)
     assert set(rows["site"]) == {site}
     assert set(rows["task_id"]) == set(wanted["task_id"])
-    link = at.get("page_link")[0].proto
-    assert link.page.endswith("trajectories")
+    (link,) = [p.proto for p in at.get("page_link") if p.proto.page.endswith("trajectories")]
     assert parse_qs(link.query_string) == {"runs": [metrics.run_labels(index.runs)[run]], "sites": [site]}
 
 
