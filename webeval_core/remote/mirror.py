@@ -488,15 +488,18 @@ def fetch_image(mirror: Path, tree: Path, rel: str, read_at: float | None = None
     except Exception as exc:
         raise RemoteReadError(f"{url}/{rel}: could not be fetched ({_reason(exc)})") from None
     # One image lands at a time: a prefetch's file, newest until its read time is set on it, must
-    # never be what an eviction compares a frame just read against (that frame would be dropped
-    # before its reader opens it).
+    # never be what an eviction compares a frame just read against.
     with _LANDING:
         stored = _store(tree, item, data, url)
         if isinstance(stored, str):
             raise RemoteReadError(stored)
-        if read_at is not None:
-            with contextlib.suppress(OSError):
-                os.utime(tree / rel, (read_at, os.stat(tree / rel).st_mtime))
+        # Dated by this clock always: a new file's own atime comes from the kernel's coarse clock,
+        # which can lag time.time() by milliseconds, so a frame just fetched could look older
+        # than a prefetch dated a moment before it, and be evicted before it is opened.
+        with contextlib.suppress(OSError):
+            os.utime(
+                tree / rel, (read_at if read_at is not None else time.time(), os.stat(tree / rel).st_mtime)
+            )
         with manifest.connect(mirror) as db:
             manifest.save(db, [stored])
             _evict(db, tree)
