@@ -61,9 +61,12 @@ def run_lines(found: Run, members: list[TrajectorySummary]) -> list[str]:
     meta = ", ".join(f"{k}={v}" for k, v in found.metadata.items() if v)
     if meta:
         lines.append(f"  {meta}")
+    from webeval_core.reading.task_state import task_progress
+
     rows = [
         [
             s.task_id,
+            task_progress(s.path).state.value,  # finished, crashed, running, stalled: as of now
             s.outcome or "-",
             str(s.steps),
             str(s.verdict.status) if s.verdict else "-",
@@ -71,8 +74,8 @@ def run_lines(found: Run, members: list[TrajectorySummary]) -> list[str]:
         ]
         for s in members
     ]
-    header = ["task", "outcome", "steps", "verdict", "other scores"]
-    lines += [f"  {line}" for line in table(header, rows, right=(2,))]
+    header = ["task", "state", "outcome", "steps", "verdict", "other scores"]
+    lines += [f"  {line}" for line in table(header, rows, right=(3,))]
     return lines
 
 

@@ -46,7 +46,7 @@ def build_index(
 
 
 def index_as_json(index: RootIndex) -> dict[str, object]:
-    """The shape `webeval ls --json` prints."""
+    """The shape `webeval ls --json` prints (each trajectory's `state` as of now, `task_progress`)."""
     return {
         "root": str(index.root),
         "runs": [
@@ -54,7 +54,7 @@ def index_as_json(index: RootIndex) -> dict[str, object]:
                 "key": run.key,
                 **run.metadata,
                 "trajectories": [
-                    json.loads(s.model_dump_json(exclude={"run_key"}))
+                    json.loads(s.model_dump_json(exclude={"run_key"})) | {"state": _state(s.path)}
                     for s in index.summaries
                     if s.run_key == run.key and not s.unreadable
                 ],
@@ -66,3 +66,9 @@ def index_as_json(index: RootIndex) -> dict[str, object]:
             for s in index.unreadable
         ],
     }
+
+
+def _state(folder: Path) -> str:
+    from webeval_core.reading.task_state import task_progress
+
+    return task_progress(folder).state.value
