@@ -78,7 +78,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     roots = _score_roots(args.paths)
     if roots is None:
         return 1
-    batches = [(root.path, list(iter_trajectory_dirs(root.path))) for root in roots]
+    batches = _finished_only([(root.path, list(iter_trajectory_dirs(root.path))) for root in roots])
     before = verdicts_before([folder for _, found in batches for folder in found], args.against)
     mirrored = [root for root in roots if root.url]
     if scheduler_address(args.cluster):
@@ -139,6 +139,25 @@ def _record_flips(
         Path(args.flips).write_text(report.model_dump_json(indent=1), encoding="utf-8")
         say(sys.stderr, f"webeval score: wrote {len(report.flips)} flip(s) to {args.flips}")
     return report
+
+
+def _finished_only(batches: list[tuple[Path, list[Path]]]) -> list[tuple[Path, list[Path]]]:
+    """The folders whose task is over (`reading.task_state`): a running or stalled task of a live
+    run is skipped, said on stderr, and scored by a later run of the command once it finishes.
+    """
+    from webeval_core.presentation.wording import plural
+    from webeval_core.reading.task_state import task_progress
+
+    kept: list[tuple[Path, list[Path]]] = []
+    skipped = 0
+    for root, folders in batches:
+        over = [folder for folder in folders if not task_progress(folder).state.unfinished]
+        skipped += len(folders) - len(over)
+        kept.append((root, over))
+    if skipped:
+        said = plural(skipped, "unfinished trajectory", "unfinished trajectories")
+        say(sys.stderr, f"webeval score: skipped {said} (running or stalled): score again once they finish")
+    return kept
 
 
 def _on_cluster(

@@ -51,3 +51,24 @@ def test_a_guessed_site_url_is_said_on_stderr_once_with_the_trajectories_it_conc
             f" __REDDIT__ = {REDDIT} from the HAR (guesses can be wrong for multi-site tasks: pass a config)"
         )
         assert err == [guessed]
+
+
+def test_a_live_run_is_scored_as_far_as_it_is_finished(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A running task is skipped (said on stderr), never scored as aborted; once it has finished a
+    later scoring scores it."""
+    traj = tmp_path / "runs" / "WebSurfer-live" / "fara-7b" / "demo" / "WebArenaVerified" / "0" / "traj"
+    fara_folder(
+        traj, "11", final_answer='{"task_type": "retrieve", "status": "SUCCESS", "retrieved_data": [6]}'
+    )
+    running = fara_folder(traj, "27", final_answer=None, times=False)
+    code, out = run_cli("score", str(tmp_path / "runs"), "--json", "--jobs", "1")
+    assert code == 0
+    assert [r["task_id"] for r in json.loads(out)["results"]] == ["11"]
+    assert "skipped 1 unfinished trajectory (running or stalled)" in capsys.readouterr().err
+    (running / "times.json").write_text('{"start_time": 1, "end_time": 2, "duration": 1}')  # it ended
+    code, out = run_cli("score", str(tmp_path / "runs"), "--json", "--jobs", "1")
+    results = {r["task_id"]: r for r in json.loads(out)["results"]}
+    assert code == 0 and set(results) == {"11", "27"}
+    assert "skipped" not in capsys.readouterr().err
