@@ -26,14 +26,11 @@ from webeval_core.review import (
     dismiss,
     engines_of,
     exclusions_in_force,
-    open_proposals,
-    proposals_from,
     published_root,
-    read_corrections,
-    read_dismissals,
     read_exclusions,
     results,
     save_exclusion,
+    undecided_proposals,
 )
 from webeval_core.runs import last_scoring
 from webeval_ui.app_shell import require_app_shell
@@ -141,9 +138,7 @@ def _exclusions(store: AnnotationStore) -> None:
 
 
 def _proposals(store: AnnotationStore) -> None:
-    exclusions = read_exclusions(store)
-    found = proposals_from(current_queries(), read_corrections(store))
-    left = open_proposals(found, exclusions, read_dismissals(store))
+    left = undecided_proposals(current_queries(), store)
     st.subheader(f"Proposals to exclude ({len(left)})")
     if not left:
         st.caption(

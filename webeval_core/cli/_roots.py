@@ -60,11 +60,8 @@ def load_index(args: argparse.Namespace, command: str) -> RootIndex | None:
     """Every summary of `args.root` (its index brought up to date); None when it is no folder."""
     from webeval_core.runs.index import build_index
 
-    root = local_root(args.root, command)
+    root = _folder(args, command)
     if root is None:
-        return None
-    if not root.is_dir():
-        complain(command, root, "not a folder")
         return None
     return build_index(root, use_cache=not getattr(args, "no_cache", False), on_progress=Progress("Reading"))
 
@@ -74,12 +71,20 @@ def root_queries(args: argparse.Namespace, command: str) -> IndexQueries | None:
     from webeval_core.reading.task_catalog import installed_catalog
     from webeval_core.runs import IndexQueries, IndexStore, refresh_index
 
+    root = _folder(args, command)
+    if root is None:
+        return None
+    store = IndexStore(root)
+    refresh_index(store, on_progress=Progress("Reading"))
+    return IndexQueries(store, installed_catalog())
+
+
+def _folder(args: argparse.Namespace, command: str) -> Path | None:
+    """The local folder of `args.root`; None when it cannot be had or is no folder (said why)."""
     root = local_root(args.root, command)
     if root is None:
         return None
     if not root.is_dir():
         complain(command, root, "not a folder")
         return None
-    store = IndexStore(root)
-    refresh_index(store, on_progress=Progress("Reading"))
-    return IndexQueries(store, installed_catalog())
+    return root

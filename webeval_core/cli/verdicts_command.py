@@ -143,12 +143,12 @@ def _run_key(queries: IndexQueries, given: str) -> str:
 def _trajectory(
     queries: IndexQueries, store: AnnotationStore, args: argparse.Namespace
 ) -> PublishedTrajectory:
-    from webeval_core.review import by_item, published_root
+    from webeval_core.review import by_item, published_runs
 
     if not args.run:
         raise ValueError("an edit is of one trajectory: give --run")
     item = (_run_key(queries, args.run), args.task)
-    found = by_item(published_root(queries, None, store)).get(item)
+    found = by_item(published_runs(queries, None, store, [item[0]])).get(item)
     if found is None:
         raise ValueError(f"run {item[0]} has no task {item[1]!r}")
     return found
@@ -157,21 +157,16 @@ def _trajectory(
 def _list(queries: IndexQueries, store: AnnotationStore, args: argparse.Namespace, out: TextIO) -> int:
     from webeval_core.review import (
         exclusions_in_force,
-        open_proposals,
-        proposals_from,
         published_root,
-        read_corrections,
-        read_dismissals,
         read_edits,
         read_exclusions,
+        undecided_proposals,
     )
 
     edits, exclusions = read_edits(store), read_exclusions(store)
     edited = [t for t in published_root(queries, None, store) if t.edit is not None]
     kept = list(exclusions_in_force(exclusions).values())
-    proposals = open_proposals(
-        proposals_from(queries, read_corrections(store)), exclusions, read_dismissals(store)
-    )
+    proposals = undecided_proposals(queries, store)
     if args.json:
         document = {
             "edits": [t.edit.model_dump(mode="json") for t in edited if t.edit is not None],

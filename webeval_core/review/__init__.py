@@ -141,6 +141,7 @@ __all__ = [
     "save_queue",
     "summary_verdicts",
     "try_correction",
+    "undecided_proposals",
     "verifier_halves",
     "with_reviewers",
     "write_edit",
@@ -225,6 +226,7 @@ if TYPE_CHECKING:
         read_dismissals,
         read_exclusions,
         save_exclusion,
+        undecided_proposals,
     )
     from webeval_core.review.failure_agreement import (
         FailureAgreement,

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from webeval_core.policy.access import Write
 from webeval_core.review.annotation_db import AnnotationStore
 from webeval_core.review.annotations import Said
-from webeval_core.review.corrections import CorrectionKind, TaskCorrection
+from webeval_core.review.corrections import CorrectionKind, TaskCorrection, read_corrections
 from webeval_core.runs import IndexQueries
 
 EXCLUSION_RECORD = "exclusion"
@@ -220,3 +220,11 @@ def proposals_from(queries: IndexQueries, corrections: Iterable[TaskCorrection])
         if row.core_error and row.core_error.startswith(ENVIRONMENT_ERRORS)
     ]
     return found
+
+
+def undecided_proposals(queries: IndexQueries, store: AnnotationStore) -> list[ExclusionProposal]:
+    """The proposals the data makes for a root that nobody accepted or dismissed yet (what the
+    Results page and `webeval verdicts list` offer).
+    """
+    made = proposals_from(queries, read_corrections(store))
+    return open_proposals(made, read_exclusions(store), read_dismissals(store))

@@ -21,6 +21,7 @@ from webeval_core.review.exclusions import (
     read_dismissals,
     read_exclusions,
     save_exclusion,
+    undecided_proposals,
 )
 from webeval_core.runs import IndexQueries, IndexStore, refresh_index
 
@@ -76,3 +77,4 @@ def test_a_decided_proposal_is_offered_no_more(tmp_path: Path) -> None:
     left = open_proposals(proposals, read_exclusions(store), read_dismissals(store))
     assert invalid not in left and infeasible not in left
     assert len(left) == len(proposals) - 2
+    assert undecided_proposals(queries, store) == left  # what the Results page and the CLI offer
