@@ -69,17 +69,21 @@ __all__ = [
     "frames_of",
     "histograms",
     "judge_verdict",
+    "live_lines",
     "moment",
     "network_results",
     "official_caption",
     "official_evaluation",
     "outcome_table",
     "overview_figures",
+    "pace_line",
     "pairs_table",
     "plural",
     "points_change",
     "prefetch_frame",
     "prefetch_thumbnail",
+    "progress_line",
+    "rate_line",
     "render_overlay",
     "render_results",
     "report_differences",
@@ -112,6 +116,7 @@ __all__ = [
     "verdict_field_table",
     "verdicts_table",
     "walk_of",
+    "watched_line",
     "with_attempts",
     "zoom_view",
 ]
@@ -141,6 +146,13 @@ if TYPE_CHECKING:
     )
     from webeval_core.presentation.comparison import code_counts_table, statistics_table
     from webeval_core.presentation.frames import Frame, frames_of, step_marks, step_point
+    from webeval_core.presentation.live_words import (
+        live_lines,
+        pace_line,
+        progress_line,
+        rate_line,
+        watched_line,
+    )
     from webeval_core.presentation.network_detail import (
         evaluator_limits,
         expected_checks_table,

@@ -9,7 +9,12 @@ if TYPE_CHECKING:
     from webeval_core.reading import ScoreFile
 
 Tone = Literal["good", "partial", "bad"]
-OUTCOME_TONES: dict[str, Tone] = {"answered": "good", "no_answer": "partial", "aborted": "bad"}
+OUTCOME_TONES: dict[str, Tone] = {
+    "answered": "good",
+    "no_answer": "partial",
+    "aborted": "bad",
+    "unfinished": "partial",
+}
 STATUS_TONES: dict[str, Tone] = {"success": "good", "failure": "bad", "error": "partial"}
 
 

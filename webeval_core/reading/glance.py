@@ -30,6 +30,7 @@ from webeval_core.reading.folderreader import (
 from webeval_core.reading.markers import CORE_LOG_NAME
 from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
 from webeval_core.reading.screenshots import count_screenshots
+from webeval_core.reading.task_state import ending_without_answer
 from webeval_core.reading.taskdata import site_of, task_text_of
 from webeval_core.reading.trajectory_reader import (
     NO_ANSWER_MARKER,
@@ -111,9 +112,10 @@ def _glance(reader: FolderReader) -> Glance:
             "screenshots": count_screenshots(reader.folder, reader.names),
         }
     else:
-        found = {"task_id": reader.folder.name, "layout": "fara", "outcome": "aborted"}
+        outcome = ending_without_answer(reader.names, reader.read_bytes(CORE_LOG_NAME, LOG_READ_LIMIT))
+        found = {"task_id": reader.folder.name, "layout": "fara", "outcome": outcome}
     last_error = _last_error(reader)
-    if kind == "crashed":
+    if kind == "crashed" and found["outcome"] == "aborted":
         found["crash_reason"] = crash_reason(last_error)
     scores: dict[str, ScoreFile] = {}
     if SCORES_DIR in reader.names:  # else listing it fails, which the full reader ignores
@@ -139,7 +141,7 @@ def _fara(reader: FolderReader) -> dict[str, Any]:
     return {
         "task_id": answer_task_id(answer_file) if answer_file else reader.folder.name,
         "layout": "fara",
-        "outcome": fara_outcome(answer),
+        "outcome": fara_outcome(reader, answer),
         "final_answer_text": text if text != NO_ANSWER_MARKER else None,
         "steps": count_steps(log_data) if log_data is not None else 0,
         "screenshots": count_screenshots(reader.folder, reader.names, answer.screenshots if answer else ()),

@@ -40,6 +40,7 @@ from webeval_core.reading.markers import (
 )
 from webeval_core.reading.scorefiles import ScoreFile
 from webeval_core.reading.screenshots import Screenshots, discover_screenshots
+from webeval_core.reading.task_state import ending_without_answer
 from webeval_core.reading.taskdata import TaskText
 from webeval_core.support.diagnostics import Diagnostic, UnreadableError
 
@@ -59,9 +60,9 @@ __all__ = [
 NO_ANSWER_MARKER = "<no_answer>"
 FINAL_ANSWER_SUFFIX = "_final_answer.json"
 
-Ending = Literal["answered", "no_answer", "aborted"]
-"""How the agent's run ended: it answered, stopped without an answer, or crashed (`review.Outcome`
-is the other question: did it succeed)."""
+Ending = Literal["answered", "no_answer", "aborted", "unfinished"]
+"""How the agent's run ended: it answered, stopped without an answer, or crashed; or it has not
+ended yet (`reading.task_state`). `review.Outcome` is the other question: did it succeed."""
 Layout = Literal["fara", "webarena-verified"]
 
 _REASON_CHARS = 300
@@ -298,7 +299,7 @@ def _load_fara(reader: FolderReader) -> Trajectory:
         path=folder,
         task_id=answer_task_id(answer_file) if answer_file else folder.name,
         layout="fara",
-        outcome=fara_outcome(answer),
+        outcome=fara_outcome(reader, answer),
         final_answer=answer,
         answer_file=answer_file,
         final_answer_text=answer.final_answer if answer and answer.final_answer != NO_ANSWER_MARKER else None,
@@ -317,7 +318,7 @@ def read_agent_response(reader: FolderReader) -> tuple[str | None, Ending]:
     """agent_response.json's text (None when empty or unreadable) and the outcome it gives."""
     data = reader.read_bytes(AGENT_RESPONSE)
     if data is None:
-        return None, "aborted"
+        return None, answerless_ending(reader, AGENT_RESPONSE)
     text, decode_problems = decode_text(data, AGENT_RESPONSE)
     reader.extend(decode_problems)
     if not text.strip():
@@ -346,6 +347,16 @@ def _load_webarena_verified(reader: FolderReader) -> Trajectory:
 def _load_crashed(reader: FolderReader) -> Trajectory:
     """A folder holding only core.log: the task crashed and was left for re-execution."""
     common = reader.common()
+    if ending_without_answer(reader.names, reader.read_bytes(CORE_LOG_NAME, LOG_READ_LIMIT)) == "unfinished":
+        reader.warn(CORE_LOG_NAME, "is all the folder holds: the task is starting (again, after a resume)")
+        return Trajectory(
+            path=reader.folder,
+            task_id=reader.folder.name,
+            layout="fara",
+            outcome="unfinished",
+            **common,
+            warnings=tuple(reader.warnings),
+        )
     errors = [line for line in common["core_log"] if line.is_error]
     reason = crash_reason(errors[-1].message if errors else None)
     reader.warn(CORE_LOG_NAME, f"is all the folder holds: the task crashed ({reason}); counted as aborted")
@@ -375,9 +386,6 @@ def last_error_line(message: str) -> str:
 
 def choose_answer_file(reader: FolderReader, answers: list[str]) -> str | None:
     if not answers:
-        reader.warn(
-            f"*{FINAL_ANSWER_SUFFIX}", "missing: the run stopped before writing an answer; counted as aborted"
-        )
         return None
     if len(answers) == 1:
         return answers[0]
@@ -413,10 +421,25 @@ def answer_task_id(answer_file: str) -> str:
     return answer_file.removesuffix(suffix)
 
 
-def fara_outcome(answer: FinalAnswer | None) -> Ending:
-    if answer is None or answer.is_aborted:
+def fara_outcome(reader: FolderReader, answer: FinalAnswer | None) -> Ending:
+    """How a Fara folder's run ended, from its answer; without one, whether its task is over."""
+    if answer is None and not reader.answer_files():
+        return answerless_ending(reader, f"*{FINAL_ANSWER_SUFFIX}")
+    if answer is None or answer.is_aborted:  # an unusable answer file was warned of where read
         return "aborted"
     return "no_answer" if answer.final_answer == NO_ANSWER_MARKER else "answered"
+
+
+def answerless_ending(reader: FolderReader, missing: str) -> Ending:
+    """A folder without an answer (`missing` names what it lacks): aborted when its task is over,
+    unfinished while it runs (the task state's rule), with the warning that says which.
+    """
+    ending = ending_without_answer(reader.names, reader.read_bytes(CORE_LOG_NAME, LOG_READ_LIMIT))
+    if ending == "aborted":
+        reader.warn(missing, "missing: the run stopped before writing an answer; counted as aborted")
+    else:
+        reader.warn(missing, "missing: the task has not finished; left out of every rate until it does")
+    return ending
 
 
 def read_times(reader: FolderReader) -> Times | None:

@@ -7,7 +7,8 @@ the background for the app (background), queries (the app's lists, counts and ch
 file), lists (a list too long for a link, saved beside the index), and metrics (success rates,
 breakdowns, the failure taxonomy, run comparison), computed with pandas, and paired statistics of
 two runs (statistics: McNemar's exact test, a paired bootstrap interval), intervals of one rate
-(intervals: Wilson, bootstrap); judges keeps each judge's scores apart.
+(intervals: Wilson, bootstrap); judges keeps each judge's scores apart; run_watch follows a run
+while it runs (progress, pace, silent tasks).
 
 May import: reading, scoring (verdicts read back from score files; never the engine's evaluation)
 and diagnostics. Never imports review or presentation.
@@ -35,6 +36,7 @@ __all__ = [
     "PASS_TO_FAIL",
     "RESULTS",
     "TEST_NAMES",
+    "THROUGHPUT_WINDOW_S",
     "VERDICT_OUTCOME_GROUPS",
     "BackgroundRefresh",
     "BarChoice",
@@ -43,6 +45,7 @@ __all__ = [
     "IndexStore",
     "IndexView",
     "ListedTrajectory",
+    "LiveProgress",
     "PairedStatistics",
     "QueryError",
     "QueryResult",
@@ -50,10 +53,12 @@ __all__ = [
     "RefreshStatus",
     "RootIndex",
     "Run",
+    "RunWatch",
     "TrajectoryFilter",
     "TrajectoryRef",
     "TrajectorySummary",
     "WalkItem",
+    "WatchedTask",
     "available_judges",
     "bootstrap_rate_interval",
     "build_index",
@@ -138,6 +143,7 @@ if TYPE_CHECKING:
     from webeval_core.runs.queries import BarChoice, IndexQueries, ListedTrajectory, WalkItem
     from webeval_core.runs.refresh import RefreshReport, fingerprint, refresh_index
     from webeval_core.runs.row_sql import code_choice
+    from webeval_core.runs.run_watch import THROUGHPUT_WINDOW_S, LiveProgress, RunWatch, WatchedTask
     from webeval_core.runs.scoring_log import last_scoring, record_flips, recorded_scorings, score_recorded
     from webeval_core.runs.sqlquery import (
         DEFAULT_MAX_ROWS,

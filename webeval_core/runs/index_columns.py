@@ -163,7 +163,9 @@ TRAJECTORY_COLUMNS: tuple[IndexColumn, ...] = (
     ),
     _column("task_id", "TEXT NOT NULL", "the task's id", _summary_field("task_id")),
     _column("layout", "TEXT", "'fara' or 'webarena-verified'", _summary_field("layout")),
-    _column("outcome", "TEXT", "'answered', 'no_answer' or 'aborted'", _summary_field("outcome")),
+    _column(
+        "outcome", "TEXT", "'answered', 'no_answer', 'aborted' or 'unfinished'", _summary_field("outcome")
+    ),
     _column("steps", "INTEGER", "actions the agent took", _summary_field("steps")),
     _column("screenshots", "INTEGER", "screenshot files in the folder", _summary_field("screenshots")),
     _column("duration_s", "REAL", "solver time in seconds (NULL when unknown)", _summary_field("duration_s")),

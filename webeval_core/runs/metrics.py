@@ -21,6 +21,7 @@ from webeval_core.runs.trajectory_filter import (
     FAIL,
     OUTCOME_GROUPS,
     PASS,
+    UNFINISHED,
     UNREADABLE,
     UNSCORED,
     TrajectoryFilter,
@@ -262,8 +263,8 @@ def _result(
     """Result label and the value it adds to the success rate (None: left out, upstream's rule)."""
     if unreadable or outcome is None:
         return UNREADABLE, None
-    if outcome == "aborted":
-        return ABORTED, None
+    if outcome in (ABORTED, UNFINISHED):
+        return outcome, None
     if outcome == "no_answer":
         return NO_ANSWER, score if score is not None and status != "error" else 0.0
     if status == "error":
@@ -274,7 +275,7 @@ def _result(
 
 
 def _outcome_group(result: str, outcome: str | None) -> str:
-    if result in (UNREADABLE, ABORTED, NO_ANSWER, SCORING_ERROR):
+    if result in (UNREADABLE, ABORTED, NO_ANSWER, SCORING_ERROR, UNFINISHED):
         return result
     return ANSWERED if outcome == "answered" else UNREADABLE
 
@@ -304,6 +305,9 @@ class Headline:
     """How many answered but have no verdict or single score yet (left out of the success rate)."""
     unreadable: int
     """How many folders could not be loaded (left out of the success rate)."""
+    unfinished: int = 0
+    """How many tasks have not finished yet, in a run that goes on (left out of the success rate,
+    neither failures nor aborted)."""
 
 
 def headline(frame: pd.DataFrame) -> Headline:
@@ -320,6 +324,7 @@ def headline(frame: pd.DataFrame) -> Headline:
         scoring_errors=int(results.get(SCORING_ERROR, 0)),
         unscored=int(results.get(UNSCORED, 0)),
         unreadable=int(results.get(UNREADABLE, 0)),
+        unfinished=int(results.get(UNFINISHED, 0)),
     )
 
 

@@ -19,6 +19,7 @@ from webeval_core.runs.trajectory_filter import (
     ANSWERED,
     FAIL,
     PASS,
+    UNFINISHED,
     UNREADABLE,
     UNSCORED,
     TrajectoryFilter,
@@ -75,12 +76,13 @@ WITH judged AS (
   SELECT *, CASE
       WHEN COALESCE(unreadable, '') != '' OR outcome IS NULL THEN :unreadable
       WHEN outcome = 'aborted' THEN :aborted
+      WHEN outcome = 'unfinished' THEN :unfinished
       WHEN outcome = 'no_answer' THEN :no_answer
       WHEN status = 'error' THEN :scoring_error
       WHEN pass_value IS NULL THEN :unscored
       WHEN pass_value >= 1.0 THEN :pass_label ELSE :fail_label END AS result,
     CASE
-      WHEN COALESCE(unreadable, '') != '' OR outcome IS NULL OR outcome = 'aborted' THEN NULL
+      WHEN COALESCE(unreadable, '') != '' OR outcome IS NULL OR outcome IN ('aborted', 'unfinished') THEN NULL
       WHEN outcome = 'no_answer' THEN
         CASE WHEN pass_value IS NOT NULL AND COALESCE(status, '') != 'error' THEN pass_value ELSE 0.0 END
       WHEN status = 'error' THEN NULL
@@ -88,7 +90,7 @@ WITH judged AS (
   FROM scored
 ), rows AS (
   SELECT *, NULLIF(prompt_tokens + completion_tokens, 0) AS tokens,  -- TrajectorySummary.tokens
-    CASE WHEN result IN (:unreadable, :aborted, :no_answer, :scoring_error) THEN result
+    CASE WHEN result IN (:unreadable, :aborted, :no_answer, :scoring_error, :unfinished) THEN result
       WHEN outcome = 'answered' THEN :answered ELSE :unreadable END AS outcome_group
   FROM labelled
 )
@@ -103,6 +105,7 @@ NAMES = {
     "official": OFFICIAL,
     "unreadable": UNREADABLE,
     "unscored": UNSCORED,
+    "unfinished": UNFINISHED,
     "pass_label": PASS,
     "fail_label": FAIL,
     "answered": ANSWERED,
@@ -120,13 +123,13 @@ HEADLINE = (
     "COUNT(*), COUNT(value), COUNT(CASE WHEN value >= 1.0 THEN 1 END), AVG(value),"
     " COUNT(CASE WHEN result = :no_answer THEN 1 END), COUNT(CASE WHEN result = :aborted THEN 1 END),"
     " COUNT(CASE WHEN result = :scoring_error THEN 1 END), COUNT(CASE WHEN result = :unscored THEN 1 END),"
-    " COUNT(CASE WHEN result = :unreadable THEN 1 END)"
+    " COUNT(CASE WHEN result = :unreadable THEN 1 END), COUNT(CASE WHEN result = :unfinished THEN 1 END)"
 )
 
 
 def headline_of(row: Sequence[Any]) -> metrics.Headline:
     """The headline numbers of a row of `HEADLINE`."""
-    n, counted, passed, rate, no_answer, aborted, errors, unscored, unreadable = row
+    n, counted, passed, rate, no_answer, aborted, errors, unscored, unreadable, unfinished = row
     return metrics.Headline(
         trajectories=n,
         counted=counted,
@@ -137,6 +140,7 @@ def headline_of(row: Sequence[Any]) -> metrics.Headline:
         scoring_errors=errors,
         unscored=unscored,
         unreadable=unreadable,
+        unfinished=unfinished,
     )
 
 

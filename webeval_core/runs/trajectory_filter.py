@@ -14,10 +14,12 @@ from webeval_core.scoring.verdicts import ABORTED, NO_ANSWER, SCORING_ERROR
 # Per-trajectory result labels: the cells of the tasks x runs matrix.
 PASS, FAIL = "pass", "fail"
 UNSCORED, UNREADABLE = "unscored", "unreadable"
-RESULTS = (PASS, FAIL, NO_ANSWER, ABORTED, SCORING_ERROR, UNSCORED, UNREADABLE)
-# Outcome groups: answered / no answer / aborted / scoring error (and folders we could not read).
+UNFINISHED = "unfinished"
+"""A task still running (or silent since) in a run that goes on: neither a failure nor aborted."""
+RESULTS = (PASS, FAIL, NO_ANSWER, ABORTED, SCORING_ERROR, UNSCORED, UNFINISHED, UNREADABLE)
+# Outcome groups: answered / no answer / aborted / scoring error / unfinished (and folders we could not read).
 ANSWERED = "answered"
-OUTCOME_GROUPS = (ANSWERED, NO_ANSWER, ABORTED, SCORING_ERROR, UNREADABLE)
+OUTCOME_GROUPS = (ANSWERED, NO_ANSWER, ABORTED, SCORING_ERROR, UNFINISHED, UNREADABLE)
 VERDICT_OUTCOME_GROUPS = frozenset({SCORING_ERROR})
 """Outcome groups that only a verdict tells (a scoring error); the others are read from the folder."""
 

@@ -186,6 +186,18 @@ def _other_benchmark(trajectory: Trajectory) -> bool:
     return trajectory.layout == "fara" and not trajectory.task_id.isdigit()
 
 
+def _left_out(trajectory: Trajectory) -> str:
+    """Why an aborted or unfinished trajectory is not scored."""
+    if trajectory.outcome == "unfinished":
+        return "unfinished: the task is still running (scored once it finishes)"
+    why = (
+        f"the task crashed ({trajectory.crash_reason})"
+        if trajectory.crash_reason
+        else "the run stopped without an answer file"
+    )
+    return f"aborted: {why} (excluded, not 0)"
+
+
 def _score(
     trajectory: Trajectory,
     catalog: TaskCatalog,
@@ -218,13 +230,8 @@ def _score(
         "sites": task.sites,
         "task_type": task.task_type,
     }
-    if trajectory.outcome == "aborted":
-        why = (
-            f"the task crashed ({trajectory.crash_reason})"
-            if trajectory.crash_reason
-            else "the run stopped without an answer file"
-        )
-        return ScoreOutcome(**info, status="excluded", reason=f"aborted: {why} (excluded, not 0)")
+    if trajectory.outcome in ("aborted", "unfinished"):
+        return ScoreOutcome(**info, status="excluded", reason=_left_out(trajectory))
     try:
         url_config, source = _resolve_config(path, *config, catalog)
     except UnreadableError as exc:

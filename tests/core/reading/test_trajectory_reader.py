@@ -25,6 +25,7 @@ from tests.harness.builders import (
     write_score,
     write_screenshots,
 )
+from webeval_core.reading.glance import glance_trajectory
 from webeval_core.reading.markers import LAYOUTS, is_trajectory_folder
 from webeval_core.reading.trajectory_reader import (
     Point,
@@ -449,12 +450,30 @@ def test_answer_only_folder(tmp_path: Path) -> None:
     assert warning_texts(t) == ["web_surfer.log: missing: the trajectory has no steps to show"]
 
 
-def test_log_only_folder_loads_as_aborted(tmp_path: Path) -> None:
+def test_log_only_folder_is_unfinished_until_its_task_is_over(tmp_path: Path) -> None:
     folder = tmp_path / "x"
     folder.mkdir()
     write_log(folder, [])
     t = load_trajectory(folder)
-    assert (t.task_id, t.outcome, t.steps) == ("x", "aborted", ())
+    assert (t.task_id, t.outcome, t.steps) == ("x", "unfinished", ())
+    assert "*_final_answer.json: missing: the task has not finished" in warning_texts(t)[-1]
+    # times.json says the task returned without an answer: aborted, as upstream counts it.
+    (folder / "times.json").write_text('{"start_time": 1.0, "end_time": 2.0, "duration": 1.0}')
+    assert load_trajectory(folder).outcome == "aborted"
+    assert glance_trajectory(folder).outcome == "aborted"
+
+
+def test_a_folder_emptied_by_a_resume_is_unfinished_not_crashed(tmp_path: Path) -> None:
+    folder = tmp_path / "traj" / "7"
+    folder.mkdir(parents=True)
+    log = "2025-11-14 14:21:00,000 [INFO] webeval.core.7 - [Execution 7] Start\n"
+    crash = "2025-11-14 14:22:00,000 [ERROR] webeval.core.7 - [Execution 7] Error running task: Timeout\n"
+    (folder / "core.log").write_text(log + crash + log)
+    t = load_trajectory(folder)
+    assert (t.outcome, t.crash_reason) == ("unfinished", None)
+    assert glance_trajectory(folder).outcome == "unfinished"
+    (folder / "core.log").write_text(log + crash + log + crash)  # the new attempt crashed too
+    assert load_trajectory(folder).outcome == glance_trajectory(folder).outcome == "aborted"
 
 
 # --- JSON for `webeval show --json` ---------------------------------------------------------

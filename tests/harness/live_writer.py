@@ -1,0 +1,223 @@
+"""A run written while the tests watch it: Fara's and the WebArena-Verified harness's files, replayed
+from the sample generator's folders at a realistic pace, with the truth of each task's state.
+
+Each task replays one sample folder: Fara's core.log `Start`, web_surfer.log a line at a time (each
+line in two writes), a screenshot per step (in two writes), then the answer file, times.json and
+core.log's `Completed`; a WebArena-Verified task writes network.har in pieces, then
+agent_response.json. A step comes every 0.2-1 s. Scripts: `finish`; `hang` (stops writing half-way,
+for good); `crash` (core.log logs `Error running task`); `resume` (crashes, then a resume empties
+its folder but for core.log and runs it again to the end).
+
+The writer holds `lock` while it writes, so a test that takes it sees no write half-done between
+reading the truth and asking the core.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+from webeval_core.reading.task_state import TaskState
+
+REPO = Path(__file__).resolve().parents[2]
+FARA_SAMPLE = (
+    REPO / "sample_runs/runs/WebSurfer-fara-100-max_n_images-3/fara-7b/demo/WebArenaVerified_sample/0/traj"
+)
+WAV_SAMPLE = REPO / "sample_runs/webarena-verified-cli"
+Script = Literal["finish", "hang", "crash", "resume"]
+
+
+@dataclass
+class TaskTruth:
+    """What the writer knows of one task: the ground truth the core's state is checked against."""
+
+    name: str
+    script: Script
+    last_write: float = 0.0
+    finished: bool = False
+    crashed: bool = False
+    attempts: int = 0
+    steps_written: int = 0
+
+    def state(self, now: float, window_s: float) -> TaskState:
+        if self.finished:
+            return TaskState.FINISHED
+        if self.crashed:
+            return TaskState.CRASHED
+        return TaskState.RUNNING if now - self.last_write <= window_s else TaskState.STALLED
+
+
+@dataclass
+class LiveWriter:
+    """Writes a run's tasks in threads (a few at a time, as a harness runs them) at `pace` seconds a step."""
+
+    run_dir: Path
+    layout: Literal["fara", "webarena-verified"]
+    scripts: dict[str, Script]
+    pace: tuple[float, float] = (0.2, 1.0)
+    parallel: int = 4
+    seed: int = 7
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    truth: dict[str, TaskTruth] = field(default_factory=dict)
+    _threads: list[threading.Thread] = field(default_factory=list)
+
+    @property
+    def tasks_dir(self) -> Path:
+        return self.run_dir / "traj" if self.layout == "fara" else self.run_dir
+
+    def start(self) -> LiveWriter:
+        self.tasks_dir.mkdir(parents=True, exist_ok=True)
+        names = list(self.scripts)
+        for lane in range(self.parallel):
+            mine = names[lane :: self.parallel]
+            thread = threading.Thread(target=self._lane, args=(mine, self.seed + lane), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def join(self, timeout: float = 120.0) -> None:
+        for thread in self._threads:
+            thread.join(timeout)
+
+    @property
+    def done(self) -> bool:
+        return not any(thread.is_alive() for thread in self._threads)
+
+    def _lane(self, names: list[str], seed: int) -> None:
+        rng = random.Random(seed)
+        for name in names:
+            truth = TaskTruth(name=name, script=self.scripts[name])
+            if self.layout == "fara":
+                _FaraTask(self, truth, rng).run()
+            else:
+                _WavTask(self, truth, rng).run()
+
+    def write(
+        self, truth: TaskTruth, path: Path, data: bytes, *, append: bool = False, **changes: object
+    ) -> None:
+        """One write of a task's file, with what it changes of the task's truth (known from its first)."""
+        with self.lock:
+            self.truth.setdefault(truth.name, truth)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "ab" if append else "wb") as f:
+                f.write(data)
+            for name, value in changes.items():
+                setattr(truth, name, value)
+            truth.last_write = time.time()
+
+    def pause(self, rng: random.Random) -> None:
+        time.sleep(rng.uniform(*self.pace))
+
+
+def _source(sample: Path, index: int) -> Path:
+    """A finished sample folder to replay (one with an answer and an action log)."""
+    folders = sorted(
+        p for p in sample.iterdir() if (p / "web_surfer.log").is_file() and (p / "times.json").is_file()
+    )
+    return folders[index % len(folders)]
+
+
+@dataclass
+class _FaraTask:
+    writer: LiveWriter
+    truth: TaskTruth
+    rng: random.Random
+
+    @property
+    def folder(self) -> Path:
+        return self.writer.tasks_dir / self.truth.name
+
+    def run(self) -> None:
+        source = _source(FARA_SAMPLE, int(self.truth.name) if self.truth.name.isdigit() else 0)
+        script = self.truth.script
+        if script == "resume":
+            self._attempt(source, stop_after=2, end="crash")
+            self.writer.pause(self.rng)
+            self._empty()
+            self._attempt(source, stop_after=None, end="finish")
+            return
+        stop = None if script == "finish" else 2
+        self._attempt(source, stop_after=stop, end=script)
+
+    def _core(self, level: str, message: str, **changes: object) -> None:
+        when = datetime.now().strftime("%Y-%m-%d %H:%M:%S,%f")[:-3]
+        line = f"{when} [{level}] webeval.core.{self.truth.name} - {message}\n"
+        self.writer.write(self.truth, self.folder / "core.log", line.encode(), append=True, **changes)
+
+    def _attempt(self, source: Path, stop_after: int | None, end: str) -> None:
+        self.truth.attempts += 1
+        name = self.truth.name
+        self._core("INFO", f"[Execution {name}] Start", crashed=False, steps_written=0)
+        lines = (source / "web_surfer.log").read_bytes().splitlines(keepends=True)
+        shots = sorted(source.glob("screenshot*.png"), key=lambda p: len(p.name))
+        for k, line in enumerate(lines):
+            if stop_after is not None and k >= stop_after:
+                break
+            half = len(line) // 2
+            log = self.folder / "web_surfer.log"
+            self.writer.write(self.truth, log, line[:half], append=True)
+            time.sleep(0.02)
+            self.writer.write(self.truth, log, line[half:], append=True, steps_written=k + 1)
+            if k < len(shots):
+                self._in_pieces(shots[k], self.folder / shots[k].name)
+            self.writer.pause(self.rng)
+        if end == "hang":
+            return
+        if end == "crash":
+            self._core(
+                "ERROR", f"[Execution {name}] Error running task: TimeoutError: page.goto", crashed=True
+            )
+            return
+        answer = next(source.glob("*_final_answer.json"))
+        self._in_pieces(answer, self.folder / f"{name}_final_answer.json", finished=True)
+        self.writer.write(self.truth, self.folder / "times.json", (source / "times.json").read_bytes())
+        self._core("INFO", f"[Execution {name}] Completed")
+
+    def _in_pieces(self, source: Path, target: Path, **changes: object) -> None:
+        data = source.read_bytes()
+        half = len(data) // 2
+        self.writer.write(self.truth, target, data[:half], **changes)
+        time.sleep(0.02)
+        self.writer.write(self.truth, target, data[half:], append=True)
+
+    def _empty(self) -> None:
+        """What Fara's resume does: every file of the folder deleted but core.log."""
+        with self.writer.lock:
+            for path in self.folder.iterdir():
+                if path.name == "core.log":
+                    continue
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
+            self.truth.last_write = time.time()
+
+
+@dataclass
+class _WavTask:
+    writer: LiveWriter
+    truth: TaskTruth
+    rng: random.Random
+
+    def run(self) -> None:
+        names = sorted(p.name for p in WAV_SAMPLE.iterdir() if p.is_dir())
+        source = WAV_SAMPLE / names[sum(map(ord, self.truth.name)) % len(names)]
+        folder = self.writer.tasks_dir / self.truth.name
+        self.truth.attempts = 1
+        with self.writer.lock:
+            folder.mkdir(parents=True, exist_ok=True)
+            self.writer.truth[self.truth.name] = self.truth
+            self.truth.last_write = time.time()
+        har = (source / "network.har").read_bytes()
+        pieces = 4
+        for k in range(pieces):
+            if self.truth.script == "hang" and k == 2:
+                return
+            chunk = har[k * len(har) // pieces : (k + 1) * len(har) // pieces]
+            self.writer.write(self.truth, folder / "network.har", chunk, append=k > 0, steps_written=k + 1)
+            self.writer.pause(self.rng)
+        response = (source / "agent_response.json").read_bytes()
+        self.writer.write(self.truth, folder / "agent_response.json", response, finished=True)
