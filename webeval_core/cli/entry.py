@@ -20,6 +20,7 @@ from webeval_core.cli import (
     score_command,
     show_command,
     verdicts_command,
+    watch_command,
 )
 from webeval_core.version import __version__
 
@@ -29,6 +30,7 @@ from webeval_core.version import __version__
 COMMANDS = (
     show_command,
     ls_command,
+    watch_command,
     score_command,
     index_command,
     export_command,
