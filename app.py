@@ -46,6 +46,7 @@ navigation = st.navigation(
             url_path="disagreements",
         ),
         st.Page(PAGES["published"], title="Results", icon=":material/leaderboard:", url_path="published"),
+        st.Page(PAGES["live"], title="Live", icon=":material/monitor_heart:", url_path="live"),
         st.Page(PAGES["query"], title="Query", icon=":material/database:", url_path="query"),
         st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden"),
     ],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -27,6 +28,7 @@ from webeval_core.presentation import (
     bar_figure,
     clicked_bars,
     histograms,
+    progress_line,
 )
 from webeval_core.reading import installed_catalog
 from webeval_core.review import ResultLine, figures_in_words
@@ -46,6 +48,7 @@ from webeval_ui.loaders import current_index, current_queries, index_or_stop, lo
 from webeval_ui.page_links import PAGES
 from webeval_ui.published_figures import published_lines
 from webeval_ui.review_mode import hide_in_blind_review
+from webeval_ui.run_watches import look_at
 from webeval_ui.state import Key, histogram_key
 from webeval_ui.trajectory_table import query_table
 from webeval_ui.untrusted import inert
@@ -154,8 +157,11 @@ def _headlines(shown: Shown) -> None:
     heads = queries.headlines(shown.runs, shown.judge)
     published = published_lines(shown.runs, shown.judge)
     if len(heads) <= DETAILED_RUNS:
+        paths = {r.key: r.path for r in current_index().run_heads}
         for run, head in heads.items():
             _headline_row(labels[run], head, published.get(run))
+            if head.unfinished:
+                _still_running(run, paths[run])
         return
     pooled = queries.headline(shown.runs, shown.judge)
     _headline_row(f"All {len(heads)} runs, pooled", pooled, published["all"])
@@ -204,6 +210,13 @@ def _headline_row(label: str, head: Headline, published: ResultLine | None) -> N
         st.metric(
             "Aborted", head.aborted, help="Left out of the success rate (upstream rule).", width="content"
         )
+        if head.unfinished:
+            st.metric(
+                "Unfinished",
+                head.unfinished,
+                help="Still running, or silent since: neither failures nor aborted; left out until done.",
+                width="content",
+            )
         st.metric(
             "Scoring errors",
             head.scoring_errors,
@@ -215,6 +228,14 @@ def _headline_row(label: str, head: Headline, published: ResultLine | None) -> N
             st.caption(f"Success rate: {figures_in_words(published)}")
             # The figure's trajectories, each with the verdict it contributed: the Results page.
             st.page_link(PAGES["published"], label="What it counts", icon=":material/list:")
+
+
+def _still_running(run: str, path: Path) -> None:
+    """A run still going: where its tasks stand (the Live page's words) and the way to watch it."""
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.caption(progress_line(look_at(path)))
+        live = {Key.LIVE_RUN.value: run}
+        st.page_link(PAGES["live"], label="Watch it live", icon=":material/monitor_heart:", query_params=live)
 
 
 def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:

@@ -21,6 +21,7 @@ PAGES = {
     "disagreements": "pages/disagreements.py",
     "published": "pages/published.py",
     "query": "pages/query.py",
+    "live": "pages/live.py",
 }
 
 

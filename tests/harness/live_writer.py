@@ -14,6 +14,7 @@ reading the truth and asking the core.
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import threading
@@ -221,3 +222,42 @@ class _WavTask:
             self.writer.pause(self.rng)
         response = (source / "agent_response.json").read_bytes()
         self.writer.write(self.truth, folder / "agent_response.json", response, finished=True)
+
+
+def run_in_progress(run_dir: Path, *, silent_s: float = 1800.0) -> Path:
+    """A Fara run caught mid-way, as a look at it finds it: tasks 1 and 2 finished (scored pass and
+    fail by gpt_eval), 3 crashed, 4 running, 5 stalled (silent `silent_s`), 6 restarted and running.
+    """
+    from tests.harness.builders import fara_folder, write_core_log, write_score
+
+    traj = run_dir / "traj"
+    for task, score in (("1", 1), ("2", 0)):
+        write_score(fara_folder(traj, task), "gpt_eval", score, "verdict")
+    crashed = traj / "3"
+    crashed.mkdir(parents=True)
+    write_core_log(
+        crashed, _core_lines("3", ("INFO", "Start"), ("ERROR", "Error running task: TimeoutError"))
+    )
+    running = fara_folder(traj, "4", final_answer=None, times=False)
+    write_core_log(running, _core_lines("4", ("INFO", "Start")))
+    stalled = fara_folder(traj, "5", final_answer=None, times=False)
+    then = time.time() - silent_s
+    for path in (*stalled.iterdir(), stalled):
+        os.utime(path, (then, then))
+    restarted = traj / "6"
+    restarted.mkdir()
+    write_core_log(
+        restarted,
+        _core_lines(
+            "6", ("INFO", "Start"), ("ERROR", "Error running task: Target closed"), ("INFO", "Start")
+        ),
+    )
+    return run_dir
+
+
+def _core_lines(task: str, *records: tuple[str, str]) -> str:
+    lines = []
+    for k, (level, what) in enumerate(records):
+        message = f"[Execution {task}] {what}"
+        lines.append(f"2025-11-14 14:2{k}:00,000 [{level}] webeval.core.{task} - {message}\n")
+    return "".join(lines)

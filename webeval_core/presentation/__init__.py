@@ -99,6 +99,7 @@ __all__ = [
     "score_text",
     "score_tone",
     "search_requests",
+    "silence",
     "standalone_page",
     "statistics_table",
     "step_marks",
@@ -151,6 +152,7 @@ if TYPE_CHECKING:
         pace_line,
         progress_line,
         rate_line,
+        silence,
         watched_line,
     )
     from webeval_core.presentation.network_detail import (

@@ -33,7 +33,9 @@ def rate_line(headline: Headline | None) -> str:
     """
     if headline is None or not headline.counted or headline.success_rate is None:
         return "success so far: none counted yet (no finished task has a verdict)"
-    said = f"success so far {headline.success_rate:.1%} of {plural(headline.counted, 'finished task')} counted"
+    said = (
+        f"success so far {headline.success_rate:.1%} of {plural(headline.counted, 'finished task')} counted"
+    )
     interval = wilson_interval(headline.success_rate * headline.counted, headline.counted)
     if interval is not None:
         said += f" (95% CI {interval[0]:.1%}–{interval[1]:.1%})"

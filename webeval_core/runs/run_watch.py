@@ -136,6 +136,11 @@ class LiveProgress(BaseModel):
         """The stalled tasks, the longest silent first."""
         return tuple(t for t in self.unfinished_tasks if t.state == TaskState.STALLED)
 
+    @property
+    def running_tasks(self) -> tuple[WatchedTask, ...]:
+        """The running tasks, the longest silent first."""
+        return tuple(t for t in self.unfinished_tasks if t.state == TaskState.RUNNING)
+
 
 @dataclass
 class _Seen:
@@ -167,7 +172,8 @@ class RunWatch:
         self.window_s = window_s
         self._seen: dict[str, _Seen] = {}
         self._dirty: set[str] = set()
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # the dirty set, written by the observer's thread
+        self._looking = threading.Lock()
         self._observer = _observe(self.run_dir, self._mark) if events else None
 
     @property
@@ -188,8 +194,11 @@ class RunWatch:
             self._observer = None
 
     def look(self, now: float | None = None) -> LiveProgress:
-        """Where the run stands now."""
-        now = time.time() if now is None else now
+        """Where the run stands now (one look at a time: viewers of one run share its watch)."""
+        with self._looking:
+            return self._look(time.time() if now is None else now)
+
+    def _look(self, now: float) -> LiveProgress:
         with self._lock:
             dirty, self._dirty = self._dirty, set()
         tasks_dir = self.tasks_dir

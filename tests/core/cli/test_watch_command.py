@@ -4,13 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.core.cli.helpers import run_cli
 from tests.harness.live_writer import LiveWriter, Script
 
 REPO = Path(__file__).resolve().parents[3]
 
 
-def test_watch_follows_a_run_to_its_end_and_says_each_change(tmp_path: Path) -> None:
+def test_watch_follows_a_run_to_its_end_and_says_each_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     root = tmp_path / "root"
     scripts: dict[str, Script] = {"1": "finish", "2": "crash", "3": "finish", "4": "resume"}
     writer = LiveWriter(root / "runs" / "live" / "0", "fara", scripts, pace=(0.1, 0.3), parallel=2).start()
@@ -42,6 +47,6 @@ def test_watch_once_on_the_samples(tmp_path: Path) -> None:
     ]
 
 
-def test_watch_says_what_it_cannot_follow(tmp_path: Path, capsys: object) -> None:
+def test_watch_says_what_it_cannot_follow(tmp_path: Path) -> None:
     assert run_cli("watch", str(tmp_path / "missing"))[0] == 1
     assert run_cli("watch", str(REPO / "sample_runs"), "--run", "nope")[0] == 1

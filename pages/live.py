@@ -1,0 +1,110 @@
+"""Live: a run while it runs. Progress of the tasks expected, the success rate so far among
+finished tasks with its interval, the pace and the finish it points to, the stalled tasks with
+their silence and last step, core.log's errors as they arrive. The page's own fragment looks again
+every two seconds (runs/run_watch.py reads only the folders that changed); when tasks finish it
+asks the index for the rate. Every line is worded by webeval_core/presentation/live_words.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from webeval_core.presentation import moment, pace_line, progress_line, rate_line, silence, watched_line
+from webeval_core.runs import LiveProgress, Run
+from webeval_ui.app_shell import require_app_shell
+from webeval_ui.loaders import index_or_stop, load_index, load_queries, refresher
+from webeval_ui.page_links import PAGES
+from webeval_ui.run_watches import look_at
+from webeval_ui.state import Key, trajectory_link
+from webeval_ui.untrusted import inert
+
+require_app_shell()
+
+_LOOK_EVERY_S = 2.0
+
+
+def _run_picker(runs: tuple[Run, ...], root: str) -> Run:
+    """The run watched: the URL's, else the first with unfinished tasks, else the first."""
+    by_key = {run.key: run for run in runs}
+    if st.session_state.get(Key.LIVE_RUN) not in by_key:
+        asked = st.query_params.get(Key.LIVE_RUN.value)
+        heads = load_queries(root, load_index(root).generation()).headlines(None, None)
+        going = [key for key, head in heads.items() if head.unfinished]
+        st.session_state[Key.LIVE_RUN] = asked if asked in by_key else (going or list(by_key))[0]
+    key = st.selectbox("Run", list(by_key), format_func=lambda k: by_key[k].label, key=Key.LIVE_RUN)
+    st.query_params[Key.LIVE_RUN.value] = key
+    return by_key[key]
+
+
+def _settings() -> tuple[int | None, float]:
+    """Expected tasks (None: the folders seen) and the running window in seconds."""
+    left, right = st.columns(2)
+    expected = left.number_input("Tasks expected (0: the folders seen)", min_value=0, key=Key.LIVE_EXPECTED)
+    minutes = right.number_input(
+        "Stalled after this many silent minutes", min_value=1, value=10, key=Key.LIVE_WINDOW
+    )
+    return (int(expected) or None), float(minutes) * 60
+
+
+@st.fragment(run_every=_LOOK_EVERY_S)
+def _live(root: str, run: Run, expected: int | None, window_s: float) -> None:
+    progress = look_at(run.path, expected, window_s)
+    if progress.over != st.session_state.get(Key.LIVE_SEEN_OVER):
+        st.session_state[Key.LIVE_SEEN_OVER] = progress.over
+        refresher(root).request(force=True)  # tasks finished: their verdicts enter the rate
+    head = load_queries(root, load_index(root).generation()).headlines([run.key], None).get(run.key)
+    done = min(progress.over / progress.expected, 1.0) if progress.expected else 0.0
+    st.progress(done, text=progress_line(progress))
+    with st.container(horizontal=True, gap="medium"):
+        st.metric("Finished", progress.finished, width="content")
+        st.metric("Crashed", progress.crashed, help="core.log says it raised: aborted.", width="content")
+        st.metric("Running", progress.running, width="content")
+        st.metric("Stalled", progress.stalled, help=f"Silent over {silence(window_s)}.", width="content")
+        rate = "–" if head is None or head.success_rate is None else f"{head.success_rate:.1%}"
+        st.metric("Success so far", rate, help="Among finished tasks with a verdict.", width="content")
+    st.caption(rate_line(head))
+    st.caption(pace_line(progress))
+    _unfinished(run.key, progress)
+    _errors(progress)
+
+
+def _unfinished(run_key: str, progress: LiveProgress) -> None:
+    """The stalled tasks, then the running ones, each with a link that follows it."""
+    if not progress.unfinished_tasks:
+        st.caption("No task is running.")
+        return
+    for title, tasks in (("Stalled", progress.stalled_tasks), ("Running", progress.running_tasks)):
+        if not tasks:
+            continue
+        st.subheader(f"{title} ({len(tasks)})")
+        for task in tasks:
+            st.page_link(
+                PAGES["trajectory"],
+                label=inert(watched_line(task)),
+                query_params=trajectory_link(run_key, task.task_id),
+                icon=":material/play_circle:",
+            )
+
+
+def _errors(progress: LiveProgress) -> None:
+    """core.log's errors, the newest first."""
+    st.subheader(f"core.log errors ({len(progress.errors)})")
+    if not progress.errors:
+        st.caption("None logged.")
+        return
+    rows = [
+        {"time": moment(e.time), "task": e.task_id, "error": e.message} for e in reversed(progress.errors)
+    ]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+index = index_or_stop()
+root = str(index.root)
+st.title("Live")
+run = _run_picker(index.run_heads, root)
+expected, window_s = _settings()
+st.caption(inert(f"Watching {Path(run.path)}"))
+_live(root, run, expected, window_s)
