@@ -278,6 +278,8 @@ class Key(StrEnum):
     """The Live page: how many tasks were over at the last look (a change asks for the index)."""
     FOLLOW = "_follow"
     """The Replay tab: whether it follows a running trajectory's newest step."""
+    FOLLOWED = "_followed"
+    """The Replay tab: (folder, step) follow mode last showed; the URL's step elsewhere is a step back."""
     RESULTS_BY = "results_by"
     """The Results page: a line per run or per site."""
     RESULTS_TABLE = "_results_table"

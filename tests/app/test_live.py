@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.harness.builders import FARA_ACTIONS, log_lines, png_bytes, write_log
 from tests.harness.live_writer import run_in_progress
 from webeval_ui.page_links import PAGES
+from webeval_ui.state import Key
 
 OpenPage = Callable[..., AppTest]
 
@@ -59,3 +61,37 @@ def test_the_overview_says_unfinished_tasks_apart(app: OpenPage, live_root: Path
     assert any(
         c.startswith("3 of 6 seen over (2 finished, 1 crashed) · 2 running · 1 stalled") for c in captions
     )
+
+
+def test_follow_mode_shows_the_newest_step_until_the_user_steps_back(app: OpenPage, live_root: Path) -> None:
+    run = "runs/live/0"
+    at = app(PAGES["trajectory"], root=live_root, run=run, task="4")
+    follow = at.toggle(key=Key.FOLLOW)
+    assert follow.value is True
+    newest = at.select_slider(key=Key.STEP_SLIDER).value
+    assert newest == len(FARA_ACTIONS)  # the last of the steps written so far
+    # A new step is written, its screenshot in two halves: the half-written one is skipped.
+    folder = live_root / run / "traj" / "4"
+    acts = (*FARA_ACTIONS, FARA_ACTIONS[0])
+    write_log(folder, log_lines("fara-structured", acts))
+    shot = png_bytes()
+    following = folder / f"screenshot{len(acts) - 1}.png"
+    following.write_bytes(shot[: len(shot) // 2])
+    at.run()
+    assert not at.exception and at.select_slider(key=Key.STEP_SLIDER).value == newest
+    following.write_bytes(shot)
+    at.run()
+    assert at.select_slider(key=Key.STEP_SLIDER).value == newest + 1  # whole now: followed
+    # The user steps back: follow turns off and stays off as steps arrive.
+    at.button(key=Key.PREVIOUS).click().run()
+    assert at.toggle(key=Key.FOLLOW).value is False
+    assert at.select_slider(key=Key.STEP_SLIDER).value == newest
+    at.run()
+    assert at.select_slider(key=Key.STEP_SLIDER).value == newest
+    at.toggle(key=Key.FOLLOW).set_value(True).run()
+    assert at.select_slider(key=Key.STEP_SLIDER).value == newest + 1
+
+
+def test_a_restarted_task_says_when_and_follows_the_new_attempt(app: OpenPage, live_root: Path) -> None:
+    at = app(PAGES["trajectory"], root=live_root, run="runs/live/0", task="6")
+    assert any("Restarted at 14:22 (the run's local time)" in i.value for i in at.main.info)

@@ -93,6 +93,7 @@ __all__ = [
     "request_list",
     "request_summary",
     "response_field_table",
+    "restarted",
     "results_frame",
     "rubric_items_table",
     "rubric_table_in",
@@ -152,6 +153,7 @@ if TYPE_CHECKING:
         pace_line,
         progress_line,
         rate_line,
+        restarted,
         silence,
         watched_line,
     )

@@ -11,7 +11,7 @@ from webeval_core.runs.intervals import wilson_interval
 from webeval_core.runs.metrics import Headline
 from webeval_core.runs.run_watch import LiveProgress, WatchedTask
 
-__all__ = ["live_lines", "pace_line", "progress_line", "rate_line", "silence", "watched_line"]
+__all__ = ["live_lines", "pace_line", "progress_line", "rate_line", "restarted", "silence", "watched_line"]
 
 
 def progress_line(progress: LiveProgress) -> str:
@@ -74,8 +74,15 @@ def watched_line(task: WatchedTask) -> str:
     if task.last_step:
         said += f", last {task.last_step}"
     if task.restarted_at is not None:
-        said += f" · restarted at {task.restarted_at:%H:%M} (the run's local time)"
+        said += f" · {restarted(task.restarted_at)}"
     return said
+
+
+def restarted(when: datetime) -> str:
+    """When a resumed task started again: `restarted at 15:02 (the run's local time)` (core.log
+    writes the run's local time, without its zone).
+    """
+    return f"restarted at {when:%H:%M} (the run's local time)"
 
 
 def live_lines(progress: LiveProgress, headline: Headline | None) -> tuple[str, ...]:

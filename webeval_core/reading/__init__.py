@@ -43,6 +43,8 @@ __all__ = [
     "Submission",
     "Task",
     "TaskCatalog",
+    "TaskProgress",
+    "TaskState",
     "TaskText",
     "TimedStep",
     "Trajectory",
@@ -55,6 +57,7 @@ __all__ = [
     "ensure_local",
     "find_verify_reports",
     "glance_trajectory",
+    "image_complete",
     "infer_resource_type",
     "installed_catalog",
     "is_trajectory_folder",
@@ -76,6 +79,7 @@ __all__ = [
     "set_image_source",
     "sorted_codes",
     "step_for_time",
+    "task_progress",
     "task_text_of",
     "trajectory_json",
     "verifier_outputs",
@@ -103,6 +107,7 @@ if TYPE_CHECKING:
     from webeval_core.reading.screenshots import (
         ImageSource,
         ensure_local,
+        image_complete,
         png_header_size,
         read_image_bytes,
         set_image_source,
@@ -117,6 +122,7 @@ if TYPE_CHECKING:
         installed_catalog,
         load_catalog,
     )
+    from webeval_core.reading.task_state import TaskProgress, TaskState, task_progress
     from webeval_core.reading.taskdata import TaskText, task_text_of
     from webeval_core.reading.taxonomy import CODES, category_of, code_label, describes_task, sorted_codes
     from webeval_core.reading.trajectory_reader import (

@@ -38,6 +38,7 @@ from webeval_core.support.diagnostics import Diagnostic
 ScreenshotNaming = Literal["fara", "solver"]
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_PNG_END = b"IEND\xaeB`\x82"  # the IEND chunk: its type and CRC, the last 8 bytes of a whole PNG
 _NAMINGS: tuple[tuple[ScreenshotNaming, re.Pattern[str]], ...] = (
     ("fara", re.compile(r"screenshot(\d+)\.png")),
     ("solver", re.compile(r"screenshot_(\d+)\.png")),
@@ -119,6 +120,26 @@ def png_size(path: str | Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return png_header_size(head)
+
+
+def image_complete(path: str | Path) -> bool:
+    """Whether an image file is whole: a PNG ends with its IEND chunk, a JPEG with its end marker.
+    A screenshot still being written is not (a running trajectory shows it once it is).
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(8)
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(size - 12, 0))
+            tail = f.read()
+    except OSError:
+        return False
+    if head.startswith(_PNG_SIGNATURE):
+        return tail.endswith(_PNG_END)
+    if head.startswith(b"\xff\xd8"):
+        return tail.endswith(b"\xff\xd9")
+    return size > 0  # another format: no end to look for
 
 
 def png_header_size(head: bytes) -> tuple[int, int] | None:

@@ -10,6 +10,7 @@ filmstrip's buttons, and what the judge says above the step's details).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from pathlib import Path
 
 import streamlit as st
@@ -29,8 +30,10 @@ from webeval_core.presentation import (
     thumbnails,
     zoom_view,
 )
-from webeval_core.reading import Step, Trajectory, verifier_outputs
+from webeval_core.reading import Step, Trajectory, image_complete, task_progress, verifier_outputs
+from webeval_core.runs import fingerprint
 from webeval_core.support import UnreadableError
+from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.roots import inside_root
 from webeval_ui.state import Key, film_key, flag_key
 from webeval_ui.trajectory_tabs import navigation
@@ -44,6 +47,7 @@ Flags = dict[int, tuple[StepFlag, ...]]
 FILM_SIDE = 4  # thumbnails each side of the current step: 100-step trajectories stay fast
 THUMB_WIDTH = 176
 ZOOMS = {"fit": 1.0, "2×": 2.0, "3×": 3.0}
+FOLLOW_EVERY_S = 2.0  # a running trajectory's folder is looked at again this often
 READABLE_WIDTH = 640  # px: a 1440 px frame at 0.44 scale, the smallest at which its text still reads
 
 
@@ -240,13 +244,71 @@ def _screens(context: TabContext, frame: Frame) -> None:
         show_frame(context.folder, following, frame.step, caption, zoom, marked=False)
 
 
+def render(context: TabContext) -> None:
+    """The replay of the context's trajectory: at the URL's step, or following its newest step
+    while the task runs.
+    """
+    if context.trajectory.outcome == "unfinished":
+        _following(context)
+    else:
+        _replay(context)
+
+
+@st.fragment(run_every=FOLLOW_EVERY_S)
+@contained("The replay")
+def _following(context: TabContext) -> None:
+    """A running trajectory, read again when its folder changed; follow mode (on until the user
+    steps elsewhere) shows the newest step whose screenshot is whole.
+    """
+    now_print = fingerprint(context.folder)
+    if now_print != context.fingerprint:
+        fresh = load_trajectory_cached(context.folder_text, now_print)
+        context = dataclasses.replace(context, trajectory=fresh, fingerprint=now_print)
+    progress = task_progress(context.folder)
+    if progress.restarted_at is not None:
+        st.info(
+            f"Restarted at {progress.restarted_at:%H:%M} (the run's local time): following the new attempt."
+        )
+    if context.trajectory.outcome != "unfinished":
+        st.success("The task finished: reload the page for its verdicts.")
+    frames = frames_of(context.trajectory)
+    if frames:
+        _follow_mode(context.folder_text, _newest_whole(context.folder, frames))
+    _replay_body(context)
+
+
+def _newest_whole(folder: Path, frames: list[Frame]) -> int:
+    """The newest step whose screenshot is written whole (one being written is skipped until it is)."""
+    for frame in reversed(frames):
+        path = _frame_path(folder, frame.screenshot)
+        if path is None or image_complete(path):
+            return frame.number
+    return frames[0].number
+
+
+def _follow_mode(folder: str, newest: int) -> None:
+    """The follow switch: on for a trajectory newly shown, off once the user steps elsewhere."""
+    followed = st.session_state.get(Key.FOLLOWED)
+    if followed is None or followed[0] != folder:
+        st.session_state[Key.FOLLOW] = True
+    elif followed[1] is not None and st.query_params.get(Key.STEP) not in (None, str(followed[1])):
+        st.session_state[Key.FOLLOW] = False  # the user stepped back (or elsewhere)
+    st.toggle("Follow the newest step", key=Key.FOLLOW, help="Shows each new step as the agent takes it.")
+    if st.session_state[Key.FOLLOW]:
+        navigation.go(newest)
+    st.session_state[Key.FOLLOWED] = (folder, newest if st.session_state[Key.FOLLOW] else None)
+
+
 @st.fragment
 @contained("The replay")  # inside the fragment: its own reruns are contained too
-def render(context: TabContext) -> None:
-    """The replay of the context's trajectory at the URL's step.
-
-    Only this part reruns when stepping; the frame after this one is rendered ahead meanwhile.
+def _replay(context: TabContext) -> None:
+    """The replay at the URL's step. Only this part reruns when stepping; the frame after this
+    one is rendered ahead meanwhile.
     """
+    _replay_body(context)
+
+
+def _replay_body(context: TabContext) -> None:
     trajectory, folder = context.trajectory, context.folder
     frames = frames_of(trajectory)
     if not frames:
