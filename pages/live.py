@@ -13,9 +13,10 @@ import pandas as pd
 import streamlit as st
 
 from webeval_core.presentation import moment, pace_line, progress_line, rate_line, silence, watched_line
+from webeval_core.reading import RUNNING_WINDOW_S
 from webeval_core.runs import LiveProgress, Run
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.loaders import index_or_stop, load_index, load_queries, refresher
+from webeval_ui.loaders import index_or_stop, load_index, load_queries
 from webeval_ui.page_links import PAGES
 from webeval_ui.run_watches import look_at
 from webeval_ui.state import Key, trajectory_link
@@ -44,17 +45,19 @@ def _settings() -> tuple[int | None, float]:
     left, right = st.columns(2)
     expected = left.number_input("Tasks expected (0: the folders seen)", min_value=0, key=Key.LIVE_EXPECTED)
     minutes = right.number_input(
-        "Stalled after this many silent minutes", min_value=1, value=10, key=Key.LIVE_WINDOW
+        "Stalled after this many silent minutes",
+        min_value=0.1,
+        value=RUNNING_WINDOW_S / 60,
+        step=1.0,
+        format="%.1f",
+        key=Key.LIVE_WINDOW,
     )
     return (int(expected) or None), float(minutes) * 60
 
 
 @st.fragment(run_every=_LOOK_EVERY_S)
 def _live(root: str, run: Run, expected: int | None, window_s: float) -> None:
-    progress = look_at(run.path, expected, window_s)
-    if progress.over != st.session_state.get(Key.LIVE_SEEN_OVER):
-        st.session_state[Key.LIVE_SEEN_OVER] = progress.over
-        refresher(root).request(force=True)  # tasks finished: their verdicts enter the rate
+    progress = look_at(root, run.key, run.path, expected, window_s)
     head = load_queries(root, load_index(root).generation()).headlines([run.key], None).get(run.key)
     done = min(progress.over / progress.expected, 1.0) if progress.expected else 0.0
     st.progress(done, text=progress_line(progress))

@@ -48,7 +48,7 @@ from webeval_ui.loaders import current_index, current_queries, index_or_stop, lo
 from webeval_ui.page_links import PAGES
 from webeval_ui.published_figures import published_lines
 from webeval_ui.review_mode import hide_in_blind_review
-from webeval_ui.run_watches import look_at
+from webeval_ui.run_watches import look_at, rerun_when_indexed
 from webeval_ui.state import Key, histogram_key
 from webeval_ui.trajectory_table import query_table
 from webeval_ui.untrusted import inert
@@ -151,6 +151,9 @@ def _chart(title: str, breakdown: Breakdown, shown: Shown, clicks: Clicks) -> No
         clicks[breakdown] = picked
 
 
+LIVE_LOOK_S = 3.0  # how often the Overview looks again at a run still going (seconds)
+
+
 def _headlines(shown: Shown) -> None:
     """A row of metrics per run; with many runs, one row for all of them and a table per run."""
     queries, labels = current_queries(), shown.labels
@@ -161,7 +164,7 @@ def _headlines(shown: Shown) -> None:
         for run, head in heads.items():
             _headline_row(labels[run], head, published.get(run))
             if head.unfinished:
-                _still_running(run, paths[run])
+                _still_running(shown, run, paths[run])
         return
     pooled = queries.headline(shown.runs, shown.judge)
     _headline_row(f"All {len(heads)} runs, pooled", pooled, published["all"])
@@ -230,10 +233,14 @@ def _headline_row(label: str, head: Headline, published: ResultLine | None) -> N
             st.page_link(PAGES["published"], label="What it counts", icon=":material/list:")
 
 
-def _still_running(run: str, path: Path) -> None:
-    """A run still going: where its tasks stand (the Live page's words) and the way to watch it."""
+@st.fragment(run_every=LIVE_LOOK_S)
+def _still_running(shown: Shown, run: str, path: Path) -> None:
+    """A run still going: where its tasks stand (the Live page's words) and the way to watch it;
+    the page is drawn again as soon as the index holds the tasks that ended.
+    """
+    rerun_when_indexed(shown.root, shown.generation)
     with st.container(horizontal=True, vertical_alignment="center"):
-        st.caption(progress_line(look_at(path)))
+        st.caption(progress_line(look_at(shown.root, run, path)))
         live = {Key.LIVE_RUN.value: run}
         st.page_link(PAGES["live"], label="Watch it live", icon=":material/monitor_heart:", query_params=live)
 

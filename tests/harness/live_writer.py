@@ -63,6 +63,8 @@ class LiveWriter:
     scripts: dict[str, Script]
     pace: tuple[float, float] = (0.2, 1.0)
     parallel: int = 4
+    scored: bool = False
+    """Whether each finished Fara task gets its sample's score files right away."""
     seed: int = 7
     lock: threading.Lock = field(default_factory=threading.Lock)
     truth: dict[str, TaskTruth] = field(default_factory=dict)
@@ -179,6 +181,9 @@ class _FaraTask:
         self._in_pieces(answer, self.folder / f"{name}_final_answer.json", finished=True)
         self.writer.write(self.truth, self.folder / "times.json", (source / "times.json").read_bytes())
         self._core("INFO", f"[Execution {name}] Completed")
+        if self.writer.scored:  # the later scoring step, as soon as the task is over
+            for score in sorted((source / "scores").glob("*.json")):
+                self.writer.write(self.truth, self.folder / "scores" / score.name, score.read_bytes())
 
     def _in_pieces(self, source: Path, target: Path, **changes: object) -> None:
         data = source.read_bytes()

@@ -21,6 +21,7 @@ from webeval_core.support.exports import lazy_getattr
 __all__ = [
     "CODES",
     "MODEL_SIZE",
+    "RUNNING_WINDOW_S",
     "SCORES_DIR",
     "SITES",
     "SUMMARY_NAME",
@@ -122,7 +123,7 @@ if TYPE_CHECKING:
         installed_catalog,
         load_catalog,
     )
-    from webeval_core.reading.task_state import TaskProgress, TaskState, task_progress
+    from webeval_core.reading.task_state import RUNNING_WINDOW_S, TaskProgress, TaskState, task_progress
     from webeval_core.reading.taskdata import TaskText, task_text_of
     from webeval_core.reading.taxonomy import CODES, category_of, code_label, describes_task, sorted_codes
     from webeval_core.reading.trajectory_reader import (

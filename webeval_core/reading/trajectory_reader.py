@@ -487,15 +487,24 @@ def _utc_offset(reader: FolderReader, first_time: datetime | None, times: Times 
             TIMES_NAME, f"start_time {times.start_time} is not a usable time; log times assumed to be UTC"
         )
         return 0.0
-    offset = round((first_time - start).total_seconds() / _OFFSET_STEP_S) * _OFFSET_STEP_S
-    if abs(offset) > _MAX_OFFSET_S:
+    offset = local_offset(first_time, start.replace(tzinfo=UTC).timestamp())
+    if offset is None:
         reader.warn(
             TIMES_NAME,
-            f"start_time is {offset / 3600:+.1f} h from the first web_surfer.log time; "
-            "log times assumed to be UTC",
+            f"start_time is {(first_time - start).total_seconds() / 3600:+.1f} h from the first"
+            " web_surfer.log time; log times assumed to be UTC",
         )
         return 0.0
-    return float(offset)
+    return offset
+
+
+def local_offset(local: datetime, at: float) -> float | None:
+    """The UTC offset (seconds) of a naive local time written at the epoch time `at`, to the
+    quarter hour real zones use; None when it is beyond any zone's (the two are not one moment).
+    """
+    seconds = (local - datetime.fromtimestamp(at, UTC).replace(tzinfo=None)).total_seconds()
+    offset = round(seconds / _OFFSET_STEP_S) * _OFFSET_STEP_S
+    return float(offset) if abs(offset) <= _MAX_OFFSET_S else None
 
 
 def _complete_steps(

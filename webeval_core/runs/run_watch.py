@@ -13,12 +13,13 @@ computed here), and `presentation.live_words` words both for every view.
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,9 +27,10 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.actionlog import parse_action_log
 from webeval_core.reading.corelog import parse_core_log
-from webeval_core.reading.folderreader import LOG_READ_LIMIT
+from webeval_core.reading.folderreader import LOG_READ_LIMIT, TIMES_NAME
 from webeval_core.reading.markers import ANSWER_SUFFIX, CORE_LOG_NAME, LOG_NAME, is_walked
 from webeval_core.reading.task_state import RUNNING_WINDOW_S, TaskProgress, TaskState, task_progress
+from webeval_core.reading.trajectory_reader import local_offset
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
@@ -68,7 +70,8 @@ class ErrorLine(BaseModel):
     task_id: str
     """The task folder's name."""
     time: datetime | None
-    """When it was logged (core.log's local time, no zone); None when the line has no date."""
+    """When it was logged: in UTC (aware) when core.log's zone could be placed, else its local time
+    (naive); None when the line has no date."""
     message: str
     """The error's first line."""
 
@@ -152,6 +155,7 @@ class _Seen:
     folder_changed: float | None = None
     """The folder's own time stamp when read (a file added or removed changes it)."""
     errors: tuple[ErrorLine, ...] = ()
+    """core.log's errors, their times as written (the run's local time)."""
     steps: int = 0
     last_step: str | None = None
 
@@ -174,6 +178,7 @@ class RunWatch:
         self._dirty: set[str] = set()
         self._lock = threading.Lock()  # the dirty set, written by the observer's thread
         self._looking = threading.Lock()
+        self._zone: float | None = None  # the UTC offset of the run's log times, once found
         self._observer = _observe(self.run_dir, self._mark) if events else None
 
     @property
@@ -221,6 +226,16 @@ class RunWatch:
         except OSError:
             return True
 
+    def _find_zone(self, tries: int = 20) -> float | None:
+        """The run's UTC offset (one machine, one zone), from the first tasks whose files tell it."""
+        finished = [n for n, s in self._seen.items() if s.progress.state == TaskState.FINISHED]
+        others = [n for n, s in self._seen.items() if s.errors and n not in finished]
+        for name in [*finished[:tries], *others[:tries]]:
+            offset = _offset(self.tasks_dir / name)
+            if offset is not None:
+                return offset
+        return None
+
     def _mark(self, path: str) -> None:
         """A file system event at `path`: the task folder holding it is read again at the next look."""
         rel = Path(os.path.relpath(path, self.run_dir)).parts
@@ -236,6 +251,9 @@ class RunWatch:
         unfinished = [_watched(name, s, now) for name, s in seen.items() if s.progress.state.unfinished]
         unfinished.sort(key=lambda t: (-t.silent_s, t.task_id))
         errors = sorted((e for s in seen.values() for e in s.errors), key=_error_order)[-ERRORS_KEPT:]
+        if errors and self._zone is None:
+            self._zone = self._find_zone()
+        errors = [e.model_copy(update={"time": _utc(e.time, self._zone)}) for e in errors]
         since = now - THROUGHPUT_WINDOW_S
         return LiveProgress(
             run_dir=self.run_dir,
@@ -257,7 +275,8 @@ class RunWatch:
 
 
 def _error_order(error: ErrorLine) -> tuple[datetime, str]:
-    return (error.time or datetime.min, error.task_id)
+    when = error.time or datetime.min
+    return (when.replace(tzinfo=None) - (when.utcoffset() or timedelta()), error.task_id)
 
 
 def _task_folders(tasks_dir: Path) -> list[str]:
@@ -299,6 +318,7 @@ def _finished_at(folder: Path) -> float | None:
 
 
 def _errors(folder: Path) -> tuple[ErrorLine, ...]:
+    """core.log's errors, their times as written."""
     data = _head(folder / CORE_LOG_NAME)
     if data is None or not any(mark in data for mark in (b"[ERROR]", b"[CRITICAL]", b"[FATAL]")):
         return ()
@@ -308,6 +328,46 @@ def _errors(folder: Path) -> tuple[ErrorLine, ...]:
         for r in records
         if r.is_error
     )
+
+
+def _offset(folder: Path) -> float | None:
+    """The UTC offset of a task's log times: times.json's start beside web_surfer.log's first time
+    (as the reader places them); else core.log's last record beside the file's own time (a log
+    being appended to was last written when it last changed).
+    """
+    start = _start_time(folder)
+    first = _first_log_time(folder) if start is not None else None
+    if start is not None and first is not None:
+        return local_offset(first, start)
+    path = folder / CORE_LOG_NAME
+    data = _head(path)
+    records = parse_core_log(data)[0] if data else ()
+    last = next((r.time for r in reversed(records) if r.time is not None), None)
+    try:
+        return local_offset(last, path.stat().st_mtime) if last is not None else None
+    except OSError:
+        return None
+
+
+def _start_time(folder: Path) -> float | None:
+    try:
+        start = json.loads((folder / TIMES_NAME).read_bytes()).get("start_time")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return float(start) if isinstance(start, int | float) and not isinstance(start, bool) else None
+
+
+def _first_log_time(folder: Path) -> datetime | None:
+    data = _head(folder / LOG_NAME)
+    steps = parse_action_log(data).steps if data else ()
+    return next((step.timestamp for step in steps if step.timestamp is not None), None)
+
+
+def _utc(local: datetime | None, offset: float | None) -> datetime | None:
+    """A log's naive local time in UTC (aware); as written when its offset is unknown."""
+    if local is None or offset is None:
+        return local
+    return (local - timedelta(seconds=offset)).replace(tzinfo=UTC)
 
 
 def _last_step(folder: Path) -> tuple[int, str | None]:
