@@ -18,6 +18,7 @@ from webeval_core.runs import LiveProgress, Run
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.loaders import index_or_stop, load_index, load_queries
 from webeval_ui.page_links import PAGES
+from webeval_ui.review_mode import hide_in_blind_review
 from webeval_ui.run_watches import look_at
 from webeval_ui.state import Key, trajectory_link
 from webeval_ui.untrusted import inert
@@ -107,6 +108,7 @@ def _errors(progress: LiveProgress) -> None:
 index = index_or_stop()
 root = str(index.root)
 st.title("Live")
+hide_in_blind_review("Live")  # the rate so far is made of verdicts
 run = _run_picker(index.run_heads, root)
 expected, window_s = _settings()
 st.caption(inert(f"Watching {Path(run.path)}"))

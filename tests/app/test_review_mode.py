@@ -58,6 +58,7 @@ def _texts(at: AppTest) -> str:
         "pages/agreement.py",
         "pages/disagreements.py",
         "pages/query.py",
+        "pages/live.py",
     ],
 )
 def test_pages_made_of_verdicts_stay_closed_in_a_blind_review(

@@ -14,17 +14,21 @@ reading the truth and asking the core.
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import random
+import re
 import shutil
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
 from webeval_core.reading.task_state import TaskState
+from webeval_core.reading.trajectory_reader import load_trajectory
 
 REPO = Path(__file__).resolve().parents[2]
 FARA_SAMPLE = (
@@ -32,6 +36,7 @@ FARA_SAMPLE = (
 )
 WAV_SAMPLE = REPO / "sample_runs/webarena-verified-cli"
 Script = Literal["finish", "hang", "crash", "resume"]
+_STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+")
 
 
 @dataclass
@@ -118,6 +123,19 @@ class LiveWriter:
         time.sleep(rng.uniform(*self.pace))
 
 
+def _local_now() -> datetime:
+    """Now, as the sample's harness wrote its logs: naive, in the samples' local zone."""
+    return (datetime.now(UTC) + timedelta(seconds=_sample_offset())).replace(tzinfo=None)
+
+
+@functools.cache
+def _sample_offset() -> float:
+    """The UTC offset of the samples' log times, as the reader places them."""
+    offset = load_trajectory(_source(FARA_SAMPLE, 0)).utc_offset_s
+    assert offset is not None
+    return offset
+
+
 def _source(sample: Path, index: int) -> Path:
     """A finished sample folder to replay (one with an answer and an action log)."""
     folders = sorted(
@@ -149,19 +167,21 @@ class _FaraTask:
         self._attempt(source, stop_after=stop, end=script)
 
     def _core(self, level: str, message: str, **changes: object) -> None:
-        when = datetime.now().strftime("%Y-%m-%d %H:%M:%S,%f")[:-3]
+        when = _local_now().strftime("%Y-%m-%d %H:%M:%S,%f")[:-3]
         line = f"{when} [{level}] webeval.core.{self.truth.name} - {message}\n"
         self.writer.write(self.truth, self.folder / "core.log", line.encode(), append=True, **changes)
 
     def _attempt(self, source: Path, stop_after: int | None, end: str) -> None:
         self.truth.attempts += 1
         name = self.truth.name
+        started = time.time()
         self._core("INFO", f"[Execution {name}] Start", crashed=False, steps_written=0)
         lines = (source / "web_surfer.log").read_bytes().splitlines(keepends=True)
         shots = sorted(source.glob("screenshot*.png"), key=lambda p: len(p.name))
-        for k, line in enumerate(lines):
+        for k, logged in enumerate(lines):
             if stop_after is not None and k >= stop_after:
                 break
+            line = _STAMP.sub(lambda _: _local_now().isoformat().encode(), logged)  # written now
             half = len(line) // 2
             log = self.folder / "web_surfer.log"
             self.writer.write(self.truth, log, line[:half], append=True)
@@ -179,7 +199,9 @@ class _FaraTask:
             return
         answer = next(source.glob("*_final_answer.json"))
         self._in_pieces(answer, self.folder / f"{name}_final_answer.json", finished=True)
-        self.writer.write(self.truth, self.folder / "times.json", (source / "times.json").read_bytes())
+        ended = time.time()
+        times = {"start_time": started, "end_time": ended, "duration": ended - started}
+        self.writer.write(self.truth, self.folder / "times.json", json.dumps(times).encode())
         self._core("INFO", f"[Execution {name}] Completed")
         if self.writer.scored:  # the later scoring step, as soon as the task is over
             for score in sorted((source / "scores").glob("*.json")):
