@@ -53,8 +53,9 @@ __all__ = [
 ]
 
 # Bumped whenever a table or TrajectorySummary changes shape (a trajectories column changes it by
-# itself): older files are rebuilt, not trusted.
-SCHEMA_VERSION = f"{__version__}+store-4+codes-1+columns-{columns_print()}"
+# itself), or a summary's rule changes (endings-2: a folder without an answer is unfinished until
+# its task is over): older files are rebuilt, not trusted.
+SCHEMA_VERSION = f"{__version__}+store-4+codes-1+endings-2+columns-{columns_print()}"
 _BUSY_TIMEOUT_S = 30.0
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
