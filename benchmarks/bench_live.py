@@ -27,11 +27,14 @@ import os
 import re
 import statistics
 import tempfile
-import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from benchmarks.synthetic_roots import build_runs, prepare_sample
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, sync_playwright
+
+from benchmarks.synthetic_roots import build_runs, link_tree, prepare_sample
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server
 from tests.harness.live_writer import LiveWriter, Script
 from webeval_core.runs import IndexStore, RunWatch, refresh_index
@@ -54,19 +57,21 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def _read_page(page: object, seen: list[tuple[float, int]], stop: threading.Event) -> None:
-    """Record (time, count over) each time the page's count changes."""
+def _read_page(page: Page, seen: list[tuple[float, int]], until: Callable[[], bool]) -> None:
+    """Record (time, count over) each time the page's count changes, until `until()` (Playwright's
+    sync API is read from this thread only).
+    """
     last = -1
-    while not stop.is_set():
+    while not until():
         try:
-            text = page.locator("[data-testid='stMain']").inner_text(timeout=1000)  # type: ignore[attr-defined]
-        except Exception:  # a rerun replaced the element mid-read
+            text = page.locator("[data-testid='stMain']").inner_text(timeout=1000)
+        except PlaywrightError:  # a rerun replaced the element mid-read
             continue
         found = _OVER.search(text)
         if found and int(found.group(1)) != last:
             last = int(found.group(1))
             seen.append((time.time(), last))
-        time.sleep(0.05)
+        page.wait_for_timeout(50)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,13 +105,13 @@ def _measure(work: Path, args: argparse.Namespace) -> list[str]:
     scripts: dict[str, Script] = {str(k): "finish" for k in range(1, args.tasks + 1)}
     writer = LiveWriter(root / LIVE_RUN, "fara", scripts, parallel=args.writing)
     lines = [f"root: {made} finished trajectories + a live run of {args.tasks} tasks, {args.writing} at once"]
-    writer.start()
-    while not (root / LIVE_RUN / "traj").is_dir():
-        time.sleep(0.05)
+    # The run exists (one task done) before the server starts; the writer starts once the page shows it.
+    link_tree(_first_sample(sample), root / LIVE_RUN / "traj" / "0")
     with running_server(root, work / "cache", work / "server.log") as base_url:
         seen = _watch_page(base_url, writer)
-        finishes = sorted(t.last_write for t in writer.truth.values() if t.finished)
+        finishes = sorted(t.finished_at for t in writer.truth.values() if t.finished_at is not None)
         latencies = _latencies(finishes, seen)
+        print(f"latencies (s): {sorted(round(x, 2) for x in latencies)}", flush=True)
         lines += _look_costs(root / LIVE_RUN)
         server = _server_pid(base_url)
         before = _cpu_seconds(server)
@@ -125,29 +130,31 @@ def _measure(work: Path, args: argparse.Namespace) -> list[str]:
 
 def _watch_page(base_url: str, writer: LiveWriter) -> list[tuple[float, int]]:
     """The Live page in Chromium while the writer runs: (time, count over) at each change."""
-    from playwright.sync_api import sync_playwright
-
     seen: list[tuple[float, int]] = []
-    stop = threading.Event()
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1440, "height": 1000})
         page.goto(f"{base_url}/live?live_run={LIVE_RUN}", timeout=300_000)
         page.get_by_text(_OVER).first.wait_for(timeout=300_000)
-        reader = threading.Thread(target=_read_page, args=(page, seen, stop), daemon=True)
-        reader.start()
-        writer.join(timeout=3600)
-        time.sleep(8)  # the last finishes reach the page
-        stop.set()
-        reader.join()
+        writer.start()
+        _read_page(page, seen, lambda: writer.done)
+        settle = time.time() + 8  # the last finishes reach the page
+        _read_page(page, seen, lambda: time.time() > settle)
         browser.close()
     return seen
 
 
+def _first_sample(sample: Path) -> Path:
+    """A finished Fara folder of the sample: the live run's first task, done before it is watched."""
+    return next(p.parent for p in sorted(sample.glob("runs/*/*/*/*/*/traj/*/times.json")))
+
+
 def _latencies(finishes: list[float], seen: list[tuple[float, int]]) -> list[float]:
-    """For the k-th finish, the time until the page first said k or more tasks are over."""
+    """For the k-th finish, the time until the page first said k (plus the task done before) or
+    more tasks are over.
+    """
     out = []
-    for k, finished_at in enumerate(finishes, start=1):
+    for k, finished_at in enumerate(finishes, start=2):
         shown = next((when for when, count in seen if count >= k and when >= finished_at - 0.05), None)
         if shown is not None:
             out.append(max(shown - finished_at, 0.0))
@@ -177,7 +184,8 @@ def _server_pid(base_url: str) -> int:
             command = stat.read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"streamlit" in b" ".join(command) and port.encode() in command:
+        line = b" ".join(command)
+        if b"streamlit" in line and port.encode() in line:
             return int(stat.parent.name)
     raise RuntimeError(f"no server process on port {port}")
 

@@ -47,6 +47,8 @@ class TaskTruth:
     script: Script
     last_write: float = 0.0
     finished: bool = False
+    finished_at: float | None = None
+    """When its answer file was first written (its run over from then on)."""
     crashed: bool = False
     attempts: int = 0
     steps_written: int = 0
@@ -118,6 +120,8 @@ class LiveWriter:
             for name, value in changes.items():
                 setattr(truth, name, value)
             truth.last_write = time.time()
+            if truth.finished and truth.finished_at is None:
+                truth.finished_at = truth.last_write
 
     def pause(self, rng: random.Random) -> None:
         time.sleep(rng.uniform(*self.pace))

@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from webeval_core.cli._output import Progress, say, size
+from webeval_core.cli._redaction import add_redaction_arguments, redactor_for, write_report
 from webeval_core.cli._roots import load_index
 from webeval_core.cli._store import StoreArgumentError, add_store_arguments, chosen_store
 from webeval_core.support.safe_output import spreadsheet_row, strict_json
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
+    from webeval_core.presentation.redaction import RedactionProfile, RedactionReport, Redactor
     from webeval_core.review import AnnotationStore, ResultLine
     from webeval_core.runs.summary import RootIndex, TrajectorySummary
 
@@ -44,8 +46,8 @@ def add_parser(sub: Subparsers) -> None:
     """`export ROOT [--format csv|jsonl|html] [-o PATH] [--run KEY] [--annotations PATH_OR_URL] ...`."""
     export = sub.add_parser("export", help="export one row per trajectory as CSV or JSON lines")
     export.add_argument("root")
-    export.add_argument("--format", choices=("csv", "jsonl", "html"), default="csv")
-    export.add_argument("-o", "--output", help="file to write (default: stdout); for html, a folder")
+    export.add_argument("--format", choices=("csv", "jsonl", "html", "atif"), default="csv")
+    export.add_argument("-o", "--output", help="file to write (default: stdout); for html and atif, a folder")
     export.add_argument("--run", help="the run key of an html report (see webeval ls)")
     export.add_argument("--force", action="store_true", help="html: write into a non-empty folder")
     export.add_argument("--jobs", type=int, default=0, help="html: processes drawing pages (0: one per core)")
@@ -55,6 +57,7 @@ def add_parser(sub: Subparsers) -> None:
         help="add each trajectory's reviews (count, majority outcome, who said what) as columns",
     )
     add_store_arguments(export, "the review store those columns come from (implies --with-annotations)")
+    add_redaction_arguments(export)
     export.set_defaults(handler=run)
 
 
@@ -62,8 +65,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Rows to `-o FILE` or `out`, or a run report into `-o FOLDER`; 1 when ROOT or the store fails."""
     if args.format == "html":
         return _export_run_report(args, out)
-    index = load_index(args, "export")
-    if index is None:
+    if args.format == "atif":
+        return _export_atif(args, out)
+    return _export_table(args, out)
+
+
+def _export_table(args: argparse.Namespace, out: TextIO) -> int:
+    """A row per trajectory as CSV or JSON lines, its texts redacted."""
+    redactor = redactor_for(args, "export")
+    index = load_index(args, "export") if redactor is not None else None
+    if redactor is None or index is None:
         return 1
     rows = _export_rows(index)
     try:
@@ -76,10 +87,22 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if reviewed is None:
             return 1
         rows = reviewed
+    rows = [_redacted_row(row, redactor) for row in rows]
     _write_rows(rows, args.format, args.output, out)
     if args.output:
-        say(sys.stderr, f"Wrote {len(rows)} rows to {args.output}")
+        said = write_report(redactor, Path(args.output))
+        say(sys.stderr, f"Wrote {len(rows)} rows to {args.output}; {said}")
+    else:
+        say(sys.stderr, f"webeval export: {redactor.report().summary()}")
     return 0
+
+
+def _redacted_row(row: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
+    """A row with its texts' secrets masked (counted under the trajectory's run and task)."""
+    where = f"{row.get('run_key')} · {row.get('task_id')}: export row"
+    return {
+        key: redactor.text(value, where) if isinstance(value, str) else value for key, value in row.items()
+    }
 
 
 def _export_rows(index: RootIndex) -> list[dict[str, Any]]:
@@ -172,15 +195,20 @@ def _report_problem(args: argparse.Namespace, index: RootIndex) -> str | None:
     return None
 
 
-def _write_report_page(job: tuple[Path, int, TrajectorySummary]) -> int:
+def _write_report_page(
+    job: tuple[Path, int, TrajectorySummary, RedactionProfile | None],
+) -> tuple[int, RedactionReport]:
+    """One trajectory's page of a run report (in a worker): its size and what its redactor masked."""
+    from webeval_core.presentation.redaction import Redactor
     from webeval_core.presentation.runreport import page_name, trajectory_page
     from webeval_core.reading.task_catalog import installed_catalog
 
-    folder, position, summary = job
+    folder, position, summary, profile = job
+    redactor = Redactor(profile)
     # The catalog is inherited from the parent when forked: no re-read per page.
-    html = trajectory_page(summary, installed_catalog()).encode("utf-8")
+    html = trajectory_page(summary, installed_catalog(), redactor).encode("utf-8")
     (folder / page_name(position, summary)).write_bytes(html)
-    return len(html)
+    return len(html), redactor.report()
 
 
 def _run_line(args: argparse.Namespace, root: Path) -> ResultLine | None:
@@ -204,12 +232,18 @@ def _run_line(args: argparse.Namespace, root: Path) -> ResultLine | None:
 
 def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval export ROOT --run KEY --format html -o FOLDER`: a run's report and its trajectory pages."""
-    from webeval_core.presentation.runreport import PAGES_FOLDER, run_members, run_report_html
+    from webeval_core.presentation.runreport import (
+        PAGES_FOLDER,
+        redacted_report,
+        run_members,
+        run_report_html,
+    )
     from webeval_core.reading.task_catalog import installed_catalog
     from webeval_core.support.parallel import map_in_processes, worker_count
 
-    index = load_index(args, "export")
-    if index is None:
+    redactor = redactor_for(args, "export")
+    index = load_index(args, "export") if redactor is not None else None
+    if redactor is None or index is None:
         return 1
     problem = _report_problem(args, index)
     if problem is not None:
@@ -219,19 +253,50 @@ def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     folder = Path(args.output)
     (folder / PAGES_FOLDER).mkdir(parents=True, exist_ok=True)
     published = _run_line(args, index.root)
-    (folder / "index.html").write_text(run_report_html(index, args.run, catalog, published), encoding="utf-8")
+    report = redacted_report(run_report_html(index, args.run, catalog, published), redactor, args.run)
+    (folder / "index.html").write_text(report, encoding="utf-8")
     members = run_members(index, args.run)
-    jobs = [(folder, position, summary) for position, summary in enumerate(members, start=1)]
-    sizes = map_in_processes(
+    jobs = [
+        (folder, position, summary, redactor.profile) for position, summary in enumerate(members, start=1)
+    ]
+    written = map_in_processes(
         _write_report_page,
         jobs,
         workers=worker_count(args.jobs, len(jobs)),
         parallel_from=8,
         on_progress=Progress("Writing pages"),
     )
+    for _, masked in written:
+        redactor.absorb(masked)
+    total = sum(n for n, _ in written)
+    said = write_report(redactor, folder)
     say(
         out,
-        f"Wrote {folder / 'index.html'} and {len(sizes)} trajectory pages ({size(sum(sizes))})"
-        f" in {folder / PAGES_FOLDER}",
+        f"Wrote {folder / 'index.html'} and {len(written)} trajectory pages ({size(total)})"
+        f" in {folder / PAGES_FOLDER}; {said}",
     )
+    return 0
+
+
+# --- ATIF (--format atif) ----------------------------------------------------------------------
+
+
+def _export_atif(args: argparse.Namespace, out: TextIO) -> int:
+    """`webeval export ROOT --format atif -o DIR [--run KEY]`: an ATIF document per trajectory."""
+    from webeval_core.presentation.atif import write_atif_folder
+
+    if not args.output:
+        say(sys.stderr, "webeval export: --format atif writes a folder: give it with -o DIR")
+        return 1
+    redactor = redactor_for(args, "export")
+    if redactor is None:
+        return 1
+    index = load_index(args, "export")
+    if index is None:
+        return 1
+    folder = Path(args.output)
+    runs = frozenset([args.run] if args.run else [])
+    written = write_atif_folder(index, folder, redactor, runs, on_progress=Progress("Writing ATIF"))
+    report = write_report(redactor, folder)
+    say(out, f"Wrote {len(written)} ATIF documents under {folder}; {report}")
     return 0

@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from webeval_core.cli._output import complain, print_json, say, shorten, size, table
+from webeval_core.cli._redaction import add_redaction_arguments, redactor_for, write_report
 from webeval_core.cli._roots import local_root
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
+    from webeval_core.presentation.redaction import Redactor
     from webeval_core.reading.task_catalog import Task
     from webeval_core.reading.trajectory_reader import Trajectory
     from webeval_core.reading.verifier import VerifierOutput
@@ -27,6 +29,7 @@ def add_parser(sub: Subparsers) -> None:
         "--html", metavar="FILE", help="write the whole trajectory as one standalone HTML page"
     )
     show.add_argument("--force", action="store_true", help="with --html: overwrite FILE if it exists")
+    add_redaction_arguments(show)
     show.set_defaults(handler=run)
 
 
@@ -44,7 +47,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         complain("show", exc.path, exc.reason)
         return 1
     if args.html:
-        return _write_html(trajectory, Path(args.html), args.force, out)
+        redactor = redactor_for(args, "show")
+        if redactor is None:
+            return 1
+        return _write_html(trajectory, Path(args.html), args.force, redactor, out)
     if args.json:
         print_json({**trajectory_json(trajectory), "verifiers": _verifiers_json(trajectory)}, out)
     else:
@@ -225,7 +231,8 @@ def _refuse_html(target: Path, problem: str) -> int:
     return 1
 
 
-def _write_html(trajectory: Trajectory, target: Path, force: bool, out: TextIO) -> int:
+def _write_html(trajectory: Trajectory, target: Path, force: bool, redactor: Redactor, out: TextIO) -> int:
+    from webeval_core.presentation.redaction import redacted_page
     from webeval_core.presentation.report import (
         standalone_page,  # pandas (via explain): only `--html` pays for it
     )
@@ -233,12 +240,13 @@ def _write_html(trajectory: Trajectory, target: Path, force: bool, out: TextIO) 
     problem = _html_target_problem(target, trajectory.path, force)
     if problem is not None:
         return _refuse_html(target, problem)
-    page = standalone_page(trajectory).encode("utf-8")
+    page = redacted_page(trajectory, standalone_page, redactor, trajectory.task_id).encode("utf-8")
     try:
         # "x" even after the check above: a file that appeared meanwhile is still not overwritten.
         with open(target, "wb" if force else "xb") as handle:
             handle.write(page)
     except OSError as exc:
         return _refuse_html(target, f"cannot be written ({exc.strerror})")
-    say(out, f"Wrote {target} ({size(len(page))}, {len(trajectory.steps)} steps)")
+    said = write_report(redactor, target)
+    say(out, f"Wrote {target} ({size(len(page))}, {len(trajectory.steps)} steps); {said}")
     return 0

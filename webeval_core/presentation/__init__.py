@@ -35,6 +35,7 @@ __all__ = [
     "Frame",
     "JudgeVerdict",
     "OverviewFigures",
+    "Redactor",
     "ReportDifference",
     "StepFlag",
     "TableFormat",
@@ -84,6 +85,7 @@ __all__ = [
     "prefetch_thumbnail",
     "progress_line",
     "rate_line",
+    "redacted_page",
     "render_overlay",
     "render_results",
     "report_differences",
@@ -174,6 +176,7 @@ if TYPE_CHECKING:
         zoom_view,
     )
     from webeval_core.presentation.picks import choice_of, trajectory_choices
+    from webeval_core.presentation.redaction import Redactor, redacted_page
     from webeval_core.presentation.report import standalone_page, trajectory_html
     from webeval_core.presentation.reporthtml import official_evaluation
     from webeval_core.presentation.results_table import TableFormat, render_results, results_frame

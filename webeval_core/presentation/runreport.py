@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from webeval_core.presentation.html import badge, facts, page, pre, table, text
+from webeval_core.presentation.redaction import REPORT_NAME, Redactor, redacted_page
 from webeval_core.presentation.report import trajectory_html
 from webeval_core.presentation.tones import score_tone
 from webeval_core.reading.task_catalog import TaskCatalog
@@ -40,6 +41,7 @@ from webeval_core.support.vocabulary import UNKNOWN
 PAGES_FOLDER = "trajectories"
 OFFICIAL_JUDGE = "the official WebArena-Verified evaluator"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_NONE = Redactor(None)  # nothing masked: what a caller that names no redactor gets
 
 
 @dataclass(frozen=True)
@@ -68,33 +70,53 @@ def run_members(index: RootIndex, run_key: str) -> list[TrajectorySummary]:
     return [s for s in index.summaries if s.run_key == run_key]
 
 
-def trajectory_page(summary: TrajectorySummary, catalog: TaskCatalog | None) -> str:
-    """A trajectory's standalone page, or a page saying why its folder could not be read."""
+def trajectory_page(
+    summary: TrajectorySummary, catalog: TaskCatalog | None, redactor: Redactor | None = None
+) -> str:
+    """A trajectory's standalone page (its secrets masked by `redactor`), or a page saying why its
+    folder could not be read.
+    """
     try:
         trajectory = load_trajectory(summary.path)
     except UnreadableError as exc:
         heading = f'<p><a href="../index.html">&larr; Run report</a></p><h1>Task {text(summary.task_id)}</h1>'
         return page(f"Task {summary.task_id}", [heading, pre(f"This folder could not be read: {exc.reason}")])
     task = catalog.get(trajectory.task_id) if catalog is not None else None
-    return trajectory_html(trajectory, task, back="../index.html")
+    where = f"{summary.run_key} · {summary.task_id}"
+    return redacted_page(
+        trajectory, lambda t: trajectory_html(t, task, back="../index.html"), redactor or _NONE, where
+    )
 
 
 def report_pages(
-    index: RootIndex, run_key: str, catalog: TaskCatalog | None, published: ResultLine | None = None
+    index: RootIndex,
+    run_key: str,
+    catalog: TaskCatalog | None,
+    published: ResultLine | None = None,
+    redactor: Redactor | None = None,
 ) -> Iterator[ReportPage]:
     """The report page, then one page per trajectory of the run, in order (a few drawn at once on
     threads: decoding and encoding screenshots leave the GIL, so every core works; a few pages
     at a time, so a run of thousands is never held whole).
     """
     members = list(enumerate(run_members(index, run_key), start=1))
-    yield ReportPage(path="index.html", html=run_report_html(index, run_key, catalog, published))
+    shown = redactor or _NONE
+    yield ReportPage(
+        path="index.html",
+        html=redacted_report(run_report_html(index, run_key, catalog, published), shown, run_key),
+    )
     workers = os.cpu_count() or 1
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webeval-report") as pool:
         for start in range(0, len(members), 2 * workers):
             batch = members[start : start + 2 * workers]
-            pages = pool.map(lambda member: trajectory_page(member[1], catalog), batch)
+            pages = pool.map(lambda member: trajectory_page(member[1], catalog, shown), batch)
             for (position, summary), html in zip(batch, pages, strict=True):
                 yield ReportPage(path=page_name(position, summary), html=html)
+
+
+def redacted_report(html: str, redactor: Redactor, run_key: str) -> str:
+    """The report page with its texts' secrets masked (task texts, answers in its list)."""
+    return redactor.text(html, f"{run_key}: index.html") or html
 
 
 def judge_of(members: Sequence[TrajectorySummary]) -> str:
@@ -226,13 +248,21 @@ def _trajectory_section(members: Sequence[TrajectorySummary], frame: pd.DataFram
 
 
 def report_zip(
-    index: RootIndex, run_key: str, catalog: TaskCatalog | None, published: ResultLine | None = None
+    index: RootIndex,
+    run_key: str,
+    catalog: TaskCatalog | None,
+    published: ResultLine | None = None,
+    redactor: Redactor | None = None,
 ) -> bytes:
-    """The whole report as one zip file (for a download): unzip, open index.html."""
+    """The whole report as one zip file (for a download): unzip, open index.html; secrets masked by
+    `redactor` (the default profile unless told), its report in the zip.
+    """
+    redactor = redactor or Redactor()
     buffer = io.BytesIO()
     # Level 1: the pages are mostly base64 of compressed images, whose only slack (6 bits a byte)
     # the fastest level already takes; higher levels cost seconds for a few percent.
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
-        for each in report_pages(index, run_key, catalog, published):
+        for each in report_pages(index, run_key, catalog, published, redactor):
             archive.writestr(each.path, each.html)
+        archive.writestr(REPORT_NAME, redactor.report().model_dump_json(indent=2))
     return buffer.getvalue()

@@ -11,8 +11,10 @@ from typing import Any
 import streamlit as st
 
 from webeval_core.presentation import (
+    Redactor,
     core_log_table,
     download_name,
+    redacted_page,
     standalone_page,
     token_usage_table,
     utc_moment,
@@ -82,11 +84,12 @@ def render(context: TabContext) -> None:
     # A callable: the page (every frame embedded, megabytes) is built only when the user clicks.
     st.download_button(
         "Download as a standalone HTML page",
-        data=partial(standalone_page, trajectory),
+        data=partial(redacted_page, trajectory, standalone_page, Redactor(), trajectory.task_id),
         file_name=download_name(context.run_key, trajectory.task_id),
         mime="text/html",
         on_click="ignore",
-        help="One file that opens offline in any browser: the header, the verdict and every step.",
+        help="One file that opens offline in any browser: the header, the verdict and every step;"
+        " cookies, tokens, passwords and e-mail addresses removed.",
     )
     st.subheader(f"Score files ({len(trajectory.scores)})")
     if not trajectory.scores:
