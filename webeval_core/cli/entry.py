@@ -11,6 +11,7 @@ from typing import NoReturn, TextIO
 from webeval_core.cli import (
     annotations_command,
     app_command,
+    bundle_command,
     check_command,
     export_command,
     index_command,
@@ -34,6 +35,7 @@ COMMANDS = (
     score_command,
     index_command,
     export_command,
+    bundle_command,
     app_command,
     check_command,
     annotations_command,

@@ -64,6 +64,21 @@ def trajectory_html(trajectory: Trajectory, task: Task | None, back: str | None 
     return page(f"Task {trajectory.task_id} · webeval trajectory", body)
 
 
+def trajectory_sections(trajectory: Trajectory, task: Task | None) -> tuple[str, ...]:
+    """The page's parts above the steps (header, official verdict, judges, answer, expected vs
+    actual with the network checks), each an HTML fragment: what a bundle's trajectory page shows
+    as the exported page does.
+    """
+    parts = (
+        _header(trajectory, task),
+        _verdict(trajectory),
+        judges_section(trajectory),
+        _answer(trajectory),
+        _expected(trajectory, task),
+    )
+    return tuple(part for part in parts if part)
+
+
 # --- header, verdict, answer ----------------------------------------------------------------
 
 

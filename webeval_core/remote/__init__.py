@@ -28,6 +28,7 @@ __all__ = [
     "open_root",
     "parse_location",
     "remote_cache_dir",
+    "store_writer",
     "upload",
 ]
 
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
         remote_cache_dir,
         upload,
     )
+    from webeval_core.remote.publishing import store_writer
     from webeval_core.remote.stores import (
         REMOTE_SCHEMES,
         RemoteLocation,

@@ -64,7 +64,8 @@ def test_show_html_writes_a_standalone_page_and_reports_it(tmp_path: Path) -> No
     assert "<h1>Task alltrails_find_23</h1>" in page
     assert page.count('src="data:image/jpeg;base64,') == 5
     size_kb = round(target.stat().st_size / 1e3)
-    assert text == f"Wrote {target} ({size_kb} KB, 5 steps)\n"
+    report = target.name + ".redaction.json"
+    assert text == f"Wrote {target} ({size_kb} KB, 5 steps); redacted: no secret found ({report})\n"
 
 
 def test_show_html_never_overwrites_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

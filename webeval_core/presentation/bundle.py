@@ -1,0 +1,287 @@
+"""A static site of runs that needs no server: `webeval bundle ROOT -o SITE`.
+
+The site is `index.html`, the viewer's script and style (`bundle_assets/`, shipped in the site) and
+data files the script loads as `<script>` elements (so it opens from `file://` as from any static
+host, and a strict CSP allows nothing but the site's own files):
+
+- `data/runs.js`: every run's headline figures, its success by site, and the list's chunk count;
+- `data/list-<k>.js`: the trajectory list, `CHUNK` rows a file, loaded on demand (a list of
+  100,000 shows its first rows as soon as its first chunk is in);
+- `data/t/<n>.js`: one trajectory: the exported page's sections above the steps (header, verdict,
+  judges, answer, expected vs actual with the network checks) and its steps (action, thought,
+  URL, the point aimed at, the screenshot);
+- `img/<n>/<k>.webp` (or `.jpg`): screenshots re-encoded at a chosen quality.
+
+Every text passes through the export's `Redactor` first; figures and results are the index's own
+(`metrics.trajectory_frame`, `metrics.headline`), so the site says what the app says.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import os
+import shutil
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import pandas as pd
+from PIL import Image
+from pydantic import BaseModel, ConfigDict
+
+from webeval_core.presentation.frames import Frame, frames_of, step_point
+from webeval_core.presentation.redaction import REPORT_NAME, Redactor, redact_trajectory
+from webeval_core.presentation.report import trajectory_sections
+from webeval_core.reading.task_catalog import TaskCatalog
+from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
+from webeval_core.runs.metrics import breakdown, headline, trajectory_frame
+from webeval_core.runs.summary import RootIndex, TrajectorySummary
+from webeval_core.support.diagnostics import UnreadableError
+
+__all__ = ["CHUNK", "BundleReport", "ImageFormat", "write_bundle"]
+
+CHUNK = 2000
+"""Rows of the trajectory list per data file."""
+ImageFormat = Literal["webp", "jpeg"]
+_ASSETS = ("index.html", "app.js", "style.css")
+_LIST_COLUMNS = ("run", "task_id", "site", "task_type", "intent", "result", "outcome", "steps", "duration_s")
+Writer = Callable[[str, bytes], None]
+"""Writes one file of the site by its path relative to the site (a local folder or a store)."""
+
+
+class BundleReport(BaseModel):
+    """What a bundle holds."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    trajectories: int
+    """Trajectories listed."""
+    pages: int
+    """Trajectory pages written (the readable ones)."""
+    images: int
+    """Screenshots re-encoded."""
+    bytes_written: int
+    """The site's size."""
+
+
+def write_bundle(
+    index: RootIndex,
+    write: Writer,
+    catalog: TaskCatalog | None,
+    redactor: Redactor,
+    *,
+    runs: frozenset[str] = frozenset(),
+    image_format: ImageFormat = "webp",
+    quality: int = 60,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> BundleReport:
+    """Write the site of `index` (its `runs`, when given) through `write`; its redaction report too."""
+    chosen = RootIndex(
+        root=index.root,
+        runs=tuple(r for r in index.runs if not runs or r.key in runs),
+        summaries=tuple(s for s in index.summaries if not runs or s.run_key in runs),
+    )
+    site = _Site(write, catalog, redactor, image_format, quality)
+    frame = trajectory_frame(chosen, catalog).reset_index(drop=True)
+    assets = resources.files("webeval_core.presentation").joinpath("bundle_assets")
+    for name in _ASSETS:
+        site.write(name, assets.joinpath(name).read_bytes())
+    rows = _rows(frame, chosen)
+    chunks = [rows[k : k + CHUNK] for k in range(0, len(rows), CHUNK)] or [[]]
+    site.write("data/runs.js", _script("runs", _runs(chosen, frame, len(chunks), len(rows))))
+    for k, chunk in enumerate(chunks):
+        site.write(f"data/list-{k}.js", _script(f"list-{k}", chunk))
+    pages = images = 0
+    summaries = {s.key: s for s in chosen.summaries}
+    # Threads: decoding and encoding screenshots leave the GIL, so every core works.
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="webeval-bundle") as pool:
+        made = pool.map(
+            lambda item: site.trajectory(summaries.get(item[1]["key"]), item[1], item[0]), enumerate(rows)
+        )
+        for done, written in enumerate(made, start=1):
+            pages += written is not None
+            images += written or 0
+            if on_progress is not None:
+                on_progress(done, len(rows))
+    site.write(REPORT_NAME, redactor.report().model_dump_json(indent=2).encode())
+    return BundleReport(trajectories=len(rows), pages=pages, images=images, bytes_written=site.bytes)
+
+
+class _Site:
+    """The site being written: its files, counted, and how a trajectory's page and frames are made."""
+
+    def __init__(
+        self,
+        write: Writer,
+        catalog: TaskCatalog | None,
+        redactor: Redactor,
+        image_format: ImageFormat,
+        quality: int,
+    ) -> None:
+        self._write = write
+        self.catalog = catalog
+        self.redactor = redactor
+        self.image_format = image_format
+        self.quality = quality
+        self.bytes = 0
+        self._images: dict[str, tuple[str, tuple[int, int]]] = {}  # by the source's digest: one copy
+        self._lock = threading.Lock()
+
+    def write(self, path: str, data: bytes) -> None:
+        self._write(path, data)
+        with self._lock:
+            self.bytes += len(data)
+
+    def trajectory(self, summary: TrajectorySummary | None, row: dict[str, Any], number: int) -> int | None:
+        """One trajectory's page data and frames; how many frames, or None when it cannot be read."""
+        if summary is None or summary.unreadable:
+            return None
+        try:
+            trajectory = load_trajectory(summary.path)
+        except UnreadableError:
+            return None
+        shown = redact_trajectory(trajectory, self.redactor, f"{summary.run_key} · {summary.task_id}")
+        task = self.catalog.get(trajectory.task_id) if self.catalog is not None else None
+        steps = [self._step(shown, frame, f"img/{number}/{k}") for k, frame in enumerate(frames_of(shown), 1)]
+        sections = list(trajectory_sections(shown, task))
+        data = {"number": number, "row": row, "sections": sections, "steps": steps}
+        self.write(f"data/t/{number}.js", _script(f"t-{number}", data))
+        return sum(1 for step in steps if step["image"])
+
+    def _step(self, trajectory: Trajectory, frame: Frame, stem: str) -> dict[str, Any]:
+        step = frame.step
+        image, size = self._image(trajectory, frame.screenshot, stem)
+        point = step_point(step)
+        return {
+            "n": frame.number,
+            "action": step.action if step else None,
+            "thought": step.thought if step else None,
+            "url": step.url if step else None,
+            "typed": step.typed_text if step else None,
+            "image": image,
+            "point": [point[0] / size[0], point[1] / size[1]] if point and size else None,
+        }
+
+    def _image(
+        self, trajectory: Trajectory, name: str | None, stem: str
+    ) -> tuple[str | None, tuple[int, int] | None]:
+        """A screenshot re-encoded into the site: its path there and its size; (None, None) without one."""
+        if not name:
+            return None, None
+        try:
+            data = (trajectory.path / name).read_bytes()
+        except OSError:
+            return None, None
+        digest = hashlib.sha1(data).hexdigest()
+        with self._lock:
+            known = self._images.get(digest)
+        if known is not None:  # the same frame again (Fara repeats the last one): one file
+            return known
+        encoded = _encoded(data, self.image_format, self.quality)
+        if encoded is None:
+            return None, None
+        picture, size, suffix = encoded
+        path = f"{stem}.{suffix}"
+        self.write(path, picture)
+        with self._lock:
+            self._images[digest] = (path, size)
+        return path, size
+
+
+def _encoded(
+    data: bytes, image_format: ImageFormat, quality: int
+) -> tuple[bytes, tuple[int, int], str] | None:
+    """A screenshot re-encoded: WebP (lossless for a palette image, whose flat colours lossy coding
+    only blurs and grows; lossy at `quality` otherwise) or JPEG; None when it is no image.
+    """
+    try:
+        with Image.open(io.BytesIO(data)) as source:
+            flat = source.mode in ("P", "L", "1")
+            picture = source.convert("RGB")
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return None
+    buffer = io.BytesIO()
+    if image_format == "jpeg":
+        picture.save(buffer, "JPEG", quality=quality, optimize=True)
+        return buffer.getvalue(), picture.size, "jpg"
+    if flat:
+        picture.save(buffer, "WEBP", lossless=True, quality=20, method=2)
+    else:
+        picture.save(buffer, "WEBP", quality=quality, method=4)
+    return buffer.getvalue(), picture.size, "webp"
+
+
+def _script(name: str, data: Any) -> bytes:
+    """A data file: a script handing its JSON to the viewer (a `<script>` loads from file:// too)."""
+    # "</" never closes a script early, whatever a text holds.
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str).replace("</", "<\\/")
+    return f"webeval.put({json.dumps(name)},{payload});\n".encode()
+
+
+def _rows(frame: pd.DataFrame, index: RootIndex) -> list[dict[str, Any]]:
+    """The list: a row per trajectory, as the app's list says it (result, tags, site, intent)."""
+    keys = {s.key: s for s in index.summaries}
+    rows: list[dict[str, Any]] = []
+    for record in frame.to_dict("records"):
+        summary = keys.get(str(record["key"]))
+        row = {column: _plain(record.get(column)) for column in _LIST_COLUMNS}
+        row["tags"] = list(record.get("tags") or ())
+        row["judges"] = dict(summary.scores) if summary is not None else {}
+        row["key"] = str(record["key"])
+        rows.append(row)
+    return rows
+
+
+def _plain(value: Any) -> Any:
+    """A cell as JSON says it: a missing value is null."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value.item() if hasattr(value, "item") else value
+
+
+def _runs(index: RootIndex, frame: pd.DataFrame, chunks: int, total: int) -> dict[str, Any]:
+    by_site = breakdown(frame, "site") if len(frame) else pd.DataFrame()
+    runs = []
+    for run in index.runs:
+        head = headline(frame[frame["run"] == run.key])
+        sites = by_site[by_site["run"] == run.key] if len(by_site) else by_site
+        runs.append(
+            {
+                "key": run.key,
+                "label": run.label,
+                "trajectories": head.trajectories,
+                "counted": head.counted,
+                "passed": head.passed,
+                "rate": head.success_rate,
+                "unfinished": head.unfinished,
+                "aborted": head.aborted,
+                "sites": [
+                    {"site": str(r["site"]), "rate": _plain(r["success_rate"]), "n": int(r["counted"])}
+                    for r in sites.to_dict("records")
+                ],
+            }
+        )
+    return {"runs": runs, "chunks": chunks, "chunk": CHUNK, "total": total}
+
+
+def folder_writer(site: Path) -> Writer:
+    """Writes a site into a local folder."""
+
+    def write(path: str, data: bytes) -> None:
+        target = site / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+    return write
+
+
+def clear_folder(site: Path) -> None:
+    """An existing site folder emptied before a new bundle is written into it."""
+    if site.exists():
+        shutil.rmtree(site)
