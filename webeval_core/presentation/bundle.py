@@ -10,7 +10,7 @@ host, and a strict CSP allows nothing but the site's own files):
 - `data/t/<n>.js`: one trajectory: the exported page's sections above the steps (header, verdict,
   judges, answer, expected vs actual with the network checks) and its steps (action, thought,
   URL, the point aimed at, the screenshot);
-- `img/<n>/<k>.webp` (or `.jpg`): screenshots re-encoded at a chosen quality.
+- `img/<digest>.webp` (or `.jpg`): screenshots re-encoded, each distinct frame once.
 
 Every text passes through the export's `Redactor` first; figures and results are the index's own
 (`metrics.trajectory_frame`, `metrics.headline`), so the site says what the app says.
@@ -130,8 +130,8 @@ class _Site:
         self.image_format = image_format
         self.quality = quality
         self.bytes = 0
-        self._images: dict[str, tuple[str, tuple[int, int]]] = {}  # by the source's digest: one copy
         self._lock = threading.Lock()
+        self._claimed: set[str] = set()
 
     def write(self, path: str, data: bytes) -> None:
         self._write(path, data)
@@ -148,15 +148,15 @@ class _Site:
             return None
         shown = redact_trajectory(trajectory, self.redactor, f"{summary.run_key} · {summary.task_id}")
         task = self.catalog.get(trajectory.task_id) if self.catalog is not None else None
-        steps = [self._step(shown, frame, f"img/{number}/{k}") for k, frame in enumerate(frames_of(shown), 1)]
+        steps = [self._step(shown, frame) for frame in frames_of(shown)]
         sections = list(trajectory_sections(shown, task))
         data = {"number": number, "row": row, "sections": sections, "steps": steps}
         self.write(f"data/t/{number}.js", _script(f"t-{number}", data))
         return sum(1 for step in steps if step["image"])
 
-    def _step(self, trajectory: Trajectory, frame: Frame, stem: str) -> dict[str, Any]:
+    def _step(self, trajectory: Trajectory, frame: Frame) -> dict[str, Any]:
         step = frame.step
-        image, size = self._image(trajectory, frame.screenshot, stem)
+        image, size = self._image(trajectory, frame.screenshot)
         point = step_point(step)
         return {
             "n": frame.number,
@@ -168,9 +168,7 @@ class _Site:
             "point": [point[0] / size[0], point[1] / size[1]] if point and size else None,
         }
 
-    def _image(
-        self, trajectory: Trajectory, name: str | None, stem: str
-    ) -> tuple[str | None, tuple[int, int] | None]:
+    def _image(self, trajectory: Trajectory, name: str | None) -> tuple[str | None, tuple[int, int] | None]:
         """A screenshot re-encoded into the site: its path there and its size; (None, None) without one."""
         if not name:
             return None, None
@@ -178,25 +176,30 @@ class _Site:
             data = (trajectory.path / name).read_bytes()
         except OSError:
             return None, None
-        digest = hashlib.sha1(data).hexdigest()
+        # Named by the source's bytes: an identical frame (Fara repeats a trajectory's last one, runs
+        # share pages) is one file, whichever thread meets it first, and a site's bytes never
+        # depend on the threads' order.
+        suffix = "jpg" if self.image_format == "jpeg" else "webp"
+        path = f"img/{hashlib.sha1(data).hexdigest()[:20]}.{suffix}"
         with self._lock:
-            known = self._images.get(digest)
-        if known is not None:  # the same frame again (Fara repeats the last one): one file
-            return known
+            first = path not in self._claimed
+            self._claimed.add(path)
+        if not first:
+            size = _size(data)
+            return (path, size) if size else (None, None)
         encoded = _encoded(data, self.image_format, self.quality)
         if encoded is None:
             return None, None
-        picture, size, suffix = encoded
-        path = f"{stem}.{suffix}"
+        picture, size = encoded
         self.write(path, picture)
-        with self._lock:
-            self._images[digest] = (path, size)
         return path, size
 
 
-def _encoded(
-    data: bytes, image_format: ImageFormat, quality: int
-) -> tuple[bytes, tuple[int, int], str] | None:
+Encoded = tuple[bytes, tuple[int, int]]
+"""An image's bytes and its size."""
+
+
+def _encoded(data: bytes, image_format: ImageFormat, quality: int) -> Encoded | None:
     """A screenshot re-encoded: WebP (lossless for a palette image, whose flat colours lossy coding
     only blurs and grows; lossy at `quality` otherwise) or JPEG; None when it is no image.
     """
@@ -209,12 +212,20 @@ def _encoded(
     buffer = io.BytesIO()
     if image_format == "jpeg":
         picture.save(buffer, "JPEG", quality=quality, optimize=True)
-        return buffer.getvalue(), picture.size, "jpg"
-    if flat:
+    elif flat:
         picture.save(buffer, "WEBP", lossless=True, quality=20, method=2)
     else:
         picture.save(buffer, "WEBP", quality=quality, method=4)
-    return buffer.getvalue(), picture.size, "webp"
+    return buffer.getvalue(), picture.size
+
+
+def _size(data: bytes) -> tuple[int, int] | None:
+    """An image's size from its header (nothing decoded)."""
+    try:
+        with Image.open(io.BytesIO(data)) as source:
+            return source.size
+    except (OSError, ValueError, Image.DecompressionBombError):
+        return None
 
 
 def _script(name: str, data: Any) -> bytes:
