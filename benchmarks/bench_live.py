@@ -71,6 +71,7 @@ def _read_page(page: Page, seen: list[tuple[float, int]], until: Callable[[], bo
         if found and int(found.group(1)) != last:
             last = int(found.group(1))
             seen.append((time.time(), last))
+            print(f"{time.strftime('%H:%M:%S')} page says {last} over", flush=True)
         page.wait_for_timeout(50)
 
 
@@ -97,6 +98,8 @@ def _measure(work: Path, args: argparse.Namespace) -> list[str]:
     sample = prepare_sample(REPO / "sample_runs", work / "sample")
     root = work / "root"
     made = build_runs(sample, root, args.trajectories)
+    # The run exists (one task done) before the server starts; the writer starts once the page shows it.
+    link_tree(_first_sample(sample), root / LIVE_RUN / "traj" / "0")
     store = IndexStore(root, work / "cache" / "webeval")
     refresh_index(store)
     started = time.perf_counter()
@@ -105,8 +108,6 @@ def _measure(work: Path, args: argparse.Namespace) -> list[str]:
     scripts: dict[str, Script] = {str(k): "finish" for k in range(1, args.tasks + 1)}
     writer = LiveWriter(root / LIVE_RUN, "fara", scripts, parallel=args.writing)
     lines = [f"root: {made} finished trajectories + a live run of {args.tasks} tasks, {args.writing} at once"]
-    # The run exists (one task done) before the server starts; the writer starts once the page shows it.
-    link_tree(_first_sample(sample), root / LIVE_RUN / "traj" / "0")
     with running_server(root, work / "cache", work / "server.log") as base_url:
         seen = _watch_page(base_url, writer)
         finishes = sorted(t.finished_at for t in writer.truth.values() if t.finished_at is not None)

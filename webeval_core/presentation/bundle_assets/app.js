@@ -68,7 +68,7 @@
   let view = 0; // a newer route drops what an older one was still loading
 
   function show(...children) {
-    main.replaceChildren(...children);
+    main.replaceChildren(...children.flat());
   }
 
   // --- runs ---------------------------------------------------------------------------------
