@@ -1,5 +1,5 @@
 """Secrets planted in a copy of the samples (HAR headers, a query token, a typed password, an e-mail
-in an answer, a token in a core.log line) survive in no byte of any export kind, each kind is
+in an answer, a token in a core.log line) survive in no byte of any export kind (the bundle too), each kind is
 counted in the export's redaction report, and --no-redact keeps them and says so."""
 
 from __future__ import annotations
@@ -106,6 +106,7 @@ def _exports(root: Path, out: Path, *extra: str) -> dict[str, Path]:
         "html report": out / "report",
         "show --html": out / "page.html",
         "atif": out / "atif",
+        "bundle": out / "site",
     }
     out.mkdir(parents=True)
     assert run_cli("export", str(root), "-o", str(made["csv"]), *extra)[0] == 0
@@ -118,6 +119,7 @@ def _exports(root: Path, out: Path, *extra: str) -> dict[str, Path]:
     )
     assert run_cli("show", str(folder), "--html", str(made["show --html"]), *extra)[0] == 0
     assert run_cli("export", str(root), "--format", "atif", "-o", str(made["atif"]), *extra)[0] == 0
+    assert run_cli("bundle", str(root), "-o", str(made["bundle"]), "--run", RUN, *extra)[0] == 0
     return made
 
 
@@ -145,6 +147,8 @@ def test_no_planted_secret_survives_any_export(
     kinds = {c["kind"] for c in page_report["counts"]}
     assert {"header", "query", "body", "typed password", "e-mail", "token in text"} <= kinds
     assert json.loads((made["atif"] / REPORT_NAME).read_text())["redacted"] is True
+    bundle_report = json.loads((made["bundle"] / REPORT_NAME).read_text())
+    assert {"e-mail", "typed password", "token in text"} <= {c["kind"] for c in bundle_report["counts"]}
     assert {"e-mail", "typed password", "token in text"} <= set(evidence.report().by_kind())
     assert REPORT_NAME in archive.namelist()
 
