@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 from webeval_core.cli._output import Progress, say, size
 from webeval_core.cli._redaction import add_redaction_arguments, redactor_for
 from webeval_core.cli._roots import load_index
+from webeval_core.cli._store import add_store_arguments, chosen_store, store_for
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
@@ -40,13 +41,24 @@ def add_parser(sub: Subparsers) -> None:
     )
     bundle.add_argument("--quality", type=int, default=60, help="their quality, 1-100 (default 60)")
     bundle.add_argument("--force", action="store_true", help="replace a folder that is not empty")
+    bundle.add_argument(
+        "--with-annotations",
+        action="store_true",
+        help="show each trajectory's published verdict (and why) and its reviews' majority label",
+    )
+    bundle.add_argument(
+        "--with-reviewers",
+        action="store_true",
+        help="with annotations: who decided and said what",
+    )
+    add_store_arguments(bundle, "the review store those annotations come from (implies --with-annotations)")
     add_redaction_arguments(bundle)
     bundle.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Write the site; 1 when ROOT, the profile or SITE cannot be used (said why)."""
-    from webeval_core.presentation.bundle import write_bundle
+    from webeval_core.presentation.bundle import BundleOptions, write_bundle
     from webeval_core.reading.task_catalog import installed_catalog
     from webeval_core.remote import RemoteReadError
 
@@ -58,18 +70,21 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if unknown:
         say(sys.stderr, f"webeval bundle: no run {', '.join(unknown)} under {index.root}")
         return 1
-    write = _writer(args)
-    if write is None:
+    annotations = _annotations(args, index.root) if args.with_annotations or chosen_store(args) else {}
+    write = _writer(args) if annotations is not None else None
+    if write is None or annotations is None:
         return 1
     try:
+        options = BundleOptions(
+            runs=frozenset(args.run), image_format=args.images, quality=max(1, min(args.quality, 100))
+        )
         report = write_bundle(
             index,
             write,
             installed_catalog(),
             redactor,
-            runs=frozenset(args.run),
-            image_format=args.images,
-            quality=max(1, min(args.quality, 100)),
+            options,
+            annotations=annotations,
             on_progress=Progress("Writing pages"),
         )
     except RemoteReadError as exc:
@@ -105,3 +120,35 @@ def _writer(args: argparse.Namespace) -> Writer | None:
         clear_folder(site)
     site.mkdir(parents=True, exist_ok=True)
     return folder_writer(site)
+
+
+def _annotations(args: argparse.Namespace, root: Path) -> dict[tuple[str, str], dict[str, object]] | None:
+    """Per trajectory (run, task id): its published verdict and why, its reviews and their majority
+    label, and who said what only with --with-reviewers; None when the store cannot be opened.
+    """
+    from webeval_core.reading.task_catalog import installed_catalog
+    from webeval_core.review import published_root
+    from webeval_core.review.exchange import review_columns
+    from webeval_core.runs import IndexQueries, IndexStore
+
+    store = store_for(args, root, "bundle")
+    if store is None:
+        return None
+    try:
+        reviews = review_columns(store.annotations())
+        published = published_root(IndexQueries(IndexStore(root), installed_catalog()), None, store)
+    finally:
+        store.close()
+    found: dict[tuple[str, str], dict[str, object]] = {}
+    for item in published:
+        key = (item.row.run, item.row.task_id)
+        why = item.edit.edit.reason if item.edit else item.exclusion.reason if item.exclusion else None
+        said = reviews.get(key, {})
+        found[key] = {
+            "published": item.verdict_said(names=args.with_reviewers),
+            "why": why,
+            "reviews": said.get("reviews") or 0,
+            "majority": said.get("review_majority"),
+            "reviewers": said.get("reviewers") if args.with_reviewers else None,
+        }
+    return found

@@ -25,7 +25,7 @@ import math
 import os
 import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
@@ -44,7 +44,7 @@ from webeval_core.runs.metrics import breakdown, headline, trajectory_frame
 from webeval_core.runs.summary import RootIndex, TrajectorySummary
 from webeval_core.support.diagnostics import UnreadableError
 
-__all__ = ["CHUNK", "BundleReport", "ImageFormat", "write_bundle"]
+__all__ = ["CHUNK", "BundleOptions", "BundleReport", "ImageFormat", "write_bundle"]
 
 CHUNK = 2000
 """Rows of the trajectory list per data file."""
@@ -70,29 +70,51 @@ class BundleReport(BaseModel):
     """The site's size."""
 
 
+class BundleOptions(BaseModel):
+    """What a bundle holds and how its screenshots are encoded."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    runs: frozenset[str] = frozenset()
+    """The runs it shows (their keys); empty: every run of the root."""
+    image_format: ImageFormat = "webp"
+    """Screenshots re-encoded as WebP or JPEG."""
+    quality: int = 60
+    """Their quality, 1-100 (lossy WebP and JPEG)."""
+
+
+DEFAULT_OPTIONS = BundleOptions()
+"""Every run, lossy WebP at 60 (lossless for flat frames)."""
+Annotations = Mapping[tuple[str, str], Mapping[str, object]]
+"""What the review store says of each trajectory, by run and task id."""
+
+
 def write_bundle(
     index: RootIndex,
     write: Writer,
     catalog: TaskCatalog | None,
     redactor: Redactor,
+    options: BundleOptions = DEFAULT_OPTIONS,
     *,
-    runs: frozenset[str] = frozenset(),
-    image_format: ImageFormat = "webp",
-    quality: int = 60,
+    annotations: Annotations | None = None,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> BundleReport:
-    """Write the site of `index` (its `runs`, when given) through `write`; its redaction report too."""
+    """Write the site of `index` (the runs `options` name) through `write`; its redaction report too.
+    `annotations` (by run and task id): what a trajectory's page says of its published verdict and
+    reviews, its texts redacted.
+    """
+    runs = options.runs
     chosen = RootIndex(
         root=index.root,
         runs=tuple(r for r in index.runs if not runs or r.key in runs),
         summaries=tuple(s for s in index.summaries if not runs or s.run_key in runs),
     )
-    site = _Site(write, catalog, redactor, image_format, quality)
+    site = _Site(write, catalog, redactor, options.image_format, options.quality)
     frame = trajectory_frame(chosen, catalog).reset_index(drop=True)
     assets = resources.files("webeval_core.presentation").joinpath("bundle_assets")
     for name in _ASSETS:
         site.write(name, assets.joinpath(name).read_bytes())
-    rows = _rows(frame, chosen)
+    rows = _annotated(_rows(frame, chosen), annotations or {}, redactor)
     chunks = [rows[k : k + CHUNK] for k in range(0, len(rows), CHUNK)] or [[]]
     site.write("data/runs.js", _script("runs", _runs(chosen, frame, len(chunks), len(rows))))
     for k, chunk in enumerate(chunks):
@@ -246,6 +268,22 @@ def _rows(frame: pd.DataFrame, index: RootIndex) -> list[dict[str, Any]]:
         row["judges"] = dict(summary.scores) if summary is not None else {}
         row["key"] = str(record["key"])
         rows.append(row)
+    return rows
+
+
+def _annotated(
+    rows: list[dict[str, Any]],
+    annotations: Mapping[tuple[str, str], Mapping[str, object]],
+    redactor: Redactor,
+) -> list[dict[str, Any]]:
+    """The rows with what the review store says of each, its texts redacted."""
+    for row in rows:
+        said = annotations.get((row["run"], str(row["task_id"])))
+        if said:
+            where = f"{row['run']} · {row['task_id']}: annotations"
+            row["annotations"] = {
+                k: redactor.text(v, where) if isinstance(v, str) else v for k, v in said.items()
+            }
     return rows
 
 

@@ -76,13 +76,20 @@ class PublishedTrajectory(BaseModel):
 
     @property
     def verdict_in_words(self) -> str:
-        """The published verdict in words, with what decided it."""
+        """The published verdict in words, with what decided it and who."""
+        return self.verdict_said(names=True)
+
+    def verdict_said(self, *, names: bool) -> str:
+        """The published verdict in words, with what decided it; who only when `names` (a shared
+        site says who edited a verdict only when asked).
+        """
         if self.exclusion is not None:
             return f"excluded ({self.exclusion.reason})"
         if self.edit is not None:
             marker = ", to re-check" if self.edit.recheck else ""
             said = PASS if self.edit.edit.status == "success" else FAIL  # the list's words for a result
-            return f"{said} by {self.edit.edit.author} (edit{marker})"
+            by = f" by {self.edit.edit.author}" if names else ""
+            return f"{said}{by} (edit{marker})"
         return self.row.result
 
 

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import Sample, private_copy
 from tests.core.cli.helpers import run_cli
+from tests.core.presentation.test_bundle import read_data
 from tests.harness.azurite import CONTAINER, RemoteSample, azurite_sample
 
 __all__ = ["azurite_sample"]  # the fixture, imported for the tests below
@@ -43,3 +45,28 @@ def test_what_a_bundle_refuses_is_said(
     assert (taken / "notes.txt").read_text() == "mine"
     assert run_cli("bundle", str(root), "-o", str(tmp_path / "x"), "--run", "nope")[0] == 1
     assert "no run nope" in capsys.readouterr().err
+
+
+def test_a_bundle_shows_published_verdicts_and_names_no_one_unless_asked(
+    scored_sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    root = private_copy(scored_sample.root, tmp_path / "runs")
+    run = "runs/WebSurfer-fara-100-max_n_images-3/fara-7b/demo/WebArenaVerified_sample/0"
+    edit = ("--run", run, "--task", "11", "--verdict", "success", "--reason", "the total, in words")
+    assert run_cli("verdicts", "set", str(root), *edit, "--as", "Ann Lee")[0] == 0
+    pages: dict[bool, dict[str, object]] = {}
+    for named in (False, True):
+        site = tmp_path / f"site-{named}"
+        extra = ("--with-reviewers",) if named else ()
+        assert (
+            run_cli("bundle", str(root), "-o", str(site), "--run", run, "--with-annotations", *extra)[0] == 0
+        )
+        page = next(p for p in (site / "data" / "t").glob("*.js") if '"task_id":"11"' in p.read_text())
+        data = read_data(page)
+        assert isinstance(data, dict)
+        pages[named] = data["row"]["annotations"]
+        assert ("Ann Lee" in page.read_text()) is named
+    assert pages[False]["published"] == "pass (edit)" and pages[False]["why"] == "the total, in words"
+    assert pages[True]["published"] == "pass by Ann Lee (edit)"

@@ -231,6 +231,16 @@
       frame, facts);
   }
 
+  function annotationsView(row) {
+    const said = row.annotations;
+    if (!said) return null;
+    const facts = el("dl", {},
+      el("dt", { text: "Published verdict" }), el("dd", { text: said.published + (said.why ? " — " + said.why : "") }),
+      el("dt", { text: "Reviews" }), el("dd", { text: said.reviews + (said.majority ? ", majority: " + said.majority : "") }),
+      said.reviewers ? [el("dt", { text: "Who said what" }), el("dd", { text: said.reviewers })] : []);
+    return el("section", { id: "annotations" }, el("h2", { text: "Published and reviewed" }), facts);
+  }
+
   function showTrajectory(number, params) {
     const mine = ++view;
     load("t-" + number, "data/t/" + number + ".js").then((data) => {
@@ -242,7 +252,7 @@
       const rest = el("div");
       rest.innerHTML = data.sections.slice(1).join("");
       const from = params.get("from");
-      show(el("p", {}, link("/list" + (from || ""), "← the list")), header,
+      show(el("p", {}, link("/list" + (from || ""), "← the list")), header, annotationsView(data.row),
         stepView(data, Number(params.get("step") || 1), params), rest);
       document.onkeydown = (event) => {
         if (event.target.closest && event.target.closest("input, select, textarea")) return;
