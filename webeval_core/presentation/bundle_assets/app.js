@@ -106,10 +106,10 @@
     ["tag", "Failure tag", (row) => row.tags],
     ["judge", "Judge", (row) => Object.keys(row.judges)],
   ];
+  const collator = new Intl.Collator(undefined, { numeric: true });
   const SORTS = {
-    run: (a, b) => (a.run + a.task_id).localeCompare(b.run + b.task_id, undefined, { numeric: true }),
-    task: (a, b) => String(a.task_id).localeCompare(String(b.task_id), undefined, { numeric: true }),
-    result: (a, b) => String(a.result).localeCompare(String(b.result)),
+    task: (a, b) => collator.compare(String(a.task_id), String(b.task_id)),
+    result: (a, b) => collator.compare(String(a.result), String(b.result)),
     steps: (a, b) => (b.steps || 0) - (a.steps || 0),
   };
 
@@ -155,9 +155,10 @@
       select.addEventListener("change", () => apply(key, select.value));
       return el("label", {}, label, select);
     });
-    const sort = el("select", { "aria-label": "Sort" }, Object.keys(SORTS).map((k) => el("option", { value: k, text: k })));
-    sort.value = params.get("sort") || "run";
-    sort.addEventListener("change", () => apply("sort", sort.value === "run" ? "" : sort.value));
+    const sort = el("select", { "aria-label": "Sort" }, el("option", { value: "", text: "run" }),
+      Object.keys(SORTS).map((k) => el("option", { value: k, text: k })));
+    sort.value = params.get("sort") || "";
+    sort.addEventListener("change", () => apply("sort", sort.value));
     return el("div", { className: "filters" }, el("label", {}, "Search", search), selects, el("label", {}, "Sort", sort));
   }
 
@@ -177,7 +178,9 @@
   function renderList(params, mine) {
     if (mine !== view) return;
     const all = loadedRows();
-    const kept = all.filter(([, row]) => matches(row, params)).sort((a, b) => SORTS[params.get("sort") || "run"](a[1], b[1]));
+    const kept = all.filter(([, row]) => matches(row, params));
+    const sort = params.get("sort");
+    if (sort && SORTS[sort]) kept.sort((a, b) => SORTS[sort](a[1], b[1])); // else the list's own order: by run
     const loading = all.length < store.runs.total ? " (" + all.length + " of " + store.runs.total + " loaded…)" : "";
     show(el("h1", { text: "Trajectories" }), filterControls(params, all),
       el("p", { className: "muted", id: "count", text: kept.length + " trajectories" + loading +
@@ -188,11 +191,16 @@
   function showList(params) {
     const mine = ++view;
     const chunks = store.runs.chunks;
+    // The first chunk is drawn at once; later ones are drawn at most every 400 ms, and once at the end.
+    let pending = null;
+    const later = () => {
+      if (pending === null) pending = setTimeout(() => { pending = null; renderList(params, mine); }, 400);
+    };
     load("list-0", "data/list-0.js").then(() => {
       renderList(params, mine);
       let chain = Promise.resolve();
       for (let k = 1; k < chunks; k++) {
-        chain = chain.then(() => load("list-" + k, "data/list-" + k + ".js")).then(() => renderList(params, mine));
+        chain = chain.then(() => mine === view && load("list-" + k, "data/list-" + k + ".js")).then(later);
       }
     });
   }
