@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from webeval_core.policy import Write
 from webeval_core.presentation import (
     DETAILED_RUNS,
     MEASURES,
@@ -53,6 +54,7 @@ from webeval_ui.state import Key, histogram_key
 from webeval_ui.trajectory_table import query_table
 from webeval_ui.untrusted import inert
 from webeval_ui.widgets import lazy_expander
+from webeval_ui.write_controls import blocked
 
 require_app_shell()
 
@@ -270,9 +272,43 @@ def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:
 @st.cache_data(show_spinner="Preparing the run report…", max_entries=4)
 def _report_zip(root: str, run_key: str, generation: int, published: ResultLine | None) -> bytes:
     """A run's report as a zip, made once per index generation and published figures."""
-    from webeval_core.presentation import report_zip
+    from webeval_core.presentation import report_zip, server_redactor
 
-    return report_zip(current_index().root_index([run_key]), run_key, installed_catalog(), published)
+    index = current_index().root_index([run_key])
+    return report_zip(index, run_key, installed_catalog(), published, server_redactor())
+
+
+@st.cache_data(show_spinner="Preparing the static bundle…", max_entries=2)
+def _bundle_zip(root: str, runs: tuple[str, ...], generation: int) -> bytes:
+    """The chosen runs as a static site in a zip, made once per index generation."""
+    from webeval_core.presentation import BundleOptions, bundle_zip, server_redactor
+
+    index = current_index().root_index(runs)
+    return bundle_zip(index, installed_catalog(), server_redactor(), BundleOptions(runs=frozenset(runs)))
+
+
+def _bundle_download(shown: Shown) -> None:
+    """For an operator: the chosen runs as a static site any static host serves (secrets removed),
+    made when asked for, then offered with its size.
+    """
+    if blocked(Write.BUNDLE, "no static bundle is made here"):
+        return
+    slot = st.empty()
+    if not slot.button(
+        "Prepare static bundle",
+        help="The chosen runs as a site that needs no server (list, search, filters, replay): unzip it"
+        " anywhere or on any static host. Cookies, tokens, passwords and e-mail addresses are removed.",
+    ):
+        return
+    data = _bundle_zip(shown.root, tuple(shown.runs), shown.generation)
+    size = f"{len(data) / 1e6:.1f} MB" if len(data) >= 1e6 else f"{len(data) / 1e3:.0f} KB"
+    slot.download_button(
+        f"Download static bundle ({size} zip)",
+        data=data,
+        file_name="webeval-bundle.zip",
+        mime="application/zip",
+        on_click="ignore",
+    )
 
 
 def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
@@ -449,6 +485,7 @@ def _page() -> None:
     shown = Shown(str(index.root), runs, judge, labels, index.generation)
     st.caption(judge_caption(judge))
     _headlines(shown)
+    _bundle_download(shown)
     clicks = _chart_tabs(shown)
     _trajectories(shown, clicks)
 

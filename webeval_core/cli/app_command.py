@@ -75,6 +75,12 @@ def add_parser(sub: Subparsers) -> None:
         " cookie_secret, client_id, client_secret, server_metadata_url); only its path is passed on",
     )
     app.add_argument(
+        "--redact",
+        metavar="PROFILE",
+        help="a redaction profile (TOML: names, patterns, keys, headers) that every download of the"
+        " server applies on top of the default one (Evidence page, run report, static bundle)",
+    )
+    app.add_argument(
         "--reload",
         action="store_true",
         help="for working on the app: rerun it when its code changes (by default the server watches no file)",
@@ -109,6 +115,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         _refusal(root, allowed, args.host, args.port)
         or _roles_refusal(args.roles)
         or _auth_refusal(args.auth)
+        or _redact_refusal(args.redact)
     )
     if problem is not None:
         say(sys.stderr, f"webeval app: {problem}")
@@ -123,6 +130,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     # A URL root: the app mirrors it itself (its Reload lists the store again); the sync above made it warm.
     env = {**os.environ, **root_environment(url or str(root), allowed), **_access_environment(args, out)}
     env[SESSION_AGE_ENV] = f"{args.session_max_age:g}"
+    if args.redact:  # what the server's downloads remove besides the default
+        from webeval_core.presentation.redaction import PROFILE_ENV
+
+        env[PROFILE_ENV] = str(Path(args.redact).resolve())
     if location:  # the server's review pages open this store (never printed: it may hold a password)
         from webeval_core.review.annotation_db import (
             ENV_VARIABLE,  # SQLAlchemy: only `app --annotations` pays
@@ -192,6 +203,20 @@ def _usual_auth(out: TextIO) -> str | None:
     if found is not None:
         say(out, f"Sign-in: the [auth] section of {found}")
     return str(found) if found is not None else None
+
+
+def _redact_refusal(profile: str | None) -> str | None:
+    """Why the redaction profile cannot be used (None: none given, or it reads)."""
+    from webeval_core.presentation.redaction import load_profile
+    from webeval_core.support.diagnostics import UnreadableError
+
+    if profile is None:
+        return None
+    try:
+        load_profile(profile)
+    except UnreadableError as exc:
+        return f"--redact {exc.path}: {exc.reason}"
+    return None
 
 
 def _auth_refusal(auth: str | None) -> str | None:

@@ -62,6 +62,7 @@ class Write(StrEnum):
     SIGN_OUT = "record of a sign-out"
     VERDICT_EDIT = "verdict edit"
     EXCLUSION = "exclusion"
+    BUNDLE = "static bundle"
 
 
 class Role(StrEnum):
@@ -93,6 +94,8 @@ NEEDED: Mapping[Write, Role] = {
     Write.TASK_FILE: Role.OPERATOR,
     # Moving one reviewer's judgements under another's name changes every agreement figure.
     Write.REVIEWER_NAME: Role.OPERATOR,
+    # A site for anyone: what leaves the server whole (redacted), decided by who runs it.
+    Write.BUNDLE: Role.OPERATOR,
 }
 """The least role each write needs."""
 

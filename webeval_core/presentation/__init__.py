@@ -31,6 +31,7 @@ __all__ = [
     "UNKNOWN",
     "BarClick",
     "Breakdown",
+    "BundleOptions",
     "FigureSpec",
     "Frame",
     "JudgeVerdict",
@@ -49,6 +50,7 @@ __all__ = [
     "bar_choices",
     "bar_figure",
     "before_after",
+    "bundle_zip",
     "candidate_field_table",
     "candidate_table",
     "check_notes",
@@ -102,6 +104,7 @@ __all__ = [
     "score_text",
     "score_tone",
     "search_requests",
+    "server_redactor",
     "silence",
     "standalone_page",
     "statistics_table",
@@ -126,6 +129,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from webeval_core.presentation.bundle import BundleOptions, bundle_zip
     from webeval_core.presentation.catalog_table import (
         HELPER_COLUMNS,
         TaskFilter,
@@ -176,7 +180,7 @@ if TYPE_CHECKING:
         zoom_view,
     )
     from webeval_core.presentation.picks import choice_of, trajectory_choices
-    from webeval_core.presentation.redaction import Redactor, redacted_page
+    from webeval_core.presentation.redaction import Redactor, redacted_page, server_redactor
     from webeval_core.presentation.report import standalone_page, trajectory_html
     from webeval_core.presentation.reporthtml import official_evaluation
     from webeval_core.presentation.results_table import TableFormat, render_results, results_frame

@@ -25,6 +25,7 @@ import math
 import os
 import shutil
 import threading
+import zipfile
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -44,7 +45,7 @@ from webeval_core.runs.metrics import breakdown, headline, trajectory_frame
 from webeval_core.runs.summary import RootIndex, TrajectorySummary
 from webeval_core.support.diagnostics import UnreadableError
 
-__all__ = ["CHUNK", "BundleOptions", "BundleReport", "ImageFormat", "write_bundle"]
+__all__ = ["CHUNK", "BundleOptions", "BundleReport", "ImageFormat", "bundle_zip", "write_bundle"]
 
 CHUNK = 2000
 """Rows of the trajectory list per data file."""
@@ -317,6 +318,25 @@ def _runs(index: RootIndex, frame: pd.DataFrame, chunks: int, total: int) -> dic
             }
         )
     return {"runs": runs, "chunks": chunks, "chunk": CHUNK, "total": total}
+
+
+def bundle_zip(
+    index: RootIndex,
+    catalog: TaskCatalog | None,
+    redactor: Redactor,
+    options: BundleOptions = DEFAULT_OPTIONS,
+) -> bytes:
+    """A bundle as one zip (the app's download): unzip, open index.html."""
+    buffer = io.BytesIO()
+    lock = threading.Lock()  # the site's pages are written from threads
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=1) as archive:
+
+        def write(path: str, data: bytes) -> None:
+            with lock:
+                archive.writestr(path, data)
+
+        write_bundle(index, write, catalog, redactor, options)
+    return buffer.getvalue()
 
 
 def folder_writer(site: Path) -> Writer:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import tempfile
 import tomllib
@@ -42,10 +43,13 @@ __all__ = [
     "load_profile",
     "redact_trajectory",
     "redacted_page",
+    "server_redactor",
 ]
 
 MASK = "[redacted]"
 """What a secret is replaced with, everywhere."""
+PROFILE_ENV = "WEBEVAL_REDACT"
+"""The redaction profile file a server applies to what it lets leave (`webeval app --redact FILE`)."""
 REPORT_NAME = "redaction-report.json"
 """The report every export writes beside what it wrote (inside a folder, or FILE.redaction.json)."""
 
@@ -125,6 +129,13 @@ def load_profile(path: Path | str | None) -> RedactionProfile:
             "names": extra.names,
         }
     )
+
+
+def server_redactor() -> Redactor:
+    """A redactor with the server's profile (`PROFILE_ENV`), else the default one: what the app's
+    downloads pass through.
+    """
+    return Redactor(load_profile(os.environ.get(PROFILE_ENV) or None))
 
 
 class RedactionCount(BaseModel):

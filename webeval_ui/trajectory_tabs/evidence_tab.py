@@ -11,10 +11,10 @@ from typing import Any
 import streamlit as st
 
 from webeval_core.presentation import (
-    Redactor,
     core_log_table,
     download_name,
     redacted_page,
+    server_redactor,
     standalone_page,
     token_usage_table,
     utc_moment,
@@ -84,7 +84,7 @@ def render(context: TabContext) -> None:
     # A callable: the page (every frame embedded, megabytes) is built only when the user clicks.
     st.download_button(
         "Download as a standalone HTML page",
-        data=partial(redacted_page, trajectory, standalone_page, Redactor(), trajectory.task_id),
+        data=partial(redacted_page, trajectory, standalone_page, server_redactor(), trajectory.task_id),
         file_name=download_name(context.run_key, trajectory.task_id),
         mime="text/html",
         on_click="ignore",
