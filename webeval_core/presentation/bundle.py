@@ -169,12 +169,17 @@ class _Site:
             trajectory = load_trajectory(summary.path)
         except UnreadableError:
             return None
-        shown = redact_trajectory(trajectory, self.redactor, f"{summary.run_key} · {summary.task_id}")
+        # A redactor of its own: what one trajectory's login form taught masks that trajectory only,
+        # whatever the threads' order; its counts join the site's report.
+        own = Redactor(self.redactor.profile)
+        shown = redact_trajectory(trajectory, own, f"{summary.run_key} · {summary.task_id}")
         task = self.catalog.get(trajectory.task_id) if self.catalog is not None else None
         steps = [self._step(shown, frame) for frame in frames_of(shown)]
         sections = list(trajectory_sections(shown, task))
         data = {"number": number, "row": row, "sections": sections, "steps": steps}
         self.write(f"data/t/{number}.js", _script(f"t-{number}", data))
+        with self._lock:
+            self.redactor.absorb(own.report())
         return sum(1 for step in steps if step["image"])
 
     def _step(self, trajectory: Trajectory, frame: Frame) -> dict[str, Any]:

@@ -159,7 +159,7 @@ class RedactionReport(BaseModel):
     redacted: bool
     """False when the export was written with --no-redact: nothing was removed."""
     counts: tuple[RedactionCount, ...] = ()
-    """Each kind and place, in the order first met."""
+    """Each kind and place, by place then kind."""
 
     def by_kind(self) -> dict[str, int]:
         """How many of each kind, in all."""
@@ -201,7 +201,8 @@ class Redactor:
 
     def report(self) -> RedactionReport:
         """What was masked so far."""
-        counts = tuple(RedactionCount(kind=k, where=w, count=n) for (k, w), n in self._counts.items())
+        found = sorted(self._counts.items(), key=lambda item: (item[0][1], item[0][0]))  # by place, then kind
+        counts = tuple(RedactionCount(kind=k, where=w, count=n) for (k, w), n in found)
         return RedactionReport(redacted=self.active, counts=counts)
 
     def absorb(self, report: RedactionReport) -> None:
