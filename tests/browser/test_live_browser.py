@@ -6,6 +6,7 @@ last step with no error shown. Screenshots under test-artifacts/browser/live-*.p
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -46,7 +47,7 @@ def live_run(tmp_path: Path) -> Iterator[tuple[str, LiveWriter]]:
     writer.start()
     expect_folder = root / RUN / "traj"
     while not any(expect_folder.glob("*/web_surfer.log")):
-        pass
+        time.sleep(0.05)
     with running_server(root, tmp_path / "cache", tmp_path / "server.log") as base_url:
         yield base_url, writer
     writer.join()
