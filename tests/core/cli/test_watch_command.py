@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ def test_watch_follows_a_run_to_its_end_and_says_each_change(
     root = tmp_path / "root"
     scripts: dict[str, Script] = {"1": "finish", "2": "crash", "3": "finish", "4": "resume"}
     writer = LiveWriter(root / "runs" / "live" / "0", "fara", scripts, pace=(0.1, 0.3), parallel=2).start()
+    while not writer.truth:  # the run exists once its first task wrote a file
+        time.sleep(0.02)
     code, out = run_cli("watch", str(root), "--every", "0.2", "--expected", "4")
     writer.join()
     assert code == 0
