@@ -100,6 +100,13 @@ def ending_without_answer(names: Collection[str], core_log: bytes | None) -> Lit
     return "aborted" if is_finished(names) or last_attempt_crashed(core_log) else "unfinished"
 
 
+def silent_state(last_change: float | None, now: float, window_s: float) -> TaskState:
+    """An unfinished task's state at `now`: running while a file of it changed within the window,
+    stalled after.
+    """
+    return TaskState.RUNNING if now - (last_change or 0.0) <= window_s else TaskState.STALLED
+
+
 def task_progress(folder: Path, now: float | None = None, window_s: float = RUNNING_WINDOW_S) -> TaskProgress:
     """The state of one task folder at `now` (default: the current time)."""
     names, last_change = _listing(folder)
@@ -110,8 +117,7 @@ def task_progress(folder: Path, now: float | None = None, window_s: float = RUNN
     elif crashed:
         state = TaskState.CRASHED
     else:
-        silent = (time.time() if now is None else now) - (last_change or 0.0)
-        state = TaskState.RUNNING if silent <= window_s else TaskState.STALLED
+        state = silent_state(last_change, time.time() if now is None else now, window_s)
     return TaskProgress(state=state, last_change=last_change, attempts=attempts, restarted_at=restarted_at)
 
 

@@ -2,10 +2,12 @@
 
 A `RunWatch` looks at one run folder again and again (the app's live view every few seconds,
 `webeval watch` in a terminal). Each look lists the run's task folders and re-reads only those
-that may have changed: a task seen finished or crashed keeps its state until a file system event
-(watchdog, local roots) or a folder's own time stamp says it changed (a resume empties finished
-folders whose answer was aborted). So a look at a run of 10,000 tasks with 50 being written costs
-one listing and about 50 small folder listings.
+that may have changed. With file system events (watchdog, local roots) a folder is read again
+only when an event names it; an unchanged running task only turns stalled as time passes. Without
+them, a finished task keeps its state until its folder's time stamp changes (a resume empties
+finished folders whose answer was aborted), and the few unfinished ones are read at each look
+(a file appended to changes no folder time stamp). So a look at a run of 10,000 tasks costs one
+listing, plus the folders written since the last look.
 
 Each task's state is `reading.task_state`'s one rule; the success rate is the index's (never
 computed here), and `presentation.live_words` words both for every view.
@@ -29,7 +31,13 @@ from webeval_core.reading.actionlog import parse_action_log
 from webeval_core.reading.corelog import parse_core_log
 from webeval_core.reading.folderreader import LOG_READ_LIMIT, TIMES_NAME
 from webeval_core.reading.markers import ANSWER_SUFFIX, CORE_LOG_NAME, LOG_NAME, is_walked
-from webeval_core.reading.task_state import RUNNING_WINDOW_S, TaskProgress, TaskState, task_progress
+from webeval_core.reading.task_state import (
+    RUNNING_WINDOW_S,
+    TaskProgress,
+    TaskState,
+    silent_state,
+    task_progress,
+)
 from webeval_core.reading.trajectory_reader import local_offset
 
 if TYPE_CHECKING:
@@ -214,13 +222,16 @@ class RunWatch:
             seen = self._seen.get(name)
             if seen is None or name in dirty or self._may_have_changed(tasks_dir / name, seen):
                 self._seen[name] = _read(tasks_dir / name, now, self.window_s)
+            elif seen.progress.state.unfinished:  # unchanged: only time moves it from running to stalled
+                state = silent_state(seen.progress.last_change, now, self.window_s)
+                seen.progress = seen.progress.model_copy(update={"state": state})
         return self._progress(now)
 
     def _may_have_changed(self, folder: Path, seen: _Seen) -> bool:
-        if seen.progress.state.unfinished:
-            return True  # its state moves with time and its files; a look re-reads these few
         if self._observer is not None:
-            return False  # the events say when a finished folder changes
+            return False  # the events say when a folder changes, a running task's included
+        if seen.progress.state.unfinished:
+            return True  # a file appended to changes no folder time stamp: these few are read again
         try:
             return os.stat(folder).st_mtime != seen.folder_changed
         except OSError:
