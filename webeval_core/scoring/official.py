@@ -360,8 +360,9 @@ def evaluate_task(engine: Engine, task_id: int, engine_input: Any, trace: Trace)
     dumped = result.model_dump(mode="json", exclude_none=True)
     for evaluator in dumped.get("evaluators_results") or ():
         if isinstance(evaluator, dict) and isinstance(evaluator.get("assertions"), list):
-            # The comparator visits a response's keys in set order (each process's hash seed):
-            # fixed, a score file has the same bytes whichever process computed it.
+            # The library's comparator visits a response's keys in set order, which changes with
+            # each process's hash seed: in a fixed order, a verdict's score file has the same
+            # bytes whichever process (a pool's, a cluster worker) computed it.
             evaluator["assertions"].sort(key=_assertion_order)
     return TaskResult.model_validate(dumped)
 

@@ -227,7 +227,8 @@ def _cache_url_normalize() -> None:
 
 
 def events(entries: Sequence[dict[str, Any]]) -> tuple[Any, ...]:
-    """`load_trace_from_content`'s events, not validated again (our reader checked every entry).
+    """What `load_trace_from_content` builds for HAR entries, without validating each event again
+    (its only field is the entry, taken as is); our reader has checked every entry.
 
     Each is exactly what `model_construct(data=MappingProxyType(entry))` makes (the test of this
     module compares their state), its four attributes set directly: a third of the time, for a
@@ -277,8 +278,11 @@ def url_path(url: str) -> str:
 
 @functools.cache
 def trace_class() -> Any:
-    """The library's NetworkTrace, its `evaluation_events` (a URL parse per request, recomputed on
-    each access: per network check, again for the provenance) kept: a pure function of its events.
+    """The library's NetworkTrace, its `evaluation_events` computed once per trace.
+
+    The library recomputes them (a URL parse per request) on each access: once per network check,
+    and again for the provenance, most of a mutate task's time. They are a pure function of the
+    trace's frozen events, so keeping them changes no verdict.
     """
     from webarena_verified.types.tracing import NetworkTrace
 
