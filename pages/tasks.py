@@ -9,7 +9,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from webeval_core.presentation import HELPER_COLUMNS, TaskFilter, filter_tasks, task_table, with_attempts
+from webeval_core.presentation import (
+    HELPER_COLUMNS,
+    TaskFilter,
+    filter_tasks,
+    plural,
+    task_table,
+    with_attempts,
+)
 from webeval_core.reading import SITES, TASK_TYPES, Task, TaskCatalog, load_catalog
 from webeval_core.runs import filter_from_params
 from webeval_core.support import UnreadableError
@@ -67,7 +74,7 @@ def _render_attempts(attempts: pd.DataFrame) -> None:
         )
         cols[1].text(f"{row.result}" + (f" ({row.status})" if row.status else ""))
         cols[2].text(f"outcome: {row.outcome or '-'}")
-        cols[3].text(f"{row.steps} steps")
+        cols[3].text(plural(row.steps, "step"))
 
 
 def _render_task(task: Task, attempts: pd.DataFrame) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection
 
 import streamlit as st
 
-from webeval_core.presentation import OUTCOME_TONES, trajectory_choices, verdict_badges
+from webeval_core.presentation import OUTCOME_TONES, plural, trajectory_choices, verdict_badges
 from webeval_core.reading import Task, Trajectory, load_catalog
 from webeval_core.runs import TrajectorySummary, fingerprint
 from webeval_core.support import UnreadableError
@@ -130,8 +130,8 @@ def _header(trajectory: Trajectory, task: Task | None, blind: bool = False) -> N
     facts += [
         f"layout: {trajectory.layout}",
         f"log: {trajectory.log_generation or 'none'}",
-        f"{len(trajectory.steps)} steps",
-        f"{len(trajectory.screenshots)} screenshots",
+        plural(len(trajectory.steps), "step"),
+        plural(len(trajectory.screenshots), "screenshot"),
     ]
     if trajectory.duration_s is not None:
         facts.append(f"{trajectory.duration_s:.0f} s")

@@ -14,6 +14,7 @@ from webeval_core.presentation import (
     frames_of,
     network_results,
     official_evaluation,
+    plural,
     response_field_table,
     verdict_badges,
 )
@@ -71,7 +72,8 @@ def _step(trajectory: Trajectory, frames: list[Frame], number: int) -> None:
                 st.text(frame.step.url)
             st.text(frame.step.thought or "(no thought logged)")
     elif frames:
-        st.info(f"This trajectory ended after {len(frames)} steps ({trajectory.outcome.replace('_', ' ')}).")
+        ending = trajectory.outcome.replace("_", " ")
+        st.info(f"This trajectory ended after {plural(len(frames), 'step')} ({ending}).")
     else:
         st.info("Nothing to replay: no logged steps and no screenshots.")
 

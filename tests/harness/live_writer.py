@@ -73,9 +73,25 @@ class LiveWriter:
     scored: bool = False
     """Whether each finished Fara task gets its sample's score files right away."""
     seed: int = 7
+    held: dict[str, int] = field(default_factory=dict)
+    """Tasks that wait after that many steps until `release(name)`, as an agent thinking at length
+    does: a test gets a task it is sure is still running when it opens it."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     truth: dict[str, TaskTruth] = field(default_factory=dict)
     _threads: list[threading.Thread] = field(default_factory=list)
+    _released: dict[str, threading.Event] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._released = {name: threading.Event() for name in self.held}
+
+    def release(self, name: str) -> None:
+        """Let a held task write the rest of its steps."""
+        self._released[name].set()
+
+    def wait_if_held(self, name: str, steps: int, timeout_s: float = 300.0) -> None:
+        """Block a task's lane after its `held` step until the test releases it (or `timeout_s`)."""
+        if self.held.get(name) == steps:
+            self._released[name].wait(timeout_s)
 
     @property
     def tasks_dir(self) -> Path:
@@ -193,6 +209,7 @@ class _FaraTask:
             self.writer.write(self.truth, log, line[half:], append=True, steps_written=k + 1)
             if k < len(shots):
                 self._in_pieces(shots[k], self.folder / shots[k].name)
+            self.writer.wait_if_held(name, k + 1)
             self.writer.pause(self.rng)
         if end == "hang":
             return

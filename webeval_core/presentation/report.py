@@ -23,7 +23,7 @@ from webeval_core.presentation.reporthtml import (
 )
 from webeval_core.presentation.tables import assertion_table, stored_result
 from webeval_core.presentation.tones import OUTCOME_TONES, STATUS_TONES, verdict_badges
-from webeval_core.presentation.wording import moment
+from webeval_core.presentation.wording import moment, plural
 from webeval_core.reading.actionlog import Step
 from webeval_core.reading.folderfiles import resolve_inside
 from webeval_core.reading.folderreader import EVAL_RESULT_NAME
@@ -98,7 +98,10 @@ def _header(trajectory: Trajectory, task: Task | None) -> str:
         rows = []
     rows += [
         ("Layout", f"{trajectory.layout} ({trajectory.log_generation or 'no'} log)"),
-        ("Steps", f"{len(trajectory.steps)} steps, {len(trajectory.screenshots)} screenshots"),
+        (
+            "Steps",
+            f"{plural(len(trajectory.steps), 'step')}, {plural(len(trajectory.screenshots), 'screenshot')}",
+        ),
     ]
     if trajectory.duration_s is not None:
         rows.append(("Duration", f"{trajectory.duration_s:.0f} s"))
