@@ -161,8 +161,9 @@ def cmd_app(args: list[str]) -> int:
 
 QUICK = "not browser and not service and not slow"
 """The tests `dev.py test --quick` runs: none that starts Chromium, a service or many processes."""
-QUICK_WORKERS = ["-n", "auto"]
-"""Those tests share no server, port or folder, so pytest-xdist runs them on every core."""
+WORKERS = ["-n", "auto"]
+"""Tests outside tests/browser share no server, port or folder (each worker starts its own
+services on free ports), so pytest-xdist runs them on every core."""
 
 
 def cmd_test(args: list[str]) -> int:
@@ -187,12 +188,16 @@ def cmd_test(args: list[str]) -> int:
     for step in checks:
         if code := _step(step):
             return code
-    # The tests that start nothing run first, on every core, a service they start failing them (a
-    # missing mark); those that start Chromium, a service or many processes run after them, one at a
-    # time (two Streamlit servers and Chromiums on two cores only slow each other down).
-    ran = [_step([*pytest, "-m", QUICK, *QUICK_WORKERS, *args], {**os.environ, "WEBEVAL_TEST_QUICK": "1"})]
-    if not quick:
-        ran.append(_step([*pytest, "-m", f"not ({QUICK})", *args]))
+    # A quick run makes a service its tests start fail them (a missing mark). The whole suite runs
+    # every test outside tests/browser on every core first, then the browser tests one at a time:
+    # two Streamlit servers and Chromiums on two cores only slow each other down.
+    if quick:
+        ran = [_step([*pytest, "-m", QUICK, *WORKERS, *args], {**os.environ, "WEBEVAL_TEST_QUICK": "1"})]
+    else:
+        ran = [
+            _step([*pytest, "-m", "not browser", *WORKERS, *args]),
+            _step([*pytest, "-m", "browser", *args]),
+        ]
     failed = [code for code in ran if code not in (0, NO_TESTS)]
     return failed[0] if failed else (NO_TESTS if all(code == NO_TESTS for code in ran) else 0)
 

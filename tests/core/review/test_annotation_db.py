@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import sqlite3
@@ -12,6 +13,7 @@ import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -114,19 +116,39 @@ def _writer(location: str, reviewer: str, count: int) -> subprocess.Popen[str]:
     return subprocess.Popen(command, cwd=REPO, stdout=subprocess.PIPE, text=True, env=environment)
 
 
+def _open_and_write(where: str, reviewer: str, count: int, together: Any) -> None:
+    """A forked writer: waits for the others, then opens the store (creating it if need be) and saves."""
+    together.wait(timeout=60)
+    store = open_store(where)
+    for n in range(count):
+        store.add(judgement(str(n), reviewer=reviewer))
+    store.close()
+
+
 @pytest.mark.slow
 def test_processes_opening_a_new_store_at_once_all_succeed_with_every_row(
     location: str, request: pytest.FixtureRequest
 ) -> None:
-    """8 processes open a store that does not exist yet, together, 20 times over: schema creation
-    is one locked transaction, so none fails and every row is kept."""
+    """8 processes open a store that does not exist yet, at one instant, 20 times over: schema
+    creation is one locked transaction, so none fails and every row is kept.
+
+    The processes are forked from this one, its imports done, and released by one barrier: they
+    race from the same instant (a new interpreter each would spend its start importing, and
+    arrive spread over a second).
+    """
+    fork = multiprocessing.get_context("fork")
     for round_ in range(20):
         if location.endswith(".sqlite"):
             where = f"{location}-{round_}"
         else:
             where = request.getfixturevalue("postgres").new_database()
-        writers = [_writer(where, f"p{n}", 5) for n in range(8)]
-        assert [w.wait(timeout=120) for w in writers] == [0] * 8, f"round {round_}"
+        together = fork.Barrier(8)
+        writers = [fork.Process(target=_open_and_write, args=(where, f"p{n}", 5, together)) for n in range(8)]
+        for writer in writers:
+            writer.start()
+        for writer in writers:
+            writer.join(timeout=120)
+        assert [w.exitcode for w in writers] == [0] * 8, f"round {round_}"
         assert len(open_store(where).annotations()) == 40, f"round {round_}"
 
 
