@@ -162,8 +162,12 @@ def cmd_app(args: list[str]) -> int:
 QUICK = "not browser and not service and not slow"
 """The tests `dev.py test --quick` runs: none that starts Chromium, a service or many processes."""
 WORKERS = ["-n", "auto"]
-"""Tests outside tests/browser share no server, port or folder (each worker starts its own
-services on free ports), so pytest-xdist runs them on every core."""
+"""Tests share no server, port or folder (each worker starts its own services on free ports), so
+pytest-xdist runs them on every core."""
+BROWSER_WORKERS = [*WORKERS, "--dist", "loadfile"]
+"""The browser tests on every core too, a file's tests on one worker: a module's server is started
+once. A browser test mostly waits for a rerun, so two at once finish sooner than one after the
+other (benchmarks/results/test_suite.txt)."""
 
 
 def cmd_test(args: list[str]) -> int:
@@ -189,14 +193,13 @@ def cmd_test(args: list[str]) -> int:
         if code := _step(step):
             return code
     # A quick run makes a service its tests start fail them (a missing mark). The whole suite runs
-    # every test outside tests/browser on every core first, then the browser tests one at a time:
-    # two Streamlit servers and Chromiums on two cores only slow each other down.
+    # every test outside tests/browser first, then the browser tests.
     if quick:
         ran = [_step([*pytest, "-m", QUICK, *WORKERS, *args], {**os.environ, "WEBEVAL_TEST_QUICK": "1"})]
     else:
         ran = [
             _step([*pytest, "-m", "not browser", *WORKERS, *args]),
-            _step([*pytest, "-m", "browser", *args]),
+            _step([*pytest, "-m", "browser", *BROWSER_WORKERS, *args]),
         ]
     failed = [code for code in ran if code not in (0, NO_TESTS)]
     return failed[0] if failed else (NO_TESTS if all(code == NO_TESTS for code in ran) else 0)

@@ -9,6 +9,8 @@ The repository's sample_runs/ is never written.
 
 from __future__ import annotations
 
+import fcntl
+import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,8 +46,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def refuse_in_quick_run(what: str) -> None:
     """Called by each service's starter: a quick run starts none (the test lacks its `service` mark)."""
-    import os
-
     if os.environ.get(QUICK_ENV) == "1":
         pytest.fail(f"a quick run starts no {what}: mark this test `service` (tests/conftest.py)")
 
@@ -83,12 +83,32 @@ def scored_sample(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sample]:
     """
     if not any(iter_trajectory_dirs(SAMPLE_RUNS)):
         pytest.fail("sample_runs/ holds no trajectories; run scripts/make_sample_runs.py")
-    root = private_copy(SAMPLE_RUNS, tmp_path_factory.mktemp("scored") / "sample_runs")
-    outcomes = score_trajectories(list(iter_trajectory_dirs(root)), jobs=2)
+    root, outcomes = _scored_once(tmp_path_factory)
     before = _snapshot(root)
     yield Sample(root=root, outcomes=outcomes)
     if _snapshot(root) != before:
         pytest.fail(f"a test wrote into the shared scored sample {root}; give it a private_copy")
+
+
+def _scored_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[ScoreOutcome]]:
+    """The scored copy and its outcomes. Under pytest-xdist the workers share one: the first to
+    come scores it (on every core) while the others wait for it, rather than each scoring its own
+    at once on the same cores."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        root = private_copy(SAMPLE_RUNS, tmp_path_factory.mktemp("scored") / "sample_runs")
+        return root, score_trajectories(list(iter_trajectory_dirs(root)), jobs=2)
+    shared = tmp_path_factory.getbasetemp().parent / "scored-shared"  # this run's, all workers'
+    shared.mkdir(exist_ok=True)
+    root, saved = shared / "sample_runs", shared / "outcomes.jsonl"
+    with open(shared / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not saved.exists():
+            private_copy(SAMPLE_RUNS, root)
+            outcomes = score_trajectories(list(iter_trajectory_dirs(root)), jobs=2)
+            saved.write_text("".join(o.model_dump_json() + "\n" for o in outcomes), encoding="utf-8")
+    return root, [
+        ScoreOutcome.model_validate_json(line) for line in saved.read_text(encoding="utf-8").splitlines()
+    ]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -27,6 +27,8 @@ from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, REPO, start_
 from tests.conftest import Sample, private_copy
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+"""Under pytest-xdist each worker has its own servers; their logs are named for it."""
 # WEBEVAL_TEST_SAMPLE_RUNS: another tree to copy (e.g. a freshly generated one); default sample_runs/.
 SAMPLE_RUNS = Path(os.environ.get("WEBEVAL_TEST_SAMPLE_RUNS") or REPO / "sample_runs")
 VIEWPORT = {"width": 1440, "height": 1000}
@@ -88,11 +90,16 @@ def streamlit_server(runs_copy: Path, tmp_path_factory: pytest.TempPathFactory) 
     # Tests type or link other roots in their own temporary folders: all of them are allowed, as
     # `webeval app --allow-root <pytest's temporary folder>` would.
     allowed = [tmp_path_factory.getbasetemp()]
-    process, base_url = start_server(runs_copy, cache_home, ARTIFACTS / "server.log", allowed=allowed)
+    process, base_url = start_server(runs_copy, cache_home, _log("server"), allowed=allowed)
     try:
         yield base_url
     finally:
         stop_server(process)
+
+
+def _log(name: str) -> Path:
+    """Where a server shared by this folder's files logs: one file per pytest-xdist worker."""
+    return ARTIFACTS / (f"{name}-{_WORKER}.log" if _WORKER else f"{name}.log")
 
 
 # --- the browser (pytest-playwright fixtures, pointed at the system Chromium) ---------------
@@ -247,7 +254,7 @@ def app(page: Page, warm_server: str) -> App:
 @pytest.fixture
 def fresh_app(page: Page, runs_copy: Path, tmp_path: Path) -> Iterator[App]:
     """A page on a server of its own that no browser has visited yet (cold caches, cold index)."""
-    process, base_url = start_server(runs_copy, tmp_path / "xdg-cache", ARTIFACTS / "server-fresh.log")
+    process, base_url = start_server(runs_copy, tmp_path / "xdg-cache", _log("server-fresh"))
     page.set_default_timeout(RENDER_MS)
     try:
         yield App(page, base_url)

@@ -1,0 +1,73 @@
+"""Wall time of a part of the test suite run as `dev.py test` runs it, beside other ways to run it.
+
+    .venv/bin/python benchmarks/bench_test_suite.py [--part browser|quick|services] [--ways WAY,...]
+
+Each way is pytest on the same selection, run one after the other in this process's checkout;
+ways: `one` (one process, test after test), `workers` (pytest-xdist on every core, tests spread
+one at a time), `files` (on every core, a file's tests on one worker: what dev.py uses for the
+browser tests). Parts: `browser` (tests/browser), `quick` (what `dev.py test --quick` runs),
+`services` (the rest: PostgreSQL, Azurite, the Dask cluster, many processes). Each line gives the
+wall time, the CPU time of pytest and every process it waited for, and pytest's summary line.
+Results are printed and put at the top of --out (default benchmarks/results/test_suite.txt).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PARTS = {
+    "browser": "browser",
+    "quick": "not browser and not service and not slow",
+    "services": "not browser and (service or slow)",
+}
+WAYS = {"one": [], "workers": ["-n", "auto"], "files": ["-n", "auto", "--dist", "loadfile"]}
+
+
+def run(part: str, way: str) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (children included) and pytest's last line for one way."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", PARTS[part], *WAYS[way]]
+    env = {**os.environ, "WEBEVAL_TEST_QUICK": "1"} if part == "quick" else dict(os.environ)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.monotonic()
+    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=False)
+    wall = time.monotonic() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    lines = [
+        line for line in done.stdout.splitlines() if " in " in line and ("passed" in line or "failed" in line)
+    ]
+    return wall, cpu, lines[-1].strip("= ") if lines else f"exit {done.returncode}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=sorted(PARTS), default="browser")
+    parser.add_argument("--ways", default="files,one", help="comma-separated: " + ", ".join(WAYS))
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "test_suite.txt")
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    lines = [
+        f"bench_test_suite: {os.cpu_count()} cores, load {load:.1f} at the start, part {args.part!r}"
+        f" ({PARTS[args.part]}), {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
+        f"{'way':<10}{'wall s':>9}{'CPU s':>9}  pytest",
+    ]
+    print(*lines, sep="\n", flush=True)
+    for way in args.ways.split(","):
+        wall, cpu, summary = run(args.part, way)
+        lines.append(f"{way:<10}{wall:>9.1f}{cpu:>9.1f}  {summary}")
+        print(lines[-1], flush=True)
+    earlier = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+    args.out.write_text("\n".join(lines) + "\n\n" + earlier, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
