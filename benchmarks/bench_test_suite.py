@@ -54,11 +54,11 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "test_suite.txt")
     args = parser.parse_args()
     load = os.getloadavg()[0]
-    lines = [
+    head = (
         f"bench_test_suite: {os.cpu_count()} cores, load {load:.1f} at the start, part {args.part!r}"
-        f" ({PARTS[args.part]}), {datetime.now(UTC):%Y-%m-%d %H:%M} UTC",
-        f"{'way':<10}{'wall s':>9}{'CPU s':>9}  pytest",
-    ]
+        f" ({PARTS[args.part]}), {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
+    )
+    lines = [head, f"{'way':<10}{'wall s':>9}{'CPU s':>9}  pytest"]
     print(*lines, sep="\n", flush=True)
     for way in args.ways.split(","):
         wall, cpu, summary = run(args.part, way)
