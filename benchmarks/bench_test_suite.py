@@ -7,7 +7,8 @@ ways: `one` (one process, test after test), `workers` (pytest-xdist on every cor
 one at a time), `files` (on every core, a file's tests on one worker: what dev.py uses for the
 browser tests). Parts: `browser` (tests/browser), `quick` (what `dev.py test --quick` runs),
 `services` (the rest: PostgreSQL, Azurite, the Dask cluster, many processes). Each line gives the
-wall time, the CPU time of pytest and every process it waited for, and pytest's summary line.
+wall time, the CPU time of pytest and every process it waited for, pytest's summary line and the
+tests that failed (its whole output: test-artifacts/bench_test_suite/PART-WAY.log).
 Results are printed and put at the top of --out (default benchmarks/results/test_suite.txt).
 """
 
@@ -28,6 +29,8 @@ PARTS = {
     "quick": "not browser and not service and not slow",
     "services": "not browser and (service or slow)",
 }
+LOGS = REPO / "test-artifacts" / "bench_test_suite"
+"""pytest's whole output of each way (test-artifacts/ is not committed)."""
 WAYS = {"one": [], "workers": ["-n", "auto"], "files": ["-n", "auto", "--dist", "loadfile"]}
 
 
@@ -41,10 +44,14 @@ def run(part: str, way: str) -> tuple[float, float, str]:
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    lines = [
-        line for line in done.stdout.splitlines() if " in " in line and ("passed" in line or "failed" in line)
-    ]
-    return wall, cpu, lines[-1].strip("= ") if lines else f"exit {done.returncode}"
+    log = LOGS / f"{part}-{way}.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(done.stdout + done.stderr, encoding="utf-8")
+    lines = done.stdout.splitlines()
+    ends = [line for line in lines if " in " in line and ("passed" in line or "failed" in line)]
+    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+    summary = ends[-1].strip("= ") if ends else f"exit {done.returncode}"
+    return wall, cpu, "; ".join([summary, *failed])
 
 
 def main() -> int:
