@@ -27,6 +27,7 @@ from typing import Any
 
 from playwright.sync_api import sync_playwright
 
+from benchmarks.results_file import record
 from benchmarks.synthetic_roots import build_runs, prepare_sample
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS
 from webeval_core.presentation.bundle import CHUNK
@@ -122,9 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"first list rows from file://: {said}")
     report = "\n".join([time.strftime("# %Y-%m-%d %H:%M:%S"), *lines, ""])
     print(report)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    previous = args.out.read_text() if args.out.exists() else ""
-    args.out.write_text(report + "\n" + previous)
+    record(args.out, report)
     return 0
 
 

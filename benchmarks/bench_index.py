@@ -42,6 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.results_file import record
 from benchmarks.synthetic_roots import build_runs, prepare_sample
 
 REPO = Path(__file__).resolve().parent.parent
@@ -328,15 +329,6 @@ def report(results: dict[int, list[Row]], loads: list[float]) -> str:
                 figures = f"{seconds:>8.2f} {cpu:>8.2f} {floor_s:>8.2f} {peak:>8.0f}"
                 lines.append(f"{size:>12}  {label:<42} {figures}  {goal}")
     return "\n".join(lines) + "\n"
-
-
-def record(out: Path, text: str) -> None:
-    """Put a run's results at the top of `out`, the earlier runs kept below."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if out.exists():
-        text = f"{text}\n\n{out.read_text()}"
-    out.write_text(text)
-    print(f"written to {out}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

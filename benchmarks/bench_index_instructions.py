@@ -30,7 +30,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.bench_index import age_tree, record
+from benchmarks.bench_index import age_tree
+from benchmarks.results_file import record
 from benchmarks.synthetic_roots import build_runs, prepare_sample
 
 REPO = Path(__file__).resolve().parent.parent

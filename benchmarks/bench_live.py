@@ -34,6 +34,7 @@ from pathlib import Path
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
+from benchmarks.results_file import record
 from benchmarks.synthetic_roots import build_runs, link_tree, prepare_sample
 from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server
 from tests.harness.live_writer import LiveWriter, Script
@@ -88,9 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         lines = _measure(Path(work_dir), args)
     report = "\n".join([time.strftime("# %Y-%m-%d %H:%M:%S"), *lines, ""])
     print(report)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    previous = args.out.read_text() if args.out.exists() else ""
-    args.out.write_text(report + "\n" + previous)
+    record(args.out, report)
     return 0
 
 

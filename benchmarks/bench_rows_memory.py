@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.results_file import record
 from benchmarks.synthetic_roots import build_runs, prepare_sample
 
 REPO = Path(__file__).resolve().parent.parent
@@ -93,8 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         f"now (index queries, {now['rows']:.0f} rows held): peak RSS +{now['rss_mb']:.0f} MB ({ratio:.2f}x)",
     ]
     print("\n".join(lines))
-    earlier = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-    args.out.write_text("\n".join(lines) + "\n\n" + earlier, encoding="utf-8")
+    record(args.out, "\n".join(lines))
     return 0
 
 

@@ -23,6 +23,8 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+from benchmarks.results_file import record
+
 REPO = Path(__file__).resolve().parent.parent
 PARTS = {
     "browser": "browser",
@@ -71,8 +73,7 @@ def main() -> int:
         wall, cpu, summary = run(args.part, way)
         lines.append(f"{way:<10}{wall:>9.1f}{cpu:>9.1f}  {summary}")
         print(lines[-1], flush=True)
-    earlier = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-    args.out.write_text("\n".join(lines) + "\n\n" + earlier, encoding="utf-8")
+    record(args.out, "\n".join(lines))
     return 0
 
 

@@ -94,10 +94,9 @@ def _scored_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[S
     """The scored copy and its outcomes. Under pytest-xdist the workers share one: the first to
     come scores it (on every core) while the others wait for it, rather than each scoring its own
     at once on the same cores."""
-    if not os.environ.get("PYTEST_XDIST_WORKER"):
-        root = private_copy(SAMPLE_RUNS, tmp_path_factory.mktemp("scored") / "sample_runs")
-        return root, score_trajectories(list(iter_trajectory_dirs(root)), jobs=2)
-    shared = tmp_path_factory.getbasetemp().parent / "scored-shared"  # this run's, all workers'
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker's folder lies in the run's; without it, the run's is the session's.
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "scored-shared"
     shared.mkdir(exist_ok=True)
     root, saved = shared / "sample_runs", shared / "outcomes.jsonl"
     with open(shared / ".lock", "w") as lock:

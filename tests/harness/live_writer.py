@@ -79,7 +79,7 @@ class LiveWriter:
     lock: threading.Lock = field(default_factory=threading.Lock)
     truth: dict[str, TaskTruth] = field(default_factory=dict)
     _threads: list[threading.Thread] = field(default_factory=list)
-    _released: dict[str, threading.Event] = field(default_factory=dict)
+    _released: dict[str, threading.Event] = field(init=False)
 
     def __post_init__(self) -> None:
         self._released = {name: threading.Event() for name in self.held}
