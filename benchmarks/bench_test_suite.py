@@ -1,12 +1,16 @@
 """Wall time of a part of the test suite run as `dev.py test` runs it, beside other ways to run it.
 
-    .venv/bin/python benchmarks/bench_test_suite.py [--part browser|quick|services] [--ways WAY,...]
+    .venv/bin/python benchmarks/bench_test_suite.py [--part all|browser|quick|services] [--ways WAY,...]
 
 Each way is pytest on the same selection, run one after the other in this process's checkout;
 ways: `one` (one process, test after test), `workers` (pytest-xdist on every core, tests spread
-one at a time), `files` (on every core, a file's tests on one worker: what dev.py uses for the
-browser tests). Parts: `browser` (tests/browser), `quick` (what `dev.py test --quick` runs),
-`services` (the rest: PostgreSQL, Azurite, the Dask cluster, many processes). Each line gives the
+one at a time), `files` (on every core, a file's tests on one worker), `groups` (on every core,
+a browser test file's tests on one worker, the others spread: what dev.py runs), `workers3` and
+`groups3` (the same on three workers for two cores: a test waiting for a server or a browser
+leaves its core to another's). `sessions` runs the whole suite as dev.py did before `groups`:
+the tests outside tests/browser on every core, then the browser tests by file. Parts: `all`,
+`browser` (tests/browser), `quick` (what `dev.py test --quick` runs), `services` (the rest:
+PostgreSQL, Azurite, the Dask cluster, many processes). Each line gives the
 wall time, the CPU time of pytest and every process it waited for, pytest's summary line and the
 tests that failed (its whole output: test-artifacts/bench_test_suite/PART-WAY.log).
 Results are printed and put at the top of --out (default benchmarks/results/test_suite.txt).
@@ -27,39 +31,59 @@ from benchmarks.results_file import record
 
 REPO = Path(__file__).resolve().parent.parent
 PARTS = {
+    "all": "browser or not browser",
     "browser": "browser",
     "quick": "not browser and not service and not slow",
     "services": "not browser and (service or slow)",
 }
 LOGS = REPO / "test-artifacts" / "bench_test_suite"
 """pytest's whole output of each way (test-artifacts/ is not committed)."""
-WAYS = {"one": [], "workers": ["-n", "auto"], "files": ["-n", "auto", "--dist", "loadfile"]}
+WAYS = {
+    "one": [],
+    "workers": ["-n", "auto"],
+    "files": ["-n", "auto", "--dist", "loadfile"],
+    "groups": ["-n", "auto", "--dist", "loadgroup"],
+    "workers3": ["-n", "3"],
+    "groups3": ["-n", "3", "--dist", "loadgroup"],
+}
+SESSIONS = [("not browser", WAYS["workers"]), ("browser", WAYS["files"])]
+"""The `sessions` way: pytest twice, each on its selection (within the part's)."""
 
 
 def run(part: str, way: str) -> tuple[float, float, str]:
     """Wall seconds, CPU seconds (children included) and pytest's last line for one way."""
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", PARTS[part], *WAYS[way]]
     env = {**os.environ, "WEBEVAL_TEST_QUICK": "1"} if part == "quick" else dict(os.environ)
+    runs = (
+        [(f"({PARTS[part]}) and ({m})", o) for m, o in SESSIONS]
+        if way == "sessions"
+        else [(PARTS[part], WAYS[way])]
+    )
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
-    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=False)
+    output = ""
+    for selection, options in runs:
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", selection, *options]
+        done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=False)
+        output += done.stdout + done.stderr
     wall = time.monotonic() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     log = LOGS / f"{part}-{way}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
-    log.write_text(done.stdout + done.stderr, encoding="utf-8")
-    lines = done.stdout.splitlines()
+    log.write_text(output, encoding="utf-8")
+    lines = output.splitlines()
     ends = [line for line in lines if " in " in line and ("passed" in line or "failed" in line)]
     failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
-    summary = ends[-1].strip("= ") if ends else f"exit {done.returncode}"
+    summary = " + ".join(end.strip("= ") for end in ends) if ends else "no summary line"
     return wall, cpu, "; ".join([summary, *failed])
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=sorted(PARTS), default="browser")
-    parser.add_argument("--ways", default="files,one", help="comma-separated: " + ", ".join(WAYS))
+    parser.add_argument(
+        "--ways", default="files,one", help="comma-separated: " + ", ".join([*WAYS, "sessions"])
+    )
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "test_suite.txt")
     args = parser.parse_args()
     load = os.getloadavg()[0]

@@ -29,15 +29,21 @@ _SERVICE_FIXTURES = frozenset({"postgres", "azurite_sample", "cluster"})
 """Fixtures that start a real service (PostgreSQL, Azurite, a Dask cluster)."""
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (`--dist loadgroup`)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test by what it starts, from where it lives and what it asks for, so none can
     forget its mark: `browser` (tests/browser: Chromium and a Streamlit server), `service` (a
-    PostgreSQL store, Azurite, a Dask cluster, the OpenID provider), `slow` (its own mark)."""
+    PostgreSQL store, Azurite, a Dask cluster, the OpenID provider), `slow` (its own mark).
+
+    A browser test file is also one `xdist_group`: under `--dist loadgroup` its tests run on one
+    worker, so the Streamlit server its module starts is started once.
+    """
     for item in items:
         parts = item.path.relative_to(REPO).parts
         if "browser" in parts:
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.service)
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))
         params = getattr(getattr(item, "callspec", None), "params", {})
         uses = set(getattr(item, "fixturenames", ()))
         if uses & _SERVICE_FIXTURES or params.get("location") == "postgresql":

@@ -26,6 +26,7 @@ import os
 import shutil
 import threading
 import zipfile
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -215,9 +216,11 @@ class _Site:
         if not first:
             size = _size(data)
             return (path, size) if size else (None, None)
-        encoded = _encoded(data, self.image_format, self.quality)
+        done = (path, self.quality)
+        encoded = _ENCODED.get(done) or _encoded(data, self.image_format, self.quality)
         if encoded is None:
             return None, None
+        _ENCODED.keep(done, encoded)
         picture, size = encoded
         self.write(path, picture)
         return path, size
@@ -225,6 +228,42 @@ class _Site:
 
 Encoded = tuple[bytes, tuple[int, int]]
 """An image's bytes and its size."""
+
+
+class _Encodings:
+    """Screenshots this process encoded lately, by their path in a site (the source's digest and
+    the format) and quality, within a budget of bytes, the least recently used dropped first.
+
+    Encoding is nearly all of a bundle's time, and the same frames are encoded again and again: the
+    app's server makes a bundle at each download, and a team re-publishes a run after a review.
+    """
+
+    def __init__(self, budget: int) -> None:
+        self._budget = budget
+        self._kept: OrderedDict[tuple[str, int], Encoded] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int]) -> Encoded | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def keep(self, key: tuple[str, int], encoded: Encoded) -> None:
+        size = len(encoded[0])
+        with self._lock:
+            if key in self._kept or size > self._budget:
+                return
+            self._kept[key] = encoded
+            self._bytes += size
+            while self._bytes > self._budget:
+                _, (dropped, _) = self._kept.popitem(last=False)
+                self._bytes -= len(dropped)
+
+
+_ENCODED = _Encodings(budget=128 * 2**20)  # some 5,000 frames of a 1280x720 run at quality 60
 
 
 def _encoded(data: bytes, image_format: ImageFormat, quality: int) -> Encoded | None:

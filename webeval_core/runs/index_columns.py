@@ -13,10 +13,10 @@ import functools
 import hashlib
 import operator
 from collections.abc import Callable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 if TYPE_CHECKING:
-    from webeval_core.reading.task_catalog import Task, TaskCatalog
+    from webeval_core.reading.task_catalog import TaskCatalog
     from webeval_core.runs.summary import TrajectorySummary
 
 
@@ -46,6 +46,10 @@ class RowSource(NamedTuple):
     """The summary as stored JSON (`summary.stored_document`)."""
 
 
+Read: TypeAlias = str | Callable[[RowSource], object]
+"""How a column's value is read: a `RowSource` attribute path, or a function of the `RowSource`."""
+
+
 class IndexColumn(NamedTuple):
     """One column of the index's `trajectories` table (a tuple, not a model: a warm `webeval index`
     imports no pydantic).
@@ -57,8 +61,10 @@ class IndexColumn(NamedTuple):
     """Its SQL type and constraints, e.g. "TEXT NOT NULL"."""
     doc: str
     """What it holds, for `webeval query` users (the Query page, `INDEX_TABLES`, docs/researchers.md)."""
-    read: Callable[[RowSource], object]
-    """Its value for one folder."""
+    read: Read
+    """Its value for one folder: a `RowSource` attribute path ("summary.steps", read in one C call
+    with every other column's path), or a function of the `RowSource`.
+    """
     bookkeeping: bool = False
     """The refresh's own record (not a fact of the trajectory), listed last in the documentation."""
 
@@ -75,17 +81,16 @@ def _name_sort_key(name: str) -> str:
     return "\x00".join(f"0{len(str(v)):03d}{v}" if kind == 0 else f"1{v}" for kind, v in natural_key(name))
 
 
-def _column(name: str, sql: str, doc: str, read: Callable[[RowSource], object]) -> IndexColumn:
+def _column(name: str, sql: str, doc: str, read: Read) -> IndexColumn:
     return IndexColumn(name=name, sql=sql, doc=doc, read=read)
 
 
-def _bookkeeping(name: str, sql: str, doc: str, read: Callable[[RowSource], object]) -> IndexColumn:
+def _bookkeeping(name: str, sql: str, doc: str, read: Read) -> IndexColumn:
     return IndexColumn(name=name, sql=sql, doc=doc, read=read, bookkeeping=True)
 
 
-def _summary_field(name: str) -> Callable[[RowSource], object]:
-    # attrgetter reads in C: a row reads some twenty fields, and a cold index makes 50,000 rows.
-    return operator.attrgetter(f"summary.{name}")
+def _summary_field(name: str) -> str:
+    return f"summary.{name}"
 
 
 @functools.cache  # once per process: the installed dataset does not change under a running index
@@ -95,29 +100,40 @@ def _catalog() -> TaskCatalog | None:
     return installed_catalog()
 
 
+class _CatalogFacts(NamedTuple):
+    """What the index takes of a catalog task."""
+
+    site: str
+    """Its site key (`Task.site_key`: the sites sorted and joined)."""
+    intent: str
+    """Its intent."""
+
+
 @functools.lru_cache(maxsize=4096)  # every run repeats the same task ids: one lookup each
-def _catalog_task(task_id: str) -> Task | None:
-    """The catalog's task of this id (a WebArena-Verified task id), None for any other."""
+def _catalog_facts(task_id: str) -> _CatalogFacts | None:
+    """The catalog's facts of this task id (a WebArena-Verified task id), None for any other."""
     if not any(c.isdigit() for c in task_id):  # a named task: no catalog to load (TaskCatalog.get)
         return None
     catalog = _catalog()
-    return catalog.get(task_id) if catalog is not None else None
+    task = catalog.get(task_id) if catalog is not None else None
+    # Kept made: `site_key` joins the sites anew at each call, and a cold index asks once a folder.
+    return _CatalogFacts(task.site_key, task.intent) if task is not None else None
 
 
 def task_site(summary: TrajectorySummary) -> str | None:
     """THE site of a trajectory's task, as every view and export says it: the catalog's site for
     its tasks (the one the pages show), else task_data.json's.
     """
-    task = _catalog_task(summary.task_id)
-    return task.site_key if task is not None else summary.site
+    facts = _catalog_facts(summary.task_id)
+    return facts.site if facts is not None else summary.site
 
 
 def task_intent(summary: TrajectorySummary) -> str | None:
     """THE text of a trajectory's task: the catalog's intent for its tasks, else the task as
     task_data.json states it.
     """
-    task = _catalog_task(summary.task_id)
-    return task.intent if task is not None else summary.task_text
+    facts = _catalog_facts(summary.task_id)
+    return facts.intent if facts is not None else summary.task_text
 
 
 def _verdict_tags(source: RowSource) -> str | None:
@@ -136,7 +152,7 @@ TRAJECTORY_COLUMNS: tuple[IndexColumn, ...] = (
         "rel",
         "TEXT NOT NULL UNIQUE",
         "the same folder relative path (link rows to the Trajectory page with run_key and task_id)",
-        operator.attrgetter("rel"),
+        "rel",
     ),
     _column("run_key", "TEXT NOT NULL", "the run it belongs to (runs.key)", _summary_field("run_key")),
     _column(
@@ -149,19 +165,19 @@ TRAJECTORY_COLUMNS: tuple[IndexColumn, ...] = (
         "dir_mtime_ns",
         "INTEGER NOT NULL",
         "the folder's mtime when last read",
-        operator.attrgetter("seen.dir_mtime_ns"),
+        "seen.dir_mtime_ns",
     ),
     _bookkeeping(
         "scores_mtime_ns",
         "INTEGER NOT NULL",
         "scores/'s mtime when last read (-1: none)",
-        operator.attrgetter("seen.scores_mtime_ns"),
+        "seen.scores_mtime_ns",
     ),
     _bookkeeping(
         "files_print",
         "TEXT",
         "a print of a folder still being written",
-        operator.attrgetter("seen.files_print"),
+        "seen.files_print",
     ),
     _column("task_id", "TEXT NOT NULL", "the task's id", _summary_field("task_id")),
     _column("layout", "TEXT", "'fara' or 'webarena-verified'", _summary_field("layout")),
@@ -228,15 +244,27 @@ TRAJECTORY_COLUMNS: tuple[IndexColumn, ...] = (
         "summary",
         "TEXT NOT NULL",
         "the whole summary as JSON (read with json_extract)",
-        operator.attrgetter("document"),
+        "document",
     ),
 )
 """The `trajectories` table, column by column, in the table's order."""
 
 
+ROW_COLUMNS: tuple[IndexColumn, ...] = tuple(
+    c for c in TRAJECTORY_COLUMNS if isinstance(c.read, str)
+) + tuple(c for c in TRAJECTORY_COLUMNS if not isinstance(c.read, str))
+"""The columns in the order a row holds them (`row_values`, `insert_statement`): those read by
+attribute path first, `key` leading, then the computed ones.
+"""
+# One attrgetter reads every path in C: a cold index makes 50,000 rows, and a Python call a column
+# made a row cost twice what it did when a row was one hand-written tuple.
+_READ_PATHS = operator.attrgetter(*(c.read for c in ROW_COLUMNS if isinstance(c.read, str)))
+_COMPUTE = tuple(c.read for c in ROW_COLUMNS if not isinstance(c.read, str))
+
+
 def row_values(source: RowSource) -> tuple[object, ...]:
-    """A folder's row of the `trajectories` table, in `TRAJECTORY_COLUMNS` order."""
-    return tuple(column.read(source) for column in TRAJECTORY_COLUMNS)
+    """A folder's row of the `trajectories` table, in `ROW_COLUMNS` order."""
+    return _READ_PATHS(source) + tuple([compute(source) for compute in _COMPUTE])
 
 
 def create_table() -> str:
@@ -246,11 +274,9 @@ def create_table() -> str:
 
 
 def insert_statement() -> str:
-    """The statement a refresh writes a row with (a folder read again replaces its row)."""
-    names = ", ".join(column.name for column in TRAJECTORY_COLUMNS)
-    return (
-        f"INSERT OR REPLACE INTO trajectories ({names}) VALUES ({', '.join('?' * len(TRAJECTORY_COLUMNS))})"
-    )
+    """The statement a refresh writes a row (`row_values`) with: a folder read again replaces its row."""
+    names = ", ".join(column.name for column in ROW_COLUMNS)
+    return f"INSERT OR REPLACE INTO trajectories ({names}) VALUES ({', '.join('?' * len(ROW_COLUMNS))})"
 
 
 def column_docs() -> dict[str, str]:

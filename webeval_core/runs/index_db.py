@@ -465,7 +465,7 @@ class TrajectoryRow(NamedTuple):
     """One trajectory as the index stores it: plain values, cheap to send back from a worker."""
 
     values: tuple[object, ...]
-    """The `trajectories` table's columns, in order."""
+    """The `trajectories` table's columns, in `index_columns.ROW_COLUMNS` order (`key` first)."""
     scores: tuple[tuple[str, str, float | None], ...]
     """Its rows of the `scores` table: (key, judge, score)."""
     codes: tuple[tuple[str, str, str], ...] = ()

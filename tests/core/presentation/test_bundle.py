@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import Sample
 from tests.core.cli.helpers import run_cli
+from webeval_core.presentation import bundle
 from webeval_core.presentation.bundle import CHUNK
 from webeval_core.reading import installed_catalog
 from webeval_core.runs.index import build_index
@@ -80,9 +81,41 @@ def test_the_same_root_gives_the_same_site(
     scored_sample: Sample, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(bundle, "_ENCODED", bundle._Encodings(budget=2**30))  # every frame encoded anew
     again = tmp_path / "again"
     assert run_cli("bundle", str(scored_sample.root), "-o", str(again))[0] == 0
     files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
     assert all((site / f).read_bytes() == (again / f).read_bytes() for f in files)
     assert run_cli("bundle", str(scored_sample.root), "-o", str(again))[0] == 1  # not empty: refused
+
+
+def test_a_second_bundle_in_one_process_encodes_no_frame_again(
+    scored_sample: Sample, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    encoded: list[bytes] = []
+    encode = bundle._encoded
+    monkeypatch.setattr(bundle, "_encoded", lambda data, *args: encoded.append(data) or encode(data, *args))
+    again = tmp_path / "again"
+    assert run_cli("bundle", str(scored_sample.root), "-o", str(again))[0] == 0
+    assert encoded == []
+    frames = sorted(p.name for p in (site / "img").iterdir())
+    assert frames == sorted(p.name for p in (again / "img").iterdir())
+    assert all((site / "img" / f).read_bytes() == (again / "img" / f).read_bytes() for f in frames)
+    # Another quality is another encoding (of the one run's frames bundled).
+    run = "runs/WebSurfer-fara-100-max_n_images-3/fara-7b/demo/WebTailBench_sample/0"
+    q80 = tmp_path / "q80"
+    assert run_cli("bundle", str(scored_sample.root), "-o", str(q80), "--run", run, "--quality", "80")[0] == 0
+    assert len(encoded) == len(list((q80 / "img").iterdir())) > 0
+
+
+def test_encodings_kept_stay_within_their_budget_the_least_recently_used_dropped_first() -> None:
+    kept = bundle._Encodings(budget=10)
+    kept.keep(("a", 60), (b"aaaaa", (1, 1)))
+    kept.keep(("b", 60), (b"bbbbb", (1, 1)))
+    assert kept.get(("a", 60)) is not None  # a used last: b goes first
+    kept.keep(("c", 60), (b"ccccc", (1, 1)))
+    assert [kept.get((k, 60)) is not None for k in "abc"] == [True, False, True]
+    kept.keep(("huge", 60), (b"h" * 11, (1, 1)))  # larger than the budget: not kept, nothing dropped
+    assert [kept.get((k, 60)) is not None for k in ("a", "c", "huge")] == [True, True, False]
