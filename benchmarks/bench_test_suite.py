@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks.results_file import record
+from dev import test_environment
 
 REPO = Path(__file__).resolve().parent.parent
 PARTS = {
@@ -52,7 +53,9 @@ SESSIONS = [("not browser", WAYS["workers"]), ("browser", WAYS["files"])]
 
 def run(part: str, way: str) -> tuple[float, float, str]:
     """Wall seconds, CPU seconds (children included) and pytest's last line for one way."""
-    env = {**os.environ, "WEBEVAL_TEST_QUICK": "1"} if part == "quick" else dict(os.environ)
+    env = test_environment()  # dev.py's: compiled modules kept
+    if part == "quick":
+        env["WEBEVAL_TEST_QUICK"] = "1"
     runs = (
         [(f"({PARTS[part]}) and ({m})", o) for m, o in SESSIONS]
         if way == "sessions"

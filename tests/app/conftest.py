@@ -7,6 +7,7 @@ repository. The summary index cache goes to a temporary XDG_CACHE_HOME for the s
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import streamlit as st
+from streamlit.components.v2 import manifest_scanner
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import Sample
@@ -32,6 +34,18 @@ APP = REPO / "app.py"
 def sample(scored_sample: Sample) -> Sample:
     """The session's scored copy of sample_runs/ (tests/conftest.py); tests that write copy it."""
     return scored_sample
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _components_scanned_once() -> Iterator[None]:
+    """Each new AppTest has Streamlit scan every installed package's metadata for components
+    (0.5 s, most of a page test's time); the packages do not change during a session, so the
+    first scan's answer is kept.
+    """
+    scanned = functools.cache(manifest_scanner.scan_component_manifests)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(manifest_scanner, "scan_component_manifests", scanned)
+        yield
 
 
 @pytest.fixture(autouse=True)
