@@ -26,6 +26,10 @@ else:
     from tests.browser.conftest import App
 
 WAIT_MS = 15_000
+_FRAME_LOADED_JS = """() => {
+    const img = document.querySelector("#replay img");
+    return img !== null && img.complete && img.naturalWidth > 0;
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +106,8 @@ def _journey(page: Page, base: str, name: str) -> None:
     expect(page.get_by_text(re.compile(r"^Step 2 of \d+"))).to_be_visible()
     assert "step=2" in page.url
     expect(page.locator("#replay img")).to_be_visible()
-    assert page.locator("#replay img").evaluate("img => img.complete && img.naturalWidth > 0")
+    # Loaded, not only laid out: a step's frame arrives after its heading.
+    page.wait_for_function(_FRAME_LOADED_JS, timeout=WAIT_MS)
     expect(page.get_by_text("Expected vs actual")).to_be_visible()
     page.keyboard.press("ArrowLeft")
     expect(page.get_by_text(re.compile(r"^Step 1 of \d+"))).to_be_visible()

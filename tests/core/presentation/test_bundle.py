@@ -17,6 +17,9 @@ from webeval_core.reading import installed_catalog
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import headline, trajectory_frame
 
+LIVE_RUN = "runs/WebSurfer-fara-100-max_n_images-3/fara-7b/demo/WebTailBench_sample/0"
+"""The sample's smallest run with screenshots (4 trajectories of the live web)."""
+
 
 def read_data(path: Path) -> object:
     """The JSON a data file hands the viewer (`webeval.put(name, data);`)."""
@@ -81,13 +84,23 @@ def test_the_same_root_gives_the_same_site(
     scored_sample: Sample, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(bundle, "_ENCODED", bundle._Encodings(budget=2**30))  # every frame encoded anew
     again = tmp_path / "again"
     assert run_cli("bundle", str(scored_sample.root), "-o", str(again))[0] == 0
-    files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
-    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
-    assert all((site / f).read_bytes() == (again / f).read_bytes() for f in files)
+    assert _same_files(site, again)
     assert run_cli("bundle", str(scored_sample.root), "-o", str(again))[0] == 1  # not empty: refused
+    # Frames encoded anew (not kept from the first bundle) are the same bytes: one run's, twice.
+    sites = [tmp_path / "first", tmp_path / "second"]
+    for made in sites:
+        monkeypatch.setattr(bundle, "_ENCODED", bundle._Encodings(budget=2**30))
+        assert run_cli("bundle", str(scored_sample.root), "-o", str(made), "--run", LIVE_RUN)[0] == 0
+    assert len(list((sites[0] / "img").iterdir())) > 5 and _same_files(*sites)
+
+
+def _same_files(site: Path, other: Path) -> bool:
+    files = sorted(p.relative_to(site) for p in site.rglob("*") if p.is_file())
+    return files == sorted(p.relative_to(other) for p in other.rglob("*") if p.is_file()) and all(
+        (site / f).read_bytes() == (other / f).read_bytes() for f in files
+    )
 
 
 def test_a_second_bundle_in_one_process_encodes_no_frame_again(
@@ -104,9 +117,11 @@ def test_a_second_bundle_in_one_process_encodes_no_frame_again(
     assert frames == sorted(p.name for p in (again / "img").iterdir())
     assert all((site / "img" / f).read_bytes() == (again / "img" / f).read_bytes() for f in frames)
     # Another quality is another encoding (of the one run's frames bundled).
-    run = "runs/WebSurfer-fara-100-max_n_images-3/fara-7b/demo/WebTailBench_sample/0"
     q80 = tmp_path / "q80"
-    assert run_cli("bundle", str(scored_sample.root), "-o", str(q80), "--run", run, "--quality", "80")[0] == 0
+    assert (
+        run_cli("bundle", str(scored_sample.root), "-o", str(q80), "--run", LIVE_RUN, "--quality", "80")[0]
+        == 0
+    )
     assert len(encoded) == len(list((q80 / "img").iterdir())) > 0
 
 
