@@ -10,7 +10,8 @@ host, and a strict CSP allows nothing but the site's own files):
 - `data/t/<n>.js`: one trajectory: the exported page's sections above the steps (header, verdict,
   judges, answer, expected vs actual with the network checks) and its steps (action, thought,
   URL, the point aimed at, the screenshot);
-- `img/<digest>.webp` (or `.jpg`): screenshots re-encoded, each distinct frame once.
+- `img/<digest>.webp` (or `.jpg`): screenshots re-encoded, each distinct frame once (and kept by
+  the process, `_Encodings`, so a second bundle of the same runs encodes none again).
 
 Every text passes through the export's `Redactor` first; figures and results are the index's own
 (`metrics.trajectory_frame`, `metrics.headline`), so the site says what the app says.
