@@ -58,7 +58,7 @@ WITH judged AS (
 ), base AS (
   SELECT t.key, t.rel, t.run_key, t.sort_key, t.task_id, t.outcome, t.steps, t.duration_s,
     t.prompt_tokens, t.completion_tokens, t.final_answer, t.core_error, t.verdict_status, t.verdict_tags,
-    t.unreadable, t.site AS task_site, t.task_text, COALESCE(j.disagree, 0) AS judges_disagree,
+    t.unreadable, t.site, t.intent, COALESCE(j.disagree, 0) AS judges_disagree,
     COALESCE(:judge, CASE
       WHEN j.has_official THEN :official WHEN j.n_scored = 1 THEN j.only_judge END) AS used
   FROM trajectories t LEFT JOIN judged j ON j.key = t.key {runs}
@@ -66,8 +66,7 @@ WITH judged AS (
   SELECT b.*, s.key IS NOT NULL AS judged, s.score AS score,
     CASE WHEN b.used = :official AND s.key IS NOT NULL THEN b.verdict_status END AS status,
     CASE WHEN s.score IS NULL THEN NULL WHEN s.score >= m.threshold THEN 1.0 ELSE 0.0 END AS pass_value,
-    COALESCE(c.site, b.task_site) AS site, c.task_type, COALESCE(c.intent, b.task_text) AS intent,
-    c.intent_template
+    c.task_type, c.intent_template
   FROM base b
   LEFT JOIN scores s ON s.key = b.key AND s.judge = b.used
   LEFT JOIN temp.marks m ON m.judge = b.used
@@ -244,11 +243,8 @@ def temp_tables(db: sqlite3.Connection, catalog: TaskCatalog | None) -> None:
     db.execute("CREATE TEMP TABLE marks (judge TEXT PRIMARY KEY, threshold REAL)")
     db.executemany("INSERT INTO temp.marks VALUES (?, ?)", [(name, judge_threshold(name)) for name in judges])
     ids = [row[0] for row in db.execute("SELECT DISTINCT task_id FROM trajectories")]
-    db.execute(
-        "CREATE TEMP TABLE tasks (task_id TEXT PRIMARY KEY, site TEXT, task_type TEXT, intent TEXT,"
-        " intent_template TEXT)"
-    )
-    db.executemany("INSERT INTO temp.tasks VALUES (?, ?, ?, ?, ?)", _task_rows(ids, catalog))
+    db.execute("CREATE TEMP TABLE tasks (task_id TEXT PRIMARY KEY, task_type TEXT, intent_template TEXT)")
+    db.executemany("INSERT INTO temp.tasks VALUES (?, ?, ?)", _task_rows(ids, catalog))
 
 
 def casefold(text: object) -> str | None:
@@ -256,13 +252,13 @@ def casefold(text: object) -> str | None:
     return None if text is None else str(text).casefold()
 
 
-def _task_rows(
-    task_ids: Iterable[str], catalog: TaskCatalog | None
-) -> Iterator[tuple[str, str, str, str, str]]:
-    """The catalog's facts of each task id the index holds, as `catalog.get` reads an id."""
+def _task_rows(task_ids: Iterable[str], catalog: TaskCatalog | None) -> Iterator[tuple[str, str, str]]:
+    """The catalog's facts of each task id the index holds, as `catalog.get` reads an id (its site
+    and intent are the index's own columns: `index_columns.task_site`, `task_intent`).
+    """
     if catalog is None:
         return
     for task_id in task_ids:
         task = catalog.get(task_id)
         if task is not None:
-            yield task_id, task.site_key, task.task_type, task.intent, task.intent_template
+            yield task_id, task.task_type, task.intent_template
