@@ -124,16 +124,26 @@ def task_site(summary: TrajectorySummary) -> str | None:
     """THE site of a trajectory's task, as every view and export says it: the catalog's site for
     its tasks (the one the pages show), else task_data.json's.
     """
-    facts = _catalog_facts(summary.task_id)
-    return facts.site if facts is not None else summary.site
+    return site_of_task(summary.task_id, summary.site)
 
 
 def task_intent(summary: TrajectorySummary) -> str | None:
     """THE text of a trajectory's task: the catalog's intent for its tasks, else the task as
     task_data.json states it.
     """
-    facts = _catalog_facts(summary.task_id)
-    return facts.intent if facts is not None else summary.task_text
+    return intent_of_task(summary.task_id, summary.task_text)
+
+
+def site_of_task(task_id: str, stated: str | None) -> str | None:
+    """`task_site` of a task id and the site its folder states."""
+    facts = _catalog_facts(task_id)
+    return facts.site if facts is not None else stated
+
+
+def intent_of_task(task_id: str, stated: str | None) -> str | None:
+    """`task_intent` of a task id and the task its folder states."""
+    facts = _catalog_facts(task_id)
+    return facts.intent if facts is not None else stated
 
 
 def _verdict_tags(source: RowSource) -> str | None:

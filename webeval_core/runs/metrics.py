@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from webeval_core.runs.index_columns import intent_of_task, site_of_task
 from webeval_core.runs.judges import OFFICIAL, judge_passes, judge_scores, judges_disagree
 from webeval_core.runs.trajectory_filter import (
     ANSWERED,
@@ -191,9 +192,9 @@ def _frame_row(
     return (
         s.run,
         s.task_id,
-        task.site_key if task else s.site,
+        site_of_task(s.task_id, s.site),
         task.task_type if task else None,
-        task.intent if task else s.task_text,
+        intent_of_task(s.task_id, s.task_text),
         task.intent_template if task else None,
         s.outcome,
         _outcome_group(result, s.outcome),
