@@ -1,5 +1,6 @@
 """`dev.py`, the one entry point of a fresh machine: `app` stopped by a signal leaves nothing running;
-an install that meets a held dpkg lock waits for it, then fails in one line."""
+an install that meets a held dpkg lock waits for it, then fails in one line; the tests keep compiled
+modules out of the tree."""
 
 from __future__ import annotations
 
@@ -119,3 +120,20 @@ def test_app_stopped_by_sigterm_leaves_no_server(tmp_path: Path) -> None:
         stop_leaves_nothing(process, port, log, signal.SIGTERM, timeout_s=10)
     finally:
         kill_group(process)
+
+
+def test_the_tests_keep_compiled_modules_outside_the_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dev
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # as this machine's shell has it
+    env = dev.test_environment()
+    assert "PYTHONDONTWRITEBYTECODE" not in env and env["PYTHONPYCACHEPREFIX"] == str(dev.PYCACHE)
+    assert dev.PYCACHE.is_relative_to(dev.VENV)  # out of the tree, gone with the virtualenv
+    (tmp_path / "probe_module.py").write_text("X = 1\n")
+    env["PYTHONPYCACHEPREFIX"] = str(tmp_path / "pycache")
+    subprocess.run([sys.executable, "-c", "import probe_module"], cwd=tmp_path, env=env, check=True)
+    assert not (tmp_path / "__pycache__").exists()
+    kept = [p.relative_to(tmp_path / "pycache") for p in (tmp_path / "pycache").rglob("probe_module.*.pyc")]
+    assert kept == [tmp_path.relative_to("/") / f"probe_module.{sys.implementation.cache_tag}.pyc"]
