@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SAMPLE_RUNS
-from webeval_core.runs.index_columns import TRAJECTORY_COLUMNS, readme_row
+from webeval_core.runs.index_columns import ROW_COLUMNS, TRAJECTORY_COLUMNS, readme_row
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.sqlquery import INDEX_TABLES, run_query
@@ -31,6 +31,9 @@ def test_the_index_file_has_the_registrys_columns_in_its_order(tmp_path: Path) -
         rows = db.execute("SELECT COUNT(*) FROM trajectories").fetchone()[0]
     assert found == NAMES
     assert rows >= 90
+    # A row is written in ROW_COLUMNS' order (every path in one call, then the computed columns),
+    # each value under its column's name; the key comes first, where put_rows reads it.
+    assert sorted(c.name for c in ROW_COLUMNS) == sorted(NAMES) and ROW_COLUMNS[0].name == "key"
 
 
 def test_every_column_is_documented_for_queries() -> None:
