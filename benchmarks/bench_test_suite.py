@@ -7,7 +7,8 @@ ways: `one` (one process, test after test), `workers` (pytest-xdist on every cor
 one at a time), `files` (on every core, a file's tests on one worker), `groups` (on every core,
 a browser test file's tests on one worker, the others spread: what dev.py runs), `workers3` and
 `groups3` (the same on three workers for two cores: a test waiting for a server or a browser
-leaves its core to another's). `sessions` runs the whole suite as dev.py did before `groups`:
+leaves its core to another's), `steal` (on every core, an idle worker taking tests queued for
+another). `sessions` runs the whole suite as dev.py did before `groups`:
 the tests outside tests/browser on every core, then the browser tests by file. Parts: `all`,
 `browser` (tests/browser), `quick` (what `dev.py test --quick` runs), `services` (the rest:
 PostgreSQL, Azurite, the Dask cluster, many processes). Each line gives the
@@ -44,6 +45,7 @@ WAYS = {
     "workers": ["-n", "auto"],
     "files": ["-n", "auto", "--dist", "loadfile"],
     "groups": ["-n", "auto", "--dist", "loadgroup"],
+    "steal": ["-n", "auto", "--dist", "worksteal"],
     "workers3": ["-n", "3"],
     "groups3": ["-n", "3", "--dist", "loadgroup"],
 }
