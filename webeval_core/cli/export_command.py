@@ -106,14 +106,14 @@ def _redacted_row(row: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
 
 
 def _export_rows(index: RootIndex) -> list[dict[str, Any]]:
-    from webeval_core.runs.index_columns import task_intent, task_site
+    from webeval_core.runs.index_columns import intent_of_task, site_of_task
 
     rows = []
     for s in index.summaries:
         row = {column: getattr(s, column, None) for column in _EXPORT_COLUMNS}
         # The task as the index and every page name it (the catalog's for WebArena-Verified tasks):
         # a live-web run's rows are told apart by their task text.
-        row["site"], row["task"] = task_site(s), task_intent(s)
+        row["site"], row["task"] = site_of_task(s.task_id, s.site), intent_of_task(s.task_id, s.task_text)
         row["path"] = str(s.path)
         row["verdict"] = s.verdict.status if s.verdict else None
         row["verdict_score"] = s.verdict.score if s.verdict else None

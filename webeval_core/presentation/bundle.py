@@ -218,10 +218,12 @@ class _Site:
             size = _size(data)
             return (path, size) if size else (None, None)
         done = (path, self.quality)
-        encoded = _ENCODED.get(done) or _encoded(data, self.image_format, self.quality)
+        encoded = _ENCODED.get(done)
         if encoded is None:
-            return None, None
-        _ENCODED.keep(done, encoded)
+            encoded = _encoded(data, self.image_format, self.quality)
+            if encoded is None:
+                return None, None
+            _ENCODED.keep(done, encoded)
         picture, size = encoded
         self.write(path, picture)
         return path, size

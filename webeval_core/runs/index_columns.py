@@ -120,28 +120,18 @@ def _catalog_facts(task_id: str) -> _CatalogFacts | None:
     return _CatalogFacts(task.site_key, task.intent) if task is not None else None
 
 
-def task_site(summary: TrajectorySummary) -> str | None:
-    """THE site of a trajectory's task, as every view and export says it: the catalog's site for
-    its tasks (the one the pages show), else task_data.json's.
-    """
-    return site_of_task(summary.task_id, summary.site)
-
-
-def task_intent(summary: TrajectorySummary) -> str | None:
-    """THE text of a trajectory's task: the catalog's intent for its tasks, else the task as
-    task_data.json states it.
-    """
-    return intent_of_task(summary.task_id, summary.task_text)
-
-
 def site_of_task(task_id: str, stated: str | None) -> str | None:
-    """`task_site` of a task id and the site its folder states."""
+    """THE site of a trajectory's task, as every view and export says it: the catalog's site for
+    its tasks (the one the pages show), else the one its folder states (task_data.json's).
+    """
     facts = _catalog_facts(task_id)
     return facts.site if facts is not None else stated
 
 
 def intent_of_task(task_id: str, stated: str | None) -> str | None:
-    """`task_intent` of a task id and the task its folder states."""
+    """THE text of a trajectory's task: the catalog's intent for its tasks, else the task as its
+    folder states it (task_data.json's).
+    """
     facts = _catalog_facts(task_id)
     return facts.intent if facts is not None else stated
 
@@ -236,13 +226,13 @@ TRAJECTORY_COLUMNS: tuple[IndexColumn, ...] = (
         "site",
         "TEXT",
         "the task's website (the catalog's WebArena site key, else task_data.json's site or URL host)",
-        lambda source: task_site(source.summary),
+        lambda source: site_of_task(source.summary.task_id, source.summary.site),
     ),
     _column(
         "intent",
         "TEXT",
         "what the agent was asked (the catalog's intent, else task_data.json's task)",
-        lambda source: task_intent(source.summary),
+        lambda source: intent_of_task(source.summary.task_id, source.summary.task_text),
     ),
     _column(
         "task_text",

@@ -254,7 +254,7 @@ def casefold(text: object) -> str | None:
 
 def _task_rows(task_ids: Iterable[str], catalog: TaskCatalog | None) -> Iterator[tuple[str, str, str]]:
     """The catalog's facts of each task id the index holds, as `catalog.get` reads an id (its site
-    and intent are the index's own columns: `index_columns.task_site`, `task_intent`).
+    and intent are the index's own columns: `index_columns.site_of_task`, `intent_of_task`).
     """
     if catalog is None:
         return
