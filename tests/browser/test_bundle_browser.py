@@ -109,6 +109,8 @@ def _journey(page: Page, base: str, name: str) -> None:
     # Loaded, not only laid out: a step's frame arrives after its heading.
     page.wait_for_function(_FRAME_LOADED_JS, timeout=WAIT_MS)
     expect(page.get_by_text("Expected vs actual")).to_be_visible()
+    # A trajectory without reviews shows no part for them (not a stray "null").
+    assert page.locator("#main").evaluate("m => [...m.childNodes].every((n) => n.nodeType !== 3)")
     page.keyboard.press("ArrowLeft")
     expect(page.get_by_text(re.compile(r"^Step 1 of \d+"))).to_be_visible()
     app.shot(f"bundle-{name}-trajectory")

@@ -68,7 +68,8 @@
   let view = 0; // a newer route drops what an older one was still loading
 
   function show(...children) {
-    main.replaceChildren(...children.flat());
+    // A part a view leaves out is null: replaceChildren would write it as the text "null".
+    main.replaceChildren(...children.flat().filter((child) => child != null));
   }
 
   // --- runs ---------------------------------------------------------------------------------
