@@ -44,6 +44,7 @@ from pathlib import Path
 
 from benchmarks.results_file import record
 from benchmarks.synthetic_roots import build_runs, prepare_sample
+from dev import test_environment
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -194,7 +195,17 @@ class _Bench:
 
     def __init__(self, root: Path, work: Path, size: int, base: Path | None) -> None:
         self.root, self.work, self.size, self.base = root, work, size, base
-        self.env = {**os.environ, "XDG_CACHE_HOME": str(work / f"cache-{size}")}
+        # Both trees run compiled, as a user's install does: a shell that asks for no bytecode
+        # (PYTHONDONTWRITEBYTECODE) would have a checkout without __pycache__ compile its modules
+        # anew in every process, the index's workers included.
+        self.env = {
+            **test_environment(),
+            "PYTHONPYCACHEPREFIX": str(work / "pycache"),
+            "XDG_CACHE_HOME": str(work / f"cache-{size}"),
+        }
+        for tree in (REPO, base) if base is not None else (REPO,):
+            compiled = [sys.executable, "-m", "compileall", "-q", str(tree / "webeval_core")]
+            subprocess.run(compiled, env=self.env, check=True)
         self.runs = 0
 
     def index(self, *, base: bool = False, fresh: bool = False) -> tuple[float, float, float, str]:

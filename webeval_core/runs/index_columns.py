@@ -273,10 +273,13 @@ def create_table() -> str:
     return f"CREATE TABLE IF NOT EXISTS trajectories ({columns})"
 
 
-def insert_statement() -> str:
-    """The statement a refresh writes a row (`row_values`) with: a folder read again replaces its row."""
+def insert_statement(on_conflict: str = "REPLACE") -> str:
+    """The statement a refresh writes a row (`row_values`) with: a folder read again replaces its
+    row ("REPLACE"); "IGNORE" leaves a row another process wrote first.
+    """
     names = ", ".join(column.name for column in ROW_COLUMNS)
-    return f"INSERT OR REPLACE INTO trajectories ({names}) VALUES ({', '.join('?' * len(ROW_COLUMNS))})"
+    marks = ", ".join("?" * len(ROW_COLUMNS))
+    return f"INSERT OR {on_conflict} INTO trajectories ({names}) VALUES ({marks})"
 
 
 def column_docs() -> dict[str, str]:

@@ -319,6 +319,8 @@ class _Read(NamedTuple):
     """The folder's row."""
     run: RunRow
     """Its run's row."""
+    new: bool
+    """The folder was not in the index when the refresh began (nothing of it to replace)."""
 
 
 def _read(job: _Job) -> _Read:
@@ -329,7 +331,8 @@ def _read(job: _Job) -> _Read:
 
     seen = job.seen
     scores_mtime = seen.scores_mtime_ns
-    if scores_mtime == _UNSEEN:  # before reading: a score written meanwhile is seen next time
+    new = scores_mtime == _UNSEEN  # what the sorting hands on for a folder it did not know
+    if new:  # before reading: a score written meanwhile is seen next time
         scores_mtime = _scores_mtime(job.folder)
     run = _run_of(job.root, job.folder)
     key = job.rel if job.rel != "." else _root_key(job.root)
@@ -341,7 +344,7 @@ def _read(job: _Job) -> _Read:
     window = LIVE_WINDOW_S if summary.outcome in _ANSWERED else UNANSWERED_WINDOW_S
     print_ = fingerprint(job.folder) if _recent(seen.dir_mtime_ns, window) else None
     stored = StoredFolder(seen.dir_mtime_ns, scores_mtime, print_)  # not `_replace`: twice the cost
-    return _Read(trajectory_row(job.rel, stored, summary, document), run)
+    return _Read(trajectory_row(job.rel, stored, summary, document), run, new)
 
 
 # A worker's runs by (root, trajectory folder's parent): made once per run folder, from its path.
@@ -527,6 +530,7 @@ def _write_batch(store: IndexStore, db: sqlite3.Connection, batch: list[_Read]) 
     try:
         with store.transaction(db):
             store.put_runs(db, runs.values())
-            store.put_rows(db, [read.row for read in batch])
+            store.put_rows(db, [read.row for read in batch if not read.new])
+            store.put_new_rows(db, [read.row for read in batch if read.new])
     except sqlite3.IntegrityError:  # another process wrote the same folders meanwhile: theirs stand
         return

@@ -15,7 +15,7 @@ from webeval_core.runs import metrics as m
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.index_columns import sort_key
-from webeval_core.runs.index_db import IndexStore, StoredFolder, default_cache_dir, run_row
+from webeval_core.runs.index_db import IndexStore, StoredFolder, default_cache_dir, run_row, trajectory_row
 from webeval_core.runs.judges import OFFICIAL, available_judges, order_judges
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.scoring import verdicts as vd
@@ -110,11 +110,39 @@ def test_the_store_keeps_its_index_files_in_the_default_cache_folder(
 ) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert IndexStore(tmp_path / "root").path.parent == default_cache_dir()
+
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert (
         IndexStore(tmp_path / "root").path.parent == default_cache_dir() == tmp_path / "home/.cache/webeval"
     )
+
+
+def test_a_new_row_another_process_wrote_first_is_replaced_with_its_scores(store: IndexStore) -> None:
+    # A cold refresh writes the folders it did not know without deleting score rows; when another
+    # process wrote one of them meanwhile, the batch is written again as any row read again.
+    first = SUMMARIES[6]  # scored by two judges
+    again = first.model_copy(update={"scores": {"gpt_eval": 0.0}})
+    new = summary(B, "8", scores={"gpt_eval": 1.0})
+    rows = [trajectory_row(s.key, StoredFolder(2, -1, None, True), s) for s in (again, new)]
+    with store.transaction() as db:
+        store.put_new_rows(db, rows)
+    with sqlite3.connect(store.path) as db:
+        scores = db.execute(
+            "SELECT key, judge, score FROM scores WHERE key IN (?, ?) ORDER BY key", (first.key, new.key)
+        )
+        assert scores.fetchall() == [(first.key, "gpt_eval", 0.0), (new.key, "gpt_eval", 1.0)]
+    assert store.counts().trajectories == len(SUMMARIES) + 1
+    assert {s.key: s for s in store.summaries()}[first.key] == again
+
+
+def test_new_rows_are_written_with_their_scores_and_codes(tmp_path: Path) -> None:
+    stored = IndexStore(Path("/r"), tmp_path / "cache")
+    rows = [trajectory_row(s.key, StoredFolder(1, -1, None, True), s) for s in SUMMARIES]
+    with stored.transaction() as db:
+        stored.put_new_rows(db, rows)
+    assert sorted(stored.summaries(), key=lambda s: s.key) == sorted(SUMMARIES, key=lambda s: s.key)
+    assert stored.judges() == summaries_store(tmp_path / "other").judges()
 
 
 def test_run_heads_are_the_runs_without_their_folders(store: IndexStore) -> None:
@@ -135,3 +163,20 @@ def test_a_run_without_its_row_yet_is_placed_by_its_first_folder(tmp_path: Path)
         (B, Path("/r") / B, ()),
     ]
     assert heads == tuple(r.model_copy(update={"trajectory_dirs": ()}) for r in stored.runs())
+
+
+def test_a_new_index_file_has_large_pages_and_an_old_one_keeps_its_own(tmp_path: Path) -> None:
+    store = summaries_store(tmp_path)
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("PRAGMA page_size").fetchone() == (16384,)
+    old = tmp_path / "old"
+    made = IndexStore(Path("/r"), old)
+    made.path.unlink()
+    with sqlite3.connect(made.path) as db:  # a file made by an earlier version, with 4 KB pages
+        db.execute("PRAGMA page_size=4096")
+        db.execute("PRAGMA journal_mode=WAL")
+    reopened = IndexStore(Path("/r"), old)
+    with reopened.transaction() as db:
+        reopened.put_summaries(db, [(s.key, StoredFolder(1, -1, None, True), s) for s in SUMMARIES])
+        assert db.execute("PRAGMA page_size").fetchone() == (4096,)
+    assert len(reopened.summaries()) == len(SUMMARIES)
