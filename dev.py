@@ -21,7 +21,7 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".webeval-deps"
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path("/usr/bin/chromium-headless-shell")
 POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
 # Microsoft's Azure Storage emulator, for the remote-root tests (tests/harness/azurite.py finds it here).
 AZURITE = "azurite@3.35.0"
@@ -91,12 +91,12 @@ def apt_get_install(
 
 
 def ensure_chromium() -> None:
-    """Browser tests drive Debian's Chromium; Playwright cannot download its own browser here."""
+    """Browser tests drive Debian's Chromium headless shell; Playwright cannot download its own here."""
     if CHROMIUM.exists() or os.environ.get("WEBEVAL_SKIP_BROWSER"):
         return
     _apt_install(
-        "chromium",
-        "Chromium not found at /usr/bin/chromium",
+        "chromium-headless-shell",
+        f"Chromium not found at {CHROMIUM}",
         "browser tests will be skipped",
         "WEBEVAL_SKIP_BROWSER",
     )

@@ -5,9 +5,9 @@
 Each way is pytest on the same selection, run one after the other in this process's checkout;
 ways: `one` (one process, test after test), `workers` (pytest-xdist on every core, tests spread
 one at a time), `files` (on every core, a file's tests on one worker), `groups` (on every core,
-a browser test file's tests on one worker, the others spread: what dev.py runs), `workers3` and
-`groups3` (the same on three workers for two cores: a test waiting for a server or a browser
-leaves its core to another's), `steal` (on every core, an idle worker taking tests queued for
+a browser test file's tests on one worker, the others spread), `workers3`, `groups3`, `files3`
+(the same on three workers for two cores: a test waiting for a server or a browser leaves its
+core to another's) and `files4` (four), `steal` (on every core, an idle worker taking tests queued for
 another). `sessions` runs the whole suite as dev.py did before `groups`:
 the tests outside tests/browser on every core, then the browser tests by file. Parts: `all`,
 `browser` (tests/browser), `quick` (what `dev.py test --quick` runs), `services` (the rest:
@@ -48,6 +48,8 @@ WAYS = {
     "steal": ["-n", "auto", "--dist", "worksteal"],
     "workers3": ["-n", "3"],
     "groups3": ["-n", "3", "--dist", "loadgroup"],
+    "files3": ["-n", "3", "--dist", "loadfile"],
+    "files4": ["-n", "4", "--dist", "loadfile"],
 }
 SESSIONS = [("not browser", WAYS["workers"]), ("browser", WAYS["files"])]
 """The `sessions` way: pytest twice, each on its selection (within the part's)."""

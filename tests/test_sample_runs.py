@@ -96,6 +96,7 @@ def regenerated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_committed_tree_is_what_the_generator_produces(regenerated: Path) -> None:
     committed, fresh = _tree(SAMPLE), _tree(regenerated)
     assert sorted(committed) == sorted(fresh), "file lists differ: re-run scripts/make_sample_runs.py"

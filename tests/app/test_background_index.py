@@ -7,6 +7,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.harness.builders import fara_folder
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
@@ -47,6 +49,7 @@ def test_new_folders_appear_without_a_restart(app, tmp_path: Path) -> None:  # t
     assert _trajectories(at) == "3"
 
 
+@pytest.mark.slow
 def test_a_page_shows_what_the_index_holds_without_waiting(app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     root = tmp_path / "root"
     fara_folder(root / TRAJ, "1")

@@ -21,6 +21,7 @@ from webeval_ui.page_links import PAGES
 OpenPage = Callable[..., AppTest]
 
 
+@pytest.mark.slow
 def test_an_operator_downloads_the_chosen_runs_as_a_site(app: OpenPage, sample: Sample) -> None:
     at = app(PAGES["overview"])
     button = next(b for b in at.main.button if b.label == "Prepare static bundle")

@@ -36,7 +36,7 @@ VIEWPORT = {"width": 1440, "height": 1000}
 FIRST_RENDER_MS = 60_000
 RENDER_MS = 20_000
 SKIP_REASON = (
-    f"Chromium not found at {CHROMIUM}: browser tests need Debian's chromium package "
+    f"Chromium not found at {CHROMIUM}: browser tests need Debian's chromium-headless-shell package "
     "(`python3 dev.py test` installs it when run as root with apt-get)"
 )
 # An assertion on a page waits as long as a rerun may take on a loaded two-core CI machine, not

@@ -123,6 +123,7 @@ def _exports(root: Path, out: Path, *extra: str) -> dict[str, Path]:
     return made
 
 
+@pytest.mark.slow
 def test_no_planted_secret_survives_any_export(
     planted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -153,6 +154,7 @@ def test_no_planted_secret_survives_any_export(
     assert REPORT_NAME in archive.namelist()
 
 
+@pytest.mark.slow
 def test_no_redact_keeps_the_secrets_and_says_so(
     planted: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

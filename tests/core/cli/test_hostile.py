@@ -149,6 +149,7 @@ def _webeval(*argv: str, env: dict[str, str]) -> subprocess.CompletedProcess[str
     return subprocess.run(command, env=env, capture_output=True, text=True, timeout=240, check=False)
 
 
+@pytest.mark.slow
 def test_ls_score_and_show_go_through_the_whole_attack_corpus(tmp_path: Path) -> None:
     from tests.harness.hostile import hostile_root, snapshot_tree
 

@@ -90,6 +90,7 @@ def test_the_rates_are_hand_counts_of_the_score_files(scored_sample: Sample) -> 
         assert low <= total / counted <= high
 
 
+@pytest.mark.slow
 def test_edits_and_exclusions_move_the_published_rate_only(scored_sample: Sample, tmp_path: Path) -> None:
     root = private_copy(scored_sample.root, tmp_path / "runs")
     key, run_dir = min(_wav_runs(root).items())

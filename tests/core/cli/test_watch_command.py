@@ -13,6 +13,7 @@ from tests.harness.live_writer import LiveWriter, Script
 REPO = Path(__file__).resolve().parents[3]
 
 
+@pytest.mark.slow
 def test_watch_follows_a_run_to_its_end_and_says_each_change(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import Sample
 from tests.harness.builders import FARA_ACTIONS, fara_folder, write_score
 from webeval_core.presentation.runreport import (
@@ -49,6 +51,7 @@ def test_the_headline_is_the_official_verdicts_and_names_the_judge(
     assert "Success by site" in page and "Success by task type" in page and "Failure taxonomy" in page
 
 
+@pytest.mark.slow
 def test_every_trajectory_is_linked_to_its_own_page_and_nothing_is_loaded(
     scored_sample: Sample, tmp_path: Path
 ) -> None:

@@ -66,6 +66,7 @@ def _check_rates(writer: LiveWriter, root: Path, cache: Path) -> None:
     assert head.counted <= sum(t.finished for t in writer.truth.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("layout", "scripts"), [("fara", FARA_SCRIPTS), ("webarena-verified", WAV_SCRIPTS)])
 def test_states_match_the_writers_truth_at_every_instant(
     tmp_path: Path, layout: str, scripts: dict[str, Script]

@@ -54,6 +54,7 @@ def test_every_folder_gets_its_own_outcome_and_nothing_outside_changes(hostile: 
     assert snapshot_tree(hostile.outside) == before
 
 
+@pytest.mark.slow
 def test_a_huge_response_is_stored_once_and_reads_back(hostile: HostileRoot) -> None:
     folder = hostile.cases["big_response"]
     outcome = score_trajectory(folder)
