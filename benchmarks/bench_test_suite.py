@@ -8,8 +8,8 @@ one at a time), `files` (on every core, a file's tests on one worker), `groups` 
 a browser test file's tests on one worker, the others spread), `workers3`, `groups3`, `files3`
 (the same on three workers for two cores: a test waiting for a server or a browser leaves its
 core to another's) and `files4` (four), `steal` (on every core, an idle worker taking tests queued for
-another). `sessions` runs the whole suite as dev.py did before `groups`:
-the tests outside tests/browser on every core, then the browser tests by file. Parts: `all`,
+another). `sessions` runs the whole suite as dev.py does: the tests outside
+tests/browser on one worker more than cores, then the browser tests by file. Parts: `all`,
 `browser` (tests/browser), `quick` (what `dev.py test --quick` runs), `services` (the rest:
 PostgreSQL, Azurite, the Dask cluster, many processes). Each line gives the
 wall time, the CPU time of pytest and every process it waited for, pytest's summary line and the
@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks.results_file import record
-from dev import test_environment
+from dev import BROWSER_WORKERS, SUITE_WORKERS, test_environment
 
 REPO = Path(__file__).resolve().parent.parent
 PARTS = {
@@ -51,7 +51,7 @@ WAYS = {
     "files3": ["-n", "3", "--dist", "loadfile"],
     "files4": ["-n", "4", "--dist", "loadfile"],
 }
-SESSIONS = [("not browser", WAYS["workers"]), ("browser", WAYS["files"])]
+SESSIONS = [("not browser", SUITE_WORKERS), ("browser", BROWSER_WORKERS)]
 """The `sessions` way: pytest twice, each on its selection (within the part's)."""
 
 

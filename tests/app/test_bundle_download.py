@@ -42,6 +42,7 @@ def test_a_reviewer_is_told_it_needs_the_operator(
     assert any("static bundle needs the operator role" in c.value for c in at.main.caption)
 
 
+@pytest.mark.slow
 def test_the_servers_profile_applies_to_the_bundle(
     sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import parse_qs
 
+import pytest
+
 from tests.app.conftest import Sample, expected
 from tests.harness.builders import wav_folder
 from webeval_core.reading.trajectory_reader import load_trajectory
@@ -192,6 +194,7 @@ def test_two_agent_log_runs_compare_their_answers_and_network_checks(app, tmp_pa
         assert outcome.evaluation.network[0].explanation in explained
 
 
+@pytest.mark.slow
 def test_runs_the_official_cli_judged_compare_their_fields_elements_and_checks(app, tmp_path: Path) -> None:
     """Judged by the official CLI alone (eval_result.json, no score file): the side by side still
     gives each answer's fields, a list element by element, and each network check's result."""

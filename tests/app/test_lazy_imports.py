@@ -65,6 +65,7 @@ def test_a_page_and_the_app_shell_import_only_what_the_page_needs(page: str, nee
     assert _loaded(script) == needed
 
 
+@pytest.mark.slow
 def test_a_first_trajectory_page_opens_no_annotation_store_and_no_remote_store(
     sample: Sample, tmp_path: Path
 ) -> None:

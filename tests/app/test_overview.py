@@ -101,6 +101,7 @@ def test_runs_table_is_drawn_only_when_opened(app, sample: Sample) -> None:
     assert at.dataframe[0].value["run"].tolist() == list(metrics.run_labels(index.runs).values())
 
 
+@pytest.mark.slow
 def test_the_run_report_is_at_the_top_and_says_its_size_before_the_download(app, sample: Sample) -> None:
     at = app(PAGE)
     assert at.selectbox(key=Key.REPORT_RUN).label == "Run report"

@@ -47,6 +47,7 @@ def test_what_a_bundle_refuses_is_said(
     assert "no run nope" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_bundle_shows_published_verdicts_and_names_no_one_unless_asked(
     scored_sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
