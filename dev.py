@@ -21,6 +21,8 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
 STAMP = VENV / ".webeval-deps"
+# Debian's headless shell (Chromium without its windowing layers, what Playwright itself drives
+# headless), the one browser the tests drive: the full browser spent a quarter more CPU.
 CHROMIUM = Path("/usr/bin/chromium-headless-shell")
 POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
 # Microsoft's Azure Storage emulator, for the remote-root tests (tests/harness/azurite.py finds it here).

@@ -31,7 +31,8 @@ from pathlib import Path
 from playwright.sync_api import Browser, expect, sync_playwright
 
 from benchmarks.synthetic_roots import build_many_runs, prepare_sample
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server
+from dev import CHROMIUM
+from tests.browser.streamlit_server import CHROMIUM_ARGS, running_server
 from tests.harness.postgres_server import postgres_binary, remove_server, start_server
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.review import (

@@ -51,7 +51,8 @@ from urllib.parse import urlencode
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from benchmarks.synthetic_roots import build_many_runs, build_two_runs, prepare_sample
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server
+from dev import CHROMIUM
+from tests.browser.streamlit_server import CHROMIUM_ARGS, running_server
 from webeval_core.presentation.overlay import frame_image
 from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.runs.discovery import discover_runs

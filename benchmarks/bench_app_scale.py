@@ -52,7 +52,8 @@ from benchmarks.bench_app import (
     write_floor_app,
 )
 from benchmarks.synthetic_roots import build_runs, prepare_sample
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
+from dev import CHROMIUM
+from tests.browser.streamlit_server import CHROMIUM_ARGS, start_server, stop_server
 from webeval_core.runs.discovery import discover_runs
 
 REPO = Path(__file__).resolve().parent.parent

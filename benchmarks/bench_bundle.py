@@ -29,7 +29,8 @@ from playwright.sync_api import sync_playwright
 
 from benchmarks.results_file import record
 from benchmarks.synthetic_roots import build_runs, prepare_sample
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS
+from dev import CHROMIUM
+from tests.browser.streamlit_server import CHROMIUM_ARGS
 from webeval_core.presentation.bundle import CHUNK
 
 REPO = Path(__file__).resolve().parent.parent

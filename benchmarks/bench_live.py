@@ -36,7 +36,8 @@ from playwright.sync_api import Page, sync_playwright
 
 from benchmarks.results_file import record
 from benchmarks.synthetic_roots import build_runs, link_tree, prepare_sample
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, running_server
+from dev import CHROMIUM
+from tests.browser.streamlit_server import CHROMIUM_ARGS, running_server
 from tests.harness.live_writer import LiveWriter, Script
 from webeval_core.runs import IndexStore, RunWatch, refresh_index
 

@@ -42,8 +42,8 @@ from benchmarks.bench_app import (
     write_floor_app,
 )
 from benchmarks.synthetic_roots import prepare_sample
+from dev import CHROMIUM
 from tests.browser.streamlit_server import (
-    CHROMIUM,
     CHROMIUM_ARGS,
     free_port,
     stop_server,

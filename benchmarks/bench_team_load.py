@@ -43,7 +43,8 @@ from urllib.parse import urlencode
 from playwright.async_api import BrowserContext, Page, async_playwright
 
 from benchmarks.synthetic_roots import prepare_sample
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, start_server, stop_server
+from dev import CHROMIUM
+from tests.browser.streamlit_server import CHROMIUM_ARGS, start_server, stop_server
 from tests.harness.postgres_server import remove_server
 from tests.harness.postgres_server import start_server as start_postgres
 from webeval_core.review.annotation_db import open_store

@@ -23,7 +23,8 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
-from tests.browser.streamlit_server import CHROMIUM, CHROMIUM_ARGS, REPO, start_server, stop_server
+from dev import CHROMIUM
+from tests.browser.streamlit_server import CHROMIUM_ARGS, REPO, start_server, stop_server
 from tests.conftest import Sample, private_copy
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"

@@ -17,9 +17,6 @@ from pathlib import Path
 from webeval_core.serving.server import root_environment, streamlit_command
 
 REPO = Path(__file__).resolve().parents[2]
-# Debian's headless shell (Chromium without its windowing layers, what Playwright itself drives
-# headless): the browser tests' Chromium spent a quarter more CPU as the full browser.
-CHROMIUM = Path("/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium-headless-shell")
+from dev import CHROMIUM
+
 PAGE = (
     "<html><head><title>shop</title><link rel=stylesheet href=style.css></head><body>"
     "<form method=post action=/cart><input name=sku value=B07X><input name=qty value=2>"
