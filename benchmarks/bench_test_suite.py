@@ -12,8 +12,10 @@ another). `sessions` runs the whole suite as dev.py does: the tests outside
 tests/browser on one worker more than cores, then the browser tests by file. Parts: `all`,
 `browser` (tests/browser), `quick` (what `dev.py test --quick` runs), `services` (the rest:
 PostgreSQL, Azurite, the Dask cluster, many processes). Each line gives the
-wall time, the CPU time of pytest and every process it waited for, pytest's summary line and the
-tests that failed (its whole output: test-artifacts/bench_test_suite/PART-WAY.log).
+wall time, the CPU time of pytest and every process it waited for, the CPU time the whole
+machine spent meanwhile (Chromium's renderers and daemonised servers leave their parent, so only
+this counts them) and that time over the cores (the least wall time any way could take), pytest's
+summary line and the tests that failed (its whole output: test-artifacts/bench_test_suite/PART-WAY.log).
 Results are printed and put at the top of --out (default benchmarks/results/test_suite.txt).
 """
 
@@ -27,6 +29,7 @@ import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from benchmarks.results_file import record
 from dev import BROWSER_WORKERS, SUITE_WORKERS, test_environment
@@ -55,8 +58,30 @@ SESSIONS = [("not browser", SUITE_WORKERS), ("browser", BROWSER_WORKERS)]
 """The `sessions` way: pytest twice, each on its selection (within the part's)."""
 
 
-def run(part: str, way: str) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds (children included) and pytest's last line for one way."""
+class Timing(NamedTuple):
+    """One way's figures."""
+
+    wall: float
+    """Seconds from its start to its end."""
+    cpu: float
+    """CPU seconds of pytest and of every process it waited for (rusage of children)."""
+    machine_cpu: float
+    """CPU seconds the whole machine spent meanwhile (/proc/stat): with the processes that leave
+    their parent, which rusage misses (Chromium's renderers, daemonised servers), and whatever
+    else ran on the machine."""
+    summary: str
+    """pytest's summary lines and the tests that failed."""
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every core of the machine has spent busy since boot (Linux's /proc/stat)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def run(part: str, way: str) -> Timing:
+    """One way's wall time, CPU times and pytest's summary."""
     env = test_environment()  # dev.py's: compiled modules kept
     if part == "quick":
         env["WEBEVAL_TEST_QUICK"] = "1"
@@ -66,13 +91,18 @@ def run(part: str, way: str) -> tuple[float, float, str]:
         else [(PARTS[part], WAYS[way])]
     )
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    machine_before = machine_busy_seconds()
     started = time.monotonic()
     output = ""
+    by_session = []
     for selection, options in runs:
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", selection, *options]
+        session_before = machine_busy_seconds()
         done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, check=False)
+        by_session.append(f"{machine_busy_seconds() - session_before:.1f}")
         output += done.stdout + done.stderr
     wall = time.monotonic() - started
+    machine_cpu = machine_busy_seconds() - machine_before
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     log = LOGS / f"{part}-{way}.log"
@@ -82,7 +112,9 @@ def run(part: str, way: str) -> tuple[float, float, str]:
     ends = [line for line in lines if " in " in line and ("passed" in line or "failed" in line)]
     failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
     summary = " + ".join(end.strip("= ") for end in ends) if ends else "no summary line"
-    return wall, cpu, "; ".join([summary, *failed])
+    if len(by_session) > 1:
+        summary += f" (machine CPU s by session: {' + '.join(by_session)})"
+    return Timing(wall, cpu, machine_cpu, "; ".join([summary, *failed]))
 
 
 def main() -> int:
@@ -98,11 +130,14 @@ def main() -> int:
         f"bench_test_suite: {os.cpu_count()} cores, load {load:.1f} at the start, part {args.part!r}"
         f" ({PARTS[args.part]}), {datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     )
-    lines = [head, f"{'way':<10}{'wall s':>9}{'CPU s':>9}  pytest"]
+    columns = f"{'way':<10}{'wall s':>9}{'CPU s':>9}{'machine':>9}{'least':>9}  pytest"
+    lines = [head, columns]
     print(*lines, sep="\n", flush=True)
+    cores = os.cpu_count() or 1
     for way in args.ways.split(","):
-        wall, cpu, summary = run(args.part, way)
-        lines.append(f"{way:<10}{wall:>9.1f}{cpu:>9.1f}  {summary}")
+        t = run(args.part, way)
+        least = t.machine_cpu / cores  # no way of spreading the work beats it on these cores
+        lines.append(f"{way:<10}{t.wall:>9.1f}{t.cpu:>9.1f}{t.machine_cpu:>9.1f}{least:>9.1f}  {t.summary}")
         print(lines[-1], flush=True)
     record(args.out, "\n".join(lines))
     return 0
