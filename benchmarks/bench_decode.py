@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from benchmarks.results_file import record
+from benchmarks.results_file import add_record_option, publish
 from benchmarks.synthetic_roots import REPO, build_runs, prepare_sample
 from webeval_core.reading.folderreader import EVAL_RESULT_NAME, TASK_DATA_NAME, TIMES_NAME
 from webeval_core.reading.markers import ANSWER_SUFFIX, LOG_NAME
@@ -163,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--trajectories", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sample", type=Path, default=REPO / "sample_runs")
-    parser.add_argument("--no-record", action="store_true", help="print only; do not write results/")
+    add_record_option(parser)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-decode-") as work_dir:
         work = Path(work_dir)
@@ -171,9 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         build_runs(prepare_sample(args.sample, work), root, args.trajectories)
         corpus = collect(root)
         text = report(corpus, measure(corpus, args.repeats))
-    print(text)
-    if not args.no_record:
-        record(RESULTS, text)
+    publish(RESULTS, text, args)
     return 0
 
 

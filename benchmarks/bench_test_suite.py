@@ -31,6 +31,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import NamedTuple
 
+from benchmarks.machine_cpu import machine_busy_seconds
 from benchmarks.results_file import record
 from dev import BROWSER_WORKERS, SUITE_WORKERS, test_environment
 
@@ -71,13 +72,6 @@ class Timing(NamedTuple):
     else ran on the machine."""
     summary: str
     """pytest's summary lines and the tests that failed."""
-
-
-def machine_busy_seconds() -> float:
-    """CPU seconds every core of the machine has spent busy since boot (Linux's /proc/stat)."""
-    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
-    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[:8])
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
 
 
 def run(part: str, way: str) -> Timing:
