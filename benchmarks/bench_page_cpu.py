@@ -23,17 +23,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
-from playwright.sync_api import Browser, ViewportSize, expect, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 
 from benchmarks.machine_cpu import machine_busy_seconds
 from benchmarks.results_file import add_record_option, publish
 from benchmarks.synthetic_roots import REPO, prepare_sample
 from dev import CHROMIUM
-from tests.browser.streamlit_server import CHROMIUM_ARGS, start_server, stop_server
+from tests.browser.streamlit_server import CHROMIUM_ARGS, SCRIPT_IDLE, VIEWPORT, start_server, stop_server
 from webeval_core.runs.discovery import discover_runs
 
-VIEWPORT: ViewportSize = {"width": 1440, "height": 1000}
-"""The browser tests' window."""
 TIMEOUT_MS = 60_000
 FLOOR_TEXT = "A one-line Streamlit app"
 RESULTS = REPO / "benchmarks" / "results" / "page_cpu.txt"
@@ -80,8 +78,7 @@ def load(browser: Browser, url: str, shown: str) -> Load:
     page.goto(url)
     main = page.locator("[data-testid='stMain']")
     expect(main.get_by_text(shown).first).to_be_visible(timeout=TIMEOUT_MS)
-    idle = page.locator("[data-testid='stApp'][data-test-script-state='notRunning']")
-    expect(idle).to_have_count(1, timeout=TIMEOUT_MS)
+    expect(page.locator(SCRIPT_IDLE)).to_have_count(1, timeout=TIMEOUT_MS)
     expect(page.locator("[data-testid='stSkeleton']")).to_have_count(0, timeout=TIMEOUT_MS)
     wall = time.monotonic() - started
     context.close()

@@ -24,7 +24,14 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from dev import CHROMIUM
-from tests.browser.streamlit_server import CHROMIUM_ARGS, REPO, start_server, stop_server
+from tests.browser.streamlit_server import (
+    CHROMIUM_ARGS,
+    REPO,
+    SCRIPT_IDLE,
+    VIEWPORT,
+    start_server,
+    stop_server,
+)
 from tests.conftest import Sample, private_copy
 
 ARTIFACTS = REPO / "test-artifacts" / "browser"
@@ -32,7 +39,6 @@ _WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 """Under pytest-xdist each worker has its own servers; their logs are named for it."""
 # WEBEVAL_TEST_SAMPLE_RUNS: another tree to copy (e.g. a freshly generated one); default sample_runs/.
 SAMPLE_RUNS = Path(os.environ.get("WEBEVAL_TEST_SAMPLE_RUNS") or REPO / "sample_runs")
-VIEWPORT = {"width": 1440, "height": 1000}
 # The first render of a page loads pandas/plotly and builds the summary index: be generous.
 FIRST_RENDER_MS = 60_000
 RENDER_MS = 20_000
@@ -166,9 +172,7 @@ class App:
             if exception.is_visible():
                 self.shot("exception")
                 pytest.fail(f"the page shows an exception instead of {item!r}:\n{exception.inner_text()}")
-        expect(self.page.locator("[data-testid='stApp'][data-test-script-state='notRunning']")).to_have_count(
-            1, timeout=timeout
-        )
+        expect(self.page.locator(SCRIPT_IDLE)).to_have_count(1, timeout=timeout)
         # Elements of the previous run fade out as stale until the rerun replaces them, and an
         # element whose code is still loading shows a skeleton.
         expect(self.page.locator("[data-stale='true']")).to_have_count(0, timeout=timeout)

@@ -14,6 +14,8 @@ import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
+from playwright.sync_api import ViewportSize
+
 from webeval_core.serving.server import root_environment, streamlit_command
 
 REPO = Path(__file__).resolve().parents[2]
@@ -31,6 +33,10 @@ CHROMIUM_ARGS = [
     "--disable-smooth-scrolling",
 ]
 SERVER_START_TIMEOUT_S = 60.0
+VIEWPORT: ViewportSize = {"width": 1440, "height": 1000}
+"""The window the browser tests (and the benchmarks that load pages as they do) open."""
+SCRIPT_IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+"""The app once its script has finished running (a rerun's end)."""
 
 
 def free_port() -> int:
