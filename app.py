@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from webeval_ui.page_links import PAGES
+from webeval_ui.page_links import PAGE_REGISTRY
 from webeval_ui.review_mode import review_mode_bar
 from webeval_ui.reviewer import needs_sign_in, reviewer_picker, sign_in_prompt
 from webeval_ui.root_picker import root_picker
@@ -17,9 +17,11 @@ from webeval_ui.root_picker import root_picker
 st.set_page_config(page_title="webeval · trajectory inspector", page_icon="🔎", layout="wide")
 # With sign-in on, a visitor not signed in gets the prompt and nothing else (no page list either).
 signing_in = needs_sign_in()
-overview = st.Page(
-    PAGES["overview"], title="Overview", icon=":material/insights:", url_path="home", default=True
-)
+pages = [
+    st.Page(page.script, title=page.title, icon=page.icon, url_path=page.url_path, default=at == 0)
+    for at, page in enumerate(PAGE_REGISTRY.values())
+]
+overview = pages[0]
 
 
 def _to_overview() -> None:
@@ -29,27 +31,7 @@ def _to_overview() -> None:
 
 
 navigation = st.navigation(
-    [
-        overview,
-        st.Page(
-            PAGES["trajectories"], title="Trajectories", icon=":material/table_rows:", url_path="trajectories"
-        ),
-        st.Page(PAGES["trajectory"], title="Trajectory", icon=":material/movie:", url_path="trajectory"),
-        st.Page(PAGES["compare"], title="Compare runs", icon=":material/compare_arrows:", url_path="compare"),
-        st.Page(PAGES["tasks"], title="Tasks", icon=":material/checklist:", url_path="tasks"),
-        st.Page(PAGES["review"], title="Review", icon=":material/rate_review:", url_path="review"),
-        st.Page(PAGES["agreement"], title="Agreement", icon=":material/handshake:", url_path="agreement"),
-        st.Page(
-            PAGES["disagreements"],
-            title="Judges disagree",
-            icon=":material/call_split:",
-            url_path="disagreements",
-        ),
-        st.Page(PAGES["published"], title="Results", icon=":material/leaderboard:", url_path="published"),
-        st.Page(PAGES["live"], title="Live", icon=":material/monitor_heart:", url_path="live"),
-        st.Page(PAGES["query"], title="Query", icon=":material/database:", url_path="query"),
-        st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden"),
-    ],
+    [*pages, st.Page(_to_overview, title="Overview", url_path="overview", visibility="hidden")],
     position="hidden" if signing_in else "sidebar",
 )
 if signing_in:

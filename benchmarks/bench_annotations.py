@@ -48,6 +48,7 @@ from webeval_core.review import (
 )
 from webeval_core.runs.index import RootIndex, build_index
 from webeval_core.runs.metrics import trajectory_frame
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -84,7 +85,7 @@ def time_agreement(location: str, index: RootIndex, repeats: int) -> list[float]
     for _ in range(repeats):
         store = open_store(location)
         began = time.perf_counter()
-        report = agreement_report(store.annotations(), judge_verdicts(index))
+        report = agreement_report(store.annotations(OUTSIDE_REVIEW), judge_verdicts(index))
         times.append(time.perf_counter() - began)
         store.close()
         assert report.reviewers

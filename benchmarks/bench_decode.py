@@ -29,9 +29,14 @@ import orjson
 
 from benchmarks.results_file import add_record_option, publish
 from benchmarks.synthetic_roots import REPO, build_runs, prepare_sample
-from webeval_core.reading.folderreader import EVAL_RESULT_NAME, TASK_DATA_NAME, TIMES_NAME
-from webeval_core.reading.markers import ANSWER_SUFFIX, LOG_NAME
-from webeval_core.reading.scorefiles import SCORES_DIR
+from webeval_core.reading.markers import (
+    ANSWER_SUFFIX,
+    EVAL_RESULT_NAME,
+    LOG_NAME,
+    SCORES_DIR,
+    TASK_DATA_NAME,
+    TIMES_NAME,
+)
 from webeval_core.reading.taskdata import SITE_KEYS, TASK_TEXT_KEYS
 from webeval_core.runs.quicksummary import quick_summary
 

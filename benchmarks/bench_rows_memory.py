@@ -34,6 +34,7 @@ import json, resource, sys
 from pathlib import Path
 from webeval_core.reading.task_catalog import installed_catalog
 from webeval_core.runs import IndexStore, IndexQueries, filter_from_params, stored_frame
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 import pandas  # both sides pay for pandas before the baseline RSS is taken
 root, cache, side = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 store, catalog = IndexStore(root, cache), installed_catalog()
@@ -42,7 +43,7 @@ if side == "baseline":
     frame = stored_frame(store, catalog, None)
     held = len(frame)
 else:
-    queries = IndexQueries(store, catalog)
+    queries = IndexQueries(store, catalog, viewer=OUTSIDE_REVIEW)
     runs = sorted(queries.run_tasks())
     two = queries.frame(None, filter_from_params({"runs": runs[:2]}))
     attempts = queries.task_attempts(None)

@@ -49,6 +49,7 @@ from tests.harness.postgres_server import remove_server
 from tests.harness.postgres_server import start_server as start_postgres
 from webeval_core.review.annotation_db import open_store
 from webeval_core.runs.index import build_index
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -272,7 +273,7 @@ def _store_rows(url: str) -> collections.Counter[tuple[str, str, str]]:
     store = open_store(url)
     try:
         return collections.Counter(
-            (a.reviewer, f"{a.run}/{a.task_id}", a.justification) for a in store.annotations()
+            (a.reviewer, f"{a.run}/{a.task_id}", a.justification) for a in store.annotations(OUTSIDE_REVIEW)
         )
     finally:
         store.close()

@@ -24,17 +24,20 @@ from webeval_core.review import (
     agreement_report,
     current,
     failure_report,
+    figure_labels,
     read_failures,
 )
-from webeval_core.runs import OFFICIAL, judge_label, run_labels
+from webeval_core.runs import judge_label, run_labels
+from webeval_core.support import UNDEFINED, agreement_figure
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.loaders import current_queries, index_or_stop
-from webeval_ui.review_mode import hide_in_blind_review
-from webeval_ui.review_queue import judged
+from webeval_ui.loaders import index_or_stop
+from webeval_ui.queue_state import judged
+from webeval_ui.review_mode import gate, gated_queries, hide_in_blind_review
 from webeval_ui.review_store import all_annotations, review_store
 from webeval_ui.state import Key
 from webeval_ui.trajectory_table import trajectory_table
 from webeval_ui.untrusted import inert
+from webeval_ui.widgets import grid
 
 require_app_shell()
 
@@ -52,14 +55,10 @@ def _confusion(report: Agreement, stage: Stage, judge: str) -> pd.DataFrame:
 
 
 def _figures(table: pd.DataFrame) -> pd.DataFrame:
-    """Three decimals; a figure with nothing behind it (one class only, no positive) is "–", not 0."""
+    """Three decimals; a figure with nothing behind it (one class only, no positive) is undefined, not 0."""
     named = ("kappa", "accuracy", "precision", "recall", "f1", "false_positive_rate")
     figures = [c for c in named if c in table]
-    return table.assign(**{c: table[c].map(_figure) for c in figures})
-
-
-def _figure(value: object) -> str:
-    return "–" if value is None or pd.isna(value) else f"{float(value):.3f}"  # type: ignore[arg-type]
+    return table.assign(**{c: table[c].map(agreement_figure) for c in figures})
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
@@ -70,7 +69,7 @@ def _failures(folders: tuple[tuple[str, str, str], ...]) -> dict[tuple[str, str]
 
 def _failure_section(annotations: list[Annotation], stage: Stage) -> None:
     """Each reviewer against each verifier's first point of failure, in the taxonomy's terms."""
-    reviewed = current_queries().items_frame(None, {a.item for a in annotations})
+    reviewed = gated_queries().items_frame(None, {a.item for a in annotations})
     folders = tuple(
         (str(r), str(t), str(p))
         for r, t, p in zip(reviewed["run"], reviewed["task_id"], reviewed["path"], strict=True)
@@ -83,7 +82,7 @@ def _failure_section(annotations: list[Annotation], stage: Stage) -> None:
         return
     shown = pd.DataFrame(rows).assign(judge=lambda t: t["judge"].map(judge_label))
     named = ("has_failure", "category", "step_exact", "step_within_one")
-    st.dataframe(shown.assign(**{c: shown[c].map(_figure) for c in named}), hide_index=True, width="stretch")
+    grid(shown.assign(**{c: shown[c].map(agreement_figure) for c in named}), hide_index=True, width="stretch")
     st.caption(
         "Share of (reviewer, verifier) pairs agreeing on whether there is a failure, on the first"
         " failure's category, and on its first step (exactly, or within one); each _n: the pairs behind it."
@@ -110,7 +109,7 @@ def _page() -> None:
     st.title("Agreement")
     index = index_or_stop()
     store = review_store()
-    annotations = all_annotations(store) if store is not None else None
+    annotations = all_annotations(store, figure_labels(gate())) if store is not None else None
     if annotations is None:
         st.stop()
     adjudicator = _adjudicator(annotations)
@@ -128,8 +127,8 @@ def _page() -> None:
     st.subheader("Reviewers (Cohen's kappa of the outcome)")
     pairs = [p.model_dump(exclude={"stage"}) for p in report.reviewers if p.stage == stage]
     if pairs:
-        # The same "–" for an undefined kappa as the judges' table, its legend and the CLI.
-        st.dataframe(_figures(pd.DataFrame(pairs)), hide_index=True, width="stretch")
+        # The same UNDEFINED for an undefined kappa as the judges' table, its legend and the CLI.
+        grid(_figures(pd.DataFrame(pairs)), hide_index=True, width="stretch")
     else:
         st.caption("No two reviewers annotated the same trajectory in this stage yet.")
     rule = "majority, ties settled by the adjudicator" if adjudicator else "majority"
@@ -138,10 +137,9 @@ def _page() -> None:
     if not figures:
         st.caption("No reviewed trajectory has a judge's verdict in this stage yet.")
         return
-    figures.sort(key=lambda f: (f["judge"] != OFFICIAL, f["judge"]))
     shown = pd.DataFrame(figures).assign(judge=lambda t: t["judge"].map(judge_label))
     # A figure without items behind it (no positive case, one class only) is undefined, not zero.
-    st.dataframe(_figures(shown), hide_index=True, width="stretch")
+    grid(_figures(shown), hide_index=True, width="stretch")
     st.caption(
         "n: items behind the figures · ties: items left out because their reviewers tied"
         + (
@@ -149,9 +147,9 @@ def _page() -> None:
             if adjudicator
             else " (name an adjudicator to settle them)"
         )
-        + " · settled: ties the adjudicator settled · – : undefined for these items (e.g. kappa when all"
-        " are one class; precision with no success) · false_positive_rate: of the items the reviewers"
-        " failed, the share the judge passed."
+        + f" · settled: ties the adjudicator settled · {UNDEFINED} : undefined for these items (e.g. kappa"
+        " when all are one class; precision with no success) · false_positive_rate: of the items the"
+        " reviewers failed, the share the judge passed."
     )
     _failure_section(annotations, stage)
     judges = [f["judge"] for f in figures]
@@ -162,7 +160,7 @@ def _page() -> None:
     st.caption(
         f"Rows: what the {inert(judge_label(str(judge)))} said · columns: the reviewers' majority outcome"
     )
-    event = st.dataframe(table, key=Key.CONFUSION_TABLE, on_select="rerun", selection_mode="single-cell")
+    event = grid(table, key=Key.CONFUSION_TABLE, on_select="rerun", selection_mode="single-cell")
     if event.selection.cells:
         row, column = event.selection.cells[0]
         said, human = table.index[row], column
@@ -174,7 +172,7 @@ def _page() -> None:
             ),
             (),
         )
-        rows = current_queries().items_frame(None, items)
+        rows = gated_queries().items_frame(None, items)
         who = inert(judge_label(str(judge)))
         st.caption(f"{len(rows)} trajectories where the {who} said {said} and the reviewers {human}")
         trajectory_table(rows, run_labels(index.run_heads), key=Key.TRAJECTORIES_TABLE)

@@ -22,6 +22,7 @@ from webeval_core.review import (
     Outcome,
     Shown,
     StoreError,
+    figure_labels,
     judge_pairs,
     reviewers_majority,
     verifier_halves,
@@ -30,13 +31,14 @@ from webeval_core.review import (
 from webeval_core.runs import OFFICIAL, judge_label, order_judges, run_labels
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.list_walk import keys_list_params
-from webeval_ui.loaders import current_queries, index_or_stop
-from webeval_ui.review_mode import hide_in_blind_review, reveal
-from webeval_ui.review_queue import judged
+from webeval_ui.loaders import index_or_stop
+from webeval_ui.queue_state import judged
+from webeval_ui.review_mode import gate, gated_queries, hide_in_blind_review, reveal
 from webeval_ui.review_store import review_store_quiet
 from webeval_ui.state import Key
 from webeval_ui.trajectory_table import trajectory_table
 from webeval_ui.untrusted import inert
+from webeval_ui.widgets import grid
 
 require_app_shell()
 
@@ -63,7 +65,7 @@ def _all_verdicts() -> dict[Item, dict[str, Outcome]]:
     # The folders of trajectories another judge than the official one scored (a verifier's halves
     # are read from its file): only their rows are read from the index.
     other = [item for item, by in verdicts.items() if any(name != OFFICIAL for name in by)]
-    scored = current_queries().items_frame(None, other)
+    scored = gated_queries().items_frame(None, other)
     folders = tuple(
         (str(r), str(t), str(p))
         for r, t, p in zip(scored["run"], scored["task_id"], scored["path"], strict=True)
@@ -74,7 +76,7 @@ def _all_verdicts() -> dict[Item, dict[str, Outcome]]:
     store = review_store_quiet()
     if store is not None:
         try:
-            verdicts = with_reviewers(verdicts, reviewers_majority(store.annotations()))
+            verdicts = with_reviewers(verdicts, reviewers_majority(store.annotations(figure_labels(gate()))))
         except StoreError:
             st.caption("The annotation store cannot be read: the reviewers' majority is left out.")
     return verdicts
@@ -117,7 +119,7 @@ def _page() -> None:
         " those both judged. Select a cell to list them; a row there opens the trajectory."
     )
     table, names = _matrix(pairs)
-    event = st.dataframe(table, key=Key.DISAGREE_TABLE, on_select="rerun", selection_mode="single-cell")
+    event = grid(table, key=Key.DISAGREE_TABLE, on_select="rerun", selection_mode="single-cell")
     if not event.selection.cells:
         return
     row, column = event.selection.cells[0]
@@ -128,7 +130,7 @@ def _page() -> None:
     if chosen is None:
         return
     a, b = _label(a), _label(b)
-    rows = current_queries().items_frame(None, chosen.disagree)
+    rows = gated_queries().items_frame(None, chosen.disagree)
     found = "1 trajectory" if len(rows) == 1 else f"{len(rows)} trajectories"
     st.caption(f"{found} where the {inert(a)} and the {inert(b)} disagree")
     if not _revealed(chosen):

@@ -12,16 +12,26 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from webeval_core.presentation import moment, pace_line, progress_line, rate_line, silence, watched_line
+from webeval_core.presentation import (
+    choice_of,
+    moment,
+    pace_line,
+    progress_line,
+    rate_line,
+    silence,
+    watched_line,
+)
 from webeval_core.reading import RUNNING_WINDOW_S
-from webeval_core.runs import LiveProgress, Run
+from webeval_core.runs import LiveProgress, Run, default_judge
+from webeval_core.support import percent
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.loaders import index_or_stop, load_index, load_queries
+from webeval_ui.loaders import current_index, index_or_stop, load_index, load_queries
 from webeval_ui.page_links import PAGES
-from webeval_ui.review_mode import hide_in_blind_review
+from webeval_ui.review_mode import gate, hide_in_blind_review
 from webeval_ui.run_watches import look_at
 from webeval_ui.state import Key, trajectory_link
 from webeval_ui.untrusted import inert
+from webeval_ui.widgets import grid
 
 require_app_shell()
 
@@ -33,7 +43,7 @@ def _run_picker(runs: tuple[Run, ...], root: str) -> Run:
     by_key = {run.key: run for run in runs}
     if st.session_state.get(Key.LIVE_RUN) not in by_key:
         asked = st.query_params.get(Key.LIVE_RUN.value)
-        heads = load_queries(root, load_index(root).generation()).headlines(None, None)
+        heads = load_queries(root, load_index(root).generation()).seen_by(gate()).headlines(None, None)
         going = [key for key, head in heads.items() if head.unfinished]
         st.session_state[Key.LIVE_RUN] = asked if asked in by_key else (going or list(by_key))[0]
     key = st.selectbox("Run", list(by_key), format_func=lambda k: by_key[k].label, key=Key.LIVE_RUN)
@@ -59,17 +69,29 @@ def _settings() -> tuple[int | None, float]:
 @st.fragment(run_every=_LOOK_EVERY_S)
 def _live(root: str, run: Run, expected: int | None, window_s: float) -> None:
     progress = look_at(root, run.key, run.path, expected, window_s)
-    head = load_queries(root, load_index(root).generation()).headlines([run.key], None).get(run.key)
+    judge = default_judge(load_index(root).judges())  # the core's one rule, as every page's
+    head = (
+        load_queries(root, load_index(root).generation())
+        .seen_by(gate())
+        .headlines([run.key], judge)
+        .get(run.key)
+    )
     done = min(progress.over / progress.expected, 1.0) if progress.expected else 0.0
     st.progress(done, text=progress_line(progress))
     with st.container(horizontal=True, gap="medium"):
-        st.metric("Finished", progress.finished, width="content")
-        st.metric("Crashed", progress.crashed, help="core.log says it raised: aborted.", width="content")
+        st.metric("Finished", progress.finished, help="Answered, or out of budget.", width="content")
+        st.metric(
+            "Aborted",
+            progress.aborted,
+            help=f"Over without a usable answer ({progress.crashed} crashed: the task raised, as its"
+            " harness or core.log says); left out of the rate.",
+            width="content",
+        )
         st.metric("Running", progress.running, width="content")
         st.metric("Stalled", progress.stalled, help=f"Silent over {silence(window_s)}.", width="content")
-        rate = "–" if head is None or head.success_rate is None else f"{head.success_rate:.1%}"
+        rate = percent(None if head is None else head.success_rate)
         st.metric("Success so far", rate, help="Among finished tasks with a verdict.", width="content")
-    st.caption(rate_line(head))
+    st.caption(rate_line(head, judge))
     st.caption(pace_line(progress))
     _unfinished(run.key, progress)
     _errors(progress)
@@ -80,6 +102,10 @@ def _unfinished(run_key: str, progress: LiveProgress) -> None:
     if not progress.unfinished_tasks:
         st.caption("No task is running.")
         return
+    # A watched task is its folder; the Trajectory page picks by task id (an AgentLab or cube-harness
+    # episode's folder is named otherwise), so each link names the picker's choice of that folder.
+    members = current_index().summaries_of(run_key)
+    choices = {s.path.name: choice_of(s, members) for s in members}
     for title, tasks in (("Stalled", progress.stalled_tasks), ("Running", progress.running_tasks)):
         if not tasks:
             continue
@@ -88,7 +114,7 @@ def _unfinished(run_key: str, progress: LiveProgress) -> None:
             st.page_link(
                 PAGES["trajectory"],
                 label=inert(watched_line(task)),
-                query_params=trajectory_link(run_key, task.task_id),
+                query_params=trajectory_link(run_key, choices.get(task.task_id, task.task_id)),
                 icon=":material/play_circle:",
             )
 
@@ -102,7 +128,7 @@ def _errors(progress: LiveProgress) -> None:
     rows = [
         {"time": moment(e.time), "task": e.task_id, "error": e.message} for e in reversed(progress.errors)
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    grid(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
 index = index_or_stop()

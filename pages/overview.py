@@ -1,7 +1,7 @@
 """Overview: headline numbers, success breakdowns, outcomes and failures of chosen runs (the
 WebArena-Verified failure tags, and Fara's error taxonomy by verifier, category and code).
 
-Everything is a query on the root's index file (runs/queries.py; no trajectory file is opened
+Everything is a query on the root's index file (runs/listing/queries.py; no trajectory file is opened
 here, and no row per trajectory is held). A root of many runs opens on its latest
 `LATEST_RUNS`; beyond `charts.POOL_RUNS` chosen runs the charts count them together. Clicking a
 bar narrows the trajectory list below the charts; the same filter opens on the Trajectories page.
@@ -19,6 +19,7 @@ import streamlit as st
 from webeval_core.policy import Write
 from webeval_core.presentation import (
     DETAILED_RUNS,
+    LATEST_RUNS,
     MEASURES,
     POOLED,
     TEMPLATES_SHOWN,
@@ -28,7 +29,9 @@ from webeval_core.presentation import (
     bar_choices,
     bar_figure,
     clicked_bars,
+    file_size,
     histograms,
+    latest_runs,
     progress_line,
 )
 from webeval_core.reading import installed_catalog
@@ -39,21 +42,21 @@ from webeval_core.runs import (
     IndexView,
     filter_from_params,
     judge_label,
-    natural_key,
     run_labels,
 )
+from webeval_core.support import percent
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.judge_choice import judge_caption, judge_picker
 from webeval_ui.list_walk import list_params
-from webeval_ui.loaders import current_index, current_queries, index_or_stop, load_queries
+from webeval_ui.loaders import current_index, index_or_stop
 from webeval_ui.page_links import PAGES
 from webeval_ui.published_figures import published_lines
-from webeval_ui.review_mode import hide_in_blind_review
+from webeval_ui.review_mode import gate, gated_queries, hide_in_blind_review, reveal_runs
 from webeval_ui.run_watches import look_at, rerun_when_indexed
 from webeval_ui.state import Key, histogram_key
 from webeval_ui.trajectory_table import query_table
 from webeval_ui.untrusted import inert
-from webeval_ui.widgets import lazy_expander
+from webeval_ui.widgets import grid, lazy_expander
 from webeval_ui.write_controls import blocked
 
 require_app_shell()
@@ -79,7 +82,6 @@ _LINK_FILTERS: Mapping[Breakdown, Key] = {
 }
 Clicks = dict[Breakdown, list[BarClick]]
 # (Comments, not docstrings: Streamlit's magic would draw a bare string of a page script.)
-LATEST_RUNS = 8  # runs a root of many opens on: the last by run id (a date or a number)
 RUNS_TABLE_ROWS = 25  # runs per page of the runs table
 
 
@@ -97,13 +99,19 @@ class Shown:
     """Every run's label, by key."""
     generation: int
     """The index's generation (cached figures are of it)."""
+    open: bool
+    """Whether the viewer may be shown figures of verdicts (cached figures are of it too)."""
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def _bars(root: str, runs: tuple[str, ...], judge: str | None, generation: int, by: Breakdown) -> FigureSpec:
-    """One chart for one root, choice of runs and judge, at one index generation."""
+def _bars(
+    root: str, runs: tuple[str, ...], judge: str | None, generation: int, by: Breakdown, open_: bool
+) -> FigureSpec:
+    """One chart for one root, choice of runs and judge, at one index generation; `open_`: whether
+    the viewer may be shown figures of verdicts (the gate's, part of the cache's key).
+    """
     labels = run_labels(current_index().run_heads)
-    return bar_figure(load_queries(root, generation), runs, judge, labels, by)
+    return bar_figure(gated_queries(), runs, judge, labels, by)
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -111,7 +119,7 @@ def _histograms(
     root: str, runs: tuple[str, ...], judge: str | None, generation: int
 ) -> dict[str, FigureSpec]:
     labels = run_labels(current_index().run_heads)
-    return histograms(load_queries(root, generation), runs, judge, labels)
+    return histograms(gated_queries(), runs, judge, labels)
 
 
 def _clicked_runs(clicks: Clicks, shown: Shown) -> set[str]:
@@ -141,7 +149,7 @@ def _chart_pair(shown: Shown, clicks: Clicks, *charts: tuple[str, Breakdown]) ->
 def _chart(title: str, breakdown: Breakdown, shown: Shown, clicks: Clicks) -> None:
     """A clickable chart; the bars clicked in it go to `clicks[breakdown]`."""
     st.subheader(title)
-    figure = _bars(shown.root, shown.runs, shown.judge, shown.generation, breakdown)
+    figure = _bars(shown.root, shown.runs, shown.judge, shown.generation, breakdown, shown.open)
     if not figure["data"]:
         st.caption("Nothing to show for the chosen runs.")
         return
@@ -158,7 +166,7 @@ LIVE_LOOK_S = 3.0  # how often the Overview looks again at a run still going (se
 
 def _headlines(shown: Shown) -> None:
     """A row of metrics per run; with many runs, one row for all of them and a table per run."""
-    queries, labels = current_queries(), shown.labels
+    queries, labels = gated_queries(), shown.labels
     heads = queries.headlines(shown.runs, shown.judge)
     published = published_lines(shown.runs, shown.judge)
     if len(heads) <= DETAILED_RUNS:
@@ -169,8 +177,10 @@ def _headlines(shown: Shown) -> None:
                 _still_running(shown, run, paths[run])
         return
     pooled = queries.headline(shown.runs, shown.judge)
+    if pooled is None:  # verdicts withheld (gated_queries): no rate
+        return
     _headline_row(f"All {len(heads)} runs, pooled", pooled, published["all"])
-    st.dataframe(
+    grid(
         pd.DataFrame(
             [
                 {"run": labels[run], **dataclasses.asdict(head)}
@@ -195,9 +205,10 @@ def _headline_row(label: str, head: Headline, published: ResultLine | None) -> N
     st.markdown(f"**{inert(label)}**")
     if head.unscored or head.unreadable:
         st.caption(f"{head.unscored} answered but not scored · {head.unreadable} unreadable")
-    rate = "–" if head.success_rate is None else f"{head.success_rate:.1%}"
+    rate = percent(head.success_rate)
     with st.container(horizontal=True, gap="medium"):
         st.metric("Trajectories", head.trajectories, width="content")
+        st.metric("Finished", head.finished, help="Answered, or out of budget (no answer).", width="content")
         st.metric(
             "Success rate",
             rate,
@@ -213,7 +224,11 @@ def _headline_row(label: str, head: Headline, published: ResultLine | None) -> N
             width="content",
         )
         st.metric(
-            "Aborted", head.aborted, help="Left out of the success rate (upstream rule).", width="content"
+            "Aborted",
+            head.aborted,
+            help=f"Over without a usable answer ({head.crashed} crashed: their last attempt raised); left"
+            " out of the success rate (upstream rule).",
+            width="content",
         )
         if head.unfinished:
             st.metric(
@@ -260,7 +275,7 @@ def _runs_table(index: IndexView, labels: Mapping[str, str]) -> None:
             pages = -(-len(runs) // RUNS_TABLE_ROWS)
             number = int(st.number_input("Runs page", min_value=1, max_value=pages, key=Key.RUNS_PAGE))
             runs = runs[(number - 1) * RUNS_TABLE_ROWS : number * RUNS_TABLE_ROWS]
-        st.dataframe(
+        grid(
             pd.DataFrame(
                 [{"run": labels[r.key], **r.metadata, "trajectories": counts.get(r.key, 0)} for r in runs]
             ),
@@ -300,8 +315,10 @@ def _bundle_download(shown: Shown) -> None:
         " anywhere or on any static host. Cookies, tokens, passwords and e-mail addresses are removed.",
     ):
         return
+    if not reveal_runs(shown.runs):
+        return
     data = _bundle_zip(shown.root, tuple(shown.runs), shown.generation)
-    size = f"{len(data) / 1e6:.1f} MB" if len(data) >= 1e6 else f"{len(data) / 1e3:.0f} KB"
+    size = file_size(len(data))
     slot.download_button(
         f"Download static bundle ({size} zip)",
         data=data,
@@ -331,9 +348,11 @@ def _report_download(index: IndexView, labels: Mapping[str, str]) -> None:
         " that opens offline; its size is said before you download it.",
     ):
         return
+    if not reveal_runs([run_key]):  # every verdict of the run is in it: recorded as shown first
+        return
     published = published_lines([run_key], None).get(run_key)
     data = _report_zip(str(index.root), run_key, index.generation, published)
-    size = f"{len(data) / 1e6:.1f} MB" if len(data) >= 1e6 else f"{len(data) / 1e3:.0f} KB"
+    size = file_size(len(data))
     slot.download_button(
         f"Download report ({size} zip)",
         data=data,
@@ -349,7 +368,7 @@ def _distributions(shown: Shown) -> None:
     for column, col in zip(MEASURES, st.columns(len(MEASURES)), strict=True):
         with col:
             st.plotly_chart(figures[column], key=histogram_key(column), width="stretch")
-    queries = current_queries()
+    queries = gated_queries()
     stats = pd.DataFrame(
         [
             {"measure": name, **row.model_dump(), "run": shown.labels[row.run]}
@@ -358,7 +377,7 @@ def _distributions(shown: Shown) -> None:
         ],
         columns=["measure", "run", "count", "mean", "min", "median", "max"],
     )
-    st.dataframe(
+    grid(
         stats,
         hide_index=True,
         width="stretch",
@@ -445,20 +464,6 @@ def _shown_run_labels(shown: Shown) -> list[str]:
     return [] if chosen == set(shown.labels) else [shown.labels[run] for run in shown.labels if run in chosen]
 
 
-def latest_runs(index: IndexView) -> list[str]:
-    """The runs a root opens on: all of a few, else the last `LATEST_RUNS` by run id, in index order.
-
-    A run id is a date or a number; a run without one goes by its folder's name.
-    """
-    if len(index.run_heads) <= LATEST_RUNS:
-        return [r.key for r in index.run_heads]
-    by_id = sorted(
-        index.run_heads, key=lambda r: (natural_key(r.run_id or r.key.rsplit("/", 1)[-1]), natural_key(r.key))
-    )
-    latest = {r.key for r in by_id[-LATEST_RUNS:]}
-    return [r.key for r in index.run_heads if r.key in latest]
-
-
 def _page() -> None:
     hide_in_blind_review("Overview")
     st.title("Overview")
@@ -470,7 +475,7 @@ def _page() -> None:
     chosen = st.multiselect(
         "Runs",
         options=[r.key for r in index.run_heads],
-        default=latest_runs(index),
+        default=latest_runs(index.run_heads),
         format_func=labels.__getitem__,
         key=Key.SHOWN_RUNS,
         bind="query-params",
@@ -482,7 +487,7 @@ def _page() -> None:
     if not runs:
         st.info("Choose at least one run with trajectories.")
         st.stop()
-    shown = Shown(str(index.root), runs, judge, labels, index.generation)
+    shown = Shown(str(index.root), runs, judge, labels, index.generation, not gate().closed())
     st.caption(judge_caption(judge))
     _headlines(shown)
     _bundle_download(shown)

@@ -24,6 +24,7 @@ from webeval_core.review import (
     StoreError,
     counted_by,
     dismiss,
+    edited,
     engines_of,
     exclusions_in_force,
     published_root,
@@ -37,22 +38,15 @@ from webeval_ui.app_shell import require_app_shell
 from webeval_ui.judge_choice import judge_caption, judge_picker
 from webeval_ui.loaders import current_queries, index_or_stop
 from webeval_ui.page_links import PAGES, trajectory_query
-from webeval_ui.review_mode import hide_in_blind_review
+from webeval_ui.review_mode import gated_queries, hide_in_blind_review
 from webeval_ui.review_store import review_store
 from webeval_ui.reviewer import reviewer
 from webeval_ui.state import Key, download_key
 from webeval_ui.untrusted import inert
-from webeval_ui.widgets import selected_rows
+from webeval_ui.widgets import grid, selected_rows
 from webeval_ui.write_controls import as_reviewer, blocked
 
 require_app_shell()
-
-_SUFFIX = {
-    TableFormat.MARKDOWN: "md",
-    TableFormat.CSV: "csv",
-    TableFormat.LATEX: "tex",
-    TableFormat.JSON: "json",
-}
 
 
 def _table(trajectories: list[PublishedTrajectory], by: GroupBy) -> None:
@@ -98,9 +92,9 @@ def _counted(items: list[PublishedTrajectory], line: ResultLine) -> None:
 
 
 def _rechecks(trajectories: list[PublishedTrajectory]) -> None:
-    edited = [t for t in trajectories if t.edit is not None]
-    st.subheader(f"Verdict edits ({len(edited)})")
-    if not edited:
+    edits = edited(trajectories)
+    st.subheader(f"Verdict edits ({len(edits)})")
+    if not edits:
         st.caption("No verdict edited: the judges' verdicts are published as they are.")
         return
     rows = [
@@ -111,12 +105,12 @@ def _rechecks(trajectories: list[PublishedTrajectory]) -> None:
             "judge's verdict now": t.machine.describe(),
             "to re-check": bool(t.edit and t.edit.recheck),
         }
-        for t in sorted(edited, key=lambda t: not (t.edit and t.edit.recheck))
+        for t in edits
     ]
     st.caption("Edits to re-check come first: confirm or withdraw them on the trajectory's Published tab.")
     picked = selected_rows(pd.DataFrame(rows), Key.RESULTS_EDITS)
     if picked:
-        chosen = sorted(edited, key=lambda t: not (t.edit and t.edit.recheck))[picked[0]]
+        chosen = edits[picked[0]]
         st.page_link(
             PAGES["trajectory"],
             label=f"Open task {inert(chosen.row.task_id)}'s Published tab",
@@ -128,7 +122,7 @@ def _exclusions(store: AnnotationStore) -> None:
     kept = list(exclusions_in_force(read_exclusions(store)).values())
     st.subheader(f"Exclusions ({len(kept)})")
     if kept:
-        st.dataframe(
+        grid(
             pd.DataFrame([{"what": e.describe(), "who": e.author, "why": e.reason} for e in kept]),
             hide_index=True,
             width="stretch",
@@ -138,7 +132,7 @@ def _exclusions(store: AnnotationStore) -> None:
 
 
 def _proposals(store: AnnotationStore) -> None:
-    left = undecided_proposals(current_queries(), store)
+    left = undecided_proposals(gated_queries(), store)
     st.subheader(f"Proposals to exclude ({len(left)})")
     if not left:
         st.caption(
@@ -234,7 +228,7 @@ def _page() -> None:
     st.caption(judge_caption(judge))
     store = review_store()
     by = GroupBy(st.radio("One line per", [g.value for g in GroupBy], horizontal=True, key=Key.RESULTS_BY))
-    trajectories = published_root(current_queries(), judge, store)
+    trajectories = published_root(gated_queries(), judge, store)
     _table(trajectories, by)
     _rechecks(trajectories)
     if store is not None:

@@ -34,7 +34,7 @@ from webeval_ui.page_links import open_trajectory
 from webeval_ui.review_mode import hide_in_blind_review, reveal
 from webeval_ui.state import Key
 from webeval_ui.untrusted import inert
-from webeval_ui.widgets import selected_rows
+from webeval_ui.widgets import grid, selected_rows
 
 require_app_shell()
 
@@ -50,7 +50,7 @@ def _tables_help() -> None:
         for name, columns in INDEX_TABLES.items():
             st.markdown(f"**{name}**")
             frame = pd.DataFrame({"column": list(columns), "holds": list(columns.values())})
-            st.dataframe(frame, hide_index=True, width="stretch")
+            grid(frame, hide_index=True, width="stretch")
 
 
 def _csv(result: QueryResult) -> str:
@@ -67,7 +67,7 @@ def _results(result: QueryResult, refs: tuple[TrajectoryRef | None, ...]) -> Non
     frame = pd.DataFrame(list(result.rows), columns=list(result.columns))
     opens = any(refs)
     if not opens:
-        st.dataframe(frame, key=Key.SQL_TABLE, hide_index=True, width="stretch")
+        grid(frame, key=Key.SQL_TABLE, hide_index=True, width="stretch")
     st.download_button(
         "Download these rows (CSV)",
         _csv(result),

@@ -39,14 +39,16 @@ from webeval_core.runs import (
     filter_from_params,
 )
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.loaders import current_queries, index_or_stop
-from webeval_ui.review_mode import enter, gate, leave, worked_queue
-from webeval_ui.review_queue import items_of, judged, next_in_queue, open_item
+from webeval_ui.loaders import index_or_stop
+from webeval_ui.queue_state import enter, items_of, judged, leave, worked_queue
+from webeval_ui.review_mode import gate, gated_queries
+from webeval_ui.review_queue import next_in_queue, open_item
 from webeval_ui.review_store import review_store
 from webeval_ui.reviewer import reviewer
 from webeval_ui.roots import chosen_root
 from webeval_ui.state import Key, queue_filter_key
 from webeval_ui.untrusted import inert
+from webeval_ui.widgets import grid
 from webeval_ui.write_controls import as_reviewer, blocked
 
 require_app_shell()
@@ -175,7 +177,7 @@ def _queue_table(queues: dict[str, ReviewQueue], done_by: dict[str, int]) -> Non
         }
         for q in queues.values()
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    grid(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
 def _page() -> None:
@@ -216,7 +218,7 @@ def _page() -> None:
         return
     known += [me] if me and me.casefold() not in {k.casefold() for k in known} else []
     with st.expander("New queue", expanded=not queues):
-        _queue_form(current_queries(), [r.key for r in index.run_heads], known)
+        _queue_form(gated_queries(), [r.key for r in index.run_heads], known)
 
 
 def _work(queue: ReviewQueue, store: AnnotationStore, done: int, me: str) -> None:
@@ -248,7 +250,7 @@ def _progress_table(queue: ReviewQueue, store: AnnotationStore) -> None:
     """Each reviewer's progress through the queue: those it is assigned to, then anyone else's."""
     items = items_of(queue)
     try:
-        annotations = store.annotations()
+        marks = store.marks()  # who judged what, no label: shown in a blind pass too
     except StoreError as exc:
         st.error(inert(str(exc)))
         return
@@ -259,11 +261,11 @@ def _progress_table(queue: ReviewQueue, store: AnnotationStore) -> None:
             "done": p.done,
             "of": len(items),
         }
-        for p in queue_progress(queue, items, annotations)
+        for p in queue_progress(queue, items, marks)
     ]
     if rows:
         st.caption("Each reviewer's progress through this queue")
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key=Key.QUEUE_PROGRESS)
+        grid(pd.DataFrame(rows), hide_index=True, width="stretch", key=Key.QUEUE_PROGRESS)
 
 
 _page()

@@ -21,9 +21,9 @@ from webeval_core.reading import SITES, TASK_TYPES, Task, TaskCatalog, load_cata
 from webeval_core.runs import filter_from_params
 from webeval_core.support import UnreadableError
 from webeval_ui.app_shell import require_app_shell
-from webeval_ui.loaders import current_index, current_queries
+from webeval_ui.loaders import current_index
 from webeval_ui.page_links import PAGES, trajectory_query
-from webeval_ui.review_mode import hide_in_blind_review, reveal
+from webeval_ui.review_mode import gated_queries, hide_in_blind_review, reveal
 from webeval_ui.state import Key
 from webeval_ui.task_correction import correction_box
 from webeval_ui.untrusted import inert
@@ -153,7 +153,7 @@ except UnreadableError as exc:
     st.error(f"The task catalog cannot be read: {inert(exc.reason)}")
     st.stop()
 
-queries = current_queries()
+queries = gated_queries()
 attempts = queries.task_attempts(None)  # per task from the index's SQL: no trajectory row is held
 frame = _task_frame(catalog.checksum, catalog)
 templates = {t.intent_template_id: t.intent_template for t in catalog.tasks.values()}

@@ -20,22 +20,26 @@ from webeval_core.runs import (
     RESULTS,
     Headline,
     code_choice,
+    export_records,
     filter_from_params,
     headline,
+    page_frame,
     run_labels,
 )
-from webeval_core.support import spreadsheet_cell
+from webeval_core.support import ROW_FORMATS, percent, rows_text
 from webeval_ui.app_shell import require_app_shell
 from webeval_ui.judge_choice import judge_caption, judge_picker
 from webeval_ui.list_walk import current_filters, list_params
-from webeval_ui.loaders import current_queries, index_or_stop, load_queries
-from webeval_ui.review_mode import gate
+from webeval_ui.loaders import index_or_stop
+from webeval_ui.review_mode import gate, gated_queries
 from webeval_ui.review_queue import ReviewChoice, blind_list, gated_rows, review_choice, review_rows
 from webeval_ui.state import Key
 from webeval_ui.submission_view import package_issues
-from webeval_ui.trajectory_table import listed_frame, query_table, trajectory_table
+from webeval_ui.trajectory_table import query_table, trajectory_table
 
 require_app_shell()
+
+_CSV = ROW_FORMATS["csv"]
 
 
 def _options(present: Iterable[str], order: tuple[str, ...] = ()) -> list[str]:
@@ -52,9 +56,11 @@ def _multiselect(
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _choices(root: str, generation: int, judge: str | None) -> dict[str, list[str]]:
-    """Each filter's options: the values present under the root (queried once per index generation)."""
-    queries = load_queries(root, generation)
+def _choices(root: str, generation: int, judge: str | None, blind: bool) -> dict[str, list[str]]:
+    """Each filter's options: the values present under the root (queried once per index generation;
+    the verdicts' only when the gate is open, `blind` part of the key).
+    """
+    queries = gated_queries()
     orders = {
         "task_type": TASK_TYPES,
         "outcome_group": OUTCOME_GROUPS,
@@ -119,22 +125,18 @@ def _verdict_filters(
 
 
 def _csv(rows: pd.DataFrame) -> str:
-    """The rows as CSV; a cell from an answer or a folder name never runs as a formula."""
-    if "tags" in rows:
-        rows = rows.assign(tags=rows["tags"].map("; ".join))
-    return str(
-        rows.drop(columns=["counted", "value"], errors="ignore").map(spreadsheet_cell).to_csv(index=False)
-    )
+    """The rows as every download and `webeval export` write them (the core's columns and writer)."""
+    return rows_text(export_records(rows), _CSV.name)
 
 
 st.title("Trajectories")
 index = index_or_stop()
-queries = current_queries()
+queries = gated_queries()  # verdicts as the gate lets them through: recorded as shown, or left out
 blind = blind_list()  # a blind queue is worked: no verdict, score, tag or human label anywhere here
 
 judge = None if blind else judge_picker(index)
 labels = run_labels(index.run_heads)
-choices = _choices(str(index.root), index.generation, judge)
+choices = _choices(str(index.root), index.generation, judge, blind)
 
 text = st.text_input(
     "Search",
@@ -191,7 +193,7 @@ def _caption(total: int, head: Headline | None) -> None:
     if blind:  # no rate and no judge: verdicts exist, they are hidden
         caption.caption(f"{listed} · select a row to open it")
         return
-    rate = "–" if head is None or head.success_rate is None else f"{head.success_rate:.1%}"
+    rate = percent(None if head is None else head.success_rate)
     counted = f" ({head.passed} of {head.counted} counted)" if head is not None else ""
     rates = f"success rate {rate}{counted}"
     caption.caption(f"{listed} · {rates} · select a row to open it · {judge_caption(judge)}")
@@ -200,14 +202,14 @@ def _caption(total: int, head: Headline | None) -> None:
 def _reviewed_list(choice: ReviewChoice) -> None:
     """A review filter is set: every row's review columns are needed, so the list is filtered in memory."""
     # Every row is in the table and its download: all recorded as shown first (the core's gate).
-    shown = gated_rows(review_rows(current_queries().frame(judge, criteria), choice, blind))
+    shown = gated_rows(review_rows(queries.frame(judge, criteria), choice, blind))
     _caption(len(shown), headline(shown) if not blind else None)
     trajectory_table(shown, labels, key=Key.TRAJECTORIES_TABLE, listed=listed)
     st.download_button(
         "Download these rows (CSV)",
         lambda: _csv(shown),
-        file_name="trajectories.csv",
-        mime="text/csv",
+        file_name=f"trajectories.{_CSV.name}",
+        mime=_CSV.mime,
         icon=":material/download:",
         on_click="ignore",
     )
@@ -222,11 +224,6 @@ def _drawn_rows(choice: ReviewChoice | None) -> Callable[[pd.DataFrame], pd.Data
     return rows_of
 
 
-def _all_rows() -> pd.DataFrame:
-    """Every row the filters keep (the download's)."""
-    return listed_frame(queries.page(judge, criteria).rows)
-
-
 def _queried_list(choice: ReviewChoice | None) -> None:
     """The list as SQL on the index: a page of rows at a time, the headline counted by the query."""
     total = query_table(
@@ -238,15 +235,16 @@ def _queried_list(choice: ReviewChoice | None) -> None:
         columns=_drawn_rows(choice),
     )
     _caption(total, None if blind else queries.headline(None, judge, criteria))
-    # Made when clicked, after this run: the gate is taken now, and records the rows it lets out.
+    # Made when clicked, after this run: the gate is taken now (in `queries` too), and records the
+    # rows it lets out.
     passing = gate()
     st.download_button(
         "Download these rows (CSV)",
         lambda: _csv(
-            passing.rows(review_rows(listed_frame(queries.page(judge, criteria).rows), choice, blind)).frame
+            passing.rows(review_rows(page_frame(queries.page(judge, criteria)), choice, blind)).frame
         ),
-        file_name="trajectories.csv",
-        mime="text/csv",
+        file_name=f"trajectories.{_CSV.name}",
+        mime=_CSV.mime,
         icon=":material/download:",
         on_click="ignore",
     )

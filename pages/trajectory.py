@@ -10,62 +10,34 @@ takes the one TabContext (trajectory_tabs/context.py) the page builds.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 
 import streamlit as st
 
-from webeval_core.presentation import OUTCOME_TONES, plural, trajectory_choices, verdict_badges
-from webeval_core.reading import Task, Trajectory, load_catalog
+from webeval_core.presentation import OUTCOME_TONES, layout_facts, trajectory_choices, verdict_badges
+from webeval_core.reading import load_catalog
+from webeval_core.review import Withheld
 from webeval_core.runs import TrajectorySummary, fingerprint
 from webeval_core.support import UnreadableError
 from webeval_ui.app_shell import require_app_shell
+from webeval_ui.harness_panel import harness_header
 from webeval_ui.list_walk import walk_bar
 from webeval_ui.loaders import current_index, load_trajectory_cached
-from webeval_ui.review_mode import in_blind_review, reveal
+from webeval_ui.queue_state import in_blind_review
+from webeval_ui.review_mode import seen_trajectory
 from webeval_ui.roots import current_root, inside_root
 from webeval_ui.state import Key
 from webeval_ui.trajectory_tabs.context import TabContext
-from webeval_ui.trajectory_tabs.navigation import TABS, reset_step, take_pending_jump
+from webeval_ui.trajectory_tabs.navigation import reset_step, take_pending_jump
+from webeval_ui.trajectory_tabs.tab_registry import TAB_REGISTRY, TABS
 from webeval_ui.trajectory_tabs.verdict_tab import tone_color
 from webeval_ui.untrusted import contained, inert
 from webeval_ui.widgets import lazy_expander
 
 require_app_shell()
 
-# Each tab's module (its `render` draws it), in the order of TABS. A tab's module is imported
-# when the tab is opened: most pull in pandas, the evaluator's types or the annotation store,
-# none of which the replay, the page's first view, needs before its screenshot is drawn.
-_TAB_MODULES = ("replay", "expected", "judges", "network", "evidence", "rescore", "published", "annotate")
-
-# Tabs that show the evaluator's or judges' verdicts, scores or failure tags (hidden in blind review).
-# The Network tab is evidence, not a verdict: blind, it shows the requests and the task's checks
-# without the evaluator's marks (network_tab.render).
-_VERDICT_TABS = frozenset({"judges", "evidence", "rescore", "published"})
 _HIDDEN_TAB = "Blind review: this tab shows verdicts; it opens once you save your annotation."
 _UNRECORDED_TAB = "This tab shows verdicts: hidden until the annotation store can record that you saw them."
-
-
-def _tab_view(module: str) -> Callable[[TabContext], None]:
-    view: Callable[[TabContext], None] = importlib.import_module(
-        f"webeval_ui.trajectory_tabs.{module}_tab"
-    ).render
-    return view
-
-
-def _withheld(run_key: str, trajectory: Trajectory) -> bool:
-    """Whether this trajectory's verdicts stay hidden: pending in the reviewer's blind pass, or
-    their being shown cannot be recorded (the core's gate; recorded here, before the header draws
-    them). Nobody named and no queue worked: shown, and the annotation store is not opened.
-    """
-    if in_blind_review():
-        from webeval_ui.review_queue import is_blind
-
-        if is_blind(run_key, trajectory.task_id):
-            return True
-    if not (trajectory.scores or trajectory.eval_result):
-        return False  # nothing judges it yet: nothing to reveal
-    return not reveal([(run_key, trajectory.task_id)])
 
 
 def _unknown_link_target(runs: Collection[str], choices: Collection[str]) -> None:
@@ -113,7 +85,8 @@ def _choose() -> TrajectorySummary | None:
     return choices.get(chosen) if chosen is not None else None
 
 
-def _header(trajectory: Trajectory, task: Task | None, blind: bool = False) -> None:
+def _header(context: TabContext) -> None:
+    trajectory, task = context.trajectory, context.task
     st.title(f"Task {inert(trajectory.task_id)}")
     if task is not None:
         st.text(task.intent)
@@ -127,24 +100,24 @@ def _header(trajectory: Trajectory, task: Task | None, blind: bool = False) -> N
         facts = [f"task from {trajectory.task_text.source}", "not a task of the WebArena-Verified catalog"]
     else:
         facts = ["task text not found in the folder", "not a task of the WebArena-Verified catalog"]
-    facts += [
-        f"layout: {trajectory.layout}",
-        f"log: {trajectory.log_generation or 'none'}",
-        plural(len(trajectory.steps), "step"),
-        plural(len(trajectory.screenshots), "screenshot"),
-    ]
+    facts += layout_facts(trajectory)
     if trajectory.duration_s is not None:
         facts.append(f"{trajectory.duration_s:.0f} s")
     st.caption(inert(" · ".join(facts)))
+    harness_header(trajectory)
     with st.container(horizontal=True):
         st.badge(
             trajectory.outcome.replace("_", " "), color=tone_color(OUTCOME_TONES.get(trajectory.outcome))
         )
-        if blind and in_blind_review():
-            st.badge("blind review: verdicts hidden until you save", color="violet")
-        elif blind:
+        if context.seen.withheld == Withheld.NOT_RECORDED:
             st.badge("verdicts hidden: not recorded as shown", color="violet")
-        for shown in () if blind else verdict_badges(trajectory.scores, trajectory.eval_result):
+        elif context.blind and in_blind_review():
+            st.badge("blind review: verdicts hidden until you save", color="violet")
+        elif context.blind:
+            st.badge("verdicts hidden: still to be judged blind", color="violet")
+        # The trajectory as its viewer may see it has no verdict to badge when withheld, and
+        # "not scored" would not be true then: no badge at all.
+        for shown in () if context.blind else verdict_badges(trajectory.scores, trajectory.eval_result):
             st.badge(inert(shown.text), color=tone_color(shown.tone) if shown.tone else "gray")
     if trajectory.warnings:
         label = f"⚠️ {len(trajectory.warnings)} warning(s) while reading this folder"
@@ -183,31 +156,34 @@ def _context() -> TabContext:
         task = load_catalog().get(trajectory.task_id)
     except UnreadableError:
         task = None
+    item = (summary.run_key, trajectory.task_id)
+    # The tabs get the trajectory only as the gate lets it through: its verdicts recorded as shown
+    # first, or left out. A task of the catalog is judged live by the evaluator, so it is asked too.
     return TabContext(
-        trajectory=trajectory,
+        seen=seen_trajectory(trajectory, item, evaluable=task is not None),
         task=task,
         run_key=summary.run_key,
         folder=folder,
         fingerprint=folder_print,
         root=current_root(),
         key=summary.key,
-        blind=_withheld(summary.run_key, trajectory),
     )
 
 
 def _page() -> None:
     context = _context()
-    contained("The trajectory's header")(_header)(context.trajectory, context.task, context.blind)
+    contained("The trajectory's header")(_header)(context)
     take_pending_jump()
     # Lazy tabs: only the open one is drawn.
     tabs = st.tabs(list(TABS), key=Key.TAB, bind="query-params")
-    for name, tab, module in zip(TABS, tabs, _TAB_MODULES, strict=True):
+    for entry, tab in zip(TAB_REGISTRY, tabs, strict=True):
         if tab.open:
             with tab:
-                if context.blind and module in _VERDICT_TABS:
-                    st.info(_HIDDEN_TAB if in_blind_review() else _UNRECORDED_TAB)
+                if context.blind and entry.verdicts:
+                    unrecorded = context.seen.withheld == Withheld.NOT_RECORDED
+                    st.info(_UNRECORDED_TAB if unrecorded else _HIDDEN_TAB)
                 else:
-                    contained(f"The {name} tab")(_tab_view(module))(context)
+                    contained(f"The {entry.label} tab")(entry.render())(context)
 
 
 _page()

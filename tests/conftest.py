@@ -27,13 +27,16 @@ QUICK_ENV = "WEBEVAL_TEST_QUICK"
 """Set by `python3 dev.py test --quick`: a service a test starts then fails it (it lacks its mark)."""
 _SERVICE_FIXTURES = frozenset({"postgres", "azurite_sample", "cluster"})
 """Fixtures that start a real service (PostgreSQL, Azurite, a Dask cluster)."""
+_CHROMIUM_FIXTURES = frozenset({"playwright_trace"})
+"""Fixtures that start Chromium outside tests/browser (a Playwright trace recorded)."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (`--dist loadgroup`)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark each test by what it starts, from where it lives and what it asks for, so none can
-    forget its mark: `browser` (tests/browser: Chromium and a Streamlit server), `service` (a
-    PostgreSQL store, Azurite, a Dask cluster, the OpenID provider), `slow` (its own mark).
+    forget its mark: `browser` (Chromium: tests/browser and its Streamlit server, or a Playwright
+    trace recorded), `service` (a PostgreSQL store, Azurite, a Dask cluster, the OpenID provider),
+    `slow` (its own mark).
 
     A browser test file is also one `xdist_group`: under `--dist loadgroup` its tests run on one
     worker, so the Streamlit server its module starts is started once.
@@ -48,12 +51,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         uses = set(getattr(item, "fixturenames", ()))
         if uses & _SERVICE_FIXTURES or params.get("location") == "postgresql":
             item.add_marker(pytest.mark.service)
+        if uses & _CHROMIUM_FIXTURES:
+            item.add_marker(pytest.mark.browser)
 
 
-def refuse_in_quick_run(what: str) -> None:
-    """Called by each service's starter: a quick run starts none (the test lacks its `service` mark)."""
+def refuse_in_quick_run(what: str, mark: str = "service") -> None:
+    """Called by each service's starter: a quick run starts none (the test lacks its `mark`)."""
     if os.environ.get(QUICK_ENV) == "1":
-        pytest.fail(f"a quick run starts no {what}: mark this test `service` (tests/conftest.py)")
+        pytest.fail(f"a quick run starts no {what}: mark this test `{mark}` (tests/conftest.py)")
 
 
 @dataclass(frozen=True)
@@ -122,9 +127,23 @@ def no_password_in_any_argv() -> Iterator[None]:
     password: servers, writers and commands get a store URL from the environment or a file."""
     from tests.harness.argv_watch import ArgvWatch
     from tests.harness.postgres_server import PASSWORD
+    from tests.harness.scripted_llm import KEY
 
-    watch = ArgvWatch(PASSWORD).start()
+    # The scripted endpoint's key too: judges read it from the environment or a file (issue 51).
+    watches = {"the store's password": ArgvWatch(PASSWORD).start(), "a judge's key": ArgvWatch(KEY).start()}
     yield
-    watch.stop()
-    if watch.seen:
-        pytest.fail(f"the store's password was in a process's argv: {sorted(watch.seen.values())}")
+    for watch in watches.values():
+        watch.stop()
+    for what, watch in watches.items():
+        if watch.seen:
+            pytest.fail(f"{what} was in a process's argv: {sorted(watch.seen.values())}")
+
+
+@pytest.fixture(scope="session")
+def playwright_trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One real Playwright trace zip, recorded by Chromium once per session (marks its tests
+    `browser`); tests copy it where they need it, never change it."""
+    from tests.harness.trace_recorder import record_trace
+
+    workdir = tmp_path_factory.mktemp("trace")
+    return record_trace(workdir, workdir / "trace.zip")

@@ -58,6 +58,12 @@ def _trajectories() -> list[Path]:
     return sorted(p for p in RUNS.glob("*/*/*/*/*/traj/*") if p.is_dir())
 
 
+def _harness_trajectories() -> list[Path]:
+    from webeval_core.runs.discovery import iter_trajectory_dirs
+
+    return sorted(iter_trajectory_dirs(SAMPLE / "via-other-harnesses"))
+
+
 def _log_events(folder: Path) -> list[dict[str, Any]]:
     events = []
     for line in (folder / "web_surfer.log").read_text(encoding="utf-8").splitlines():
@@ -130,15 +136,19 @@ def test_both_models_run_the_same_real_tasks_over_all_sites_and_types() -> None:
 
 
 def test_intended_verdicts_cover_every_trajectory_and_the_claimed_mix() -> None:
+    from webeval_core.reading import load_trajectory
+
     verdicts = _verdicts()
     folders = {p.relative_to(SAMPLE).as_posix() for p in _trajectories()}
     folders |= {p.relative_to(SAMPLE).as_posix() for p in (SAMPLE / "webarena-verified-cli").iterdir()}
+    folders |= {p.relative_to(SAMPLE).as_posix() for p in _harness_trajectories()}
     assert set(verdicts) == folders
     scenarios = Counter(v["scenario"] for v in verdicts.values())
     assert set(scenarios) >= BRIEF_SCENARIOS
     assert {v["expected_status"] for v in verdicts.values()} == {"success", "failure", "error", None}
     for rel, v in verdicts.items():
-        assert str(v["task_id"]) == rel.rsplit("/", 1)[1]
+        named = load_trajectory(SAMPLE / rel).task_id if "harness" in v else rel.rsplit("/", 1)[1]
+        assert str(v["task_id"]) == named, rel
         # Not scored: aborted runs, and tasks of the live web (no official evaluator).
         not_scored = ("aborted", "crash_no_answer", "live_answer")
         assert (v["expected_status"] is None) == (v["scenario"] in not_scored)
@@ -155,7 +165,7 @@ def test_raw_answers_get_the_recorded_official_verdicts() -> None:
 
     wa = WebArenaVerified(config=WebArenaVerifiedConfig.from_file(SAMPLE / "webarena-verified-config.json"))
     for rel, v in _verdicts().items():
-        if v["raw_text_status"] is None:
+        if v["raw_text_status"] is None or "harness" in v:  # the harnesses' runs: the test below
             continue
         folder = SAMPLE / rel
         if rel.startswith("webarena-verified-cli/"):
@@ -166,6 +176,35 @@ def test_raw_answers_get_the_recorded_official_verdicts() -> None:
         har = folder / "network.har"
         result = wa.evaluate_task(task_id=v["task_id"], agent_response=text, network_trace=har)
         assert result.model_dump(mode="json")["status"] == v["raw_text_status"], rel
+
+
+def test_other_harnesses_runs_replay_the_planned_answers_with_their_verdicts() -> None:
+    from webeval_core.reading import load_trajectory
+    from webeval_core.scoring.verdicts import read_verdict
+
+    formats = set()
+    for folder in _harness_trajectories():
+        v = _verdicts()[folder.relative_to(SAMPLE).as_posix()]
+        trajectory = load_trajectory(folder)
+        formats.add(trajectory.layout)
+        source = json.loads((FARA if v["model"] == "fara-7b" else SOM).joinpath(
+            str(v["task_id"]), f"{v['task_id']}_final_answer.json").read_text(encoding="utf-8"))  # fmt: skip
+        # cube-harness's is its submit_response action's arguments, the same response as JSON text.
+        assert trajectory.final_answer_text == source["final_answer"], folder
+        verdict = read_verdict(trajectory.scores, trajectory.eval_result)
+        assert verdict is not None and verdict.status == v["expected_status"], folder
+        own = [s.score for name, s in trajectory.scores.items() if name.startswith("harness-")]
+        assert own == (
+            [] if v["harness"] == "online-mind2web" else [float(v["raw_text_status"] == "success")]
+        )
+    assert formats == {"agentlab", "cube-harness", "online-mind2web", "harbor-atif"}
+    # Online-Mind2Web's own WebJudge, beside its results folder: a false positive on task 11.
+    webjudge = {
+        t.task_id: t.scores["webjudge-online-mind2web-o4-mini"].score
+        for t in map(load_trajectory, _harness_trajectories())
+        if t.layout == "online-mind2web"
+    }
+    assert webjudge == {"108": 1.0, "11": 1.0, "27": 0.0}
 
 
 def _official_score_files(root: Path) -> list[Path]:

@@ -22,11 +22,13 @@ from webeval_core.reading import Trajectory, parse_agent_response
 from webeval_core.runs import TrajectorySummary, fingerprint
 from webeval_core.scoring import read_verdict_with_result
 from webeval_ui.loaders import load_trajectory_cached
+from webeval_ui.review_mode import seen_trajectory
 from webeval_ui.roots import inside_root
 from webeval_ui.state import Key
 from webeval_ui.trajectory_tabs.replay_tab import show_frame
 from webeval_ui.trajectory_tabs.verdict_tab import style_match, tone_color
 from webeval_ui.untrusted import contained, inert
+from webeval_ui.widgets import grid
 
 
 def _move(delta: int, last: int) -> None:
@@ -41,9 +43,11 @@ def _load(summary: TrajectorySummary) -> tuple[Trajectory, list[Frame]] | str:
     if folder is None:
         return "This trajectory folder is not inside the browsed root."
     try:
-        trajectory = load_trajectory_cached(str(folder), fingerprint(folder))
+        read = load_trajectory_cached(str(folder), fingerprint(folder))
     except Exception as exc:  # one unreadable side must leave the other one shown
         return f"This folder cannot be read: {type(exc).__name__}: {exc}"
+    # Each side's verdicts come from its own files: drawn only as the gate lets them through.
+    trajectory = seen_trajectory(read, (summary.run_key, read.task_id)).trajectory
     return trajectory, frames_of(trajectory)
 
 
@@ -94,10 +98,10 @@ def _answer_and_verdict(trajectory: Trajectory) -> None:
     text = trajectory.final_answer_text
     fields = response_field_table(result, parse_agent_response(text) if text else None)
     if fields is not None and not fields.empty:
-        st.dataframe(fields.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
+        grid(fields.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
     for field, elements in element_tables(result).items():
         st.caption(inert(f"{field}, element by element"))
-        st.dataframe(elements, hide_index=True, width="stretch")
+        grid(elements, hide_index=True, width="stretch")
     evaluation = official_evaluation(trajectory)
     for check in evaluation.network if evaluation is not None else ():
         st.markdown(f"**Network check {check.position}**")

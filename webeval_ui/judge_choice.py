@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from webeval_core.runs import IndexView, judge_label, order_judges
+from webeval_core.runs import IndexView, default_judge, judge_label, order_judges
 from webeval_ui.state import Key
 from webeval_ui.untrusted import inert
 
@@ -16,7 +16,7 @@ def judge_picker(index: IndexView) -> str | None:
     """
     judges = order_judges(index.store.judges())
     if len(judges) <= 1:
-        return default_judge(index)
+        return root_default_judge(index)
     return st.selectbox(
         "Judge",
         judges,
@@ -27,10 +27,9 @@ def judge_picker(index: IndexView) -> str | None:
     )
 
 
-def default_judge(index: IndexView) -> str | None:
-    """The judge a page's rates use until one is picked: the official evaluator, else the first by name."""
-    judges = order_judges(index.store.judges())
-    return judges[0] if judges else None
+def root_default_judge(index: IndexView) -> str | None:
+    """The judge a page's rates use until one is picked: the core's one rule (`runs.default_judge`)."""
+    return default_judge(index.store.judges())
 
 
 def judge_caption(judge: str | None) -> str:

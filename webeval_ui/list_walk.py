@@ -25,6 +25,7 @@ from webeval_core.runs import (
 )
 from webeval_ui.loaders import current_index, current_queries
 from webeval_ui.page_links import PAGES
+from webeval_ui.review_mode import gated_queries
 from webeval_ui.state import Key, listed_key
 
 # The Trajectories page's parameters that describe its list: the core names them (FILTER_PARAMS).
@@ -90,7 +91,7 @@ def listed_items() -> tuple[WalkItem, ...]:
         return ()  # never every trajectory: an empty key filter would select them all
     labels = run_labels(current_index().run_heads)
     criteria = filter_from_params({key: _listed(key) for key in FILTERS}, labels, keys=named)
-    items = current_queries().walk_items(_judge(), criteria)
+    items = gated_queries().walk_items(_judge(), criteria)
     # A list named key by key is walked in its own order (a query's ORDER BY, the cell's table).
     if named is None:
         return items

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from webeval_core.reading import Trajectory, installed_catalog, load_trajectory
+from webeval_core.presentation import moment
+from webeval_core.reading import Trajectory, installed_catalog, layouts, load_trajectory
 from webeval_core.runs import (
     BackgroundRefresh,
     IndexQueries,
@@ -18,8 +19,9 @@ from webeval_core.runs import (
     IndexView,
     refresh_index,
 )
+from webeval_core.support import cache_folder
 from webeval_ui import remote_root
-from webeval_ui.roots import current_root
+from webeval_ui.roots import another_root, current_root
 from webeval_ui.untrusted import inert
 
 
@@ -47,7 +49,10 @@ _REFRESHERS: dict[str, BackgroundRefresh] = {}
 _FIRST_WAIT_S = 15.0  # an index never filled: how long a page waits for its first rows
 
 
-_POLL_BUSY_S, _POLL_IDLE_S = 1.0, 30.0
+# How often the sidebar looks at the refresh (its progress, a new generation to draw): a few seconds
+# when idle, so score files written by another process show within the Live page's refresh.
+_POLL_BUSY_S, _POLL_IDLE_S = 1.0, 3.0
+_REFRESH_EVERY_S = 30.0  # a full look for changed folders at most this often (new score files: at once)
 
 
 _FIRST_REFRESH_DELAY_S = 5.0
@@ -66,7 +71,9 @@ def load_index(root: str) -> IndexStore:
     else:
         # An index with rows is shown first and refreshed a moment later, off the first paint's CPU.
         delay = _FIRST_REFRESH_DELAY_S if store.counts().trajectories else 0.0
-        _REFRESHERS[root] = BackgroundRefresh(Path(root), min_interval_s=_POLL_IDLE_S, first_delay_s=delay)
+        _REFRESHERS[root] = BackgroundRefresh(
+            Path(root), min_interval_s=_REFRESH_EVERY_S, first_delay_s=delay
+        )
     _REFRESHERS[root].request()
     return store
 
@@ -111,10 +118,8 @@ def index_or_stop() -> IndexView:
         if not refresher(root).status().finished:  # the first refresh has not finished yet
             st.info(f"Reading the trajectory folders under {inert(str(index.root))} for the first time…")
         else:
-            st.info(
-                f"No trajectory folders found under {inert(str(index.root))}."
-                " Choose another root folder in the sidebar."
-            )
+            st.info(inert(f"No trajectory folders found under {index.root}: {layouts()}."))
+            another_root(index.root)
         st.stop()
     return index
 
@@ -129,9 +134,11 @@ def index_status(root: str, shown_generation: int, showing_rows: bool) -> None:
 
 def _index_status(root: str, shown_generation: int, showing_rows: bool) -> None:
     service = refresher(root)
-    service.request()  # at most one refresh per _POLL_IDLE_S: new folders appear without a restart
+    service.request()  # at most one refresh per _REFRESH_EVERY_S: new folders appear without a restart
     status = service.status()
-    if status.running and status.total:
+    if status.running and status.for_scores:
+        st.caption("New score files were written: the figures are being updated…")
+    elif status.running and status.total:
         st.progress(
             status.done / status.total, text=f"Reading {status.done} of {status.total} changed folders…"
         )
@@ -141,6 +148,10 @@ def _index_status(root: str, shown_generation: int, showing_rows: bool) -> None:
         st.caption(f"The index could not be refreshed: {inert(status.error)}")
     elif notice := (status.last.notice if status.last is not None else None) or load_index(root).notice:
         st.caption(inert(notice))  # the index file was rebuilt (another version, unreadable)
+    if status.scores_read_at is not None:
+        st.caption(f"Figures changed: new score files read at {moment(status.scores_read_at)}.")
+    if cache_notice := cache_folder().notice:
+        st.caption(inert(cache_notice))
     if not status.running and status.last is not None and status.last.misnamed_notice:
         st.warning(inert(status.last.misnamed_notice), icon=":material/folder_off:")
     changed = load_index(root).generation() != shown_generation

@@ -15,13 +15,13 @@ from webeval_core.review import (
     result_line,
     results,
 )
-from webeval_ui.loaders import current_queries
+from webeval_ui.review_mode import figure_queries, gated_queries
 from webeval_ui.review_store import review_store_quiet
 
 
 def published_lines(runs: Sequence[str], judge: str | None) -> dict[str, ResultLine]:
     """Each shown run's line by run key, and "all" for the runs pooled."""
-    trajectories = published_runs(current_queries(), judge, review_store_quiet(), runs)
+    trajectories = published_runs(figure_queries(), judge, review_store_quiet(), runs)
     lines = {line.group: line for line in results(trajectories, GroupBy.RUN)}
     lines["all"] = result_line("all", trajectories)
     return lines
@@ -29,4 +29,4 @@ def published_lines(runs: Sequence[str], judge: str | None) -> dict[str, ResultL
 
 def published_trajectory(run_key: str, key: str) -> PublishedTrajectory | None:
     """One trajectory's published verdict (its summary `key`); None when the index lacks it."""
-    return published_one(current_queries(), review_store_quiet(), run_key, key)
+    return published_one(gated_queries(), review_store_quiet(), run_key, key)

@@ -1,8 +1,8 @@
-"""Shared by the review views: the queue worked, its items, blind mode and the list's review columns.
+"""Shared by the review views: the next item of a queue, blind mode and the list's review columns.
 
 The trajectory page hides every verdict, score and failure tag while `is_blind` is true: the
-session works a blind queue (webeval_ui/review_mode.py) and the reviewer has not yet saved this item.
-The store, the reviewer and what was shown to them are webeval_ui/review_store.py's.
+session works a blind queue (webeval_ui/queue_state.py) and the reviewer has not yet saved this
+item (the gate, webeval_ui/review_mode.py, decides). The store is webeval_ui/review_store.py's.
 """
 
 from __future__ import annotations
@@ -19,57 +19,18 @@ from webeval_core.review import (
     AnnotationStore,
     Outcome,
     ReviewQueue,
-    StoreError,
     Withheld,
     done_in,
-    judge_verdicts,
+    figure_labels,
     next_item,
-    queue_items,
-    read_queues,
     review_list_columns,
 )
-from webeval_core.runs import IndexView
-from webeval_ui.loaders import current_index, current_queries
 from webeval_ui.page_links import PAGES
-from webeval_ui.review_mode import gate, in_blind_review, withheld_text, worked_queue
+from webeval_ui.queue_state import in_blind_review, items_of
+from webeval_ui.review_mode import gate, withheld_text
 from webeval_ui.review_store import all_annotations, review_store_quiet
 from webeval_ui.reviewer import reviewer
-from webeval_ui.roots import current_root
 from webeval_ui.state import Key, trajectory_link
-
-
-@st.cache_resource(show_spinner=False, max_entries=4)
-def _judged(_index: IndexView, index_id: int) -> dict[tuple[str, str], dict[str, Outcome]]:
-    return judge_verdicts(_index.root_index(run.key for run in _index.run_heads))
-
-
-def judged() -> dict[tuple[str, str], dict[str, Outcome]]:
-    """Each judge's outcome per trajectory of the current root (computed once per loaded index)."""
-    index = current_index()
-    return _judged(index, id(index))
-
-
-def current_queue(store: AnnotationStore) -> ReviewQueue | None:
-    """The queue the session works, when the store has it (None too while the store is down)."""
-    worked = worked_queue()
-    if worked is None:
-        return None
-    try:
-        return read_queues(store).get(worked.name)
-    except StoreError:
-        return None
-
-
-@st.cache_data(show_spinner=False, max_entries=16)
-def _items(root: str, queue_json: str) -> list[tuple[str, str]]:
-    queue = ReviewQueue.model_validate_json(queue_json)
-    # Only the rows the queue's criteria keep are read from the index.
-    return queue_items(current_queries().frame(None, queue.criteria), queue, judged())
-
-
-def items_of(queue: ReviewQueue) -> list[tuple[str, str]]:
-    """The queue's trajectories in review order (cached per root and queue)."""
-    return _items(str(current_root()), queue.model_dump_json())
 
 
 def next_in_queue(
@@ -131,7 +92,8 @@ def review_choice() -> ReviewChoice | None:
     "annotated by me" is offered: the others are other reviewers' labels.
     """
     store = review_store_quiet()
-    annotations = all_annotations(store) if store is not None else None
+    # Others' labels for the list's review columns: `gated_rows` records the rows it draws.
+    annotations = all_annotations(store, figure_labels(gate())) if store is not None else None
     if annotations is None:
         return None
     left, middle, right = st.columns([1, 2, 1])

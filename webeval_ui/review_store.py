@@ -4,7 +4,7 @@ The store is opened once per location for the whole server (SQLite file or Postg
 `WEBEVAL_ANNOTATIONS`); errors are shown with the password masked. The reviewer is chosen once in
 the sidebar and kept in the URL (`?reviewer=`), so a save never clears it.
 
-What is shown to a reviewer is recorded by the core's gate (pages/review_mode.gate), never here.
+What is shown to a reviewer is recorded by the core's gate (webeval_ui/review_mode.gate), never here.
 """
 
 from __future__ import annotations
@@ -13,7 +13,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from webeval_core.review import Annotation, AnnotationStore, StoreError, default_location, open_annotations
+from webeval_core.review import (
+    Annotation,
+    AnnotationStore,
+    LabelViewer,
+    StoreError,
+    default_location,
+    open_annotations,
+)
 from webeval_ui.roots import current_root
 from webeval_ui.untrusted import inert
 
@@ -33,10 +40,12 @@ def review_store() -> AnnotationStore | None:
         return None
 
 
-def all_annotations(store: AnnotationStore) -> list[Annotation] | None:
-    """Every annotation; None (with the reason shown) when the store cannot be read."""
+def all_annotations(store: AnnotationStore, viewer: LabelViewer) -> list[Annotation] | None:
+    """Every annotation `viewer` may see (its own, others' as it discloses them); None (with the
+    reason shown) when the store cannot be read.
+    """
     try:
-        return store.annotations()
+        return store.annotations(viewer)
     except StoreError as exc:
         st.error(f"The annotation store cannot be read: {inert(str(exc))}")
         return None

@@ -12,6 +12,7 @@ import streamlit as st
 from webeval_core.serving import ROOT_ENV, allowed_roots, root_refusal
 from webeval_ui import remote_root
 from webeval_ui.state import KEPT_ACROSS_ROOTS, Key
+from webeval_ui.untrusted import inert
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -52,6 +53,33 @@ def refusal(candidate: str) -> str | None:
             return None
         return f"{candidate} is not the store this server was started on"
     return root_refusal(Path(candidate), allowed_roots(os.environ, DEFAULT_ROOT))
+
+
+def other_roots(root: Path) -> list[Path]:
+    """The roots this server may open besides `root` and the folders under it (`--allow-root`'s)."""
+    allowed = allowed_roots(os.environ, DEFAULT_ROOT)
+    return [other for other in allowed if other != root and root not in other.parents]
+
+
+def another_root(root: Path) -> None:
+    """What a root without trajectories offers instead (its subfolders hold none either): a button
+    for each other root this server may open, else how to start it on another folder.
+    """
+    others = other_roots(root)
+    if not others:
+        st.markdown(
+            f"This server opens only {inert(str(root))} and the folders under it. To browse another"
+            " folder, start the app on it (`webeval app FOLDER`), or start this one again with"
+            " `--allow-root FOLDER` and type FOLDER in the sidebar's **Root folder**."
+        )
+        return
+    st.markdown("Open another root folder this server may open:")
+    for other in others:
+        if st.button(inert(str(other)), icon=":material/folder_open:"):
+            forget_root_state()  # as the sidebar's root box does: nothing chosen here names it
+            st.session_state[Key.ROOT] = str(other)
+            st.query_params[Key.ROOT_IN_URL] = str(other)
+            st.rerun()
 
 
 def forget_root_state() -> None:

@@ -12,6 +12,7 @@ from webeval_core.reading import SUMMARY_NAME, Submission, read_submission
 from webeval_core.runs import Run
 from webeval_core.support import UnreadableError
 from webeval_ui.untrusted import inert
+from webeval_ui.widgets import grid
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -39,5 +40,5 @@ def package_issues(runs: Iterable[Run]) -> None:
             f"{len(package.rejected)} left out by the packager"
         )
         with st.expander(label, expanded=bool(package.rejected)):
-            st.dataframe(submission_issue_table(package), hide_index=True, width="stretch")
+            grid(submission_issue_table(package), hide_index=True, width="stretch")
             st.caption(f"{len(package.missing_from_output)} dataset task(s) were not in the run's output.")

@@ -16,15 +16,17 @@ import pandas as pd
 import streamlit as st
 
 from webeval_core.policy import Write
-from webeval_core.reading import Task, load_catalog
+from webeval_core.presentation import plural
+from webeval_core.reading import Task, Trajectory, load_catalog
 from webeval_core.review import CorrectionKind, StoreError, TaskCorrection, save_correction, try_correction
 from webeval_ui.loaders import load_trajectory_cached
+from webeval_ui.review_mode import seen_trajectory
 from webeval_ui.review_store import review_store
 from webeval_ui.reviewer import reviewer
 from webeval_ui.roots import current_root
 from webeval_ui.state import Key, correction_field_key
 from webeval_ui.untrusted import inert
-from webeval_ui.widgets import lazy_expander
+from webeval_ui.widgets import grid, lazy_expander
 from webeval_ui.write_controls import as_reviewer, blocked
 
 
@@ -63,6 +65,18 @@ def _proposal(task: Task) -> TaskCorrection | None:
     )
 
 
+def _attempts_seen(attempts: pd.DataFrame) -> list[tuple[str, Trajectory]]:
+    """The attempts whose verdicts this viewer may see (recorded as shown first): trying the
+    proposal scores each one, before and after, so the others are not tried.
+    """
+    tried = []
+    for run, path in zip(attempts["run"].astype(str), attempts["path"], strict=True):
+        read = load_trajectory_cached(str(Path(path)))
+        if seen_trajectory(read, (run, read.task_id), evaluable=True).disclosed:
+            tried.append((run, read))
+    return tried
+
+
 def correction_box(task: Task, attempts: pd.DataFrame) -> None:
     """A lazy expander with the proposal form, its effect on the attempts, and a save button."""
     box = lazy_expander("Propose a correction of this task", key=Key.CORRECTION_BOX)
@@ -72,23 +86,19 @@ def correction_box(task: Task, attempts: pd.DataFrame) -> None:
         proposal = _proposal(task)
         if proposal is None:
             return
-        folders = [
-            (str(run), Path(path)) for run, path in zip(attempts["run"], attempts["path"], strict=True)
-        ]
+        tried = _attempts_seen(attempts)
+        if len(tried) < len(attempts):
+            hidden = plural(len(attempts) - len(tried), "attempt")
+            st.caption(f"{hidden} not tried: their verdicts are hidden from you.")
         try:
-            flips = try_correction(
-                load_catalog(),
-                proposal,
-                [(run, load_trajectory_cached(str(folder))) for run, folder in folders],
-                config_root=current_root(),
-            )
+            flips = try_correction(load_catalog(), proposal, tried, config_root=current_root())
         except ValueError as exc:
             st.error(inert(str(exc)))
             return
         changed = sum(1 for f in flips if f.flipped)
         st.metric("Verdicts that would flip", f"{changed} of {len(flips)}")
         if flips:
-            st.dataframe(
+            grid(
                 pd.DataFrame([f.model_dump() | {"flipped": f.flipped} for f in flips]),
                 hide_index=True,
                 width="stretch",

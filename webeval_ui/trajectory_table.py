@@ -1,18 +1,19 @@
-"""The trajectory table of every list: its columns, pages of 500 rows from the index's SQL, the
-row that opens a trajectory, and the folders of the last list drawn.
+"""The trajectory table of every list: its columns (the core's `runs.list_columns`, drawn by kind,
+and the review columns), pages of 500 rows from the index's SQL, the row that opens a
+trajectory, and the folders of the last list drawn.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from webeval_core.runs import BarChoice, ListedTrajectory, TrajectoryFilter
-from webeval_ui.loaders import current_queries
+from webeval_core.runs import BarChoice, Column, TrajectoryFilter, Withheld, list_columns, page_frame
 from webeval_ui.page_links import open_trajectory
+from webeval_ui.review_mode import gated_queries, held_text, withheld_text
 from webeval_ui.state import Key, table_page_key
 from webeval_ui.widgets import selected_rows
 
@@ -22,26 +23,30 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-_TABLE_COLUMNS = {
-    "run": st.column_config.TextColumn("run", width="medium"),
-    "task_id": st.column_config.TextColumn("task", width="medium"),  # named ids: alltrails_find_23
-    "result": st.column_config.TextColumn("result", help="As counted in success rates"),
-    "site": st.column_config.TextColumn("site"),
-    "task_type": st.column_config.TextColumn("type"),
-    "intent": st.column_config.TextColumn("intent", width="large"),
-    "outcome": st.column_config.TextColumn("outcome"),
-    "status": st.column_config.TextColumn("status", help="WebArena-Verified verdict"),
-    "score": st.column_config.NumberColumn("score", format="%.2f"),
-    "steps": st.column_config.NumberColumn("steps"),
-    "duration_s": st.column_config.NumberColumn("duration (s)", format="%.0f"),
-    "tokens": st.column_config.NumberColumn("tokens"),
-    "tags": st.column_config.TextColumn("failure tags"),
-    "answer": st.column_config.TextColumn("answer", width="medium"),
+_REVIEW_COLUMNS = {
     "mine": st.column_config.CheckboxColumn("mine", help="Annotated by you"),
     "reviewers": st.column_config.NumberColumn("reviewers", help="Reviewers who annotated it"),
     "human": st.column_config.TextColumn("human", help="The reviewers' majority outcome"),
     "disagree": st.column_config.CheckboxColumn("disagree", help="Human majority vs the evaluator"),
 }
+"""The review columns a list gets in the app (`review_queue.review_rows`), after the core's."""
+
+
+def _config(column: Column) -> Any:
+    """A list column of the core (`runs.list_columns`) as Streamlit draws it: by its kind."""
+    spec = column.spec
+    if column.kind == "number":
+        return st.column_config.NumberColumn(column.label, help=spec.help, format=spec.number_format)
+    if column.kind == "flag":
+        return st.column_config.CheckboxColumn(column.label, help=spec.help)
+    return st.column_config.TextColumn(column.label, help=spec.help, width=spec.width)
+
+
+def table_columns() -> dict[str, Any]:
+    """The table's columns in order, each with its Streamlit config: the core's shown list
+    columns, then the review columns.
+    """
+    return {column.name: _config(column) for column in list_columns() if column.spec.shown} | _REVIEW_COLUMNS
 
 
 TABLE_PAGE_ROWS = 500
@@ -59,7 +64,7 @@ def trajectory_table(
 ) -> None:
     """Trajectories as a table (agent text shown as plain text); selecting a row opens it.
 
-    `listed`: the query parameters naming this list (pages/walk.list_params): the trajectory opened
+    `listed`: the query parameters naming this list (webeval_ui/list_walk.list_params): the trajectory opened
     gets previous / next through it. Long lists are paged (`TABLE_PAGE_ROWS`).
     """
     st.session_state[Key.LAST_TABLE_PATHS] = rows["path"].tolist()
@@ -72,21 +77,11 @@ def _draw_table(
     view = rows.assign(run=rows["run"].map(run_labels))
     if "tags" in view:
         view = view.assign(tags=view["tags"].map(", ".join))
-    picked = selected_rows(
-        view[[column for column in _TABLE_COLUMNS if column in view]], key, column_config=_TABLE_COLUMNS
-    )
+    config = table_columns()
+    picked = selected_rows(view[[column for column in config if column in view]], key, column_config=config)
     if picked:
         chosen = rows.iloc[picked[0]]
         open_trajectory(str(chosen["run"]), str(chosen["task_id"]), str(chosen["path"]), listed)
-
-
-def listed_frame(rows: tuple[ListedTrajectory, ...]) -> pd.DataFrame:
-    """One page of listed trajectories as a table's frame (the columns `_TABLE_COLUMNS` names)."""
-    import pandas as pd
-
-    return pd.DataFrame(
-        [row.model_dump() for row in rows], columns=list(ListedTrajectory.model_fields)
-    ).astype({"score": "float64", "duration_s": "float64", "value": "float64"})
 
 
 def _page_number(total: int, key: str) -> int:
@@ -117,9 +112,10 @@ def query_table(
     """The trajectories `criteria` and clicked `bars` keep, a page at a time from the index (SQL).
 
     `columns`: what the page's rows get before they are drawn (review columns). Returns how many
-    the list holds. Selecting a row opens it, as `trajectory_table` does.
+    the list holds. Selecting a row opens it, as `trajectory_table` does. Its verdicts are the
+    gate's (`gated_queries`): recorded as shown before the rows are drawn, or left out.
     """
-    queries = current_queries()
+    queries = gated_queries()
     chosen = bars or []
     wanted = max(1, int(st.session_state.get(table_page_key(key), 1)))
     page = queries.page(judge, criteria, chosen, offset=(wanted - 1) * TABLE_PAGE_ROWS, limit=TABLE_PAGE_ROWS)
@@ -130,7 +126,11 @@ def query_table(
         )
     # The whole list's folders are read only when asked for (re-scoring "the last filtered list").
     st.session_state[Key.LAST_TABLE_PATHS] = functools.partial(queries.paths, judge, criteria, chosen)
-    rows = listed_frame(page.rows)
+    if page.withheld == Withheld.NOT_RECORDED:
+        st.warning(withheld_text(page.detail), icon=":material/visibility_off:")
+    elif page.held:
+        st.caption(held_text(page.held, page.detail))
+    rows = page_frame(page)
     _draw_table(columns(rows) if columns is not None else rows, run_labels, key, listed)
     return page.total
 

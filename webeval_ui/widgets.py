@@ -1,13 +1,41 @@
 """Streamlit widgets the pages share, made cheaper or single-purpose: an expander drawn only when
-open, a grid whose row is picked.
+open, a grid whose row is picked; every grid and table of the app, each writing the one word for a
+missing value (`UNKNOWN`) where Streamlit would write "None".
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+
+from webeval_core.presentation import UNKNOWN
+from webeval_ui.untrusted import inert
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def grid(data: Any, **options: Any) -> Any:
+    """`st.dataframe(data, **options)` with `UNKNOWN` in every cell without a value: THE grid of the
+    app (Streamlit's own placeholder is "None"). Returns what st.dataframe returns.
+    """
+    return st.dataframe(data, placeholder=UNKNOWN, **options)
+
+
+def text_table(frame: pd.DataFrame) -> None:
+    """A table of long texts, wrapped (st.table renders Markdown: every text shown inert, a cell
+    without a value as `UNKNOWN`).
+    """
+    import pandas as pd
+
+    def cell(value: Any) -> Any:
+        if isinstance(value, str):
+            return inert(value)
+        return UNKNOWN if value is None or (isinstance(value, float) and pd.isna(value)) else value
+
+    st.table(frame.map(cell), hide_index=True)
 
 
 def lazy_expander(label: str, key: str) -> DeltaGenerator | None:
@@ -26,7 +54,7 @@ def selected_rows(data: Any, key: str, **options: Any) -> list[int]:
 
     `options`: more of `st.dataframe`'s (column_config, column_order).
     """
-    event = st.dataframe(
+    event = grid(
         data,
         key=key,
         on_select="rerun",

@@ -17,10 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from .checker import Checker, check
+from .harness_runs import write_harness_runs
 from .logs import core_log
 from .painter import render_all
 from .plan import DATA, JUDGE_SCORES, LIVE_RUNS, MODELS, NOTES, PLAN, RECIPES
-from .sites import SITES
+from .sites import SITES, render_url
 from .trajectory import Trajectory, expected_of, plan_trajectory, schedule
 from .writer import screenshot_frames, verify_report, write_json, write_trajectory
 
@@ -84,6 +85,8 @@ def generate(out: Path, jobs: int = 1) -> dict[str, Any]:
         mine = [t for t in trajectories if t.row in rows]
         report = out / mine[0].rel.rsplit("/traj/", 1)[0] / "verify_report.jsonl"
         report.write_text(verify_report(mine), encoding="utf-8")
+    raw_statuses = {rel: v["raw_text_status"] for rel, v in verdicts.items()}
+    verdicts |= write_harness_runs(out, trajectories, pngs, raw_statuses, render_url)
     write_json(out / "intended_verdicts.json", verdicts)
     score_officially(out)
     (out / "README.md").write_text(readme(trajectories, tasks, verdicts), encoding="utf-8")
@@ -132,9 +135,22 @@ def readme(
     template = (DATA / "sample_readme.md").read_text(encoding="utf-8")
     live = (f"| {t.row.task_id} | {t.task['task_data']['website']} | {NOTES[t.model.key, t.row.task_id]} |"
             for t in trajectories if "eval" not in t.task)  # fmt: skip
-    tables = {"models": "\n".join(models), "rows": "\n".join(rows), "live": "\n".join(live)}
+    tables = {"models": "\n".join(models), "rows": "\n".join(rows), "live": "\n".join(live),
+              "harnesses": harness_rows(verdicts)}  # fmt: skip
     names, dashes = " | ".join(m.name for m in MODELS), "---|" * len(MODELS)
     return template.format(tasks=len(PLAN), names=names, dashes=dashes, **tables)
+
+
+def harness_rows(verdicts: Mapping[str, Any]) -> str:
+    """The README's table of the other harnesses' trajectories."""
+    rows = []
+    for rel, v in verdicts.items():
+        if "harness" in v:
+            run = rel.split("/episodes/")[0] if "/episodes/" in rel else rel.rsplit("/", 1)[0]
+            reward = "-" if v["harness"] == "online-mind2web" else float(v["raw_text_status"] == "success")
+            cells = (run, v["harness"], v["task_id"], f"{v['model']} ({v['scenario']})", v["expected_status"])
+            rows.append("| `{}` | {} | {} | {} | {} | ".format(*cells) + f"{reward} |")
+    return "\n".join(rows)
 
 
 def tree_digest(root: Path) -> str:

@@ -198,6 +198,18 @@ def _live_run(run: dict[str, Any]) -> tuple[Model, tuple[PlanRow, ...]]:
 
 
 LIVE_RUNS = tuple(_live_run(run) for run in LIVE)
+
+
+@dataclass(frozen=True)
+class HarnessRow:
+    harness: str  # agentlab | cube-harness | online-mind2web | harbor
+    task_id: int
+    model: str  # the key of the model whose planned trajectory the harness replays
+    webjudge: bool | None = None  # Online-Mind2Web's own WebJudge: its verdict of the task
+    judged: str = ""  # and the reasoning of its final reply
+
+
+HARNESS_PLAN = tuple(HarnessRow(**row) for row in _PLAN["harnesses"])
 # (model key, task id) -> what goes wrong, when the scenario name does not say it all
 NOTES: dict[tuple[str, int], str] = _TABLES["notes"]
 # (model key, task id) -> the environment error of an aborted or crashed run

@@ -4,12 +4,17 @@ and shows new folders without a restart."""
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import SAMPLE_RUNS
 from tests.harness.builders import fara_folder
+from webeval_core.runs.background import RefreshStatus
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
 from webeval_ui.loaders import refresher
@@ -81,3 +86,37 @@ def test_folders_that_cannot_be_indexed_are_named_on_the_page(app, tmp_path: Pat
         w.value.replace("\\", "") for w in at.warning if "not indexed" in w.value
     ]  # markdown escapes
     assert f"{TRAJ}/r\ufffdsum\ufffd" in warning and "Rename them to index them" in warning
+
+
+def _noticed(status: RefreshStatus) -> bool:
+    """A refresh started by new score files is under way, or has read them."""
+    return status.for_scores or status.scores_read_at is not None
+
+
+def test_verdicts_written_by_another_process_appear_within_seconds(app, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """`webeval score ROOT` in a terminal while the app is open: no reload, no forced refresh; the
+    refresh thread sees the cache's `scores-written` marker move and reads the new score files."""
+    root = tmp_path / "root"
+    shutil.copytree(SAMPLE_RUNS / "webarena-verified-cli", root / "webarena-verified-cli")
+    shutil.copy(SAMPLE_RUNS / "webarena-verified-config.json", root)
+    for scores in root.glob("*/*/scores"):
+        shutil.rmtree(scores)
+    at = app(root=root)
+    _wait_finished(root, 1)
+    at.run()
+    assert "No verdicts yet." in [c.value for c in at.caption]
+
+    command = [sys.executable, "-m", "webeval_core.cli", "score", str(root), "--jobs", "1"]
+    scored = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    assert scored.returncode == 0, scored.stderr
+    written = time.monotonic()
+    service = refresher(str(root.resolve()))
+    while not _noticed(service.status()) and time.monotonic() - written < 10:
+        time.sleep(0.05)
+    assert _noticed(service.status()), "the new score files were not noticed within 10 s"
+    _wait_finished(root, 2)
+    at.run()
+
+    captions = [c.value for c in at.caption]
+    assert "No verdicts yet." not in captions
+    assert any(c.startswith("Figures changed: new score files read at ") for c in captions), captions

@@ -20,7 +20,7 @@ from webeval_core.presentation import NOT_SCORED
 from webeval_core.reading import load_trajectory
 from webeval_core.runs.index import build_index
 from webeval_ui.page_links import PAGES
-from webeval_ui.trajectory_tabs.navigation import TABS
+from webeval_ui.trajectory_tabs.tab_registry import TABS
 
 OpenPage = Callable[..., AppTest]
 
@@ -49,7 +49,10 @@ def _read(at: AppTest) -> str:
         *at.main.subheader,
     ]
     texts = [str(p.value) for p in parts] + [str(m.value) for m in at.main.metric]
-    tables = [df.value.to_csv(index=False, na_rep="") for df in at.main.dataframe]
+    # A grid's missing cell is drawn as its placeholder, "None" when it has none (what a browser
+    # shows); a static table's as "None".
+    tables = [df.value.to_csv(index=False, na_rep=df.proto.placeholder or "None") for df in at.main.dataframe]
+    tables += [t.value.to_csv(index=False, na_rep="None") for t in at.main.table]
     badges = [str(b.proto.body) for b in at.main.get("badge")]
     return "\n".join([*texts, *tables, *badges]).replace("\\", "")
 
@@ -136,3 +139,18 @@ def test_tokens_never_recorded_are_missing_not_zero(app: OpenPage, agent_logs: P
         (tokens,) = [df.value["tokens"] for df in at.main.dataframe if "tokens" in df.value.columns]
         assert (tokens == 0).sum() == 0, root
         assert bool(tokens.notna().any()) is recorded, root
+
+
+def test_every_grid_and_table_is_drawn_by_the_widgets_that_write_the_missing_word() -> None:
+    """A page or tab calling st.dataframe or st.table itself would draw Streamlit's "None" again:
+    every one goes through webeval_ui.widgets (grid, selected_rows, text_table)."""
+    repo = Path(__file__).resolve().parents[2]
+    sources = [*(repo / "webeval_ui").rglob("*.py"), *(repo / "pages").glob("*.py")]
+    direct = [
+        f"{path.relative_to(repo)}:{number}"
+        for path in sources
+        if path.name != "widgets.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\bst\.(dataframe|table|data_editor)\(", line)
+    ]
+    assert direct == []

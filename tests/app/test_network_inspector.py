@@ -10,7 +10,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from tests.harness.har_builders import GITLAB, entry, response_text, wav_folder, write_config
-from tests.harness.trace_recorder import JSON_BODY, record_trace
+from tests.harness.trace_recorder import JSON_BODY
 from webeval_core.presentation.network_detail import PLAYWRIGHT_POST_LIMIT
 from webeval_ui.trajectory_tabs.network_tab import inert
 
@@ -102,10 +102,12 @@ def test_a_selected_request_shows_its_detail(app: OpenPage, tmp_path: Path) -> N
     assert ["Cookie", "_gitlab_session=abc"] in at.dataframe[2].value.values.tolist()
 
 
-def test_a_playwright_trace_opens_with_its_bodies(app: OpenPage, tmp_path: Path) -> None:
+def test_a_playwright_trace_opens_with_its_bodies(
+    app: OpenPage, tmp_path: Path, playwright_trace: Path
+) -> None:
     root = tmp_path / "runs"
     folder = wav_folder(root, 132, response_text("RETRIEVE", data=["7"]), None)
-    record_trace(tmp_path, folder / "trace.zip")
+    shutil.copy(playwright_trace, folder / "trace.zip")
     write_config(root / "webarena-verified-config.json")
     at = _open(app, root)
     assert not at.warning  # task 132 checks no post data
@@ -128,10 +130,12 @@ def test_a_trace_that_cannot_be_read_is_named(app: OpenPage, tmp_path: Path) -> 
     assert [e.value for e in at.error] == [f"{inert('network.zip')} cannot be used: {inert(reason)}"]
 
 
-def test_evaluator_limits_are_flagged_where_they_decide(app: OpenPage, tmp_path: Path) -> None:
+def test_evaluator_limits_are_flagged_where_they_decide(
+    app: OpenPage, tmp_path: Path, playwright_trace: Path
+) -> None:
     root = tmp_path / "runs"
     mutate = wav_folder(root, 389, response_text("MUTATE"), None)  # a check on post data
-    record_trace(tmp_path, mutate / "trace.zip")
+    shutil.copy(playwright_trace, mutate / "trace.zip")
     wav_folder(root, 22, response_text("RETRIEVE", "NOT_FOUND_ERROR"), _demo_like_entries())
     write_config(root / "webarena-verified-config.json")
     warnings = {task: [w.value for w in _open(app, root, task).warning] for task in ("389", "22")}

@@ -16,11 +16,13 @@ from streamlit.testing.v1 import AppTest
 
 from tests.app.conftest import Sample, expected
 from tests.harness.builders import wav_folder, write_score
+from webeval_core.presentation.charts import DETAILED_RUNS
 from webeval_core.runs import metrics
 from webeval_core.runs.discovery import run_of
 from webeval_core.runs.index import build_index
 from webeval_core.runs.trajectory_filter import FAIL, PASS
 from webeval_core.scoring import verdicts
+from webeval_core.support import percent
 from webeval_ui.state import Key, table_page_key
 from webeval_ui.trajectory_table import TABLE_PAGE_ROWS
 from webeval_ui.untrusted import inert
@@ -30,9 +32,9 @@ FAILURES = "Outcomes and failures"  # the lazy tab holding the outcome and taxon
 
 
 def metric_rows(at: AppTest) -> list[dict[str, str]]:
-    """The headline metrics, six per run, as label -> shown value."""
+    """The headline metrics, seven per run, as label -> shown value."""
     shown = [(m.label, str(m.value)) for m in at.metric]
-    return [dict(shown[i : i + 6]) for i in range(0, len(shown), 6)]
+    return [dict(shown[i : i + 7]) for i in range(0, len(shown), 7)]
 
 
 def figure(at: AppTest, key: str) -> dict[str, Any]:
@@ -58,27 +60,44 @@ def table(at: AppTest) -> pd.DataFrame:
     return at.dataframe[-1].value
 
 
+def _shown(head: metrics.Headline) -> dict[str, str]:
+    """A headline as its row of metrics shows it."""
+    return {
+        "Trajectories": str(head.trajectories),
+        "Finished": str(head.finished),
+        # A run the judge scored none of (the live-web run, by the official evaluator) has no rate.
+        "Success rate": percent(head.success_rate),
+        "Passed": f"{head.passed} / {head.counted}",
+        "No answer": str(head.no_answer),
+        "Aborted": str(head.aborted),
+        "Scoring errors": str(head.scoring_errors),
+    }
+
+
+def few_runs(sample: Sample) -> list[list[str]]:
+    """The sample's run labels, DETAILED_RUNS at a time: the Overview opened on that few draws a
+    row of metrics per run and labels every bar (with more it pools them)."""
+    labels = list(metrics.run_labels(expected(sample.root)[0].runs).values())
+    return [labels[first : first + DETAILED_RUNS] for first in range(0, len(labels), DETAILED_RUNS)]
+
+
 def test_headline_numbers_equal_metrics_and_the_scorer(app, sample: Sample) -> None:
-    at = app(PAGE)
     index, frame = expected(sample.root)
     labels = metrics.run_labels(index.runs)
     heads = metrics.headlines(frame)
-    assert len(heads) >= 3  # two Fara runs and the CLI-layout folder
-    rows = metric_rows(at)
-    assert len(rows) == len(heads)
+    assert len(heads) > DETAILED_RUNS  # two Fara runs, the CLI layout, the live web, four harnesses
+    at = app(PAGE)  # every run shown: one pooled row, then a table of the runs
     assert [m.value for m in at.markdown if m.value.startswith("**")] == [
-        f"**{inert(labels[run])}**" for run in heads
+        f"**All {len(heads)} runs, pooled**"
     ]
-    for row, head in zip(rows, heads.values(), strict=True):
-        assert row == {
-            "Trajectories": str(head.trajectories),
-            # A run the judge scored none of (the live-web run, by the official evaluator) has no rate.
-            "Success rate": "–" if head.success_rate is None else f"{head.success_rate:.1%}",
-            "Passed": f"{head.passed} / {head.counted}",
-            "No answer": str(head.no_answer),
-            "Aborted": str(head.aborted),
-            "Scoring errors": str(head.scoring_errors),
-        }
+    assert metric_rows(at) == [_shown(metrics.headline(frame))]
+    for chosen in few_runs(sample):
+        at = app(PAGE, shown_runs=chosen)
+        mine = {run: head for run, head in heads.items() if labels[run] in chosen}
+        assert [m.value for m in at.markdown if m.value.startswith("**")] == [
+            f"**{inert(labels[run])}**" for run in mine
+        ]
+        assert metric_rows(at) == [_shown(head) for head in mine.values()]
     # The scorer's own tally (success / scored per run) is an independent computation of the rate.
     tallies: dict[str, Counter[str]] = {}
     for outcome in sample.outcomes:
@@ -160,9 +179,10 @@ def test_a_root_of_many_runs_opens_on_its_latest_and_pools_them_all(app, tmp_pat
 
 
 def test_few_runs_label_every_bar(app, sample: Sample) -> None:
-    spec = figure(app(PAGE), "chart_site")
+    spec = figure(app(PAGE, shown_runs=few_runs(sample)[0]), "chart_site")
     for trace in spec["data"]:
         assert trace["text"] == [f"{p[3]}/{p[4]}" for p in trace["customdata"]]
+    assert all(not trace.get("text") for trace in figure(app(PAGE), "chart_site")["data"])  # eight: none
 
 
 def test_sample_runs_show_a_real_mix(app, sample: Sample) -> None:
@@ -208,7 +228,8 @@ def test_templates_and_distributions_tabs(app, sample: Sample) -> None:
     at = app(PAGE, view="Distributions")
     steps = figure(at, "hist_steps")
     assert sorted(x for t in steps["data"] for x in t["x"]) == sorted(frame["steps"])
-    stats = at.dataframe[0].value.set_index(["measure", "run"])  # the runs table is closed (lazy)
+    # the runs table is closed (lazy); the first table may be the pooled headline's runs
+    stats = next(d.value for d in at.dataframe if "measure" in d.value.columns).set_index(["measure", "run"])
     labels = metrics.run_labels(expected(sample.root)[0].runs)
     want = frame.groupby("run")["steps"].agg(["count", "min", "max"])
     for run, row in want.iterrows():
@@ -242,6 +263,8 @@ def test_clicking_taxonomy_buckets_keeps_any_clicked_tag(app) -> None:
     click(at, "chart_taxonomy", *picked)
     rows = table(at)
     assert len(rows) == sum(p[3] for p in picked)
+    # Every episode that ended "answered" has its answer read (cube-harness's too: its submit_response
+    # action's arguments), so these tags hold only the runs that gave none or crashed.
     assert set(rows["outcome"]) <= {"no_answer", "aborted"}
 
 
@@ -292,7 +315,8 @@ def test_overview_of_1000_trajectories_pages_its_table(app, big_root: Path, warm
         st.cache_data.clear()
     at.run()
     assert not at.exception
-    assert [m.value for m in at.metric][:2] == ["500", "55.6%"]
+    shown = metric_rows(at)[0]  # the first run's row of metrics
+    assert (shown["Trajectories"], shown["Success rate"]) == ("500", "55.6%")
     assert len(table(at)) == TABLE_PAGE_ROWS  # the first page of the 1,000 rows
     assert at.number_input(key=table_page_key(Key.OVERVIEW_TABLE)).max == 1000 // TABLE_PAGE_ROWS
     first_page = table(at)

@@ -24,6 +24,7 @@ from webeval_core.review import (
 )
 from webeval_core.runs.index import build_index
 from webeval_core.runs.trajectory_filter import TrajectoryFilter
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 from webeval_ui.state import Key, correction_field_key, label_key, review_field_key
 from webeval_ui.untrusted import inert
 
@@ -153,7 +154,7 @@ def test_a_viewer_cannot_annotate_and_a_reviewer_can(app: OpenPage, sample: Samp
     at.button(key=label_key(review_field_key(Key.REVIEW_OUTCOME, run, task), "failure")).click().run()
     at.button(key=Key.REVIEW_SAVE).click().run()
     assert not at.exception
-    assert [a.reviewer for a in open_store(str(roles)).annotations()] == ["ann"]
+    assert [a.reviewer for a in open_store(str(roles)).annotations(OUTSIDE_REVIEW)] == ["ann"]
 
 
 def test_a_reviewer_may_not_propose_a_correction_nor_rescore(

@@ -31,6 +31,7 @@ from webeval_core.review import (
 from webeval_core.runs.index import build_index
 from webeval_core.runs.judges import judge_label
 from webeval_core.runs.trajectory_filter import TrajectoryFilter
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 from webeval_ui.state import Key, correction_field_key, label_key, review_field_key
 
 TRAJECTORY = "pages/trajectory.py"
@@ -75,13 +76,13 @@ def test_annotating_needs_a_reviewer_and_an_outcome_and_keeps_the_reviewer(
     assert re.fullmatch(r"Informed: the official verdict in force is \w+ \(from .+\)\.", informed)
     at.button(key=Key.REVIEW_SAVE).click().run()  # nothing preselected: no outcome, no save
     assert ["Choose an outcome first" in e.value for e in at.error] == [True]
-    assert open_store(store_file).annotations() == []
+    assert open_store(store_file).annotations(OUTSIDE_REVIEW) == []
     _click_label(at, (run, task), Key.REVIEW_OUTCOME, "failure")
     _click_label(at, (run, task), Key.REVIEW_PROCESS, "unsafe")
     at.text_area(key=_text_box_key((run, task))).input("deleted the *wrong* <b>repo</b>")
     at.button(key=Key.REVIEW_SAVE).click().run()
     assert not at.exception
-    (saved,) = open_store(store_file).annotations()
+    (saved,) = open_store(store_file).annotations(OUTSIDE_REVIEW)
     assert (saved.run, saved.task_id, saved.reviewer, saved.stage) == (
         run,
         task,
@@ -110,7 +111,7 @@ def test_the_failure_in_the_taxonomy_is_saved_with_the_judgement(
     steps.input("four").run()
     at.button(key=Key.REVIEW_SAVE).click().run()  # steps that are not numbers: nothing saved
     assert any("failing steps as numbers" in e.value for e in at.error)
-    assert open_store(store_file).annotations() == []
+    assert open_store(store_file).annotations(OUTSIDE_REVIEW) == []
     at.text_input(key=review_field_key(Key.REVIEW_STEPS, *item)).input("5, 4").run()
     codes = at.multiselect(key=review_field_key(Key.REVIEW_ERROR_CODES, *item))
     # Codes are named; task codes (7.x, 8.x) have their own box.
@@ -120,7 +121,7 @@ def test_the_failure_in_the_taxonomy_is_saved_with_the_judgement(
     at.multiselect(key=review_field_key(Key.REVIEW_TASK_CODES, *item)).select("7.1").run()
     at.button(key=Key.REVIEW_SAVE).click().run()
     assert not at.exception
-    (saved,) = open_store(store_file).annotations()
+    (saved,) = open_store(store_file).annotations(OUTSIDE_REVIEW)
     assert (saved.failing_steps, saved.error_codes, saved.task_codes) == ((4, 5), ("2.1",), ("7.1",))
     assert at.text_input(key=review_field_key(Key.REVIEW_STEPS, *item)).value == ""  # cleared for the next
     assert at.multiselect(key=review_field_key(Key.REVIEW_ERROR_CODES, *item)).value == []
@@ -160,7 +161,7 @@ def test_a_blind_queue_hides_verdicts_until_saved_then_moves_to_the_next_item(
     assert not at.exception
     second = (at.query_params["run"], at.query_params["task"])
     assert second != first
-    (saved,) = open_store(store_file).annotations()
+    (saved,) = open_store(store_file).annotations(OUTSIDE_REVIEW)
     assert (saved.item, saved.stage, saved.reviewer) == (first, Stage.BLIND, "bob")
 
 
@@ -300,7 +301,9 @@ def test_a_stopped_server_keeps_the_form_and_saving_works_once_it_is_back(
     finally:
         postgres.start()
     at.button(key=Key.REVIEW_SAVE).click().run()
-    assert [a.justification for a in open_store(url).annotations()] == ["kept while the server is down"]
+    assert [a.justification for a in open_store(url).annotations(OUTSIDE_REVIEW)] == [
+        "kept while the server is down"
+    ]
 
 
 def test_a_task_correction_shows_the_flips_and_is_saved(

@@ -22,9 +22,10 @@ from webeval_core.review import (
 from webeval_core.review.annotations import Revealed
 from webeval_core.runs.index import build_index
 from webeval_core.runs.trajectory_filter import TrajectoryFilter
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 from webeval_ui.page_links import PAGES
 from webeval_ui.state import Key, label_key, review_field_key
-from webeval_ui.trajectory_tabs.navigation import TABS
+from webeval_ui.trajectory_tabs.tab_registry import TABS
 
 OpenPage = Callable[..., AppTest]
 QUEUE = "blind all"
@@ -35,8 +36,18 @@ TRAJECTORY_PAGE = PAGES["trajectory"]
 def store_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
     location = str(tmp_path / "annotations.sqlite")
     monkeypatch.setenv("WEBEVAL_ANNOTATIONS", location)
-    save_queue(open_store(location), ReviewQueue(name=QUEUE, stage=Stage.BLIND, criteria=TrajectoryFilter()))
+    # Ann's: a blind queue open to anyone would hold its items on every list cat opens (Gate.elsewhere).
+    queue = ReviewQueue(name=QUEUE, stage=Stage.BLIND, criteria=TrajectoryFilter(), reviewers=("ann",))
+    save_queue(open_store(location), queue)
     return location
+
+
+def _queue_made_after(store_file: str, reviewer: str) -> str:
+    """A blind queue over everything for `reviewer`, made now (after what they saw)."""
+    name = f"blind for {reviewer}"
+    queue = ReviewQueue(name=name, stage=Stage.BLIND, criteria=TrajectoryFilter(), reviewers=(reviewer,))
+    save_queue(open_store(store_file), queue)
+    return name
 
 
 def _scored_item(sample: Sample) -> tuple[str, str]:
@@ -97,12 +108,45 @@ def test_the_list_outside_review_mode_records_what_it_showed(
     item = _scored_item(sample)
     app("pages/trajectories.py", reviewer="Cat")
     # Cat saw the item's verdict in the list: her later save from a blind queue is informed.
-    at = app("pages/trajectory.py", run=item[0], task=item[1], tab="Annotate", queue=QUEUE, reviewer="cat")
+    queue = _queue_made_after(store_file, "cat")
+    at = app("pages/trajectory.py", run=item[0], task=item[1], tab="Annotate", queue=queue, reviewer="cat")
     at.button(key=label_key(review_field_key(Key.REVIEW_OUTCOME, *item), "success")).click().run()
     at.button(key=Key.REVIEW_SAVE).click().run()
-    (saved,) = open_store(store_file).annotations()
+    (saved,) = open_store(store_file).annotations(OUTSIDE_REVIEW)
     assert (saved.reviewer, saved.stage, saved.revealed) == ("cat", Stage.INFORMED, Revealed.VERDICT)
     assert any("Saved as informed" in s.value for s in at.success)
+
+
+def test_a_blind_queue_to_work_keeps_its_items_blank_on_the_lists_a_reviewer_opens_first(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    """Issue 49: a sign-in lands on the Overview; a reviewer's blind queue not yet opened must not be
+    spent by it. Its items show no verdict there and are not recorded, so the later save is blind;
+    the list says why, and the trajectory page offers to show them."""
+    item = _scored_item(sample)
+    queue = _queue_made_after(store_file, "dan")
+    at = app("pages/overview.py", reviewer="dan")
+    assert not at.exception, [e.value for e in at.exception]
+    assert f'pending in your blind queue "{queue}"' in _texts(at)
+    assert open_store(store_file).revealed("dan") == set()
+    at = app("pages/trajectory.py", run=item[0], task=item[1], tab="Annotate", reviewer="dan")
+    assert "still to be judged blind" in _texts(at) and at.button(key=Key.RELEASE)
+    at.button(key=label_key(review_field_key(Key.REVIEW_OUTCOME, *item), "success")).click().run()
+    at.button(key=Key.REVIEW_SAVE).click().run()
+    (saved,) = open_store(store_file).annotations(OUTSIDE_REVIEW)
+    assert (saved.reviewer, saved.stage, saved.revealed) == ("dan", Stage.BLIND, Revealed.NONE)
+
+
+def test_show_its_verdicts_releases_one_held_item_recorded_first(
+    app: OpenPage, sample: Sample, store_file: str
+) -> None:
+    item = _scored_item(sample)
+    _queue_made_after(store_file, "dan")
+    at = app("pages/trajectory.py", run=item[0], task=item[1], tab="Judges", reviewer="dan")
+    at.button(key=Key.RELEASE).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert open_store(store_file).revealed("dan") == {item}
+    assert "still to be judged blind" not in _texts(at)
 
 
 def test_the_annotate_tab_owns_its_keys_and_the_walk_bar_gives_up_f(app: OpenPage, sample: Sample) -> None:
@@ -146,11 +190,12 @@ def test_a_page_that_shows_verdicts_records_them_before_a_blind_save(
     item = _scored_item(sample)
     app(page, reviewer="Cat", **query)
     assert item in open_store(store_file).revealed("cat")
-    at = app("pages/trajectory.py", run=item[0], task=item[1], tab="Annotate", queue=QUEUE, reviewer="cat")
+    queue = _queue_made_after(store_file, "cat")
+    at = app("pages/trajectory.py", run=item[0], task=item[1], tab="Annotate", queue=queue, reviewer="cat")
     assert "blind review: verdicts hidden" not in _texts(at)  # revealed: done with its blind pass
     at.button(key=label_key(review_field_key(Key.REVIEW_OUTCOME, *item), "success")).click().run()
     at.button(key=Key.REVIEW_SAVE).click().run()
-    (saved,) = open_store(store_file).annotations()
+    (saved,) = open_store(store_file).annotations(OUTSIDE_REVIEW)
     assert (saved.stage, saved.revealed) == (Stage.INFORMED, Revealed.VERDICT)
 
 
@@ -208,7 +253,7 @@ def test_the_annotate_form_keeps_its_draft_across_tab_switches(
         at.text_area(key=review_field_key(Key.REVIEW_JUSTIFICATION, *item)).value == "clicked the wrong tab"
     )
     at.button(key=Key.REVIEW_SAVE).click().run()
-    (saved,) = open_store(store_file).annotations()
+    (saved,) = open_store(store_file).annotations(OUTSIDE_REVIEW)
     assert (saved.outcome, saved.process) == ("failure", "harmless_mistake")
     assert (saved.failing_steps, saved.error_codes, saved.justification) == (
         (4,),
@@ -296,6 +341,9 @@ def test_a_blind_reviewer_keeps_the_network_evidence_without_its_verdict(
     tables = [df.value for df in at.main.dataframe]
     assert any("url" in t.columns and "method" in t.columns for t in tables)  # the requests
     assert any("must not happen" in t.columns for t in tables)  # the task's checks
+    # Beside the requests, no column that reads as a mark on them (issue 49: a "check" column).
+    marks = {"check", "status", "match", "matched", "kept", "passed"}
+    assert all(marks.isdisjoint(t.columns) for t in tables if "must not happen" in t.columns)
     assert not [b for b in at.main.get("badge") if "check " in str(b.proto)]  # no check's verdict
     _assert_blind(at, "Network")
     assert open_store(store_file).revealed("ann") == set()

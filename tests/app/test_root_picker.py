@@ -151,3 +151,24 @@ def test_a_folder_typed_outside_the_allowed_roots_is_refused(app, sample: Sample
     (error,) = at.sidebar.error
     assert "not a folder this server may open" in error.value
     assert at.sidebar.expander[0].label == f"Root folder: {inert(sample.root.name)}"
+
+
+def test_an_empty_root_says_how_to_open_another_and_that_way_works(
+    app, sample: Sample, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its folders hold no trajectory either, so "choose another in the sidebar" cannot work: the
+    page offers the other roots the server may open (a button each), else how to start it on one."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    at = app(root=empty)
+    assert "No trajectory folders found under" in at.info[0].value
+    said = " ".join(m.value for m in at.markdown)
+    assert "`webeval app FOLDER`" in said and "`--allow-root FOLDER`" in said
+    assert not at.main.button  # no other root to open: nothing to press
+
+    _allow(monkeypatch, sample.root)
+    at = app(root=empty)
+    (button,) = [b for b in at.main.button if b.label == inert(str(sample.root))]
+    button.click().run()
+    assert not at.exception
+    assert _trajectories_shown(at) == len(list(iter_trajectory_dirs(sample.root)))

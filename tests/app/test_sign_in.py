@@ -18,6 +18,7 @@ from tests.conftest import Sample
 from webeval_core.policy.access import READ_ONLY_ENV, ROLES_ENV, SIGN_IN_ENV, AccessPolicy, acting_as
 from webeval_core.review import OFFICIAL, judge_verdicts, open_store
 from webeval_core.runs.index import build_index
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 from webeval_ui.state import Key, label_key, review_field_key
 from webeval_ui.untrusted import inert
 
@@ -82,7 +83,7 @@ def test_the_signed_in_identity_is_the_reviewer_whatever_a_link_names(
     at.button(key=Key.REVIEW_SAVE).click().run()
     assert not at.exception, [e.value for e in at.exception]
     store = open_store(str(signed_in_server), AccessPolicy(read_only=True))
-    assert [(a.reviewer, a.signed_in) for a in store.annotations()] == [
+    assert [(a.reviewer, a.signed_in) for a in store.annotations(OUTSIDE_REVIEW)] == [
         ("ann@example.org", "ann@example.org")
     ]
     store.close()

@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest
 from tests.app.conftest import Sample
 from tests.harness.builders import Act, fara_folder, snapshot
 from webeval_core.presentation.wording import download_name
+from webeval_core.reading.formats import formats
 from webeval_core.reading.response import parse_agent_response
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
@@ -167,7 +168,7 @@ def test_every_layout_and_log_generation_renders(app: OpenPage, sample: Sample) 
     kinds: dict[tuple[str, str | None, bool], tuple[str, Trajectory]] = {}
     for key, t in _sample(sample.root):
         kinds.setdefault((t.layout, t.log_generation, bool(t.screenshots)), (key, t))
-    assert {layout for layout, _, _ in kinds} == {"fara", "webarena-verified"}
+    assert {layout for layout, _, _ in kinds} == {f.name for f in formats()}  # the other harnesses: four
     assert len({generation for _, generation, _ in kinds}) >= 3
     for (layout, _, _), (run_key, trajectory) in kinds.items():
         at = app(PAGE, sample.root, run=run_key, task=trajectory.task_id)
@@ -175,7 +176,7 @@ def test_every_layout_and_log_generation_renders(app: OpenPage, sample: Sample) 
             assert _step_heading(at)
         else:
             assert any("Nothing to replay" in i.value for i in at.info), layout
-        for tab in ("Expected vs actual", "Network", "Evidence", "Re-score"):
+        for tab in ("Expected vs actual", "Network", "Evidence", "Judges", "Re-score"):
             _show_tab(at, tab)
             assert not at.exception, (layout, tab, at.exception)
 

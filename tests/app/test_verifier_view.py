@@ -11,10 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.app.test_overview import click, figure, table
 from tests.harness.verifier_files import (
+    EXAMPLE_SHAPED_REASONING,
+    EXAMPLE_SHAPED_RESPONSE,
     HAND_WRITTEN_CODES,
     HAND_WRITTEN_RESPONSE,
     JUDGE,
@@ -105,6 +108,17 @@ def test_the_run_report_rows_and_their_differences(app: OpenPage, tmp_path: Path
     assert errors["error"].tolist() == ["TimeoutError: the judge did not answer"]
 
 
+def test_a_named_reviewer_sees_only_this_trajectory_s_error_rows(
+    app: OpenPage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another trajectory's error row may hold its verdicts: for a reviewer whose views are
+    recorded it is on that trajectory's page, not listed here unrecorded."""
+    monkeypatch.setenv("WEBEVAL_ANNOTATIONS", str(tmp_path / "annotations.sqlite"))
+    at = app(PAGE, verifier_root(tmp_path), run=RUN, task=TASK, tab="Judges", reviewer="cat")
+    assert "**Error rows of the report about this trajectory** (0)" in [m.value for m in at.markdown]
+    assert "TimeoutError: the judge did not answer" not in _shown(at)
+
+
 def test_an_older_generation_shows_what_it_holds(app: OpenPage, tmp_path: Path) -> None:
     at = app(PAGE, verifier_root(tmp_path, OLDER_RESPONSE), run=RUN, task=TASK, tab="Judges")
     assert not at.exception
@@ -156,3 +170,35 @@ def test_the_trajectories_page_filters_by_error_code(app: OpenPage, tmp_path: Pa
     assert table(at)["task_id"].tolist() == [TASK, SECOND]
     at.multiselect(key="codes").set_value([f"{JUDGE}: 3.2.1 API-sniffing"]).run()
     assert table(at)["task_id"].tolist() == [TASK]
+
+
+def test_the_reasoning_fara_wrote_in_the_rubric_check_fills_the_judges_tab(
+    app: OpenPage, tmp_path: Path
+) -> None:
+    at = app(PAGE, verifier_root(tmp_path, EXAMPLE_SHAPED_RESPONSE), run=RUN, task=TASK, tab="Judges")
+    assert not at.exception
+    verdicts = next(f.value for f in (*at.table, *at.dataframe) if "reasoning" in f.value.columns)
+    outcome = verdicts[verdicts["verdict"] == "outcome"]
+    assert outcome["reasoning"].tolist() in ([EXAMPLE_SHAPED_REASONING], [inert(EXAMPLE_SHAPED_REASONING)])
+
+
+def test_online_mind2webs_own_webjudge_is_shown_in_full(app: OpenPage, tmp_path: Path) -> None:
+    from tests.harness.mind2web_writer import Judged, write_autoeval, write_result
+
+    results = tmp_path / "seeact"
+    write_result(results, "a1", ["TYPE: Lisbon", "CLICK: Search", "ANSWER"], "Hotel Avenida")
+    write_autoeval(results, tmp_path / "seeact_result", [Judged("a1", False, image_scores=(1, 4, 2))])
+    at = app(PAGE, tmp_path, run="seeact", task="a1", tab="Judges")
+    assert not at.exception, [e.value for e in at.exception]
+    shown = _shown(at)
+    assert 'Thoughts: The agent reached the page that holds the answer.\nStatus: "failure"' in shown
+    assert "1. Find the answer the task asks for." in shown  # its key points
+    assert "**Screenshots scored** (1 of 3 shown to the final judgement)" in shown
+    (scored,) = [d.value for d in at.dataframe if "shown to the final judgement" in d.value.columns] or [
+        t.value for t in at.table if "shown to the final judgement" in t.value.columns
+    ]
+    assert scored["score"].tolist() == [1, 4, 2]
+    assert any(
+        inert("webjudge-online-mind2web-o4-mini") in m.value for m in at.markdown if "badge[" in m.value
+    )
+    assert shown.count('Status: "failure"') == 1  # not shown again among the judges' replies

@@ -41,7 +41,7 @@ def test_headline_metrics_are_never_cut(app: App, width: int) -> None:
     app.page.set_viewport_size({"width": width, "height": 1000})
     app.goto("", "Overview", "Success by site")
     values = app.page.evaluate(_METRICS_CUT_JS)
-    assert len(values) >= 12  # two runs, six metrics each
+    assert len(values) >= 7  # the sample's eight runs pooled in one row of seven metrics
     assert not [v for v in values if v["cut"] or "…" in v["text"]], values
     rates = [v["text"] for v in values if "%" in v["text"]]
     assert rates and all(rate.rstrip("%").replace(".", "").isdigit() for rate in rates), rates

@@ -119,12 +119,17 @@ def test_a_judges_disagree_cell_lists_what_it_counts_and_the_list_is_walked(app:
     # The grid is a canvas: click the row's last cell (the grid ends with its last column), then
     # move left to the pair's column with the keyboard, as a keyboard user would.
     numbers = sorted({c for c, _ in cells if c}, key=lambda c: int(c.rstrip(".")))
-    box = matrix.bounding_box()
-    assert box is not None
-    app.page.mouse.click(box["x"] + box["width"] - 8, box["y"] + HEADER_PX + ROW_PX * row + ROW_PX // 2)
-    for _ in range(len(numbers) - 1 - numbers.index(column)):
-        app.page.keyboard.press("ArrowLeft")
-    app.wait(app.main.get_by_text(re.compile(r"^1 trajectory where the .* disagree")))
+    listed = app.main.get_by_text(re.compile(r"^1 trajectory where the .* disagree"))
+    for _ in range(2):  # a background refresh that read new score files redraws the grid once
+        box = matrix.bounding_box()
+        assert box is not None
+        app.page.mouse.click(box["x"] + box["width"] - 8, box["y"] + HEADER_PX + ROW_PX * row + ROW_PX // 2)
+        for _ in range(len(numbers) - 1 - numbers.index(column)):
+            app.page.keyboard.press("ArrowLeft")
+        app.wait()
+        if listed.count():
+            break
+    app.wait(listed)
     app.assert_no_exception()
     app.shot("judges-sample-disagree-cell")
     _grid_row(app, app.main.locator("[data-testid='stDataFrame']").last, 0)

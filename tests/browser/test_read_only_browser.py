@@ -29,18 +29,14 @@ from webeval_core.review import (
 )
 from webeval_core.runs.index import build_index
 from webeval_core.runs.trajectory_filter import TrajectoryFilter
-from webeval_ui.trajectory_tabs.navigation import TABS
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
+from webeval_ui.page_links import PAGE_REGISTRY
+from webeval_ui.trajectory_tabs.tab_registry import TABS
 
 HOST = "0.0.0.0"
 READ_ONLY = "This server is read-only"
-PAGES = (
-    ("home", "Overview"),
-    ("trajectories", "Trajectories"),
-    ("compare", "Compare runs"),
-    ("tasks", "Tasks"),
-    ("review", "Review"),
-    ("agreement", "Agreement"),
-)
+# Every page of the app's registry; the Trajectory page is walked tab by tab below.
+PAGES = [(page.url_path, page.title) for name, page in PAGE_REGISTRY.items() if name != "trajectory"]
 # What a tab shows once drawn in read-only mode, when it says something of its own.
 TAB_TEXT = {"Re-score": f"{READ_ONLY}: re-scoring", "Annotate": f"{READ_ONLY}: annotations are not saved"}
 
@@ -156,7 +152,7 @@ def test_a_read_only_server_on_postgres_never_shows_its_password(
         finally:
             stop_server(process)
         store = open_store(url, AccessPolicy(read_only=True))
-        assert [a.reviewer for a in store.annotations()] == ["ann"]
+        assert [a.reviewer for a in store.annotations(OUTSIDE_REVIEW)] == ["ann"]
         assert len(store.records("queue")) == 1
         assert store.shown(*item, "bob") == set()
         store.close()

@@ -20,6 +20,7 @@ from tests.browser.conftest import ARTIFACTS, RENDER_MS
 from tests.browser.streamlit_server import REPO, free_port, stop_server, wait_healthy
 from tests.browser.test_app_browser import _image_src, _pick, _step_heading
 from tests.harness.azurite import RemoteSample, azurite_sample, blob_listing
+from webeval_core.runs.discovery import iter_trajectory_dirs
 from webeval_core.serving.server import streamlit_command
 
 if TYPE_CHECKING:
@@ -78,7 +79,8 @@ def test_the_pages_read_the_remote_root_as_the_local_one(
     remote_app.assert_no_exception()
     remote_app.shot("remote-overview")
 
-    remote_app.goto("trajectories", "Trajectories", "97 of 97 trajectories")
+    count = sum(1 for _ in iter_trajectory_dirs(azurite_sample.local))  # of every format
+    remote_app.goto("trajectories", "Trajectories", f"{count} of {count} trajectories")
     remote_app.assert_no_exception()
 
     stepper = _pick(azurite_sample.local, min_steps=4)

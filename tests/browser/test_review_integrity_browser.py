@@ -39,6 +39,7 @@ from webeval_core.review.annotations import Revealed
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import trajectory_frame
 from webeval_core.runs.trajectory_filter import TrajectoryFilter
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 
 if TYPE_CHECKING:
     from conftest import App
@@ -66,7 +67,9 @@ class Team:
     def rows(self, reviewer: str | None = None) -> list[Annotation]:
         store = open_store(self.store)
         try:
-            return [a for a in store.annotations() if reviewer is None or a.reviewer == reviewer]
+            return [
+                a for a in store.annotations(OUTSIDE_REVIEW) if reviewer is None or a.reviewer == reviewer
+            ]
         finally:
             store.close()
 

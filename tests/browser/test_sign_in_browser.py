@@ -50,6 +50,7 @@ from webeval_core.review.annotations import Revealed
 from webeval_core.runs.index import build_index
 from webeval_core.runs.metrics import trajectory_frame
 from webeval_core.runs.trajectory_filter import TrajectoryFilter
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 from webeval_core.scoring.score_writer import WRITERS_FILE
 
 ROLES = """[roles]
@@ -157,7 +158,7 @@ def _open_tab(app: App, server: SignInServer, tab: str, *expected: str, **query:
 def _rows(server: SignInServer) -> list[tuple[str, str | None]]:
     store = open_store(server.store, AccessPolicy(read_only=True))
     try:
-        return [(a.reviewer, a.signed_in) for a in store.annotations()]
+        return [(a.reviewer, a.signed_in) for a in store.annotations(OUTSIDE_REVIEW)]
     finally:
         store.close()
 
@@ -419,7 +420,7 @@ def _gate_queue(server: SignInServer) -> tuple[list[tuple[str, str]], list[tuple
 def _annotation_of(server: SignInServer, who: str, item: tuple[str, str]) -> list[Annotation]:
     store = open_store(server.store, AccessPolicy(read_only=True))
     try:
-        return [a for a in store.annotations_of(*item) if a.reviewer == who]
+        return [a for a in store.annotations_of(*item, OUTSIDE_REVIEW) if a.reviewer == who]
     finally:
         store.close()
 
@@ -447,6 +448,11 @@ def test_blind_means_blind_on_every_page_for_signed_in_reviewers(
     everything, items = _gate_queue(server)
     ann = _sign_in(_new_page(browser, contexts), server, "ann")
     bob = _sign_in(_new_page(browser, contexts), server, "bob")  # no earlier test showed bob anything
+    # Signing in lands on the Overview: its list shows the other runs' verdicts, and keeps blank
+    # those of the blind queue bob is still to work, so landing spends none of his blind judgements.
+    assert not _revealed_to(server, "bob@example.org") & set(everything)
+    bob.wait("still to be judged blind")
+    bob.shot("gate-landing-holds-the-blind-queue")
     _compare_before_the_pass_makes_the_save_informed(ann, server, items[0])
     _the_pass_shows_no_verdict_and_its_tools_use_none(bob, server)
     _an_outage_in_another_tab_reveals_nothing(bob, server, items[1])
@@ -468,6 +474,9 @@ def _compare_before_the_pass_makes_the_save_informed(
     ann.goto("trajectory", "agent failed", run=item[0], task=item[1], queue=GATE_QUEUE, tab="Annotate")
     assert "blind review: verdicts hidden" not in ann.main.inner_text()  # revealed: no blind pass left
     _press(ann, "f")
+    # The key's run must have drawn its choice before the save is pressed (on a loaded machine the
+    # page can still read idle right after a key).
+    ann.wait(ann.main.locator("[data-testid='stBaseButton-primary']", has_text="agent failed"))
     _press(ann, "Control+Enter")
     ann.wait("Saved as informed")
     (row,) = _annotation_of(server, "ann@example.org", item)
@@ -517,9 +526,15 @@ def _an_outage_in_another_tab_reveals_nothing(bob: App, server: SignInServer, it
 
 
 def _a_revealed_item_leaves_the_pass(bob: App, items: list[tuple[str, str]], size: int) -> None:
-    """Item 5: an item revealed outside the queue is done, informed: the queue moves past it."""
+    """Item 5: an item revealed outside the queue (held there until bob asks for its verdicts) is
+    done, informed: the queue moves past it."""
     revealed = items[0]
-    bob.goto("trajectory", "Informed", run=revealed[0], task=revealed[1], tab="Annotate")
+    bob.goto("trajectory", "still to be judged blind", run=revealed[0], task=revealed[1], tab="Annotate")
+    release = bob.main.get_by_role("button", name="Show its verdicts")
+    release.focus()
+    bob.page.keyboard.press("Enter")  # asked for, from the keyboard: shown, recorded, done informed
+    bob.wait("Informed")
+    bob.shot("gate-released-outside-the-queue")
     bob.goto("review", bob.main.locator("h1", has_text="Review"), queue=GATE_QUEUE)
     bob.wait(f"2 / {size} done by you")  # items[1] saved blind, items[0] revealed
     bob.shot("gate-review-progress")

@@ -63,7 +63,7 @@ _STEP = {
         "source": {"enum": ["system", "user", "agent"]},
         "model_name": {"type": "string"},
         "reasoning_effort": {"type": ["string", "number"]},
-        "message": {"type": "string"},
+        "message": {"anyOf": [{"type": "string"}, {"type": "array", "items": _PART}]},  # parts since v1.6
         "reasoning_content": {"type": "string"},
         "tool_calls": {"type": "array", "items": _TOOL_CALL},
         "observation": {

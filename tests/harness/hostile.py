@@ -279,19 +279,22 @@ def hostile_root(base: Path) -> Iterator[HostileRoot]:
 
 @contextlib.contextmanager
 def hostile_root_within(base: Path, seconds: int) -> Iterator[HostileRoot]:
-    """`hostile_root`, failing with TimeoutError when anything blocks (a FIFO opened) for `seconds`."""
+    """`hostile_root`, failing with TimeoutError when anything the test does blocks (a FIFO opened)
+    for `seconds`; the deep tree's removal afterwards is outside that budget (on a loaded machine it
+    can take long, and no read of ours is in it).
+    """
 
     def hung(signum: int, frame: object) -> None:
         raise TimeoutError("a read blocked: a FIFO was opened")
 
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(seconds)
-    try:
-        with hostile_root(base) as corpus:
+    with hostile_root(base) as corpus:
+        previous = signal.signal(signal.SIGALRM, hung)
+        signal.alarm(seconds)
+        try:
             yield corpus
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
 
 
 def remove_tree(folder: Path) -> None:

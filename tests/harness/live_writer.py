@@ -47,15 +47,19 @@ class TaskTruth:
     script: Script
     last_write: float = 0.0
     finished: bool = False
+    """Whether its run is over: times.json written (Fara: once the task returned), agent_response.json
+    (WebArena-Verified); an answer file alone is not (`reading.task_state`)."""
+    aborted: bool = False
+    """Whether the answer it wrote says the run was aborted (over, but left out of rates)."""
     finished_at: float | None = None
-    """When its answer file was first written (its run over from then on)."""
+    """When it finished."""
     crashed: bool = False
     attempts: int = 0
     steps_written: int = 0
 
     def state(self, now: float, window_s: float) -> TaskState:
         if self.finished:
-            return TaskState.FINISHED
+            return TaskState.ABORTED if self.aborted else TaskState.FINISHED
         if self.crashed:
             return TaskState.CRASHED
         return TaskState.RUNNING if now - self.last_write <= window_s else TaskState.STALLED
@@ -219,10 +223,13 @@ class _FaraTask:
             )
             return
         answer = next(source.glob("*_final_answer.json"))
-        self._in_pieces(answer, self.folder / f"{name}_final_answer.json", finished=True)
+        self._in_pieces(answer, self.folder / f"{name}_final_answer.json")
         ended = time.time()
         times = {"start_time": started, "end_time": ended, "duration": ended - started}
-        self.writer.write(self.truth, self.folder / "times.json", json.dumps(times).encode())
+        aborted = json.loads(answer.read_bytes()).get("is_aborted") is True
+        self.writer.write(
+            self.truth, self.folder / "times.json", json.dumps(times).encode(), finished=True, aborted=aborted
+        )
         self._core("INFO", f"[Execution {name}] Completed")
         if self.writer.scored:  # the later scoring step, as soon as the task is over
             for score in sorted((source / "scores").glob("*.json")):

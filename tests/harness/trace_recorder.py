@@ -62,13 +62,18 @@ def loopback_site(folder: Path) -> Iterator[str]:
 
 
 def record_trace(workdir: Path, out: Path) -> Path:
-    """Record the site's visit as a Playwright trace zip at `out` (skips without Chromium).
+    """Record the site's visit as a Playwright trace zip at `out` (skips without Chromium). Tests
+    take the recording from the session fixture `playwright_trace` (tests/conftest.py), which
+    marks them `browser`: a quick run starts no Chromium.
 
     Playwright records the network only when tracing with snapshots; without them
     `trace.network` stays empty, so snapshots are on. The recording runs in a thread of its own:
     the browser tests' Playwright session keeps an event loop running in the main thread, where
     the sync API refuses to start.
     """
+    from tests.conftest import refuse_in_quick_run
+
+    refuse_in_quick_run("Chromium (a Playwright trace)", mark="browser")
     if not CHROMIUM.exists():
         pytest.skip(f"Chromium not found at {CHROMIUM}: a Playwright trace cannot be recorded")
     with ThreadPoolExecutor(max_workers=1) as worker:

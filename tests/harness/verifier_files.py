@@ -108,6 +108,30 @@ SECOND_RESPONSE = r"""
 """A second Universal Verifier file, by hand: one failure point."""
 
 
+EXAMPLE_SHAPED_REASONING = "The agent opened the trail page and reported its length as the page shows it."
+"""The justification of `EXAMPLE_SHAPED_RESPONSE`, found only in its rubric agent's outcome check."""
+
+EXAMPLE_SHAPED_RESPONSE = json.dumps(
+    {
+        "success_criterion": "outcome",
+        "outcome_success": True,
+        "outcome_reasoning": "",
+        "outcome_primary_intent": "Report the length of a trail.",
+        "rubric_is_success": 1,
+        "rubric_total_max_points": 2,
+        "rubric_total_earned_points": 2,
+        "rubric_items": [
+            {"criterion": "Length", "description": "States the length", "max_points": 2,
+             "earned_points": 2, "justification": "Stated."}
+        ],
+        "rubric_outcome_verification": {"outcome_success": True, "reasoning": EXAMPLE_SHAPED_REASONING},
+    }
+)  # fmt: skip
+"""The shape of Fara's own example trajectory's verifier file (issue 49): the top level's
+`outcome_reasoning` left empty, the judge's justification only in `rubric_outcome_verification`.
+Written by hand; none of that file's text."""
+
+
 def strings_of(value: Any) -> list[str]:
     """Every non-empty string value of a decoded JSON document (the texts a view must show)."""
     if isinstance(value, str):

@@ -18,8 +18,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLEGEN = ROOT / "scripts" / "samplegen"
 # Lines of Python, blank lines and docstrings included: a guard against recipes turning into code
-# (2000 before the live-web run; 2100 before the painter was split into a module per site).
-LINE_BUDGET = 2200
+# (2000 before the live-web run; 2100 before the painter was split into a module per site; 2200
+# before the other harnesses' runs, harness_runs.py: their writers are the tests', not counted here).
+LINE_BUDGET = 2450
 WINDOW = 11  # a block of more than 10 lines
 
 

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from webeval_core.support.safe_output import strict_json, terminal_text
+from webeval_core.support import strict_json, terminal_text
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]  # what each command adds itself to

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from webeval_core.cli._output import complain, say
 
 if TYPE_CHECKING:
-    from webeval_core.presentation.redaction import Redactor
+    from webeval_core.presentation import Redactor
 
 
 def add_redaction_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,8 +32,8 @@ def add_redaction_arguments(parser: argparse.ArgumentParser) -> None:
 
 def redactor_for(args: argparse.Namespace, command: str) -> Redactor | None:
     """The export's redactor (none active with --no-redact); None when the profile is unusable (said why)."""
-    from webeval_core.presentation.redaction import Redactor, load_profile
-    from webeval_core.support.diagnostics import UnreadableError
+    from webeval_core.presentation import Redactor, load_profile
+    from webeval_core.support import UnreadableError
 
     if getattr(args, "no_redact", False):
         say(sys.stderr, f"webeval {command}: --no-redact: nothing is removed from this export")
@@ -49,7 +49,7 @@ def write_report(redactor: Redactor, beside: Path) -> str:
     """The redaction report, in a folder written (its report file) or beside a file (FILE.redaction.json);
     its one-line summary.
     """
-    from webeval_core.presentation.redaction import REPORT_NAME
+    from webeval_core.presentation import REPORT_NAME
 
     report = redactor.report()
     target = beside / REPORT_NAME if beside.is_dir() else beside.with_name(beside.name + ".redaction.json")

@@ -50,7 +50,7 @@ def chosen_store(args: argparse.Namespace) -> str | None:
     Raises:
         StoreArgumentError: A URL with a password in argv, or a file that cannot be read or is empty.
     """
-    from webeval_core.review.annotation_db import has_password
+    from webeval_core.review import has_password
 
     given = getattr(args, "annotations", None)
     if given:
@@ -78,7 +78,7 @@ def store_for(args: argparse.Namespace, root: Path, command: str) -> AnnotationS
     import os
 
     from webeval_core.cli._output import complain, say
-    from webeval_core.policy.access import ROLES_ENV, RolesFileError, current_policy
+    from webeval_core.policy import ROLES_ENV, RolesFileError, current_policy
     from webeval_core.review import StoreError, open_annotations
 
     roles = getattr(args, "roles", None)

@@ -1,6 +1,6 @@
 """`webeval annotations list | export | import | agreement | rename-reviewer ROOT`: arguments parsed.
 
-What each action does is in review/commands.py.
+What each action does is in review/annotation_commands.py.
 """
 
 from __future__ import annotations
@@ -68,14 +68,14 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Run one review command on ROOT's annotations."""
-    from webeval_core.review import commands
+    from webeval_core.review import command_for, run_command
 
     fmt = "json" if getattr(args, "json", False) else getattr(args, "format", "csv")
     if fmt == "cuaverifierbench" and not args.output:
         # Two tables cannot share stdout; refusing beats writing them into the working folder.
         sys.stderr.write("webeval annotations export: --format cuaverifierbench needs -o DIR\n")
         return 2
-    command = commands.command_for(
+    command = command_for(
         args.action,
         fmt,
         getattr(args, "output", None),
@@ -90,4 +90,4 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     except StoreArgumentError as exc:
         sys.stderr.write(f"webeval annotations: {exc}\n")
         return 2
-    return commands.run_command(command, Path(args.root).resolve(), location, out, sys.stderr)
+    return run_command(command, Path(args.root).resolve(), location, out, sys.stderr)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from webeval_core.cli._output import say
 from webeval_core.cli._roots import opened
 from webeval_core.cli._store import StoreArgumentError, add_store_arguments, chosen_store
-from webeval_core.serving.signin import DEFAULT_SESSION_HOURS, SESSION_AGE_ENV
+from webeval_core.serving import DEFAULT_SESSION_HOURS, SESSION_AGE_ENV
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
@@ -91,7 +91,7 @@ def add_parser(sub: Subparsers) -> None:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Serve the inspector until stopped; 1 when the root, a folder allowed or the port is unusable."""
     from webeval_core.remote import is_remote
-    from webeval_core.serving.server import (
+    from webeval_core.serving import (
         AppServer,
         app_file,
         default_root,
@@ -131,11 +131,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     env = {**os.environ, **root_environment(url or str(root), allowed), **_access_environment(args, out)}
     env[SESSION_AGE_ENV] = f"{args.session_max_age:g}"
     if args.redact:  # what the server's downloads remove besides the default
-        from webeval_core.presentation.redaction import PROFILE_ENV
+        from webeval_core.presentation import PROFILE_ENV
 
         env[PROFILE_ENV] = str(Path(args.redact).resolve())
     if location:  # the server's review pages open this store (never printed: it may hold a password)
-        from webeval_core.review.annotation_db import (
+        from webeval_core.review import (
             ENV_VARIABLE,  # SQLAlchemy: only `app --annotations` pays
         )
 
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _access_environment(args: argparse.Namespace, out: TextIO) -> dict[str, str]:
     """The server's access policy as its environment (`READ_ONLY_ENV`), said on `out` when it matters."""
-    from webeval_core.policy.access import (
+    from webeval_core.policy import (
         READ_ONLY_ENV,
         ROLES_ENV,
         SIGN_IN_ENV,
@@ -184,7 +184,7 @@ def _access_environment(args: argparse.Namespace, out: TextIO) -> dict[str, str]
 
 def _roles_refusal(roles: str | None) -> str | None:
     """Why the roles file cannot be used (None: none given, or it reads)."""
-    from webeval_core.policy.access import RolesFileError, load_roles
+    from webeval_core.policy import RolesFileError, load_roles
 
     if roles is None:
         return None
@@ -197,7 +197,7 @@ def _roles_refusal(roles: str | None) -> str | None:
 
 def _usual_auth(out: TextIO) -> str | None:
     """Streamlit's usual secrets file when it configures a provider (`signin.usual_auth_file`), said."""
-    from webeval_core.serving.signin import usual_auth_file
+    from webeval_core.serving import usual_auth_file
 
     found = usual_auth_file(Path.cwd(), Path.home())
     if found is not None:
@@ -207,8 +207,8 @@ def _usual_auth(out: TextIO) -> str | None:
 
 def _redact_refusal(profile: str | None) -> str | None:
     """Why the redaction profile cannot be used (None: none given, or it reads)."""
-    from webeval_core.presentation.redaction import load_profile
-    from webeval_core.support.diagnostics import UnreadableError
+    from webeval_core.presentation import load_profile
+    from webeval_core.support import UnreadableError
 
     if profile is None:
         return None
@@ -221,7 +221,7 @@ def _redact_refusal(profile: str | None) -> str | None:
 
 def _auth_refusal(auth: str | None) -> str | None:
     """Why the sign-in file cannot be used (None: none given, or it reads); its warning is printed."""
-    from webeval_core.serving.signin import SignInFileError, check_auth_file
+    from webeval_core.serving import SignInFileError, check_auth_file
 
     if auth is None:
         return None
@@ -236,13 +236,14 @@ def _auth_refusal(auth: str | None) -> str | None:
 
 def _refusal(root: Path, allowed: list[Path], host: str, port: int) -> str | None:
     """Why the server cannot start: the root or a folder allowed is none, or the port is taken."""
-    from webeval_core.serving.server import port_in_use
+    from webeval_core.cli._roots import folder_problem
+    from webeval_core.serving import port_in_use
 
-    if not root.is_dir():
-        return f"{root}: not a folder"
+    if problem := folder_problem(root):
+        return f"{root}: {problem}"
     for path in allowed:
-        if not path.is_dir():
-            return f"{path}: not a folder (--allow-root)"
+        if problem := folder_problem(path):
+            return f"{path}: {problem} (--allow-root)"
     if port_in_use(host, port):
         return f"port {port} on {host} is already in use (another `webeval app`?); choose another with --port"
     return None

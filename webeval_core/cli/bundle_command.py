@@ -16,7 +16,7 @@ from webeval_core.cli._store import add_store_arguments, chosen_store, store_for
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
-    from webeval_core.presentation.bundle import Writer
+    from webeval_core.presentation import Writer
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -58,8 +58,8 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Write the site; 1 when ROOT, the profile or SITE cannot be used (said why)."""
-    from webeval_core.presentation.bundle import BundleOptions, write_bundle
-    from webeval_core.reading.task_catalog import installed_catalog
+    from webeval_core.presentation import BundleOptions, write_bundle
+    from webeval_core.reading import installed_catalog
     from webeval_core.remote import RemoteReadError
 
     redactor = redactor_for(args, "bundle")
@@ -100,7 +100,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _writer(args: argparse.Namespace) -> Writer | None:
     """Where the site's files go: a store URL, or a local folder (empty, or replaced with --force)."""
-    from webeval_core.presentation.bundle import clear_folder, folder_writer
+    from webeval_core.presentation import clear_folder, folder_writer
     from webeval_core.remote import is_remote, store_writer
 
     if is_remote(args.output):
@@ -126,17 +126,18 @@ def _annotations(args: argparse.Namespace, root: Path) -> dict[tuple[str, str], 
     """Per trajectory (run, task id): its published verdict and why, its reviews and their majority
     label, and who said what only with --with-reviewers; None when the store cannot be opened.
     """
-    from webeval_core.reading.task_catalog import installed_catalog
-    from webeval_core.review import published_root
-    from webeval_core.review.exchange import review_columns
-    from webeval_core.runs import IndexQueries, IndexStore
+    from webeval_core.reading import installed_catalog
+    from webeval_core.review import published_root, review_columns
+    from webeval_core.runs import OUTSIDE_REVIEW, IndexQueries, IndexStore
 
     store = store_for(args, root, "bundle")
     if store is None:
         return None
     try:
-        reviews = review_columns(store.annotations())
-        published = published_root(IndexQueries(IndexStore(root), installed_catalog()), None, store)
+        reviews = review_columns(store.annotations(OUTSIDE_REVIEW))
+        published = published_root(
+            IndexQueries(IndexStore(root), installed_catalog(), viewer=OUTSIDE_REVIEW), None, store
+        )
     finally:
         store.close()
     found: dict[tuple[str, str], dict[str, object]] = {}

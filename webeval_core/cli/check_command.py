@@ -34,8 +34,8 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """What `create-submission-pkg` would leave out; exit 1 when anything, 2 when nothing was checked."""
-    from webeval_core.scoring.packaging import check_submission
-    from webeval_core.support.diagnostics import UnreadableError
+    from webeval_core.scoring import check_submission
+    from webeval_core.support import UnreadableError
 
     try:
         report = check_submission(Path(args.folder), args.tasks)

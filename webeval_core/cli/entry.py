@@ -15,6 +15,7 @@ from webeval_core.cli import (
     check_command,
     export_command,
     index_command,
+    judge_command,
     ls_command,
     query_command,
     report_command,
@@ -33,6 +34,7 @@ COMMANDS = (
     ls_command,
     watch_command,
     score_command,
+    judge_command,
     index_command,
     export_command,
     bundle_command,
@@ -83,8 +85,14 @@ def run() -> NoReturn:
 
 
 def _handle(args: argparse.Namespace, out: TextIO) -> int:
+    from webeval_core.cli._output import say
+    from webeval_core.support import unsaid_notices
+
     handler: Handler = args.handler
     try:
         return handler(args, out)
     except BrokenPipeError:  # `webeval ls | head` must not print a traceback
         return 0
+    finally:
+        for notice in unsaid_notices():  # a cache folder that could not be written: said, not fatal
+            say(sys.stderr, f"webeval {args.command}: {notice}")

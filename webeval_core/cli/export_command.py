@@ -1,52 +1,33 @@
-"""`webeval export ROOT`: one row per trajectory as CSV or JSON lines (with its reviews when asked),
-or a run's report as a folder of HTML pages.
+"""`webeval export ROOT`: one row per trajectory as CSV or JSON lines (the app's list and its
+download: the same columns, `runs.list_columns`, and writers, `support.row_files`; with its reviews
+when asked), or a run's report as a folder of HTML pages.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from webeval_core.cli._output import Progress, say, size
 from webeval_core.cli._redaction import add_redaction_arguments, redactor_for, write_report
-from webeval_core.cli._roots import load_index
+from webeval_core.cli._roots import load_index, root_queries
 from webeval_core.cli._store import StoreArgumentError, add_store_arguments, chosen_store
-from webeval_core.support.safe_output import spreadsheet_row, strict_json
+from webeval_core.support import ROW_FORMATS, rows_text
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
-    from webeval_core.presentation.redaction import RedactionProfile, RedactionReport, Redactor
+    from webeval_core.presentation import RedactionProfile, RedactionReport, Redactor
     from webeval_core.review import AnnotationStore, ResultLine
-    from webeval_core.runs.summary import RootIndex, TrajectorySummary
-
-_EXPORT_COLUMNS = (
-    "run_key",
-    "task_id",
-    "site",
-    "task",
-    "path",
-    "layout",
-    "outcome",
-    "steps",
-    "screenshots",
-    "duration_s",
-    "prompt_tokens",
-    "completion_tokens",
-    "core_error",
-    "warnings",
-    "unreadable",
-    "final_answer",
-)
+    from webeval_core.runs import IndexQueries, RootIndex, TrajectorySummary
 
 
 def add_parser(sub: Subparsers) -> None:
     """`export ROOT [--format csv|jsonl|html] [-o PATH] [--run KEY] [--annotations PATH_OR_URL] ...`."""
     export = sub.add_parser("export", help="export one row per trajectory as CSV or JSON lines")
     export.add_argument("root")
-    export.add_argument("--format", choices=("csv", "jsonl", "html", "atif"), default="csv")
+    export.add_argument("--format", choices=(*ROW_FORMATS, "html", "atif"), default="csv")
     export.add_argument("-o", "--output", help="file to write (default: stdout); for html and atif, a folder")
     export.add_argument("--run", help="the run key of an html report (see webeval ls)")
     export.add_argument("--force", action="store_true", help="html: write into a non-empty folder")
@@ -71,19 +52,21 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _export_table(args: argparse.Namespace, out: TextIO) -> int:
-    """A row per trajectory as CSV or JSON lines, its texts redacted."""
-    redactor = redactor_for(args, "export")
-    index = load_index(args, "export") if redactor is not None else None
-    if redactor is None or index is None:
-        return 1
-    rows = _export_rows(index)
-    try:
+    """A row per trajectory as the app's list downloads it (its columns, `runs.list_columns`), in
+    a format of `ROW_FORMATS`, its texts redacted.
+    """
+    try:  # an argument refused (a password on the command line) before any folder is read
         location = chosen_store(args)
     except StoreArgumentError as exc:
         say(sys.stderr, f"webeval export: {exc}")
         return 2
+    redactor = redactor_for(args, "export")
+    queries = root_queries(args, "export") if redactor is not None else None
+    if redactor is None or queries is None:
+        return 1
+    rows = _export_rows(queries)
     if args.with_annotations or location:
-        reviewed = _with_reviews(rows, index, location)
+        reviewed = _with_reviews(rows, queries.store.root, location)
         if reviewed is None:
             return 1
         rows = reviewed
@@ -99,84 +82,83 @@ def _export_table(args: argparse.Namespace, out: TextIO) -> int:
 
 def _redacted_row(row: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
     """A row with its texts' secrets masked (counted under the trajectory's run and task)."""
-    where = f"{row.get('run_key')} · {row.get('task_id')}: export row"
-    return {
-        key: redactor.text(value, where) if isinstance(value, str) else value for key, value in row.items()
-    }
+    where = f"{row.get('run')} · {row.get('task_id')}: export row"
+    return {key: _redacted(value, redactor, where) for key, value in row.items()}
 
 
-def _export_rows(index: RootIndex) -> list[dict[str, Any]]:
-    from webeval_core.runs.index_columns import intent_of_task, site_of_task
+def _redacted(value: Any, redactor: Redactor, where: str) -> Any:
+    if isinstance(value, str):
+        return redactor.text(value, where)
+    if isinstance(value, list):
+        return [_redacted(v, redactor, where) for v in value]
+    return value
 
-    rows = []
-    for s in index.summaries:
-        row = {column: getattr(s, column, None) for column in _EXPORT_COLUMNS}
-        # The task as the index and every page name it (the catalog's for WebArena-Verified tasks):
-        # a live-web run's rows are told apart by their task text.
-        row["site"], row["task"] = site_of_task(s.task_id, s.site), intent_of_task(s.task_id, s.task_text)
-        row["path"] = str(s.path)
-        row["verdict"] = s.verdict.status if s.verdict else None
-        row["verdict_score"] = s.verdict.score if s.verdict else None
-        row["failure_tags"] = "; ".join(s.verdict.tags) if s.verdict else ""
-        row.update({f"score:{name}": score for name, score in sorted(s.scores.items())})
-        rows.append(row)
-    return rows
+
+def _export_rows(queries: IndexQueries) -> list[dict[str, Any]]:
+    """Every trajectory's row as the app's list downloads it (the judge used: the default)."""
+    from webeval_core.runs import export_records, listed_frame
+
+    try:
+        return export_records(listed_frame(queries.page(None).rows))
+    finally:
+        queries.close()
 
 
 def _with_reviews(
-    rows: list[dict[str, Any]], index: RootIndex, location: str | None
+    rows: list[dict[str, Any]], root: Path, location: str | None
 ) -> list[dict[str, Any]] | None:
     """The rows with the review columns of `location`'s store; None when it cannot be opened (said why)."""
-    from webeval_core.review import PUBLICATION_COLUMNS
-    from webeval_core.review.annotation_db import StoreError
-    from webeval_core.review.exchange import REVIEW_COLUMNS, review_columns
-    from webeval_core.review.legacy import open_annotations
+    from webeval_core.review import (
+        PUBLICATION_COLUMNS,
+        REVIEW_COLUMNS,
+        StoreError,
+        open_annotations,
+        review_columns,
+    )
+    from webeval_core.runs import OUTSIDE_REVIEW
 
     try:
-        store, problems = open_annotations(location, index.root)
+        store, problems = open_annotations(location, root)
     except StoreError as exc:
         say(sys.stderr, f"webeval export: {exc}")
         return None
     say(sys.stderr, *(f"webeval export: {problem}" for problem in problems))
     try:
-        reviews = review_columns(store.annotations())
-        published = _published(index.root, store)
+        reviews = review_columns(store.annotations(OUTSIDE_REVIEW))
+        published = _published(root, store)
     finally:
         store.close()
     empty = dict.fromkeys(REVIEW_COLUMNS)
     nothing = dict.fromkeys(PUBLICATION_COLUMNS)
     return [
         row
-        | reviews.get((row["run_key"], row["task_id"]), empty)
-        | published.get((row["run_key"], row["task_id"]), nothing)
+        | reviews.get((row["run"], row["task_id"]), empty)
+        | published.get((row["run"], row["task_id"]), nothing)
         for row in rows
     ]
 
 
 def _published(root: Path, store: AnnotationStore) -> dict[tuple[str, str], dict[str, object]]:
     """Each trajectory's published verdict and the edit or exclusion behind it (export columns)."""
-    from webeval_core.reading.task_catalog import installed_catalog
+    from webeval_core.reading import installed_catalog
     from webeval_core.review import publication_columns, published_root
-    from webeval_core.runs import IndexQueries, IndexStore
+    from webeval_core.runs import OUTSIDE_REVIEW, IndexQueries, IndexStore
 
-    queries = IndexQueries(IndexStore(root), installed_catalog())  # load_index brought it up to date
+    # load_index brought it up to date
+    queries = IndexQueries(IndexStore(root), installed_catalog(), viewer=OUTSIDE_REVIEW)
     return {(t.row.run, t.row.task_id): publication_columns(t) for t in published_root(queries, None, store)}
 
 
 def _write_rows(rows: list[dict[str, Any]], fmt: str, output: str | None, out: TextIO) -> None:
-    target: TextIO = open(output, "w", newline="", encoding="utf-8") if output else out  # noqa: SIM115
-    try:
-        if fmt == "jsonl":
-            target.writelines(strict_json(row) + "\n" for row in rows)
-        else:
-            columns = list(dict.fromkeys(key for row in rows for key in row)) or list(_EXPORT_COLUMNS)
-            writer = csv.DictWriter(target, fieldnames=columns)
-            writer.writeheader()
-            # Formula-like text is shown as text by a spreadsheet; numbers stay numbers.
-            writer.writerows(spreadsheet_row(row) for row in rows)
-    finally:
-        if target is not out:
-            target.close()
+    from webeval_core.runs import exported_columns
+
+    # Without rows, the header still names the list's columns.
+    text = rows_text(rows, fmt, None if rows else exported_columns())
+    if output:
+        with open(output, "w", newline="", encoding="utf-8") as target:
+            target.write(text)
+    else:
+        out.write(text)
 
 
 # --- a run's report (--format html) -----------------------------------------------------------
@@ -199,9 +181,8 @@ def _write_report_page(
     job: tuple[Path, int, TrajectorySummary, RedactionProfile | None],
 ) -> tuple[int, RedactionReport]:
     """One trajectory's page of a run report (in a worker): its size and what its redactor masked."""
-    from webeval_core.presentation.redaction import Redactor
-    from webeval_core.presentation.runreport import page_name, trajectory_page
-    from webeval_core.reading.task_catalog import installed_catalog
+    from webeval_core.presentation import Redactor, page_name, trajectory_page
+    from webeval_core.reading import installed_catalog
 
     folder, position, summary, profile = job
     redactor = Redactor(profile)
@@ -216,15 +197,15 @@ def _run_line(args: argparse.Namespace, root: Path) -> ResultLine | None:
     rate as published beside the scored one); None when no store can be opened (said why).
     """
     from webeval_core.cli._store import store_for
-    from webeval_core.reading.task_catalog import installed_catalog
+    from webeval_core.reading import installed_catalog
     from webeval_core.review import published_runs, result_line
-    from webeval_core.runs import IndexQueries, IndexStore
+    from webeval_core.runs import OUTSIDE_REVIEW, IndexQueries, IndexStore
 
     store = store_for(args, root, "export")
     if store is None:
         return None
     try:
-        queries = IndexQueries(IndexStore(root), installed_catalog())
+        queries = IndexQueries(IndexStore(root), installed_catalog(), viewer=OUTSIDE_REVIEW)
         return result_line(args.run, published_runs(queries, None, store, [args.run]))
     finally:
         store.close()
@@ -232,14 +213,14 @@ def _run_line(args: argparse.Namespace, root: Path) -> ResultLine | None:
 
 def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval export ROOT --run KEY --format html -o FOLDER`: a run's report and its trajectory pages."""
-    from webeval_core.presentation.runreport import (
+    from webeval_core.presentation import (
         PAGES_FOLDER,
         redacted_report,
         run_members,
         run_report_html,
     )
-    from webeval_core.reading.task_catalog import installed_catalog
-    from webeval_core.support.parallel import map_in_processes, worker_count
+    from webeval_core.reading import installed_catalog
+    from webeval_core.support import map_in_processes, worker_count
 
     redactor = redactor_for(args, "export")
     index = load_index(args, "export") if redactor is not None else None
@@ -283,7 +264,7 @@ def _export_run_report(args: argparse.Namespace, out: TextIO) -> int:
 
 def _export_atif(args: argparse.Namespace, out: TextIO) -> int:
     """`webeval export ROOT --format atif -o DIR [--run KEY]`: an ATIF document per trajectory."""
-    from webeval_core.presentation.atif import write_atif_folder
+    from webeval_core.presentation import write_atif_folder
 
     if not args.output:
         say(sys.stderr, "webeval export: --format atif writes a folder: give it with -o DIR")

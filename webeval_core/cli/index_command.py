@@ -7,9 +7,9 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from webeval_core.cli._output import Progress, complain, say
-from webeval_core.cli._roots import local_root
-from webeval_core.presentation.wording import plural
+from webeval_core.cli._output import Progress, say
+from webeval_core.cli._roots import FAILED, checked_folder, local_root, no_trajectories
+from webeval_core.presentation import plural
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
@@ -24,16 +24,13 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """Refresh ROOT's index file and say what it holds; 1 when ROOT is no folder."""
-    from webeval_core.runs.index_db import IndexStore
-    from webeval_core.runs.refresh import refresh_index
+    """Refresh ROOT's index file and say what it holds; 1 when ROOT is no folder or holds no trajectory."""
+    from webeval_core.runs import IndexStore, refresh_index
 
-    root = local_root(args.root, "index")  # a store URL: its local mirror, brought up to date
+    given = local_root(args.root, "index")  # a store URL: its local mirror, brought up to date
+    root = None if given is None else checked_folder(given, "index")
     if root is None:
-        return 1
-    if not root.is_dir():
-        complain("index", root, "not a folder")
-        return 1
+        return FAILED
     with contextlib.ExitStack() as stack:
         cache_dir = None
         if args.no_cache:
@@ -43,6 +40,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         store = IndexStore(root, cache_dir)
         report = refresh_index(store, on_progress=Progress("Reading"))
         counts = store.counts()
+    if not counts.trajectories:
+        return no_trajectories(root, "index")
     for notice in (report.notice, report.misnamed_notice):
         if notice:
             say(out, notice)

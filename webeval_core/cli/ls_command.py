@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING, TextIO
 
 from webeval_core.cli._output import print_json, say, shorten, table
 from webeval_core.cli._roots import load_index
-from webeval_core.presentation.wording import plural
-from webeval_core.reading.markers import not_a_trajectory, traces_in
+from webeval_core.presentation import plural, states_in_words
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from webeval_core.cli._output import Subparsers
-    from webeval_core.runs.discovery import Run
-    from webeval_core.runs.summary import TrajectorySummary
+    from webeval_core.runs import Run, TrajectorySummary
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -29,20 +26,16 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """The runs and trajectories under ROOT as a table per run (or JSON); 1 when ROOT is no folder."""
-    from webeval_core.runs.index import index_as_json
+    """The runs and trajectories under ROOT as a table per run (or JSON); 1 when ROOT is no folder or
+    holds no trajectory (`_roots`).
+    """
+    from webeval_core.runs import index_as_json
 
     index = load_index(args, "ls")
     if index is None:
         return 1
     if args.json:
         print_json(index_as_json(index), out)
-        return 0
-    if not index.summaries:
-        say(out, f"No trajectory folders found under {index.root}")
-        traces = traces_in(index.root)
-        held = f" (it holds {plural(traces, 'network trace')}, and a trace alone is none)" if traces else ""
-        say(sys.stderr, f"webeval ls: {index.root}{held}: {not_a_trajectory(index.root)}")
         return 0
     for found in index.runs:
         members = [s for s in index.summaries if s.run_key == found.key and not s.unreadable]
@@ -57,16 +50,18 @@ def run_lines(found: Run, members: list[TrajectorySummary]) -> list[str]:
     """One run of `ls`: its key, its metadata, then a row per readable trajectory (columns as wide
     as their widest cell, so long task ids keep them aligned).
     """
-    lines = ["", f"{found.key}  ({plural(len(members), 'trajectory', 'trajectories')})"]
+    count = plural(len(members), "trajectory", "trajectories")
+    lines = ["", f"{found.key}  ({count}{_formats_cell(members)})"]
     meta = ", ".join(f"{k}={v}" for k, v in found.metadata.items() if v)
     if meta:
         lines.append(f"  {meta}")
-    from webeval_core.reading.task_state import task_progress
+    from webeval_core.runs import run_counts, summary_state
 
+    lines.append(f"  {states_in_words(run_counts(members))}")
     rows = [
         [
             s.task_id,
-            task_progress(s.path).state.value,  # finished, crashed, running, stalled: as of now
+            summary_state(s).value,  # finished, aborted, crashed, running, stalled: as of now
             s.outcome or "-",
             str(s.steps),
             str(s.verdict.status) if s.verdict else "-",
@@ -77,6 +72,15 @@ def run_lines(found: Run, members: list[TrajectorySummary]) -> list[str]:
     header = ["task", "state", "outcome", "steps", "verdict", "other scores"]
     lines += [f"  {line}" for line in table(header, rows, right=(3,))]
     return lines
+
+
+def _formats_cell(members: list[TrajectorySummary]) -> str:
+    """The formats the run's trajectories were read as ("; AgentLab / BrowserGym episode")."""
+    from webeval_core.reading import format_named
+
+    names = sorted({s.layout for s in members if s.layout})
+    titles = [found.title if (found := format_named(name)) is not None else name for name in names]
+    return f"; {', '.join(titles)}" if titles else ""
 
 
 def _verdict_cell(summary: TrajectorySummary) -> str:
@@ -94,7 +98,7 @@ def _report_lines(members: list[TrajectorySummary], root: Path) -> list[str]:
     """The run's verify_report.jsonl, when its verifier wrote one: its rows, and each row whose
     verification went wrong (a trajectory then has no verifier's verdict, and this is where it says why).
     """
-    from webeval_core.reading.verifyreport import find_verify_reports, read_verify_report
+    from webeval_core.reading import find_verify_reports, read_verify_report
 
     reports = find_verify_reports(members[0].path, root) if members else []
     lines = []

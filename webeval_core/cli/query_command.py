@@ -11,12 +11,12 @@ import csv
 from typing import TYPE_CHECKING, TextIO
 
 from webeval_core.cli._output import Progress, complain, print_json, say, shorten, table
-from webeval_core.cli._roots import local_root
-from webeval_core.presentation.wording import plural
+from webeval_core.cli._roots import FAILED, checked_folder, local_root, no_trajectories
+from webeval_core.presentation import plural
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
-    from webeval_core.runs.sqlquery import QueryResult
+    from webeval_core.runs import QueryResult
 
 _CELL_WIDTH = 60  # a summary JSON cell would make the terminal table unreadable: cut, as `ls` does
 
@@ -42,19 +42,17 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Bring ROOT's index up to date, run the query, print its rows (exit codes: the module's)."""
-    from webeval_core.runs.index_db import IndexStore
-    from webeval_core.runs.refresh import refresh_index
-    from webeval_core.runs.sqlquery import QueryError, QueryTimeoutError, run_query
+    from webeval_core.runs import IndexStore, QueryError, QueryTimeoutError, refresh_index, run_query
 
-    root = local_root(args.root, "query")
+    given = local_root(args.root, "query")
+    root = None if given is None else checked_folder(given, "query")
     if root is None:
-        return 1
-    if not root.is_dir():
-        complain("query", root, "not a folder")
-        return 1
+        return FAILED
     store = IndexStore(root)
     if not args.no_refresh:
         refresh_index(store, on_progress=Progress("Reading"))
+    if not store.counts().trajectories:
+        return no_trajectories(root, "query")
     try:
         result = run_query(store, args.sql, max_rows=max(args.limit, 0), timeout_s=args.timeout)
     except QueryError as exc:

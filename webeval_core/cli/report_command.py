@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from webeval_core.cli._output import say
-from webeval_core.cli._roots import root_queries
+from webeval_core.cli._output import complain, say
+from webeval_core.cli._roots import FAILED, root_queries
 from webeval_core.cli._store import add_store_arguments, store_for
 
 if TYPE_CHECKING:
@@ -37,7 +37,9 @@ def add_parser(sub: Subparsers) -> None:
         help="the table's format (default md)",
     )
     report.add_argument(
-        "--judge", help="the judge whose verdicts count (default: the one in use per trajectory)"
+        "--judge",
+        help="the judge whose verdicts count (default: the official evaluator when it judged any"
+        " trajectory, else the first judge by name: the one every view uses)",
     )
     report.add_argument("-o", "--output", help="write the table to FILE instead of stdout")
     add_store_arguments(report, "the review store holding verdict edits and exclusions")
@@ -59,9 +61,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         trajectories = published_root(queries, args.judge, store)
     finally:
         store.close()
-    if not trajectories:
-        say(sys.stderr, f"webeval report: {queries.store.root}: no trajectory folders found")
-        return 1
+    if not trajectories:  # a root without trajectories is said by root_queries: here all are excluded
+        complain("report", queries.store.root, "every trajectory is excluded from the published figures")
+        return FAILED
     by = GroupBy(args.by)
     text = render_results(results(trajectories, by), engines_of(trajectories), by, TableFormat(args.format))
     if args.output:

@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from webeval_core.cli._output import Progress, complain, print_json, say, shorten
-from webeval_core.cli._roots import opened
+from webeval_core.cli._roots import FAILED, checked_folder, no_trajectories, opened
+from webeval_core.support import percent
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
-    from webeval_core.reading.task_catalog import TaskCatalog
+    from webeval_core.reading import TaskCatalog
     from webeval_core.remote import OpenedRoot
-    from webeval_core.scoring import ScoreOutcome, ScoreSummary
-    from webeval_core.scoring.flips import FlipReport, SeenVerdict
+    from webeval_core.scoring import FlipReport, ScoreOutcome, ScoreSummary, SeenVerdict
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -63,12 +63,10 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Score trajectory folders with the official evaluator and write their score files."""
-    from webeval_core.reading.task_catalog import load_catalog
-    from webeval_core.runs.discovery import iter_trajectory_dirs
-    from webeval_core.scoring import score_trajectories, summarize_scores
-    from webeval_core.scoring.cluster import scheduler_address
-    from webeval_core.scoring.flips import verdicts_before
-    from webeval_core.support.diagnostics import UnreadableError
+    from webeval_core.reading import load_catalog
+    from webeval_core.runs import iter_trajectory_dirs
+    from webeval_core.scoring import scheduler_address, score_trajectories, summarize_scores, verdicts_before
+    from webeval_core.support import UnreadableError
 
     try:
         catalog = load_catalog(args.tasks)
@@ -77,8 +75,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return 1
     roots = _score_roots(args.paths)
     if roots is None:
-        return 1
-    batches = _finished_only([(root.path, list(iter_trajectory_dirs(root.path))) for root in roots])
+        return FAILED
+    found = [(root.path, list(iter_trajectory_dirs(root.path))) for root in roots]
+    for path, folders in found:
+        if not folders:
+            return no_trajectories(path, "score")
+    batches = _finished_only(found)
     before = verdicts_before([folder for _, found in batches for folder in found], args.against)
     mirrored = [root for root in roots if root.url]
     if scheduler_address(args.cluster):
@@ -105,6 +107,20 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     summary = summarize_scores(outcomes)
     _warn_about(outcomes)
     flips = _record_flips(args, batches, before, outcomes)
+    if flips is None:
+        return 1
+    _print_results(args, outcomes, summary, flips, out)
+    return 0
+
+
+def _print_results(
+    args: argparse.Namespace,
+    outcomes: list[ScoreOutcome],
+    summary: ScoreSummary,
+    flips: FlipReport,
+    out: TextIO,
+) -> None:
+    """The scoring as one JSON object (`--json`), else as text: the tally, the files, the flips."""
     if args.json:
         results = [
             {k: getattr(o, k) for k in ("task_id", "status", "score", "eval_hash", "reason")}
@@ -113,12 +129,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         ]
         flipped = flips.model_dump(mode="json")
         print_json({"results": results, "summary": summary.model_dump(mode="json"), "flips": flipped}, out)
-        return 0
-    if not outcomes:
-        say(out, "No trajectory folders found.")
-        return 0
-    say(out, *_score_report(outcomes, summary), flips.summary())
-    return 0
+    else:
+        say(out, *_score_report(outcomes, summary), flips.summary())
 
 
 def _record_flips(
@@ -126,17 +138,28 @@ def _record_flips(
     batches: list[tuple[Path, list[Path]]],
     before: dict[Path, SeenVerdict],
     outcomes: list[ScoreOutcome],
-) -> FlipReport:
-    """The scoring's flips: recorded per root for the app, written to `--flips`, returned whole."""
-    from webeval_core.runs.scoring_log import record_flips
-    from webeval_core.scoring.flips import flip_report
+) -> FlipReport | None:
+    """The scoring's flips: recorded per root for the app, written to `--flips`, returned whole;
+    None when `--flips` cannot be written (said why).
+    """
+    from webeval_core.runs import ScoringLogError, record_flips
+    from webeval_core.scoring import flip_report
 
     for root, found in batches:
         inside = set(found)
-        record_flips(root, before, [o for o in outcomes if o.path in inside], args.against)
+        try:
+            record_flips(root, before, [o for o in outcomes if o.path in inside], args.against)
+        except (
+            ScoringLogError
+        ) as exc:  # a cache that cannot be written costs the app's view, not the verdicts
+            say(sys.stderr, f"webeval score: {exc}")
     report = flip_report(before, outcomes, args.against)
     if args.flips:
-        Path(args.flips).write_text(report.model_dump_json(indent=1), encoding="utf-8")
+        try:
+            Path(args.flips).write_text(report.model_dump_json(indent=1), encoding="utf-8")
+        except OSError as exc:
+            complain("score", args.flips, f"cannot be written: {exc.strerror or exc}")
+            return None
         say(sys.stderr, f"webeval score: wrote {len(report.flips)} flip(s) to {args.flips}")
     return report
 
@@ -145,8 +168,8 @@ def _finished_only(batches: list[tuple[Path, list[Path]]]) -> list[tuple[Path, l
     """The folders whose task is over (`reading.task_state`): a running or stalled task of a live
     run is skipped, said on stderr, and scored by a later run of the command once it finishes.
     """
-    from webeval_core.presentation.wording import plural
-    from webeval_core.reading.task_state import task_progress
+    from webeval_core.presentation import plural
+    from webeval_core.reading import task_progress
 
     kept: list[tuple[Path, list[Path]]] = []
     skipped = 0
@@ -164,9 +187,8 @@ def _on_cluster(
     args: argparse.Namespace, roots: list[OpenedRoot], folders: list[list[Path]], catalog: TaskCatalog
 ) -> list[ScoreOutcome] | None:
     """`score --cluster`: the folders scored on a Dask cluster, then each root's index refreshed once."""
-    from webeval_core.runs.index_db import IndexStore
-    from webeval_core.runs.refresh import refresh_index
-    from webeval_core.scoring.cluster import ClusterError, cluster_root, scheduler_address, score_on_cluster
+    from webeval_core.runs import IndexStore, refresh_index
+    from webeval_core.scoring import ClusterError, cluster_root, scheduler_address, score_on_cluster
 
     try:
         outcomes = score_on_cluster(
@@ -191,10 +213,7 @@ def _score_roots(given: Sequence[str]) -> list[OpenedRoot] | None:
     roots: list[OpenedRoot] = []
     for text in given:
         root = opened(text, "score")
-        if root is None:
-            return None
-        if not root.path.is_dir():
-            complain("score", root.path, "not a folder")
+        if root is None or checked_folder(root.path, "score") is None:
             return None
         roots.append(root)
     return roots
@@ -227,7 +246,7 @@ def _warn_about(outcomes: Sequence[ScoreOutcome]) -> None:
     trace it could not read), on stderr whatever the output format: each note once, with the
     trajectories it concerns.
     """
-    from webeval_core.presentation.wording import plural
+    from webeval_core.presentation import plural
 
     concerned: dict[str, list[str]] = {}
     for outcome in outcomes:
@@ -240,25 +259,27 @@ def _warn_about(outcomes: Sequence[ScoreOutcome]) -> None:
 
 def _score_report(outcomes: Sequence[ScoreOutcome], summary: ScoreSummary) -> list[str]:
     """`score`'s text: the engine, a tally per site and task type, the files written, the errors."""
-    from webeval_core.presentation.wording import plural
+    from webeval_core.presentation import plural
 
     hashes = sorted({o.eval_hash for o in outcomes if o.eval_hash})
+    found = plural(len(outcomes), "trajectory", "trajectories")
     if hashes:
-        header = f"Scored {len(outcomes)} trajectories with {', '.join(hashes)}"
+        header = f"Scored {found} with {', '.join(hashes)}"
     elif outcomes and all(o.status == "excluded" for o in outcomes):
-        found = plural(len(outcomes), "trajectory", "trajectories")
         header = f"Nothing scored: {found} found, none with an official evaluator to run"
     else:
-        header = f"Scored {len(outcomes)} trajectories; the official evaluator ran on none of them"
+        header = f"Scored {found}; the official evaluator ran on none of them"
     lines = [header, ""]
     lines.append(
-        f"{'':<28} {'scored':>7} {'success':>8} {'failure':>8} {'error':>6} {'excluded':>9} {'rate':>7}"
+        # "not run": aborted trajectories and tasks the official evaluator has no task for; not
+        # "excluded", which is `report`'s word for a reviewer's exclusion from the published rate.
+        f"{'':<28} {'scored':>7} {'success':>8} {'failure':>8} {'error':>6} {'not run':>9} {'rate':>7}"
     )
     groups = [("overall", summary.overall)]
     groups += [(f"site {name}", tally) for name, tally in summary.per_site.items()]
     groups += [(f"type {name}", tally) for name, tally in summary.per_task_type.items()]
     for label, tally in groups:
-        rate = f"{tally.success_rate:.1%}" if tally.success_rate is not None else "-"
+        rate = percent(tally.success_rate)
         lines.append(
             f"{shorten(label, 28):<28} {tally.scored:>7} {tally.success:>8} {tally.failure:>8}"
             f" {tally.error:>6} {tally.excluded:>9} {rate:>7}"

@@ -13,10 +13,8 @@ from webeval_core.cli._roots import local_root
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
-    from webeval_core.presentation.redaction import Redactor
-    from webeval_core.reading.task_catalog import Task
-    from webeval_core.reading.trajectory_reader import Trajectory
-    from webeval_core.reading.verifier import VerifierOutput
+    from webeval_core.presentation import Redactor
+    from webeval_core.reading import Task, Trajectory, VerifierOutput
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -35,8 +33,8 @@ def add_parser(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """One trajectory as text, JSON or a standalone HTML page; 1 when it cannot be read or written."""
-    from webeval_core.reading.trajectory_reader import load_trajectory, trajectory_json
-    from webeval_core.support.diagnostics import UnreadableError
+    from webeval_core.reading import load_trajectory, trajectory_json
+    from webeval_core.support import UnreadableError
 
     folder = local_root(args.dir, "show")
     if folder is None:
@@ -101,7 +99,7 @@ def _format_trajectory(t: Trajectory) -> list[str]:
 
 def _task_lines(t: Trajectory) -> list[str]:
     """The task as the agent was given it: the folder's task_data.json, else the WebArena catalog's."""
-    from webeval_core.reading.taskdata import site_of
+    from webeval_core.reading import site_of
 
     if t.task_text is not None:
         site = site_of(t.task_data)
@@ -113,8 +111,8 @@ def _task_lines(t: Trajectory) -> list[str]:
 
 
 def _catalog_task(task_id: str) -> Task | None:
-    from webeval_core.reading.task_catalog import load_catalog
-    from webeval_core.support.diagnostics import UnreadableError
+    from webeval_core.reading import load_catalog
+    from webeval_core.support import UnreadableError
 
     try:
         return load_catalog().get(task_id)
@@ -131,7 +129,7 @@ def _failure_lines(t: Trajectory) -> list[str]:
 
 
 def _official_lines(t: Trajectory) -> list[str]:
-    from webeval_core.presentation.tones import NOT_SCORED, verdict_badges
+    from webeval_core.presentation import NOT_SCORED, verdict_badges
     from webeval_core.scoring import failure_reason, read_verdict_with_result, stored_evaluation
 
     found = read_verdict_with_result(t.scores, t.eval_result)
@@ -155,14 +153,14 @@ def _official_lines(t: Trajectory) -> list[str]:
 
 
 def _verifiers(t: Trajectory) -> list[VerifierOutput]:
-    from webeval_core.reading.verifier import verifier_outputs
+    from webeval_core.reading import verifier_outputs
 
     return list(verifier_outputs(t.scores)[0])
 
 
 def _verifier_lines(output: VerifierOutput) -> list[str]:
     """A rubric verifier's verdict, its earliest point of failure (by step) and the task's checks."""
-    from webeval_core.reading.taxonomy import code_label
+    from webeval_core.reading import code_label
 
     verdict = {True: "success", False: "failure", None: "no verdict"}[output.outcome_success]
     reasoning = shorten(output.outcome_reasoning, 300) or "(no reasoning)"
@@ -188,7 +186,7 @@ def _verifiers_json(t: Trajectory) -> list[dict[str, object]]:
     """Each rubric verifier as `show --json` gives it: its verdict, first failure and every code it
     gives, each code with its taxonomy name (as the text and the app name them).
     """
-    from webeval_core.reading.taxonomy import code_name
+    from webeval_core.reading import code_name
 
     def named(code: str | None) -> dict[str, str | None] | None:
         return {"code": code, "name": code_name(code)} if code else None
@@ -232,8 +230,8 @@ def _refuse_html(target: Path, problem: str) -> int:
 
 
 def _write_html(trajectory: Trajectory, target: Path, force: bool, redactor: Redactor, out: TextIO) -> int:
-    from webeval_core.presentation.redaction import redacted_page
-    from webeval_core.presentation.report import (
+    from webeval_core.presentation import (
+        redacted_page,
         standalone_page,  # pandas (via explain): only `--html` pays for it
     )
 

@@ -1,7 +1,8 @@
 """`webeval verdicts set | confirm | exclude | withdraw | dismiss | list ROOT`: the team's decisions
 on the published figures from the command line (webeval_core/review/publication.py), for teams that
-script their release. The same roles as the app when `--roles FILE` is given; every write names
-its author (`--as`) and its reason.
+script their release: the arguments here, what each action does in
+webeval_core/review/verdict_commands.py. The same roles as the app when `--roles FILE` is given;
+every write names its author (`--as`) and its reason.
 """
 
 from __future__ import annotations
@@ -16,10 +17,6 @@ from webeval_core.cli._store import add_store_arguments, store_for
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
-    from webeval_core.review import AnnotationStore, Exclusion, ExclusionProposal, PublishedTrajectory
-    from webeval_core.runs import IndexQueries
-
-_WRITES = ("set", "confirm", "exclude", "withdraw", "dismiss")
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -68,9 +65,9 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """Run one `verdicts` action on ROOT."""
-    from webeval_core.policy.access import acting_as
-    from webeval_core.review import StoreError
+    """Run one `verdicts` action on ROOT (review/verdict_commands.py does it)."""
+    from webeval_core.policy import acting_as
+    from webeval_core.review import StoreError, VerdictRequest, apply_request, listing_document, listing_lines
 
     queries = root_queries(args, "verdicts")
     if queries is None:
@@ -79,139 +76,19 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if store is None:
         return 1
     try:
-        if args.action == "list":
-            return _list(queries, store, args, out)
-        with acting_as(args.author):
-            return _write(queries, store, args, out)
+        if args.action == "list" and args.json:
+            out.write(json.dumps(listing_document(queries, store, history=args.history), indent=2) + "\n")
+        elif args.action == "list":
+            say(out, *listing_lines(queries, store, history=args.history))
+        else:
+            request = VerdictRequest.model_validate(
+                {name: value for name, value in vars(args).items() if name in VerdictRequest.model_fields}
+            )
+            with acting_as(args.author):
+                say(out, apply_request(queries, store, request))
     except (StoreError, ValueError) as exc:
         complain("verdicts", args.action, exc)
         return 1
     finally:
         store.close()
-
-
-def _write(queries: IndexQueries, store: AnnotationStore, args: argparse.Namespace, out: TextIO) -> int:
-    from webeval_core.review import (
-        Dismissal,
-        EditAction,
-        Exclusion,
-        ExclusionAction,
-        dismiss,
-        save_exclusion,
-        write_edit,
-    )
-
-    if args.action == "dismiss":
-        dismiss(store, Dismissal(proposal=args.proposal, reason=args.reason, author=args.author))
-        say(out, f"Dismissed {args.proposal}")
-        return 0
-    if args.action == "exclude" or (args.action == "withdraw" and args.exclusion):
-        run_key = _run_key(queries, args.run) if args.run else None
-        action = ExclusionAction.EXCLUDE if args.action == "exclude" else ExclusionAction.WITHDRAW
-        row = Exclusion(
-            task_id=args.task,
-            run=run_key,
-            action=action,
-            reason=args.reason,
-            author=args.author,
-            proposal=getattr(args, "proposal", None),
-        )
-        save_exclusion(store, row)
-        say(out, f"{'Excluded' if action == ExclusionAction.EXCLUDE else 'Counted again'}: {row.describe()}")
-        return 0
-    trajectory = _trajectory(queries, store, args)
-    chosen = {"set": EditAction.SET, "confirm": EditAction.CONFIRM}.get(args.action, EditAction.WITHDRAW)
-    status = args.verdict if chosen == EditAction.SET else None
-    score = getattr(args, "score", None)
-    edit = write_edit(store, trajectory, chosen, args.reason, args.author, status=status, score=score)
-    say(out, f"{edit.action.value}: task {edit.task_id} of {edit.run} (was {edit.replaced.describe()})")
     return 0
-
-
-def _run_key(queries: IndexQueries, given: str) -> str:
-    """The run key `given` names: itself, else the one run whose key contains it."""
-    runs = sorted(queries.run_tasks())
-    if given in runs:
-        return given
-    found = [run for run in runs if given in run]
-    if len(found) != 1:
-        said = "no run" if not found else f"{len(found)} runs ({', '.join(found)})"
-        raise ValueError(f"--run {given!r} names {said}; give one of: {', '.join(runs)}")
-    return found[0]
-
-
-def _trajectory(
-    queries: IndexQueries, store: AnnotationStore, args: argparse.Namespace
-) -> PublishedTrajectory:
-    from webeval_core.review import by_item, published_runs
-
-    if not args.run:
-        raise ValueError("an edit is of one trajectory: give --run")
-    item = (_run_key(queries, args.run), args.task)
-    found = by_item(published_runs(queries, None, store, [item[0]])).get(item)
-    if found is None:
-        raise ValueError(f"run {item[0]} has no task {item[1]!r}")
-    return found
-
-
-def _list(queries: IndexQueries, store: AnnotationStore, args: argparse.Namespace, out: TextIO) -> int:
-    from webeval_core.review import (
-        exclusions_in_force,
-        published_root,
-        read_edits,
-        read_exclusions,
-        undecided_proposals,
-    )
-
-    edits, exclusions = read_edits(store), read_exclusions(store)
-    edited = [t for t in published_root(queries, None, store) if t.edit is not None]
-    kept = list(exclusions_in_force(exclusions).values())
-    proposals = undecided_proposals(queries, store)
-    if args.json:
-        document = {
-            "edits": [t.edit.model_dump(mode="json") for t in edited if t.edit is not None],
-            "exclusions": [e.model_dump(mode="json") for e in kept],
-            "proposals": [p.model_dump(mode="json") | {"key": p.key} for p in proposals],
-        }
-        if args.history:
-            document |= {
-                "edit_history": [e.model_dump(mode="json") for e in edits],
-                "exclusion_history": [e.model_dump(mode="json") for e in exclusions],
-            }
-        out.write(json.dumps(document, indent=2) + "\n")
-        return 0
-    _print_list(edited, kept, proposals, out)
-    if args.history:
-        say(out, "", "History (oldest first):")
-        for edit in sorted(edits, key=lambda e: e.created):
-            said = f"{edit.action.value} {edit.status or ''}".strip()
-            when = f"{edit.created:%Y-%m-%d %H:%M} UTC"
-            say(out, f"  {when}  {edit.author}: {said} {edit.run} {edit.task_id} ({edit.reason})")
-        for row in sorted(exclusions, key=lambda e: e.created):
-            when = f"{row.created:%Y-%m-%d %H:%M} UTC"
-            say(out, f"  {when}  {row.author}: {row.action.value} {row.describe()} ({row.reason})")
-    return 0
-
-
-def _print_list(
-    edited: list[PublishedTrajectory], kept: list[Exclusion], proposals: list[ExclusionProposal], out: TextIO
-) -> None:
-    say(out, f"Verdict edits in force: {len(edited)}")
-    for item in edited:
-        if item.edit is None:
-            continue
-        edit = item.edit.edit
-        recheck = (
-            "  TO RE-CHECK: the verdict in force is now " + item.machine.describe()
-            if item.edit.recheck
-            else ""
-        )
-        say(out, f"  {edit.run} {edit.task_id}: {edit.status} by {edit.author} ({edit.reason}){recheck}")
-    say(out, f"Exclusions in force: {len(kept)}")
-    for row in kept:
-        say(out, f"  {row.describe()} by {row.author} ({row.reason})")
-    say(out, f"Open proposals to exclude: {len(proposals)}")
-    for proposal in proposals:
-        where = proposal.run or "every run"
-        said = f"{proposal.source.value} · {proposal.evidence}"
-        say(out, f"  {proposal.key}: task {proposal.task_id} in {where} · {said}")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from webeval_core.cli._output import say
+from webeval_core.cli._roots import FAILED, checked_folder, no_trajectories
 
 if TYPE_CHECKING:
     from webeval_core.cli._output import Subparsers
@@ -53,15 +54,18 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Follow ROOT's runs until they are over (or Ctrl-C)."""
     from webeval_core.runs import IndexStore, RunWatch, discover_runs
 
-    root = Path(args.root)
-    if "://" in args.root or not root.is_dir():
+    if "://" in args.root:
         say(sys.stderr, f"webeval watch: {args.root}: not a local folder (watch follows local folders)")
-        return 1
+        return FAILED
+    root = checked_folder(Path(args.root), "watch")
+    if root is None:
+        return FAILED
     runs = [r for r in discover_runs(root) if not args.run or r.key in args.run]
+    if not runs and not args.run:
+        return no_trajectories(root, "watch")
     if not runs:
-        named = f" named {', '.join(args.run)}" if args.run else ""
-        say(sys.stderr, f"webeval watch: {root}: no run found{named}")
-        return 1
+        say(sys.stderr, f"webeval watch: {root}: no run found named {', '.join(args.run)}")
+        return FAILED
     watches = {
         r.key: RunWatch(r.path, expected=args.expected, window_s=args.window, events=not args.once)
         for r in runs
@@ -78,21 +82,24 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 def _follow(watches: dict[str, RunWatch], store: IndexStore, out: TextIO, args: argparse.Namespace) -> None:
     """Look at every run each `args.every` seconds and print what changed, until all are over."""
-    from webeval_core.reading.task_catalog import installed_catalog
-    from webeval_core.runs import IndexQueries, refresh_index
+    from webeval_core.reading import installed_catalog
+    from webeval_core.runs import OUTSIDE_REVIEW, IndexQueries, default_judge, refresh_index
 
     live = out.isatty() and not args.once
     catalog = installed_catalog()
     said: tuple[str, ...] = ()
     rated_at: float | None = None
     queries: IndexQueries | None = None
+    judge: str | None = None
     while True:
         if rated_at is None or time.monotonic() - rated_at >= _RATE_EVERY_S:
             refresh_index(store)
-            queries = IndexQueries(store, catalog)  # a new index generation: new queries
+            # A new index generation: new queries.
+            queries = IndexQueries(store, catalog, viewer=OUTSIDE_REVIEW)
+            judge = default_judge(store.judges())  # the root's, as every view takes it
             rated_at = time.monotonic()
         looks = {key: watch.look() for key, watch in watches.items()}
-        lines = _lines(looks, queries.headlines(list(looks), None) if queries else {})
+        lines = _lines(looks, queries.headlines(list(looks), judge) if queries else {}, judge)
         if live:
             out.write(_CLEAR)
             say(out, f"webeval watch · {datetime.now():%H:%M:%S} · Ctrl-C ends", *lines)
@@ -105,12 +112,12 @@ def _follow(watches: dict[str, RunWatch], store: IndexStore, out: TextIO, args: 
         time.sleep(args.every)
 
 
-def _lines(looks: dict[str, LiveProgress], heads: dict[str, Headline]) -> tuple[str, ...]:
-    """Each run's key, then its lines, indented."""
+def _lines(looks: dict[str, LiveProgress], heads: dict[str, Headline], judge: str | None) -> tuple[str, ...]:
+    """Each run's key, then its lines, indented (the rate's judge named)."""
     from webeval_core.presentation import live_lines
 
     lines: list[str] = []
     for key, look in looks.items():
         lines.append(f"{key}{' (over)' if look.done else ''}")
-        lines.extend(f"  {line}" for line in live_lines(look, heads.get(key)))
+        lines.extend(f"  {line}" for line in live_lines(look, heads.get(key), judge))
     return tuple(lines)

@@ -9,22 +9,32 @@ from typing import TYPE_CHECKING
 from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
+    "READ_ONLY_ENV",
     "READ_ONLY_TEXT",
+    "ROLES_ENV",
     "SIGN_IN_ENV",
     "RolesFileError",
     "Write",
     "acting_as",
     "current_policy",
+    "is_loopback",
+    "load_roles",
+    "serves_read_only",
 ]
 
 if TYPE_CHECKING:
     from webeval_core.policy.access import (
+        READ_ONLY_ENV,
         READ_ONLY_TEXT,
+        ROLES_ENV,
         SIGN_IN_ENV,
         RolesFileError,
         Write,
         acting_as,
         current_policy,
+        is_loopback,
+        load_roles,
+        serves_read_only,
     )
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -3,8 +3,9 @@
 Owns tables for views (tables), the tone of a result (tones), the frames a trajectory is replayed as
 (frames), screenshots with the action drawn on them (overlay, Pillow), chart specs (charts, Plotly),
 the task catalog as a filterable table (catalog_table), the network inspector's views
-(network_detail), two runs' statistics (comparison), the standalone HTML page of a trajectory
-(report) and of a run (runreport), the names pickers give trajectories (picks), and one
+(network_detail), two runs compared (comparison: the Compare page's view model and tables), the
+standalone HTML page of a trajectory (trajectory_document, its sections: trajectory_sections) and of
+a run (run_html), the names pickers give trajectories (picks), and one
 trajectory's place in a list it is walked through (walk).
 The app's pages and the CLI draw these.
 
@@ -17,17 +18,25 @@ from typing import TYPE_CHECKING
 from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
+    "CHECK_TONES",
     "DETAILED_RUNS",
     "FAILURE_COLUMNS",
     "HELPER_COLUMNS",
+    "LATEST_RUNS",
     "MATCH",
+    "MATCH_TONES",
     "MEASURES",
     "MISMATCH",
     "NOT_SCORED",
     "OUTCOME_TONES",
+    "PAGES_FOLDER",
     "POOLED",
+    "PROFILE_ENV",
+    "REPORT_NAME",
+    "RESULT_TONES",
     "STATUS_TONES",
     "TEMPLATES_SHOWN",
+    "TONE_COLOURS",
     "UNKNOWN",
     "BarClick",
     "Breakdown",
@@ -36,50 +45,74 @@ __all__ = [
     "Frame",
     "JudgeVerdict",
     "OverviewFigures",
+    "PairFigures",
+    "RedactionProfile",
+    "RedactionReport",
     "Redactor",
     "ReportDifference",
     "StepFlag",
+    "SubagentView",
     "TableFormat",
     "TaskFilter",
     "Tone",
     "VerdictBadge",
     "Walk",
+    "Writer",
     "annotation_table",
     "arguments_table",
     "assertion_table",
+    "autoeval_verdict",
     "bar_choices",
     "bar_figure",
     "before_after",
     "bundle_zip",
     "candidate_field_table",
     "candidate_table",
+    "cell_style",
     "check_notes",
     "choice_of",
+    "clear_folder",
     "clicked_bars",
     "code_counts_table",
     "compared_candidates",
     "core_log_table",
     "critical_point_text",
+    "default_pair",
     "download_name",
     "editable_response",
     "element_tables",
     "evaluator_limits",
     "expected_checks_table",
     "failure_points_table",
+    "file_size",
     "filter_tasks",
     "flagged_steps",
+    "flips",
+    "folder_writer",
     "frame_image",
     "frames_of",
+    "harness_step_view",
+    "harness_view",
     "histograms",
+    "image_judgements_table",
+    "in_both",
     "judge_verdict",
+    "latest_runs",
+    "layout_facts",
     "live_lines",
+    "load_profile",
+    "matrix_rows",
     "moment",
     "network_results",
+    "no_trace_text",
     "official_caption",
     "official_evaluation",
     "outcome_table",
+    "over_in_words",
     "overview_figures",
     "pace_line",
+    "page_name",
+    "pair_figures",
     "pairs_table",
     "plural",
     "points_change",
@@ -88,6 +121,7 @@ __all__ = [
     "progress_line",
     "rate_line",
     "redacted_page",
+    "redacted_report",
     "render_overlay",
     "render_results",
     "report_differences",
@@ -98,15 +132,20 @@ __all__ = [
     "request_summary",
     "response_field_table",
     "restarted",
+    "result_style",
     "results_frame",
     "rubric_items_table",
     "rubric_table_in",
+    "run_members",
+    "run_report_html",
     "score_text",
     "score_tone",
     "search_requests",
     "server_redactor",
     "silence",
     "standalone_page",
+    "states_in_words",
+    "statistics_caption",
     "statistics_table",
     "step_marks",
     "step_point",
@@ -118,6 +157,7 @@ __all__ = [
     "token_usage_table",
     "trajectory_choices",
     "trajectory_html",
+    "trajectory_page",
     "utc_moment",
     "verdict_badges",
     "verdict_field_table",
@@ -125,11 +165,22 @@ __all__ = [
     "walk_of",
     "watched_line",
     "with_attempts",
+    "write_atif_folder",
+    "write_bundle",
     "zoom_view",
 ]
 
 if TYPE_CHECKING:
-    from webeval_core.presentation.bundle import BundleOptions, bundle_zip
+    from webeval_core.presentation.atif import write_atif_folder
+    from webeval_core.presentation.autoeval_tables import autoeval_verdict, image_judgements_table
+    from webeval_core.presentation.bundle import (
+        BundleOptions,
+        Writer,
+        bundle_zip,
+        clear_folder,
+        folder_writer,
+        write_bundle,
+    )
     from webeval_core.presentation.catalog_table import (
         HELPER_COLUMNS,
         TaskFilter,
@@ -139,6 +190,7 @@ if TYPE_CHECKING:
     )
     from webeval_core.presentation.charts import (
         DETAILED_RUNS,
+        LATEST_RUNS,
         MEASURES,
         POOLED,
         TEMPLATES_SHOWN,
@@ -150,10 +202,30 @@ if TYPE_CHECKING:
         bar_figure,
         clicked_bars,
         histograms,
+        latest_runs,
         overview_figures,
     )
-    from webeval_core.presentation.comparison import code_counts_table, statistics_table
+    from webeval_core.presentation.comparison import (
+        RESULT_TONES,
+        PairFigures,
+        code_counts_table,
+        default_pair,
+        flips,
+        in_both,
+        matrix_rows,
+        pair_figures,
+        result_style,
+        statistics_caption,
+        statistics_table,
+    )
     from webeval_core.presentation.frames import Frame, frames_of, step_marks, step_point
+    from webeval_core.presentation.harness_words import (
+        SubagentView,
+        harness_step_view,
+        harness_view,
+        layout_facts,
+        no_trace_text,
+    )
     from webeval_core.presentation.live_words import (
         live_lines,
         pace_line,
@@ -180,15 +252,32 @@ if TYPE_CHECKING:
         zoom_view,
     )
     from webeval_core.presentation.picks import choice_of, trajectory_choices
-    from webeval_core.presentation.redaction import Redactor, redacted_page, server_redactor
-    from webeval_core.presentation.report import standalone_page, trajectory_html
-    from webeval_core.presentation.reporthtml import official_evaluation
+    from webeval_core.presentation.redaction import (
+        PROFILE_ENV,
+        REPORT_NAME,
+        RedactionProfile,
+        RedactionReport,
+        Redactor,
+        load_profile,
+        redacted_page,
+        server_redactor,
+    )
     from webeval_core.presentation.results_table import TableFormat, render_results, results_frame
     from webeval_core.presentation.rubric import JudgeVerdict, judge_verdict, rubric_table_in
-    from webeval_core.presentation.runreport import report_file_stem, report_zip
+    from webeval_core.presentation.run_html import (
+        PAGES_FOLDER,
+        page_name,
+        redacted_report,
+        report_file_stem,
+        report_zip,
+        run_members,
+        run_report_html,
+        trajectory_page,
+    )
     from webeval_core.presentation.submission_table import submission_issue_table
     from webeval_core.presentation.tables import (
         MATCH,
+        MATCH_TONES,
         MISMATCH,
         annotation_table,
         arguments_table,
@@ -211,14 +300,19 @@ if TYPE_CHECKING:
         verdict_field_table,
     )
     from webeval_core.presentation.tones import (
+        CHECK_TONES,
         NOT_SCORED,
         OUTCOME_TONES,
         STATUS_TONES,
+        TONE_COLOURS,
         Tone,
         VerdictBadge,
+        cell_style,
         score_tone,
         verdict_badges,
     )
+    from webeval_core.presentation.trajectory_document import standalone_page, trajectory_html
+    from webeval_core.presentation.trajectory_sections import official_evaluation
     from webeval_core.presentation.verifier_tables import (
         FAILURE_COLUMNS,
         ReportDifference,
@@ -234,6 +328,15 @@ if TYPE_CHECKING:
         verdicts_table,
     )
     from webeval_core.presentation.walk import Walk, walk_of
-    from webeval_core.presentation.wording import UNKNOWN, download_name, moment, plural, points_change
+    from webeval_core.presentation.wording import (
+        UNKNOWN,
+        download_name,
+        file_size,
+        moment,
+        over_in_words,
+        plural,
+        points_change,
+        states_in_words,
+    )
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

@@ -1,12 +1,13 @@
 """A trajectory in the Agent Trajectory Interchange Format (ATIF, Harbor's RFC 0001), for the tools
 that read it.
 
-One ATIF document per trajectory: a user step with the task, then an agent step per action of
-web_surfer.log (the model's thought as `reasoning_content`, the action as one tool call with its
-arguments, the page it led to as the observation: its text and its screenshot, an image part by
-relative path), then the final answer. Token counts go in `final_metrics`; the run, the outcome and
+One ATIF document per trajectory: a user step with the task (and the page the first action was
+taken on, an image part by relative path), then an agent step per action of web_surfer.log (the
+model's thought as `reasoning_content`, the action as one tool call with its arguments, the page it
+led to as the observation: its text and the screenshot the next action was taken on), then the
+final answer. Token counts go in `final_metrics`; the run, the outcome and
 every judge's verdict in `extra.webeval`. The models below follow the RFC's field tables (v1.6:
-image parts by path); Harbor's own models need Python 3.12, so tests/presentation check these
+image parts by path); Harbor's own models need Python 3.12, so tests/core/presentation check these
 documents against a JSON schema written from the RFC.
 """
 
@@ -23,6 +24,8 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.presentation.redaction import Redactor, redact_trajectory
 from webeval_core.reading.actionlog import Step
+from webeval_core.reading.embedded_images import container_of
+from webeval_core.reading.screenshots import frame_bytes
 from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.summary import RootIndex, TrajectorySummary
@@ -60,7 +63,7 @@ class AtifImageSource(_Model):
 
 
 class AtifContentPart(_Model):
-    """One part of an observation: text, or an image by path."""
+    """One part of a message or an observation: text, or an image by path."""
 
     type: Literal["text", "image"]
     """Which kind of part."""
@@ -108,8 +111,8 @@ class AtifStep(_Model):
     """Who spoke."""
     model_name: str | None = None
     """The model, on agent steps."""
-    message: str
-    """The task, the answer, or "" for an action."""
+    message: str | list[AtifContentPart]
+    """The task (with the start page as an image part), the answer, or "" for an action."""
     reasoning_content: str | None = None
     """The agent's thought before the action."""
     tool_calls: list[AtifToolCall] | None = None
@@ -161,9 +164,14 @@ def atif_of(
     its path beside the document; `verdicts` is what `extra.webeval.verdicts` says.
     """
     model = run.model
-    steps = [AtifStep(step_id=1, source="user", message=task_text or f"task {trajectory.task_id}")]
-    for step in trajectory.steps:
-        steps.append(_action(step, len(steps) + 1, model, images))
+    task = task_text or f"task {trajectory.task_id}"
+    start = trajectory.steps[0].screenshot if trajectory.steps else None
+    opening = _parts(task, start, images)
+    steps = [AtifStep(step_id=1, source="user", message=opening if len(opening) > 1 else task)]
+    # The page an action led to is the one the next action was taken on (the last: the final page).
+    led_to = [*(s.screenshot for s in trajectory.steps[1:]), trajectory.final_page][: len(trajectory.steps)]
+    for step, after in zip(trajectory.steps, led_to, strict=True):
+        steps.append(_action(step, len(steps) + 1, model, _parts(step.observation, after, images)))
     if trajectory.final_answer_text:
         steps.append(
             AtifStep(
@@ -194,14 +202,21 @@ def atif_of(
     )
 
 
-def _action(step: Step, step_id: int, model: str | None, images: dict[str, str]) -> AtifStep:
-    call = f"call_{step.index}"
+def _parts(text: str | None, screenshot: str | None, images: dict[str, str]) -> list[AtifContentPart]:
+    """A text and a screenshot as content parts (an image only where it is written beside the
+    document), each left out when there is none.
+    """
     parts: list[AtifContentPart] = []
-    if step.observation:
-        parts.append(AtifContentPart(type="text", text=step.observation))
-    if step.screenshot and step.screenshot in images:
-        source = AtifImageSource(media_type=_media_type(step.screenshot), path=images[step.screenshot])
+    if text:
+        parts.append(AtifContentPart(type="text", text=text))
+    if screenshot and screenshot in images:
+        source = AtifImageSource(media_type=_media_type(images[screenshot]), path=images[screenshot])
         parts.append(AtifContentPart(type="image", source=source))
+    return parts
+
+
+def _action(step: Step, step_id: int, model: str | None, parts: list[AtifContentPart]) -> AtifStep:
+    call = f"call_{step.index}"
     when = step.time_utc
     return AtifStep(
         step_id=step_id,
@@ -227,6 +242,7 @@ def _media_type(name: str) -> str:
     return {"jpg": "image/jpeg", "jpeg": "image/jpeg", "webp": "image/webp"}.get(suffix, "image/png")
 
 
+_JPEG = b"\xff\xd8"  # a JPEG's first bytes (an embedded frame is a PNG otherwise)
 DOCUMENT = "trajectory.json"
 """Each trajectory's ATIF document, in its own folder beside its screenshots."""
 
@@ -264,10 +280,9 @@ def _write_document(trajectory: Trajectory, run: Run, summary: TrajectorySummary
     target.mkdir(parents=True, exist_ok=True)
     images = {}
     for name in trajectory.screenshots:
-        source, copy = trajectory.path / name, target / Path(name).name
-        if source.is_file() and not copy.exists():
-            _link_or_copy(source, copy)
-        images[name] = copy.name
+        copied = _frame_copy(trajectory.path / name, target)
+        if copied is not None:
+            images[name] = copied
     verdicts: dict[str, Any] = dict(sorted(summary.scores.items()))
     if summary.verdict is not None:
         verdicts["official"] = {"status": summary.verdict.status, "score": summary.verdict.score}
@@ -275,6 +290,28 @@ def _write_document(trajectory: Trajectory, run: Run, summary: TrajectorySummary
     path = target / DOCUMENT
     path.write_text(document.model_dump_json(indent=2, exclude_none=True), encoding="utf-8")
     return path
+
+
+def _frame_copy(source: Path, target: Path) -> str | None:
+    """The name of a frame's copy beside the document: its file linked (or copied); an image kept
+    inside a step file (`reading.embedded_images`) written out as a file of its own, the export
+    being ours to write; None when it cannot be read.
+    """
+    held = container_of(source)
+    if held is None:
+        copy = target / source.name
+        if source.is_file() and not copy.exists():
+            _link_or_copy(source, copy)
+        return copy.name
+    try:
+        data = frame_bytes(source)
+    except OSError:
+        return None
+    suffix = "jpg" if data.startswith(_JPEG) else "png"
+    copy = target / f"{held[0].name.split('.', 1)[0]}-{held[1]}.{suffix}"  # 002_obs-0.png
+    if not copy.exists():
+        copy.write_bytes(data)
+    return copy.name
 
 
 def _link_or_copy(source: Path, target: Path) -> None:

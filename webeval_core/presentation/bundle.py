@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import math
 import os
 import shutil
 import threading
@@ -40,9 +39,12 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.presentation.frames import Frame, frames_of, step_point
 from webeval_core.presentation.redaction import REPORT_NAME, Redactor, redact_trajectory
-from webeval_core.presentation.report import trajectory_sections
+from webeval_core.presentation.trajectory_document import trajectory_sections
+from webeval_core.reading.screenshots import frame_bytes
 from webeval_core.reading.task_catalog import TaskCatalog
 from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
+from webeval_core.runs.judges import available_judges, default_judge, judge_label
+from webeval_core.runs.listing.list_columns import bundle_records, plain_cell
 from webeval_core.runs.metrics import breakdown, headline, trajectory_frame
 from webeval_core.runs.summary import RootIndex, TrajectorySummary
 from webeval_core.support.diagnostics import UnreadableError
@@ -53,7 +55,6 @@ CHUNK = 2000
 """Rows of the trajectory list per data file."""
 ImageFormat = Literal["webp", "jpeg"]
 _ASSETS = ("index.html", "app.js", "style.css")
-_LIST_COLUMNS = ("run", "task_id", "site", "task_type", "intent", "result", "outcome", "steps", "duration_s")
 Writer = Callable[[str, bytes], None]
 """Writes one file of the site by its path relative to the site (a local folder or a store)."""
 
@@ -113,13 +114,14 @@ def write_bundle(
         summaries=tuple(s for s in index.summaries if not runs or s.run_key in runs),
     )
     site = _Site(write, catalog, redactor, options.image_format, options.quality)
-    frame = trajectory_frame(chosen, catalog).reset_index(drop=True)
+    judge = default_judge(available_judges(index))  # the root's, as the app's pages take it
+    frame = trajectory_frame(chosen, catalog, judge).reset_index(drop=True)
     assets = resources.files("webeval_core.presentation").joinpath("bundle_assets")
     for name in _ASSETS:
         site.write(name, assets.joinpath(name).read_bytes())
     rows = _annotated(_rows(frame, chosen), annotations or {}, redactor)
     chunks = [rows[k : k + CHUNK] for k in range(0, len(rows), CHUNK)] or [[]]
-    site.write("data/runs.js", _script("runs", _runs(chosen, frame, len(chunks), len(rows))))
+    site.write("data/runs.js", _script("runs", _runs(chosen, frame, len(chunks), len(rows), judge)))
     for k, chunk in enumerate(chunks):
         site.write(f"data/list-{k}.js", _script(f"list-{k}", chunk))
     pages = images = 0
@@ -203,7 +205,7 @@ class _Site:
         if not name:
             return None, None
         try:
-            data = (trajectory.path / name).read_bytes()
+            data = frame_bytes(trajectory.path / name)  # a file, or an image kept inside a step file
         except OSError:
             return None, None
         # Named by the source's bytes: an identical frame (Fara repeats a trajectory's last one, runs
@@ -306,16 +308,14 @@ def _script(name: str, data: Any) -> bytes:
 
 
 def _rows(frame: pd.DataFrame, index: RootIndex) -> list[dict[str, Any]]:
-    """The list: a row per trajectory, as the app's list says it (result, tags, site, intent)."""
+    """The list: a row per trajectory, its bundled columns as the app's list says them (result,
+    tags, site, intent: `runs.list_columns`), and each judge's score.
+    """
     keys = {s.key: s for s in index.summaries}
-    rows: list[dict[str, Any]] = []
-    for record in frame.to_dict("records"):
-        summary = keys.get(str(record["key"]))
-        row = {column: _plain(record.get(column)) for column in _LIST_COLUMNS}
-        row["tags"] = list(record.get("tags") or ())
+    rows = bundle_records(frame)
+    for row in rows:
+        summary = keys.get(str(row["key"]))
         row["judges"] = dict(summary.scores) if summary is not None else {}
-        row["key"] = str(record["key"])
-        rows.append(row)
     return rows
 
 
@@ -335,14 +335,10 @@ def _annotated(
     return rows
 
 
-def _plain(value: Any) -> Any:
-    """A cell as JSON says it: a missing value is null."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return value.item() if hasattr(value, "item") else value
-
-
-def _runs(index: RootIndex, frame: pd.DataFrame, chunks: int, total: int) -> dict[str, Any]:
+def _runs(
+    index: RootIndex, frame: pd.DataFrame, chunks: int, total: int, judge: str | None
+) -> dict[str, Any]:
+    """Each run's headline (the app's numbers: `metrics.headline`), under the one judge named."""
     by_site = breakdown(frame, "site") if len(frame) else pd.DataFrame()
     runs = []
     for run in index.runs:
@@ -353,18 +349,27 @@ def _runs(index: RootIndex, frame: pd.DataFrame, chunks: int, total: int) -> dic
                 "key": run.key,
                 "label": run.label,
                 "trajectories": head.trajectories,
+                "finished": head.finished,
+                "crashed": head.crashed,
                 "counted": head.counted,
                 "passed": head.passed,
                 "rate": head.success_rate,
                 "unfinished": head.unfinished,
                 "aborted": head.aborted,
                 "sites": [
-                    {"site": str(r["site"]), "rate": _plain(r["success_rate"]), "n": int(r["counted"])}
+                    {"site": str(r["site"]), "rate": plain_cell(r["success_rate"]), "n": int(r["counted"])}
                     for r in sites.to_dict("records")
                 ],
             }
         )
-    return {"runs": runs, "chunks": chunks, "chunk": CHUNK, "total": total}
+    return {
+        "runs": runs,
+        "chunks": chunks,
+        "chunk": CHUNK,
+        "total": total,
+        "judge": judge,
+        "judge_label": judge_label(judge) if judge is not None else None,
+    }
 
 
 def bundle_zip(

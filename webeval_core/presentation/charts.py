@@ -1,6 +1,6 @@
 """The overview's charts as Plotly figure specs, and the trajectories a click on their bars selects.
 
-Built from the index's queries (runs/queries.py: small typed tables, never a row per trajectory
+Built from the index's queries (runs/listing/queries.py: small typed tables, never a row per trajectory
 in the server); no Streamlit, no files. A figure is a
 plain Plotly spec (`{"data": [...], "layout": {...}}`), not a `plotly.graph_objects.Figure`:
 building figures through plotly.express took over a second for 1,000 trajectories, and a dict
@@ -22,11 +22,12 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.taxonomy import category_label, code_label, sorted_codes
-from webeval_core.runs.queryrows import BarChoice
-from webeval_core.runs.row_sql import code_choice
+from webeval_core.runs.listing.answers import BarChoice
+from webeval_core.runs.listing.row_sql import code_choice
 
 if TYPE_CHECKING:
-    from webeval_core.runs.queries import BreakdownRow, CodeCountRow, CountRow, IndexQueries
+    from webeval_core.runs.discovery import Run
+    from webeval_core.runs.listing.queries import BreakdownRow, CodeCountRow, CountRow, IndexQueries
 
 FigureSpec = dict[str, Any]
 """A Plotly figure as its JSON spec: `data` (traces) and `layout`."""
@@ -35,6 +36,8 @@ DETAILED_RUNS = 4
 """Beyond this many runs, bars lose their count labels (a wall of labels is unreadable)."""
 POOL_RUNS = 8
 """Beyond this many runs, each chart counts them together: one trace, not one per run."""
+LATEST_RUNS = 8
+"""The runs a root of many opens on: the last by run id (a date or a number)."""
 POOLED = ""
 """The run of a pooled bar (its `customdata[0]`): every run shown."""
 TEMPLATES_SHOWN = 25
@@ -53,6 +56,21 @@ same colour in every chart, and no two of the first ten runs share one."""
 # customdata: run, raw value (for filtering), escaped label, then the numbers shown on hover
 _RATE_HOVER = "%{customdata[2]}<br>%{customdata[3]} of %{customdata[4]} passed<extra>%{fullData.name}</extra>"
 _COUNT_HOVER = "%{customdata[2]}: %{customdata[3]}<extra>%{fullData.name}</extra>"
+
+
+def latest_runs(runs: Sequence[Run]) -> list[str]:
+    """The runs the Overview opens on: all of a few, else the last `LATEST_RUNS` by run id, in the
+    order given. A run id is a date or a number; a run without one goes by its folder's name.
+    """
+    from webeval_core.runs.discovery import natural_key
+
+    if len(runs) <= LATEST_RUNS:
+        return [r.key for r in runs]
+    by_id = sorted(
+        runs, key=lambda r: (natural_key(r.run_id or r.key.rsplit("/", 1)[-1]), natural_key(r.key))
+    )
+    latest = {r.key for r in by_id[-LATEST_RUNS:]}
+    return [r.key for r in runs if r.key in latest]
 
 
 class Breakdown(StrEnum):

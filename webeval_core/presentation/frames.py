@@ -33,9 +33,14 @@ class Frame(NamedTuple):
 
 
 def frames_of(trajectory: Trajectory) -> list[Frame]:
-    """The replay of a trajectory: one frame per step, else one per screenshot when it has no steps."""
+    """The replay of a trajectory: one frame per step (then the page the last step led to, where the
+    harness keeps it apart: `Trajectory.final_page`), else one per screenshot when it has no steps.
+    """
     if trajectory.steps:
-        return [Frame(s.index, s.screenshot, s) for s in trajectory.steps]
+        frames = [Frame(s.index, s.screenshot, s) for s in trajectory.steps]
+        if trajectory.final_page is not None:
+            frames.append(Frame(trajectory.steps[-1].index + 1, trajectory.final_page, None))
+        return frames
     return [Frame(i, name, None) for i, name in enumerate(trajectory.screenshots, start=1)]
 
 

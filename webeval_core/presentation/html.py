@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from html import escape
 
+from webeval_core.presentation.tones import TONE_BACKGROUNDS, TONE_INKS
+
 # Defence in depth: should an unescaped value ever slip through, the browser still runs no script
 # and fetches nothing; only inline styles, embedded images and links between exported pages.
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
@@ -31,8 +33,6 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; font: 13px/1.4 
       background: #f4f4f6; padding: .5rem .6rem; border-radius: 4px; }
 .badge { display: inline-block; padding: .1rem .55rem; border-radius: 999px; font-size: .85rem;
          margin: 0 .3rem .3rem 0; background: #e9e9ee; color: #333; }
-.good { background: #d8f3dc; color: #1b5e20; } .bad { background: #ffd6d6; color: #8b0000; }
-.partial { background: #ffe8c2; color: #7a4a00; }
 table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 th, td { text-align: left; vertical-align: top; border-bottom: 1px solid #eee; padding: .3rem .4rem; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -44,7 +44,9 @@ figure { margin: 0 0 .6rem; } img { max-width: 100%; height: auto; border: 1px s
 .card .value { font-size: 1.6rem; font-weight: 600; } .card .label { color: #555; font-size: .85rem; }
 .bar { background: #e9e9ee; border-radius: 3px; height: .9rem; min-width: 8rem; }
 .bar > span { display: block; height: 100%; border-radius: 3px; background: #2e7d32; }
-"""
+""" + "".join(  # after .badge: a tone's colours win on a badge
+    f".{tone} {{ background: {TONE_BACKGROUNDS[tone]}; color: {TONE_INKS[tone]}; }}\n" for tone in TONE_INKS
+)
 
 
 def text(value: object) -> str:

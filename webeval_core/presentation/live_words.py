@@ -6,19 +6,24 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from webeval_core.presentation.wording import UNKNOWN, moment, plural
+from webeval_core.presentation.wording import UNKNOWN, moment, over_in_words, plural
 from webeval_core.runs.intervals import wilson_interval
+from webeval_core.runs.judges import judge_label
 from webeval_core.runs.metrics import Headline
 from webeval_core.runs.run_watch import LiveProgress, WatchedTask
+from webeval_core.support.vocabulary import percent, percent_range
 
 __all__ = ["live_lines", "pace_line", "progress_line", "rate_line", "restarted", "silence", "watched_line"]
 
 
 def progress_line(progress: LiveProgress) -> str:
-    """`312 of 812 tasks over (300 finished, 12 crashed) · 48 running · 2 stalled · 3 restarted`."""
+    """`312 of 812 tasks over (300 finished, 12 aborted (3 crashed)) · 48 running · 2 stalled · 3
+    restarted`.
+    """
     of = f"of {progress.expected}" if progress.expected_told else f"of {progress.expected} seen"
+    over = over_in_words(progress.finished, progress.aborted, progress.crashed)
     parts = [
-        f"{progress.over} {of} over ({progress.finished} finished, {progress.crashed} crashed)",
+        f"{progress.over} {of} over ({over})",
         f"{progress.running} running",
         f"{progress.stalled} stalled (silent over {silence(progress.window_s)})",
     ]
@@ -27,21 +32,25 @@ def progress_line(progress: LiveProgress) -> str:
     return " · ".join(parts)
 
 
-def rate_line(headline: Headline | None) -> str:
-    """The success rate so far, among the finished tasks a verdict counts, with its 95% interval;
-    unfinished tasks are named, never counted.
+def rate_line(headline: Headline | None, judge: str | None = None) -> str:
+    """The success rate so far, among the finished tasks a verdict counts, with its 95% interval
+    and the judge whose verdicts they are; unfinished tasks are named, never counted.
     """
-    if headline is None or not headline.counted or headline.success_rate is None:
-        return "success so far: none counted yet (no finished task has a verdict)"
-    said = (
-        f"success so far {headline.success_rate:.1%} of {plural(headline.counted, 'finished task')} counted"
+    label = judge_label(judge) if judge is not None else ""
+    # "the harness's own reward (...)" brings its article: "verdicts of the the harness's" otherwise
+    by = (
+        f" · verdicts of {label if label.startswith('the ') else f'the {label}'}" if judge is not None else ""
     )
+    if headline is None or not headline.counted or headline.success_rate is None:
+        return f"success so far: none counted yet (no finished task has a verdict){by}"
+    counted = plural(headline.counted, "finished task")
+    said = f"success so far {percent(headline.success_rate)} of {counted} counted"
     interval = wilson_interval(headline.success_rate * headline.counted, headline.counted)
     if interval is not None:
-        said += f" (95% CI {interval[0]:.1%}–{interval[1]:.1%})"
+        said += f" (95% CI {percent_range(*interval)})"
     if headline.unfinished:
         said += f" · {headline.unfinished} unfinished not counted"
-    return said
+    return said + by
 
 
 def pace_line(progress: LiveProgress) -> str:
@@ -85,8 +94,10 @@ def restarted(when: datetime) -> str:
     return f"restarted at {when:%H:%M} (the run's local time)"
 
 
-def live_lines(progress: LiveProgress, headline: Headline | None) -> tuple[str, ...]:
-    """The lines a terminal prints for a run: progress, rate, pace, then each stalled task."""
-    lines = [progress_line(progress), rate_line(headline), pace_line(progress)]
+def live_lines(
+    progress: LiveProgress, headline: Headline | None, judge: str | None = None
+) -> tuple[str, ...]:
+    """The lines a terminal prints for a run: progress, rate (its judge named), pace, each stalled task."""
+    lines = [progress_line(progress), rate_line(headline, judge), pace_line(progress)]
     lines.extend(watched_line(task) for task in progress.stalled_tasks)
     return tuple(lines)

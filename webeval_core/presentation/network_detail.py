@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from webeval_core.reading.network import Har, NetworkEvent, Pairs, TimedStep, step_for_time
 from webeval_core.reading.task_catalog import Task
+from webeval_core.support.vocabulary import UNKNOWN
 
 # pandas (most of a second to import) is imported where a table is made: a page that draws
 # none of these tables does not load it.
@@ -98,19 +99,19 @@ def request_summary(
     import pandas as pd
 
     started = event.started.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] if event.started else None
-    kind = event.resource_type or "-"
+    kind = event.resource_type or UNKNOWN
     rows = {
         "request": f"{event.method} {event.url}",
-        "status": "-" if event.status is None else str(event.status),
+        "status": UNKNOWN if event.status is None else str(event.status),
         "type": f"{kind} (inferred from MIME type and URL)" if event.resource_type_inferred else kind,
-        "response MIME type": event.mime or "-",
-        "response size": "-" if event.response_size is None else f"{event.response_size:,} bytes",
-        "time": "-" if event.duration_ms is None else f"{event.duration_ms:,.1f} ms",
-        "started (UTC)": started or "-",
+        "response MIME type": event.mime or UNKNOWN,
+        "response size": UNKNOWN if event.response_size is None else f"{event.response_size:,} bytes",
+        "time": UNKNOWN if event.duration_ms is None else f"{event.duration_ms:,.1f} ms",
+        "started (UTC)": started or UNKNOWN,
         "from first request": (
-            f"+{(event.started - first).total_seconds():.2f} s" if event.started and first else "-"
+            f"+{(event.started - first).total_seconds():.2f} s" if event.started and first else UNKNOWN
         ),
-        "step": "-" if step is None else str(step),
+        "step": UNKNOWN if step is None else str(step),
         "page load (navigation)": "yes" if event.is_document else "no",
     }
     return pd.DataFrame({"field": list(rows), "value": list(rows.values())})
@@ -153,7 +154,9 @@ def _post_data_hidden(har: Har, task: Task, failed_checks: Sequence[int]) -> boo
 
 def expected_checks_table(task: Task) -> pd.DataFrame | None:
     """The task's network checks as the task states them (no request matched against them, no
-    verdict): what a blind reviewer judges the trace against. None when the task has none.
+    verdict): what a blind reviewer judges the trace against, in the task's order. None when the
+    task has none. No column that reads as a mark on the trace ("check", "status", "match"): only
+    what the task asks for.
     """
     import pandas as pd
 
@@ -161,10 +164,9 @@ def expected_checks_table(task: Task) -> pd.DataFrame | None:
         return None
     rows = [
         {
-            "check": check.position,
             "method": check.http_method,
             "url": check.url if isinstance(check.url, str) else " | ".join(check.url),
-            "status": check.response_status,
+            "expected response status": check.response_status,
             "must not happen": check.should_not_exist,
             "last page load only": check.last_event_only,
         }

@@ -26,8 +26,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
-from webeval_core.reading.folderfiles import read_file
-from webeval_core.reading.screenshots import ensure_local
+from webeval_core.reading.screenshots import ensure_local, frame_bytes, frame_file
 from webeval_core.support.diagnostics import UnreadableError
 
 MARK_COLOR = (230, 30, 60)
@@ -74,8 +73,7 @@ def _decode(path: Path) -> Image.Image:
     above the cap this raises `_TooLargeError` with the message its placeholder shows.
     """
     try:
-        ensure_local(path)
-        data = read_file(path, MAX_IMAGE_BYTES + 1)
+        data = frame_bytes(path, MAX_IMAGE_BYTES + 1)  # an image kept in a step file: taken out of it
         if len(data) > MAX_IMAGE_BYTES:
             raise UnreadableError(path, f"screenshot is larger than {MAX_IMAGE_BYTES // 2**20} MB; not read")
         with Image.open(io.BytesIO(data)) as image:
@@ -336,12 +334,13 @@ _inflight_lock = threading.Lock()
 
 
 def _identity(path: Path) -> tuple[str, int, int]:
+    holder = frame_file(path)  # the step file an embedded image is kept in changes with it
     try:
-        ensure_local(path)  # a mirrored remote root fetches its screenshots when first shown
+        ensure_local(holder)  # a mirrored remote root fetches its screenshots when first shown
     except OSError as exc:  # the store did not answer: its message names the URL
         raise UnreadableError(path, str(exc)) from exc
     try:
-        stat = path.stat()
+        stat = holder.stat()
     except OSError as exc:
         raise UnreadableError(path, "screenshot file not found") from exc
     return str(path), stat.st_mtime_ns, stat.st_size

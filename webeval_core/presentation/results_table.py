@@ -6,8 +6,6 @@ Markdown for a README, CSV for a spreadsheet, LaTeX for a paper, JSON for a scri
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
@@ -17,6 +15,8 @@ from webeval_core.presentation.wording import UNKNOWN
 from webeval_core.review import GroupBy, Rate, ResultLine
 from webeval_core.runs import INTERVAL_NAMES
 from webeval_core.scoring import EngineInfo
+from webeval_core.support.row_files import rows_text
+from webeval_core.support.vocabulary import percent, percent_range
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -86,11 +86,11 @@ def _row(line: ResultLine, engines: Mapping[str, EngineInfo]) -> list[object]:
 
 
 def _rate(rate: Rate) -> str:
-    return UNKNOWN if rate.rate is None else f"{rate.rate:.1%} of {rate.counted}"
+    return UNKNOWN if rate.rate is None else f"{percent(rate.rate)} of {rate.counted}"
 
 
 def _interval(interval: tuple[float, float] | None) -> str:
-    return UNKNOWN if interval is None else f"{interval[0]:.1%} – {interval[1]:.1%}"
+    return UNKNOWN if interval is None else percent_range(*interval)
 
 
 def render_results(
@@ -109,13 +109,12 @@ def render_results(
 
 def _csv(lines: Sequence[ResultLine], engines: Mapping[str, EngineInfo], by: GroupBy) -> str:
     """Numbers a spreadsheet can compute with: rates as fractions, each interval's two ends apart."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     head = [by.value, "trajectories", "finished", "excluded", "edits", "to_recheck"]
     for side in ("published", "scored"):
         head += [f"{side}_counted", f"{side}_rate"]
         head += [f"{side}_{kind}_{end}" for kind in ("wilson", "bootstrap") for end in ("low", "high")]
-    writer.writerow([*head, "judges", "eval_hashes", "library", "dataset_checksums"])
+    head += ["judges", "eval_hashes", "library", "dataset_checksums"]
+    rows = []
     for line in lines:
         known = [engines[s] for s in line.sources if s in engines]
         row: list[object] = [
@@ -134,8 +133,8 @@ def _csv(lines: Sequence[ResultLine], engines: Mapping[str, EngineInfo], by: Gro
             " ".join(sorted({e.version for e in known})),
             " ".join(sorted({e.data_checksum for e in known})),
         ]
-        writer.writerow(row + provenance)
-    return buffer.getvalue()
+        rows.append(dict(zip(head, row + provenance, strict=True)))
+    return rows_text(rows, "csv", head)
 
 
 def _number(value: float | None) -> str:

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
+from webeval_core.reading.verifier import outcome_reasoning_in
+
 # pandas (most of a second to import) is imported where a table is made: a page that draws
 # none of these tables does not load it.
 if TYPE_CHECKING:
@@ -80,7 +82,7 @@ def rubric_table_in(response: Mapping[str, Any]) -> pd.DataFrame | None:
 
 def judge_verdict(response: Mapping[str, Any], task_data: Mapping[str, Any] | None = None) -> JudgeVerdict:
     """The reasoning, first point of failure, points and taxonomy flags of one judge's response."""
-    reasoning = _find(response, "outcome_reasoning") or _find(response, "verifier_reasoning")
+    reasoning = outcome_reasoning_in(response)  # the reader's places, every generation
     failure = _find(response, "first_point_of_failure")
     outcome = _find(response, "outcome_success")
     if outcome is None:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from webeval_core.presentation.tones import Tone
 from webeval_core.presentation.wording import UNKNOWN, moment, plural
 from webeval_core.reading.corelog import CoreLogLine
 from webeval_core.reading.network import Har, TimedStep, step_for_time
@@ -29,6 +30,8 @@ from webeval_core.scoring import (
 )
 
 MATCH, MISMATCH, UNATTRIBUTED = "✓", "✗", "?"
+MATCH_TONES: dict[str, Tone] = {MATCH: "good", MISMATCH: "bad"}
+"""How a match column's cell reads."""
 # The verdict fields of an LLM judge's score file (Fara's rubric and verifier judges), a row each.
 VERDICT_FIELDS = (
     "is_success",

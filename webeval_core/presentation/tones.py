@@ -16,6 +16,21 @@ OUTCOME_TONES: dict[str, Tone] = {
     "unfinished": "partial",
 }
 STATUS_TONES: dict[str, Tone] = {"success": "good", "failure": "bad", "error": "partial"}
+CHECK_TONES: dict[bool | None, Tone] = {True: "good", False: "bad", None: "partial"}
+"""A network check: passed, failed, could not be checked."""
+
+# THE colours of the tones: every badge, table cell and exported page colours a tone by these.
+TONE_COLOURS: dict[Tone | None, str] = {"good": "green", "partial": "orange", "bad": "red", None: "gray"}
+"""A badge's colour (a name Streamlit's badges take); a verdict that tells neither is gray."""
+TONE_BACKGROUNDS: dict[Tone, str] = {"good": "#d8f3dc", "partial": "#ffe8c2", "bad": "#ffd6d6"}
+"""A cell's background: the app's tables and the HTML pages' `.good`, `.partial`, `.bad`."""
+TONE_INKS: dict[Tone, str] = {"good": "#1b5e20", "partial": "#7a4a00", "bad": "#8b0000"}
+"""The text on that background in the HTML pages."""
+
+
+def cell_style(tone: Tone | None) -> str:
+    """A table cell's CSS for a tone (none: no style)."""
+    return f"background-color: {TONE_BACKGROUNDS[tone]}" if tone else ""
 
 
 def score_tone(score: float | None) -> Tone | None:

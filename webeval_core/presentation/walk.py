@@ -1,6 +1,6 @@
 """Walking a list of trajectories: where one stands in it, and which comes before, after, or fails next.
 
-The list is the index's query of a filter (`runs.queries.IndexQueries.walk_items`) in its shown
+The list is the index's query of a filter (`runs.listing.queries.IndexQueries.walk_items`) in its shown
 order; the trajectory page steps through it without going back to the table.
 """
 
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:
-    from webeval_core.runs.queries import WalkItem
+    from webeval_core.runs.listing.queries import WalkItem
 
 
 class Walk(BaseModel):

@@ -7,13 +7,25 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 # UNKNOWN: the one word every view writes for a value it does not have, the same the runs group
 # missing values under (filters, charts), so a list, a chart and a page never name it two ways.
 from webeval_core.support.vocabulary import UNKNOWN
 
-__all__ = ["UNKNOWN", "download_name", "moment", "plural", "points_change"]
+if TYPE_CHECKING:
+    from webeval_core.reading.task_state import StateCounts
+
+__all__ = [
+    "UNKNOWN",
+    "download_name",
+    "file_size",
+    "moment",
+    "over_in_words",
+    "plural",
+    "points_change",
+    "states_in_words",
+]
 
 
 def moment(when: datetime | None, local_offset_s: float | None = None, *, precise: bool = False) -> str:
@@ -33,9 +45,32 @@ def moment(when: datetime | None, local_offset_s: float | None = None, *, precis
     return f"{when.astimezone(UTC).strftime(shape)[:cut]} UTC"
 
 
+def over_in_words(finished: int, aborted: int, crashed: int) -> str:
+    """The tasks that are over, as every view says them: `42 finished, 2 aborted (1 crashed)`
+    (`reading.task_state`: crashed tasks are aborted ones whose last attempt raised).
+    """
+    said = f"{finished} finished, {aborted} aborted"
+    return f"{said} ({crashed} crashed)" if crashed else said
+
+
+def states_in_words(counts: StateCounts) -> str:
+    """A run's task states in one line (`ls`): `42 finished, 2 aborted (1 crashed) · 0 unfinished`,
+    the unfinished split into running and stalled when there are any.
+    """
+    said = over_in_words(counts.finished, counts.aborted, counts.crashed)
+    if not counts.unfinished:
+        return f"{said} · 0 unfinished"
+    return f"{said} · {counts.unfinished} unfinished ({counts.running} running, {counts.stalled} stalled)"
+
+
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """`1 trajectory`, `2 trajectories`: the count and the noun that agrees with it."""
     return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+
+
+def file_size(size: int) -> str:
+    """A file's size as every view writes it: `840 KB` below a megabyte, else `2.4 MB` (decimal units)."""
+    return f"{size / 1e6:.1f} MB" if size >= 1e6 else f"{size / 1e3:.0f} KB"
 
 
 def download_name(run_key: str, task_id: str, suffix: str = ".html") -> str:

@@ -1,5 +1,5 @@
 """One trajectory folder opened for reading (`FolderReader`): its own files by name, never through a
-link leading out of it, each problem kept as a warning; which layout it holds (`folder_kind`);
+link leading out of it, each problem kept as a warning; which format reads it (`folder_format`);
 and `read_guarded`, which turns any failure into the folder's `UnreadableError`. Shared by the full
 reader (`trajectory`) and the index's light one (`glance`).
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from webeval_core.reading.corelog import CoreLogLine, parse_core_log
 from webeval_core.reading.folderfiles import (
@@ -21,36 +21,68 @@ from webeval_core.reading.folderfiles import (
     read_problem,
     resolve_inside,
 )
+from webeval_core.reading.formats import TrajectoryFormat, format_of, layouts, not_a_trajectory
 from webeval_core.reading.markers import (
-    AGENT_RESPONSE,
     ANSWER_SUFFIX,
     CORE_LOG_NAME,
-    LOG_NAME,
-    not_a_trajectory,
+    EVAL_RESULT_NAME,
+    HAR_NAME,
+    TASK_DATA_NAME,
 )
 from webeval_core.reading.playwrighttrace import find_trace
 from webeval_core.reading.scorefiles import read_score_files
 from webeval_core.reading.taskdata import task_text_of
 from webeval_core.support.diagnostics import Diagnostic, UnreadableError
 
-TIMES_NAME = "times.json"
-TASK_DATA_NAME = "task_data.json"
-HAR_NAME = "network.har"
-EVAL_RESULT_NAME = "eval_result.json"
-FolderKind = Literal["fara", "webarena-verified", "crashed"]
-"""A folder's layout, a Fara folder that holds only core.log (a crashed task) apart."""
 LOG_READ_LIMIT = 64 * 1024 * 1024
 """Bytes of web_surfer.log and core.log read at most; a larger file is read up to here, with a warning."""
 _T = TypeVar("_T")
 _REASON_CHARS = 300
 
 
-def read_guarded(folder: Path, read: Callable[[FolderReader], _T]) -> _T:
+class Listing(NamedTuple):
+    """A folder's entries as one listing gives them: what its reader needs of them, so a caller
+    that lists the folder first (the index's refresh) hands the same listing on instead of
+    listing it again.
+    """
+
+    names: set[str]
+    """Every entry's name, files and folders alike."""
+    links: set[str]
+    """The names that are symlinks."""
+    plain: bool
+    """Every entry is a regular file or a folder (no link, FIFO, socket or device)."""
+
+
+def list_folder(folder: str | Path) -> Listing:
+    """The folder's `Listing`, from its directory entries' types (no `stat` per entry).
+
+    Raises:
+        OSError: when the folder cannot be listed (missing, not a folder, permission denied...).
+    """
+    names: set[str] = set()
+    links: set[str] = set()
+    plain = True
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            names.add(entry.name)
+            # One type test for most entries (regular files): the index lists every folder it reads.
+            if not (entry.is_file(follow_symlinks=False) or entry.is_dir(follow_symlinks=False)):
+                plain = False
+                if entry.is_symlink():
+                    links.add(entry.name)
+    return Listing(names, links, plain)
+
+
+def read_guarded(folder: Path, read: Callable[[FolderReader], _T], listing: Listing | None = None) -> _T:
     """`read` applied to the folder's `FolderReader`, every failure as the folder's UnreadableError:
-    a folder that is missing, a file or not listable, and any error no reader foresaw.
+    a folder that is missing, a file or not listable, and any error no reader foresaw. `listing`:
+    the folder's, when the caller has just listed it (else it is listed here).
     """
     try:
-        return read(_open_folder(folder))
+        return read(
+            _open_folder(folder) if listing is None else FolderReader(folder, listing.names, listing.links)
+        )
     except UnreadableError:
         raise
     except Exception as exc:  # one folder's surprise must not stop a root: it says what it was
@@ -60,29 +92,24 @@ def read_guarded(folder: Path, read: Callable[[FolderReader], _T]) -> _T:
 
 def _open_folder(folder: Path) -> FolderReader:
     try:
-        with os.scandir(folder) as entries:  # the listing says which names are links: no lstat each
-            links = {entry.name: entry.is_symlink() for entry in entries}
+        listing = list_folder(folder)  # the listing says which names are links: no lstat each
     except FileNotFoundError:
         raise UnreadableError(folder, "the folder does not exist") from None
     except NotADirectoryError:
         raise UnreadableError(folder, not_a_trajectory(folder)) from None
     except OSError as exc:
         raise UnreadableError(folder, f"the folder cannot be listed ({exc.strerror})") from None
-    return FolderReader(folder, set(links), {name for name, link in links.items() if link})
+    return FolderReader(folder, listing.names, listing.links)
 
 
-def folder_kind(reader: FolderReader) -> FolderKind:
-    """Which reader the folder needs, from its file names; UnreadableError when it is none of them."""
-    if reader.answer_files() or LOG_NAME in reader.names:
-        return "fara"
-    if AGENT_RESPONSE in reader.names:
-        return "webarena-verified"
-    if CORE_LOG_NAME in reader.names:
-        return "crashed"
-    raise UnreadableError(
-        reader.folder,
-        "not a trajectory folder: it has no *_final_answer.json, web_surfer.log or agent_response.json",
-    )
+def folder_format(reader: FolderReader) -> TrajectoryFormat:
+    """The format that reads the folder (the registry's first to claim it, asked by path);
+    UnreadableError, saying which folders are trajectories, when none does.
+    """
+    found = format_of(reader.folder, reader.names, asked=True)
+    if found is None:
+        raise UnreadableError(reader.folder, f"not a trajectory folder; {layouts()}")
+    return found
 
 
 class FolderReader:

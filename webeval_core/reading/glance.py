@@ -17,33 +17,20 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.reading.actionlog import count_steps
 from webeval_core.reading.corelog import last_error_message
 from webeval_core.reading.folderreader import (
-    EVAL_RESULT_NAME,
     LOG_READ_LIMIT,
-    TASK_DATA_NAME,
     FolderReader,
-    folder_kind,
+    Listing,
+    folder_format,
     read_guarded,
 )
-from webeval_core.reading.markers import CORE_LOG_NAME
-from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, read_score_files
-from webeval_core.reading.screenshots import count_screenshots
-from webeval_core.reading.task_state import ending_without_answer
+from webeval_core.reading.formats import TaskEnd
+from webeval_core.reading.markers import CORE_LOG_NAME, EVAL_RESULT_NAME, SCORES_DIR, TASK_DATA_NAME
+from webeval_core.reading.scorefiles import ScoreFile, read_score_files
 from webeval_core.reading.taskdata import site_of, task_text_of
-from webeval_core.reading.trajectory_reader import (
-    NO_ANSWER_MARKER,
-    Ending,
-    Layout,
-    TokenUsage,
-    answer_task_id,
-    crash_reason,
-    fara_outcome,
-    read_agent_response,
-    read_fara_answer_and_log,
-    read_times,
-)
+from webeval_core.reading.trajectory_model import Ending, Layout, TokenUsage
+from webeval_core.reading.trajectory_reader import crash_reason
 from webeval_core.support.diagnostics import Diagnostic
 
 
@@ -57,20 +44,24 @@ class Glance(BaseModel):
     task_id: str
     """The task's id (`Trajectory.task_id`)."""
     layout: Layout
-    """The folder layout (`Trajectory.layout`)."""
+    """The name of the format that read it (`Trajectory.layout`)."""
     outcome: Ending
     """Answered, no answer or aborted (`Trajectory.outcome`)."""
     steps: int = 0
     """How many actions the agent took (`len(Trajectory.steps)`), counted without building them."""
     screenshots: int = 0
     """Screenshot FILES by name (`count_screenshots`): unlike `Trajectory.screenshots`, a file of the
-    right name that is not a PNG or leads out of the folder still counts."""
+    right name that is not a PNG or leads out of the folder still counts; a cube-harness episode's are
+    inside its observation step files, which a glance counts without decompressing them (one screenshot
+    each, as cube-harness's browser tool takes them)."""
     duration_s: float | None = None
     """How long the solver ran, in seconds (`Trajectory.duration_s`)."""
     token_usage: TokenUsage = TokenUsage()
     """LLM tokens summed over every component (`Trajectory.token_usage`)."""
     final_answer_text: str | None = None
-    """The agent's answer (`Trajectory.final_answer_text`)."""
+    """The agent's answer (`Trajectory.final_answer_text`); None for an AgentLab episode, whose answer
+    is in a step pickle, which a glance never opens (a cube-harness episode's last act file is read
+    as far as its actions: within the decompression bound even where the whole file is not)."""
     scores: dict[str, ScoreFile] = {}
     """The readable score files (`Trajectory.scores`), with `response` decoded only where it may hold
     an `engine` key (the stored evaluations verdicts are read from) or taxonomy codes (a verifier's),
@@ -81,7 +72,8 @@ class Glance(BaseModel):
     """The message of core.log's last error record (`Trajectory.error_lines[-1].message`); None when
     it logged no error."""
     crash_reason: str | None = None
-    """Why the task crashed, when core.log is all the folder holds (`Trajectory.crash_reason`)."""
+    """Why the task crashed: its harness recorded that it raised, or it is not over and core.log's
+    last attempt raised (`Trajectory.crash_reason`)."""
     task_text: str | None = None
     """The task as task_data.json states it (`Trajectory.task_text`'s text); None when it does not."""
     site: str | None = None
@@ -91,31 +83,35 @@ class Glance(BaseModel):
     the steps, screenshots and task data, which a glance does not read, is not among them)."""
 
 
-def glance_trajectory(path: Path) -> Glance:
-    """Glance at a trajectory folder of either layout; raises UnreadableError exactly when
+def glance_trajectory(path: Path, listing: Listing | None = None) -> Glance:
+    """Glance at a trajectory folder of any registered format; raises UnreadableError exactly when
     `load_trajectory` does (with the same reason), so the index keeps the same unreadable folders.
+    `listing`: the folder's, when the caller has just listed it.
     """
-    return read_guarded(path if isinstance(path, Path) else Path(path), _glance)
+    return read_guarded(path if isinstance(path, Path) else Path(path), _glance, listing)
 
 
 def _glance(reader: FolderReader) -> Glance:
-    kind = folder_kind(reader)
-    if kind == "fara":
-        found = _fara(reader)
-    elif kind == "webarena-verified":
-        text, outcome = read_agent_response(reader)
-        found = {
-            "task_id": reader.folder.name,
-            "layout": "webarena-verified",
-            "outcome": outcome,
-            "final_answer_text": text,
-            "screenshots": count_screenshots(reader.folder, reader.names),
-        }
-    else:
-        outcome = ending_without_answer(reader.names, reader.read_bytes(CORE_LOG_NAME, LOG_READ_LIMIT))
-        found = {"task_id": reader.folder.name, "layout": "fara", "outcome": outcome}
+    return folder_format(reader).glance(reader)
+
+
+def glance_end(glance: Glance, marker: str) -> TaskEnd | None:
+    """A task's end as its format's glance says it (`TrajectoryFormat.ended` of a format whose
+    `marker` file says the run is over and whose glance reads the rest): its outcome and crash;
+    None when the glance finds it unfinished.
+    """
+    if glance.outcome == "unfinished":
+        return None
+    return TaskEnd(glance.outcome, marker, glance.crash_reason)
+
+
+def glance_with_common_files(reader: FolderReader, found: dict[str, Any], *, crashed: bool = False) -> Glance:
+    """The glance of a format's own `found` fields (Glance's names) with what any trajectory folder
+    may hold read too: core.log's last error (a crash's reason when `crashed`), our `scores/`,
+    task_data.json and the official CLI's eval_result.json.
+    """
     last_error = _last_error(reader)
-    if kind == "crashed" and found["outcome"] == "aborted":
+    if crashed:
         found["crash_reason"] = crash_reason(last_error)
     scores: dict[str, ScoreFile] = {}
     if SCORES_DIR in reader.names:  # else listing it fails, which the full reader ignores
@@ -132,22 +128,6 @@ def _glance(reader: FolderReader) -> Glance:
         last_error=last_error,
         warnings=tuple(reader.warnings),
     )
-
-
-def _fara(reader: FolderReader) -> dict[str, Any]:
-    answer_file, answer, log_data = read_fara_answer_and_log(reader)
-    times = read_times(reader)
-    text = answer.final_answer if answer is not None else NO_ANSWER_MARKER
-    return {
-        "task_id": answer_task_id(answer_file) if answer_file else reader.folder.name,
-        "layout": "fara",
-        "outcome": fara_outcome(reader, answer),
-        "final_answer_text": text if text != NO_ANSWER_MARKER else None,
-        "steps": count_steps(log_data) if log_data is not None else 0,
-        "screenshots": count_screenshots(reader.folder, reader.names, answer.screenshots if answer else ()),
-        "duration_s": times.solver_seconds if times is not None else None,
-        "token_usage": answer.total_usage if answer is not None else TokenUsage(),
-    }
 
 
 def _last_error(reader: FolderReader) -> str | None:

@@ -1,12 +1,14 @@
-"""The file names that make a folder a trajectory, and the folders discovery never goes into.
+"""The file names harnesses write into a trajectory folder, and the folders discovery never goes into.
 
 Apart from the readers (no pydantic, no parser), so the index's refresh can walk a root, tell
-what is a trajectory and hand it to workers to read, without loading any of them.
+what is a trajectory (`reading.formats`, whose formats name these files) and hand it to workers to
+read, without loading any of them.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Collection
 from pathlib import Path
 
 LOG_NAME = "web_surfer.log"
@@ -20,30 +22,25 @@ CORE_LOG_NAME = "core.log"
 CRASHED_PARENT = "traj"
 """The folder of a Fara run's trajectories, where a folder holding only core.log is a crashed task."""
 
+TIMES_NAME = "times.json"
+"""Fara's times of the solver's run, written once the task returned."""
+TASK_DATA_NAME = "task_data.json"
+"""The task as the harness gave it (the rubric verifier's data)."""
+HAR_NAME = "network.har"
+"""The network trace the official evaluator reads."""
+EVAL_RESULT_NAME = "eval_result.json"
+"""The official CLI's verdict, written beside the agent log it judged."""
+SCORES_DIR = "scores"
+"""Our judges' score files, inside the trajectory folder (the one place we write into one)."""
 TRACE_SUFFIXES = (".har", ".zip")
 """A network trace: a HAR file or a Playwright trace archive."""
-LAYOUTS = (
-    f"a trajectory folder holds {LOG_NAME} or <task_id>{ANSWER_SUFFIX.replace('_answer', '_final_answer')}"
-    f" (Fara's layout), or {AGENT_RESPONSE} with its network.har (WebArena-Verified's agent logs)"
-)
-"""What makes a folder a trajectory, as every message that finds none says it."""
+TRACE_NETWORK = "trace.network"
+"""A Playwright trace unpacked: the folder holding this file is the trace."""
+TRACE_WORDS = ("trace", "network")
+"""Words a Playwright trace's zip (or its folder) is named with."""
 
 # Folders inside a trajectory or a run that never hold trajectories of their own.
-_SKIP_DIRS = {"scores", "__pycache__", "node_modules"}
-
-
-def is_trajectory_folder(path: Path | str) -> bool:
-    """Cheap check for run discovery: an answer file, a web_surfer.log or an agent_response.json
-    (or, in a Fara run's `traj/`, a core.log: what a crashed task leaves).
-    """
-    try:
-        with os.scandir(path) as entries:
-            names = [e.name for e in entries]
-    except OSError:
-        return False
-    if any(n in (LOG_NAME, AGENT_RESPONSE) or n.endswith(ANSWER_SUFFIX) for n in names):
-        return True
-    return CORE_LOG_NAME in names and Path(path).parent.name == CRASHED_PARENT
+_SKIP_DIRS = {SCORES_DIR, "__pycache__", "node_modules"}
 
 
 def is_walked(entry: os.DirEntry[str]) -> bool:
@@ -82,18 +79,21 @@ def _is_utf8(name: str) -> bool:
     return name.isascii() or not any("\ud800" <= c <= "\udfff" for c in name)
 
 
-def not_a_trajectory(path: Path) -> str:
-    """Why `path` is no trajectory folder, with the layouts that are: a network trace alone (a HAR
-    or a trace archive) is named as such and told where it belongs.
+def any_name_ends_with(names: Collection[str], suffix: str) -> bool:
+    """Whether one of `names` ends with `suffix`: one search in C over the names joined, not a
+    Python call a name (the index's walk asks it of every folder). No file name holds NUL, so a
+    name ends exactly where a NUL follows.
     """
-    if path.suffix.lower() in TRACE_SUFFIXES and path.is_file():
-        return (
-            f"this is a network trace ({path.suffix.lower()[1:].upper()}), not a trajectory: put it in a"
-            f" task folder beside the agent's {AGENT_RESPONSE} (that folder is the trajectory); {LAYOUTS}"
-        )
-    if path.is_file():
-        return f"this is a file, not a trajectory folder; {LAYOUTS}"
-    return f"no trajectory folder found; {LAYOUTS}"
+    return f"{suffix}\0" in "\0".join(names) + "\0"
+
+
+def is_trace_name(name: str) -> bool:
+    """Whether a file of that name in a task folder is its network trace: network.har, a zip whose
+    name mentions trace or network (a Playwright trace), or `trace.network` (one unpacked).
+    """
+    if name in (HAR_NAME, TRACE_NETWORK):
+        return True
+    return name.endswith(".zip") and any(word in name.lower() for word in TRACE_WORDS)
 
 
 def traces_in(folder: Path) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from webeval_core.reading.folderfiles import LEADS_OUTSIDE, read_file, resolve_inside
+from webeval_core.reading.markers import TRACE_NETWORK, TRACE_WORDS, is_trace_name
 from webeval_core.support.diagnostics import UnreadableError
 
 __all__ = [
@@ -29,12 +30,10 @@ __all__ = [
     "read_playwright_trace",
 ]
 
-TRACE_NETWORK = "trace.network"
 RESOURCES = "resources/"
 BODY_PREVIEW_CHARS = 4000
 """How much of a body the viewer keeps: enough to read, never a whole page of a large run."""
 
-_TRACE_WORDS = ("trace", "network")
 _TEXT_MIME = ("text/", "json", "xml", "javascript", "x-www-form-urlencoded", "graphql")
 
 
@@ -61,12 +60,12 @@ def find_trace(folder: Path, names: set[str]) -> str | None:
     A zip whose name mentions trace or network, `trace.network` itself (the folder is the trace),
     or a subfolder `trace`/`network` holding `trace.network`.
     """
-    zips = sorted(n for n in names if n.endswith(".zip") and any(w in n.lower() for w in _TRACE_WORDS))
+    zips = sorted(n for n in names if n.endswith(".zip") and is_trace_name(n))
     if zips:
         return zips[0]
     if TRACE_NETWORK in names:
         return TRACE_NETWORK
-    return next((n for n in _TRACE_WORDS if n in names and (folder / n / TRACE_NETWORK).is_file()), None)
+    return next((n for n in TRACE_WORDS if n in names and (folder / n / TRACE_NETWORK).is_file()), None)
 
 
 def read_playwright_trace(path: Path) -> PlaywrightTrace:

@@ -21,9 +21,9 @@ from typing import Any, Literal, NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.folderfiles import LEADS_OUTSIDE, loads_finite, read_json_file, resolve_inside
+from webeval_core.reading.markers import SCORES_DIR
 from webeval_core.support.diagnostics import Diagnostic
 
-SCORES_DIR = "scores"
 SHARED_MARK = "\x00webeval-shared:"
 """Starts a string that stands for texts stored elsewhere in the same document (`share_long_strings`)."""
 _SHARED_FROM = 4096  # characters; shorter texts are always stored as they are

@@ -9,6 +9,10 @@ view needs them: the mirror registers an `ImageSource` (`set_image_source`) that
 the store holds, with their PNG sizes, and fetches one when it is read (`ensure_local`). Reading
 never imports the remote layer; without a registered source nothing changes.
 
+A frame may also be an image kept inside another file of the folder (cube-harness's step files:
+`steps/002_obs.msgpack.zst#0`, `embedded_images`): whoever reads a frame reads it through
+`frame_bytes` (and stats `frame_file`), which take it out of its file in memory.
+
 Two screenshot namings exist: Fara's `screenshot0.png ... screenshotN.png` (the page before
 action 1, then one after each action, so action k is taken on `screenshot{k-1}`) and the
 solver's `screenshot_1.png ... screenshot_N.png` (action k is taken on `screenshot_k`).
@@ -25,6 +29,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
+from webeval_core.reading.embedded_images import container_of, embedded_image
 from webeval_core.reading.folderfiles import (
     LEADS_OUTSIDE,
     NotReadableFileError,
@@ -107,16 +112,47 @@ def set_image_source(source: ImageSource | None) -> None:
     _image_source = source
 
 
+def unfetched_names(folder: Path | str) -> Collection[str]:
+    """Names of the images a registered source holds directly in `folder` (a mirror's, fetched
+    or not); empty with no source: a reader listing a folder's images adds them to its own listing.
+    """
+    return _image_source.names(Path(folder)) if _image_source is not None else ()
+
+
 def ensure_local(path: Path) -> None:
     """Before an image is read: fetch it when it belongs to a mirror and is not there yet."""
     if _image_source is not None:
         _image_source.ensure_local(path)
 
 
+def frame_file(path: Path) -> Path:
+    """The file holding screenshot `path`: itself, or the file its image is kept in (`embedded_images`)."""
+    found = container_of(path)
+    return found[0] if found is not None else path
+
+
+def frame_bytes(path: Path, limit: int = IMAGE_READ_LIMIT) -> bytes:
+    """The bytes of screenshot `path` (no check that it lies in a folder: `read_image_bytes` makes
+    it): its file's, fetched first when a mirror holds it (`ensure_local`); an image kept inside
+    another file taken out of it (`embedded_images`). At most `limit` bytes of a file are read.
+
+    Raises:
+        OSError: when it cannot be read (`folderfiles.NotReadableFileError`: its `reason` says why).
+    """
+    ensure_local(frame_file(path))  # a mirror fetches the step file an embedded image is kept in
+    if container_of(path) is not None:
+        return embedded_image(path, limit)
+    return read_file(path, limit)
+
+
 def png_size(path: str | Path) -> tuple[int, int] | None:
     """(width, height) from the PNG header, or None when the file is not a PNG or unreadable."""
     try:
-        head = read_file(path, 24)
+        head = (
+            frame_bytes(Path(path), IMAGE_READ_LIMIT)[:24]
+            if container_of(Path(path))
+            else read_file(path, 24)
+        )
     except OSError:
         return None
     return png_header_size(head)
@@ -124,8 +160,14 @@ def png_size(path: str | Path) -> tuple[int, int] | None:
 
 def image_complete(path: str | Path) -> bool:
     """Whether an image file is whole: a PNG ends with its IEND chunk, a JPEG with its end marker.
-    A screenshot still being written is not (a running trajectory shows it once it is).
+    A screenshot still being written is not (a running trajectory shows it once it is); an image
+    kept inside another file is whole when that file reads (cube-harness writes its steps whole).
     """
+    if container_of(Path(path)) is not None:
+        try:
+            return bool(frame_bytes(Path(path)))
+        except OSError:
+            return False
     try:
         with open(path, "rb") as f:
             head = f.read(8)
@@ -160,10 +202,13 @@ def read_image_bytes(path: str | Path, folder: Path | None = None, limit: int = 
             says which).
     """
     path = Path(path)
-    ensure_local(path)
-    target = resolve_inside(folder if folder is not None else path.parent, path)
+    holder = frame_file(path)
+    ensure_local(holder)
+    target = resolve_inside(folder if folder is not None else path.parent, holder)
     if target is None:
         raise NotReadableFileError(path, LEADS_OUTSIDE)
+    if holder != path:  # an image inside the file: taken out of it, bounded as a file is
+        return embedded_image(target.with_name(path.name), limit)
     data, size = read_head(target, limit)
     if size > limit:
         raise NotReadableFileError(
@@ -308,11 +353,12 @@ def _check_listed(
         name = target.relative_to(root).as_posix()
         if name in frame_names:
             continue
-        if name in remote and not _is_file(target):
-            usable.append(_listed(name, remote[name]))
-            continue
         if not _is_file(target):
-            missing.append(entry)
+            size = remote.get(name) or _unfetched_size(target)
+            if size is None:
+                missing.append(entry)
+            else:
+                usable.append(_listed(name, size))
             continue
         size = png_size(target)
         if size is None:
@@ -328,6 +374,13 @@ def _check_listed(
         if names:
             diagnostics.append(Diagnostic(file=file, message=f"listed screenshots {_names(names)} {message}"))
     return usable
+
+
+def _unfetched_size(path: Path) -> tuple[int, int] | None:
+    """The PNG size a registered source lists for an image in a folder below the trajectory's
+    (Harbor's agent/images/, Online-Mind2Web's trajectory/); None when it lists none there.
+    """
+    return _image_source.listed(path.parent).get(path.name) if _image_source is not None else None
 
 
 def _is_file(path: Path) -> bool:

@@ -20,6 +20,7 @@ from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ConfigDict
 
+from webeval_core.reading.json_fields import FieldReader, holds_any, is_mapping, shown_value
 from webeval_core.reading.scorefiles import ScoreFile
 from webeval_core.reading.taxonomy import CriticalPointType
 from webeval_core.support.diagnostics import Diagnostic
@@ -28,20 +29,19 @@ __all__ = [
     "VERIFIER_KEYS",
     "FailureAnalysis",
     "FailurePoint",
-    "FieldReader",
     "RubricItem",
     "SuccessCriterion",
     "TaskVerification",
     "VerifierOutput",
     "failure_codes",
     "is_verifier_response",
+    "outcome_reasoning_in",
     "parse_step_numbers",
     "read_verifier_output",
     "verifier_outputs",
 ]
 
 _MODEL = ConfigDict(frozen=True, extra="forbid")
-_SEARCH_DEPTH = 3  # levels of nesting an older generation may bury a field under
 _STEP_PART = re.compile(r"^\s*(\d+)\s*(?:[-–]\s*(\d+))?\s*$")
 _MAX_RANGE = 1000  # steps in one "a-b" range: a typo such as "5-50000" is not expanded
 VERIFIER_KEYS = frozenset(
@@ -55,21 +55,12 @@ VERIFIER_KEYS = frozenset(
         "task_verification",
         "verifier_success",
         "verifier_reasoning",
+        "outcome_reasoning",
+        "rubric_outcome_verification",
     }
 )
 """Keys of which any one makes a judge's response a verifier's (rather than free text, or our own
 WebArena-Verified evaluation, which has none of them)."""
-
-
-# Types JSON decodes to that are never a Mapping: `_is_mapping` answers for them without the ABC's
-# isinstance, which on a large evaluation was a third of the index's summary time.
-_NOT_MAPPINGS = frozenset({str, int, float, bool, list, type(None)})
-
-
-def _is_mapping(value: Any) -> bool:
-    """`isinstance(value, Mapping)`, answered at once for the types a JSON decoder makes."""
-    kind = type(value)
-    return kind is dict or (kind not in _NOT_MAPPINGS and isinstance(value, Mapping))
 
 
 class SuccessCriterion(StrEnum):
@@ -181,9 +172,12 @@ class VerifierOutput(BaseModel):
     success_criterion: SuccessCriterion | None = None
     """Which verdict decided the score; None when the file does not say (older generations)."""
     outcome_success: bool | None = None
-    """The outcome verdict (or a short-circuit's `verifier_success`); None when not given."""
+    """The outcome verdict (the top level's, else the rubric agent's outcome check's, else a
+    short-circuit's `verifier_success`); None when not given."""
     outcome_reasoning: str | None = None
-    """The outcome verdict's reasoning (or a short-circuit's `verifier_reasoning`)."""
+    """The outcome verdict's reasoning wherever the verifier wrote it (`outcome_reasoning`, else
+    `rubric_outcome_verification.reasoning`, an outcome object's, a short-circuit's
+    `verifier_reasoning`); None when it wrote none."""
     outcome_primary_intent: str | None = None
     """The task's primary intent as the judge understood it."""
     rubric_is_success: bool | None = None
@@ -251,85 +245,6 @@ class VerifierOutput(BaseModel):
         )
 
 
-class FieldReader:
-    """Looks fields up in one decoded JSON object and reports the malformed ones with their path.
-
-    Shared with `verifyreport`, whose rows carry the same kinds of values (flags, codes, numbers).
-    """
-
-    def __init__(self, response: Mapping[str, Any], file: str) -> None:
-        self.response = response
-        self.file = file
-        self.diagnostics: list[Diagnostic] = []
-
-    def report(self, path: str, problem: str) -> None:
-        """Record that the field at `path` is malformed (what was done about it in `problem`)."""
-        self.diagnostics.append(Diagnostic(file=self.file, message=f"gpt_response_text.{path} {problem}"))
-
-    def find(self, key: str, data: Any = None) -> tuple[Any, str]:
-        """`data[key]`, else the first value under `key` in nested objects (breadth first), and its path."""
-        level: list[tuple[Any, str]] = [(self.response if data is None else data, "")]
-        for _ in range(_SEARCH_DEPTH):
-            deeper: list[tuple[Any, str]] = []
-            for item, path in level:
-                if _is_mapping(item):
-                    if item.get(key) is not None:
-                        return item[key], f"{path}{key}"
-                    deeper.extend((v, f"{path}{k}.") for k, v in item.items() if _is_mapping(v))
-            level = deeper
-        return None, key
-
-    def holds_any(self, keys: frozenset[str]) -> bool:
-        """Whether `find` finds any of `keys`: one walk of the nested objects instead of one per key."""
-        return _holds_any(self.response, keys)
-
-    def text(self, value: Any, path: str) -> str | None:
-        """A text; numbers as written, a structured value as its JSON (kept, not reported)."""
-        if value is None or isinstance(value, str):
-            return value or None
-        if isinstance(value, int | float | bool):
-            return str(value)
-        return json.dumps(
-            value, ensure_ascii=False
-        )  # structured where text was expected: kept, shown as JSON
-
-    def flag(self, value: Any, path: str) -> bool | None:
-        """A yes/no as verifiers write it: a bool, 0/1, or "true"/"false"."""
-        if value is None or isinstance(value, bool):
-            return value
-        if isinstance(value, int | float) and value in (0, 1):
-            return bool(value)
-        if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no"):
-            return value.strip().lower() in ("true", "yes")
-        self.report(path, f"is {_shown(value)}, not true or false; ignored")
-        return None
-
-    def number(self, value: Any, path: str) -> float | None:
-        """A number (not a bool); anything else reported and None."""
-        if value is None:
-            return None
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-        self.report(path, f"is {_shown(value)}, not a number; ignored")
-        return None
-
-    def codes(self, value: Any, path: str) -> tuple[str, ...]:
-        """Codes as a list, or one text of codes separated by commas."""
-        if value is None:
-            return ()
-        if isinstance(value, str):
-            return tuple(c.strip() for c in value.split(",") if c.strip())
-        if isinstance(value, list):
-            kept = [
-                str(c).strip() for c in value if isinstance(c, str | int | float) and not isinstance(c, bool)
-            ]
-            if len(kept) != len(value):
-                self.report(path, "holds entries that are not codes; those are left out")
-            return tuple(c for c in kept if c)
-        self.report(path, f"is {_shown(value)}, not a list of codes; ignored")
-        return ()
-
-
 def parse_step_numbers(text: Any) -> tuple[int, ...] | None:
     """Steps written "5", "5-7", "5,8,12" (or a number, or a list of numbers), sorted once each;
     None when they cannot be read as steps.
@@ -378,27 +293,7 @@ def is_verifier_response(response: object) -> TypeGuard[Mapping[str, Any]]:
     """Whether a score file's decoded response is a verifier's output: an object holding one of
     `VERIFIER_KEYS`, at most three levels down. Any other response gives no output and no codes.
     """
-    return _holds_any(response, VERIFIER_KEYS)  # never true of anything but a Mapping
-
-
-def _holds_any(data: object, keys: frozenset[str]) -> bool:
-    """Whether `FieldReader(data).find` finds any of `keys` (breadth first, `_SEARCH_DEPTH` levels)."""
-    level: list[Any] = [data] if _is_mapping(data) else []
-    for depth in range(_SEARCH_DEPTH, 0, -1):
-        deeper: list[Any] = []
-        for item in level:  # each a Mapping: only those are walked into
-            # The keys an object holds met in C first: most of an evaluation's objects hold none.
-            if not keys.isdisjoint(item) and any(item.get(key) is not None for key in keys):
-                return True
-            if depth > 1:  # the last level's values are not looked into
-                # `_is_mapping` inline: a call for every value would cost more than the walk.
-                deeper += [
-                    v
-                    for v in item.values()
-                    if (kind := type(v)) is dict or (kind not in _NOT_MAPPINGS and isinstance(v, Mapping))
-                ]
-        level = deeper
-    return False
+    return holds_any(response, VERIFIER_KEYS)  # never true of anything but a Mapping
 
 
 def read_verifier_output(score_file: ScoreFile) -> tuple[VerifierOutput | None, list[Diagnostic]]:
@@ -423,6 +318,53 @@ def read_verifier_output(score_file: ScoreFile) -> tuple[VerifierOutput | None, 
     return output, fields.diagnostics
 
 
+# Where each generation put the outcome verdict and its reasoning, in the order looked at: the top
+# level's fields (often copies), the rubric agent's own outcome check (Fara's example writes its
+# justification only there, `outcome_reasoning` left empty), an outcome object, a short-circuit's.
+_OUTCOME_REASONING_PLACES = (
+    ("outcome_reasoning",),
+    ("rubric_outcome_verification", "reasoning"),
+    ("rubric_outcome_verification", "outcome_reasoning"),
+    ("outcome_verification", "reasoning"),
+    ("outcome", "reasoning"),
+    ("verifier_reasoning",),
+)
+_OUTCOME_SUCCESS_PLACES = (
+    ("outcome_success",),
+    ("rubric_outcome_verification", "outcome_success"),
+    ("rubric_outcome_verification", "success"),
+    ("rubric_outcome_verification", "is_success"),
+    ("outcome_verification", "success"),
+    ("outcome", "success"),
+    ("verifier_success",),
+)
+
+
+def _placed(fields: FieldReader, places: tuple[tuple[str, ...], ...], *, text: bool) -> tuple[Any, str]:
+    """The first value found at one of `places` (its first key searched a few levels down, then
+    the rest under it), and its path; an empty text counts as absent, so the next place is tried.
+    """
+    for key, *under in places:
+        value, path = fields.find(key)
+        for name in under:
+            if not is_mapping(value):
+                value = None
+                break
+            value, path = value.get(name), f"{path}.{name}"
+        if value is None or (text and isinstance(value, str) and not value.strip()):
+            continue
+        return value, path
+    return None, places[0][0]
+
+
+def outcome_reasoning_in(response: Mapping[str, Any]) -> str | None:
+    """A verifier's outcome reasoning wherever its generation put it (`_OUTCOME_REASONING_PLACES`);
+    None when it wrote none. What every view of a judge's reasoning shows.
+    """
+    fields = FieldReader(response, "")
+    return fields.text(*_placed(fields, _OUTCOME_REASONING_PLACES, text=True))
+
+
 def _outcome(fields: FieldReader) -> dict[str, Any]:
     criterion, path = fields.find("success_criterion")
     chosen: SuccessCriterion | None = None
@@ -430,18 +372,12 @@ def _outcome(fields: FieldReader) -> dict[str, Any]:
         try:
             chosen = SuccessCriterion(str(criterion).strip().lower())
         except ValueError:
-            fields.report(path, f"is {_shown(criterion)}, not outcome, process or both; ignored")
-    success, success_path = fields.find("outcome_success")
-    if success is None:  # a short-circuited verdict ("The last action must be terminate")
-        success, success_path = fields.find("verifier_success")
-    reasoning, reasoning_path = fields.find("outcome_reasoning")
-    if reasoning is None:
-        reasoning, reasoning_path = fields.find("verifier_reasoning")
+            fields.report(path, f"is {shown_value(criterion)}, not outcome, process or both; ignored")
     intent, intent_path = fields.find("outcome_primary_intent")
     return {
         "success_criterion": chosen,
-        "outcome_success": fields.flag(success, success_path),
-        "outcome_reasoning": fields.text(reasoning, reasoning_path),
+        "outcome_success": fields.flag(*_placed(fields, _OUTCOME_SUCCESS_PLACES, text=False)),
+        "outcome_reasoning": fields.text(*_placed(fields, _OUTCOME_REASONING_PLACES, text=True)),
         "outcome_primary_intent": fields.text(intent, intent_path),
     }
 
@@ -468,7 +404,7 @@ def _rubric_items(fields: FieldReader) -> tuple[RubricItem, ...]:
     if items is None:
         return ()
     if not isinstance(items, list):
-        fields.report(path, f"is {_shown(items)}, not a list of criteria; ignored")
+        fields.report(path, f"is {shown_value(items)}, not a list of criteria; ignored")
         return ()
     kept = []
     for i, item in enumerate(items):
@@ -491,14 +427,15 @@ def _rubric_items(fields: FieldReader) -> tuple[RubricItem, ...]:
 def _critical_point(fields: FieldReader) -> dict[str, Any]:
     kind, path = fields.find("cp_type_used")
     if kind is not None and not isinstance(kind, str):
-        fields.report(path, f"is {_shown(kind)}, not a critical-point type; ignored")
+        fields.report(path, f"is {shown_value(kind)}, not a critical-point type; ignored")
         kind = None
     elif isinstance(kind, str):
         try:
             CriticalPointType(kind)
         except ValueError:
             fields.report(
-                path, f"{_shown(kind)} is not one of the published critical-point types; shown as written"
+                path,
+                f"{shown_value(kind)} is not one of the published critical-point types; shown as written",
             )
     return {"cp_type_used": kind, "cp_violation": fields.flag(*fields.find("cp_violation"))}
 
@@ -519,7 +456,7 @@ def _failure(fields: FieldReader) -> FailureAnalysis | None:
         return FailureAnalysis(reasoning=fields.text(found, path))
     points = found.get("failure_points")
     if points is not None and not isinstance(points, list):
-        fields.report(f"{path}.failure_points", f"is {_shown(points)}, not a list; ignored")
+        fields.report(f"{path}.failure_points", f"is {shown_value(points)}, not a list; ignored")
         points = None
     known = {"reasoning", "has_failure", "failure_points"}
     # An older nested shape ({"step": 4, "reason": ...}) has none of the known keys: kept whole as text.
@@ -540,7 +477,7 @@ def _points(fields: FieldReader, points: list[Any], path: str) -> Iterator[Failu
         raw = point.get("step_numbers")
         steps = parse_step_numbers(raw) if raw is not None else ()
         if steps is None:
-            fields.report(f"{where}.step_numbers", f"{_shown(raw)} names no steps; shown as written")
+            fields.report(f"{where}.step_numbers", f"{shown_value(raw)} names no steps; shown as written")
         code = point.get("error_code")
         yield FailurePoint(
             step_numbers="" if raw is None else raw if isinstance(raw, str) else json.dumps(raw),
@@ -570,7 +507,7 @@ def _task_verification(fields: FieldReader, key: str) -> TaskVerification | None
     if found is None:
         return None
     if not isinstance(found, Mapping):
-        fields.report(path, f"is {_shown(found)}, not an object; ignored")
+        fields.report(path, f"is {shown_value(found)}, not an object; ignored")
         return None
     return TaskVerification(
         is_ambiguous=fields.flag(found.get("is_ambiguous"), f"{path}.is_ambiguous"),
@@ -582,8 +519,3 @@ def _task_verification(fields: FieldReader, key: str) -> TaskVerification | None
         invalid_task_codes=fields.codes(found.get("invalid_task_codes"), f"{path}.invalid_task_codes"),
         reasoning_is_invalid=fields.text(found.get("reasoning_is_invalid"), f"{path}.reasoning_is_invalid"),
     )
-
-
-def _shown(value: Any, limit: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"

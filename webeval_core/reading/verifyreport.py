@@ -3,7 +3,7 @@
 The verifier writes it at the folder it was pointed at (the run folder, or its `traj/`): per
 trajectory its status ("ok" or what went wrong), the score file it wrote and a summary of it
 (verdicts, points, first failing step, task codes). The Judges tab lists its error rows and shows
-where a row disagrees with the score file it summarises (presentation.verifier.report_differences).
+where a row disagrees with the score file it summarises (presentation.verifier_tables.report_differences).
 Values are read as tolerantly as the score files' (`verifier.FieldReader`); lines that are not JSON
 objects are reported with their line number.
 """
@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.folderfiles import decode_text, read_file, read_problem
-from webeval_core.reading.verifier import FieldReader
+from webeval_core.reading.json_fields import FieldReader
 from webeval_core.support.diagnostics import Diagnostic
 
 __all__ = ["REPORT_NAME", "VerifyReport", "VerifyReportRow", "find_verify_reports", "read_verify_report"]

@@ -40,6 +40,7 @@ from webeval_core.remote.stores import (
     open_filesystem,
     parse_location,
 )
+from webeval_core.support.user_cache import cache_folder
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".gif")
 """Files fetched only when a view reads them; every other file is fetched when the root opens."""
@@ -98,8 +99,7 @@ def remote_cache_dir() -> Path:
     explicit = os.environ.get("WEBEVAL_REMOTE_CACHE")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "webeval" / "remote"
+    return cache_folder().path / "remote"
 
 
 def image_cache_bytes() -> int:
@@ -248,6 +248,9 @@ def _fetch_eager(
     unchanged = 0
     for item in objects.values():
         if _is_image(item.path):
+            # Its folder exists before it is fetched: a folder of images alone (Online-Mind2Web's
+            # trajectory/) is what tells a reader the layout.
+            (tree / item.path).parent.mkdir(parents=True, exist_ok=True)
             continue
         if item.is_current and (tree / item.path).is_file():
             unchanged += 1

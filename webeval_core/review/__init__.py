@@ -2,6 +2,7 @@
 
 annotations  the labels (outcome, process, task, environment, taxonomy codes) and the Annotation model
 store        the store: SQLite by default, PostgreSQL for a team (one SQLAlchemy code path)
+store_opener THE way a process opens the annotation store (location, policy, earlier versions' data)
 legacy       earlier versions' JSON-lines annotations, imported on first use
 judges       each automatic judge's verdict as an outcome
 agreement    reviewer-reviewer and judge-reviewer agreement (kappa, accuracy, precision, recall, F1,
@@ -12,12 +13,13 @@ cuaverifierbench  the trajectories and annotations tables in CUAVerifierBench's 
 queues       review queues: a saved filter, a mode and who it is assigned to; progress, the next item
 disclosure   THE gate: what of verdicts and others' labels a named reviewer may be shown, recorded
              before it is shown; their blind pass
+trajectory_seen  one trajectory as its viewer may see it: its own verdict files through the gate
 exchange     export and import as CSV / JSON lines
 corrections  proposed task corrections, checked by the official task model and tried on the attempts
 verdict_edits  a person's verdict in place of a judge's, on the record: who, why, what it replaced
 exclusions   trajectories or tasks left out of the published figures, and the data's proposals
 publication  every rate as scored and as published, with what separates them (the results table)
-commands     what `webeval annotations ...` does (cli.py parses the arguments)
+annotation_commands  what `webeval annotations ...` does (cli/annotations_command.py parses the arguments)
 
 May import: reading, scoring, runs and diagnostics. Never imports presentation.
 """
@@ -28,12 +30,14 @@ from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
     "ENVIRONMENT_ERRORS",
+    "ENV_VARIABLE",
     "EXCLUSION_RECORD",
     "LABEL_TEXT",
     "OFFICIAL",
     "OTHERS_COLUMNS",
     "PUBLICATION_COLUMNS",
     "REVIEWERS",
+    "REVIEW_COLUMNS",
     "VERDICT_COLUMNS",
     "VERDICT_EDIT_RECORD",
     "Agreement",
@@ -59,6 +63,7 @@ __all__ = [
     "JudgeAgreement",
     "JudgeFailure",
     "JudgePair",
+    "LabelViewer",
     "MachineVerdict",
     "Outcome",
     "Process",
@@ -73,18 +78,23 @@ __all__ = [
     "ReviewerProgress",
     "RowsShown",
     "Saved",
+    "SeenTrajectory",
     "Shown",
     "Stage",
     "StoreError",
     "TaskCorrection",
     "TaskLabel",
     "VerdictEdit",
+    "VerdictRequest",
     "Withheld",
     "agreement_report",
+    "apply_request",
     "binary_scores",
     "blind_pass",
+    "blind_passes",
     "by_item",
     "cohen_kappa",
+    "command_for",
     "corrected_task",
     "corrections_as_tasks",
     "counted_by",
@@ -92,23 +102,29 @@ __all__ = [
     "default_location",
     "dismiss",
     "done_in",
+    "edited",
     "engines_of",
     "excluded_by",
     "exclusions_in_force",
     "export_rows",
     "failure_report",
     "false_positive_rate",
+    "figure_labels",
     "figures_in_words",
+    "has_password",
     "history",
     "in_force",
     "judge_pairs",
     "judge_verdicts",
+    "listing_document",
+    "listing_lines",
     "majority",
     "mask",
     "next_item",
     "open_annotations",
     "open_proposals",
     "open_store",
+    "own_labels",
     "proposals_from",
     "publication_columns",
     "published",
@@ -129,17 +145,20 @@ __all__ = [
     "read_queues",
     "result_line",
     "results",
+    "review_columns",
     "review_list_columns",
     "reviewed",
     "reviewer_key",
     "reviewers_majority",
     "rows_as_text",
+    "run_command",
     "save_correction",
     "save_edit",
     "save_exclusion",
     "save_judgement",
     "save_queue",
     "summary_verdicts",
+    "trajectory_seen_by",
     "try_correction",
     "undecided_proposals",
     "verifier_halves",
@@ -160,12 +179,17 @@ if TYPE_CHECKING:
         false_positive_rate,
         majority,
     )
+    from webeval_core.review.annotation_commands import command_for, run_command
     from webeval_core.review.annotation_db import (
+        ENV_VARIABLE,
         AnnotationStore,
+        LabelViewer,
         StoreError,
         default_location,
+        has_password,
         mask,
         open_store,
+        own_labels,
     )
     from webeval_core.review.annotations import (
         LABEL_TEXT,
@@ -202,14 +226,21 @@ if TYPE_CHECKING:
         OTHERS_COLUMNS,
         VERDICT_COLUMNS,
         BlindPass,
-        Disclosure,
         Gate,
         RowsShown,
-        Withheld,
         blind_pass,
+        blind_passes,
         done_in,
+        figure_labels,
     )
-    from webeval_core.review.exchange import ImportRejectedError, export_rows, read_import, rows_as_text
+    from webeval_core.review.exchange import (
+        REVIEW_COLUMNS,
+        ImportRejectedError,
+        export_rows,
+        read_import,
+        review_columns,
+        rows_as_text,
+    )
     from webeval_core.review.exclusions import (
         ENVIRONMENT_ERRORS,
         EXCLUSION_RECORD,
@@ -236,7 +267,7 @@ if TYPE_CHECKING:
     )
     from webeval_core.review.judge_outcomes import OFFICIAL, judge_verdicts, summary_verdicts
     from webeval_core.review.judging import Saved, save_judgement
-    from webeval_core.review.legacy import open_annotations, read_legacy
+    from webeval_core.review.legacy import read_legacy
     from webeval_core.review.publication import (
         PUBLICATION_COLUMNS,
         GroupBy,
@@ -245,6 +276,7 @@ if TYPE_CHECKING:
         ResultLine,
         by_item,
         counted_by,
+        edited,
         engines_of,
         figures_in_words,
         publication_columns,
@@ -269,6 +301,14 @@ if TYPE_CHECKING:
         reviewed,
         save_queue,
     )
+    from webeval_core.review.store_opener import open_annotations
+    from webeval_core.review.trajectory_seen import SeenTrajectory, trajectory_seen_by
+    from webeval_core.review.verdict_commands import (
+        VerdictRequest,
+        apply_request,
+        listing_document,
+        listing_lines,
+    )
     from webeval_core.review.verdict_edits import (
         VERDICT_EDIT_RECORD,
         EditAction,
@@ -281,5 +321,6 @@ if TYPE_CHECKING:
         read_edits,
         save_edit,
     )
+    from webeval_core.runs.viewing import Disclosure, Withheld
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

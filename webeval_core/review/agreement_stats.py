@@ -20,6 +20,7 @@ from itertools import combinations
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.review.annotations import Annotation, Outcome, Stage, current, reviewer_key
+from webeval_core.runs.judges import order_judges
 
 Item = tuple[str, str]
 """A trajectory: (run key, task id)."""
@@ -199,7 +200,7 @@ def agreement_report(
     for stage, items in by_stage.items():
         reviewers += _reviewer_pairs(stage, items)
         reference = human_reference(items, adjudicator)
-        for judge in sorted({j for verdicts in judged.values() for j in verdicts}):
+        for judge in order_judges(j for verdicts in judged.values() for j in verdicts):
             mine = {item for item, verdicts in judged.items() if judge in verdicts}
             compared = {
                 item: (judged[item][judge], o) for item, o in reference.outcomes.items() if item in mine

@@ -9,6 +9,11 @@ The URL's password never leaves this module: every location shown and every erro
 Every write checks the process's access policy (webeval_core.policy.access): a read-only server opens the
 store without migrating or creating it and refuses to write to it. A write by a signed-in user
 records the verified identity (`signed_in`) on its row, annotation or record alike.
+
+Reading labels needs a reader (`LabelViewer`): a reviewer's own labels are always returned, other
+reviewers' only as the reader discloses them (`review.Gate`: recorded as shown first, none while
+pending in a blind pass; `OUTSIDE_REVIEW` for the CLI and exports: all). Without one, only the
+acting identity's own (`acting_as`): a page that forgets the gate shows nobody else's label.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from pydantic import BaseModel, ConfigDict
@@ -30,7 +35,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
 from webeval_core.policy.access import AccessPolicy, Write, WriteRefusedError, current_policy
-from webeval_core.review.annotations import Annotation, Shown, reviewer_key
+from webeval_core.review.annotations import Annotation, ReviewMark, Shown, reviewer_key
 from webeval_core.review.schema import (
     ANNOTATIONS,
     LIST_COLUMNS,
@@ -42,6 +47,7 @@ from webeval_core.review.schema import (
     NewerSchemaError,
     migrate,
 )
+from webeval_core.runs.viewing import Disclosure, Item, Withheld
 
 ENV_VARIABLE = "WEBEVAL_ANNOTATIONS"
 RENAME_RECORD = "reviewer_rename"
@@ -115,6 +121,38 @@ def mask(location: str) -> str:
         return "postgresql://***"
 
 
+class LabelViewer(Protocol):
+    """Whoever reads the store's labels (`review.Gate`, `Gate`'s `figure_labels`, `OUTSIDE_REVIEW`,
+    `own_labels`): their own always, others' only as `disclose` lets them through.
+    """
+
+    @property
+    def reviewer(self) -> str:
+        """The reviewer whose own labels these are; empty when nobody is named."""
+        ...
+
+    def disclose(self, items: Iterable[Item], what: Shown = Shown.VERDICT) -> Disclosure:
+        """The items whose `what` (here others' labels) may be shown, recorded as shown first where
+        that matters.
+        """
+        ...
+
+
+class _OwnLabels:
+    """`own_labels`: a reader shown nobody else's label."""
+
+    def __init__(self, reviewer: str) -> None:
+        self.reviewer = reviewer
+
+    def disclose(self, items: Iterable[Item], what: Shown = Shown.VERDICT) -> Disclosure:
+        return Disclosure(shown=frozenset(), withheld=frozenset(items), why=Withheld.NO_VIEWER)
+
+
+def own_labels(reviewer: str) -> LabelViewer:
+    """A reader of `reviewer`'s own labels only (what a save compares itself with)."""
+    return _OwnLabels(reviewer)
+
+
 class AnnotationStore:
     """Annotations and other review records in one database; open with `open_store`."""
 
@@ -129,6 +167,9 @@ class AnnotationStore:
         self._noted: set[str] = set()
         self.read_only = (policy or current_policy()).read_only
         """Opened read-only: nothing was created or migrated, and every write refuses."""
+        self.writes = 0
+        """Writes asked of this object so far (the app's sessions share it): what was read from
+        the store before (a page run's gate) may be out of date once it grows."""
 
     @property
     def policy(self) -> AccessPolicy:
@@ -143,6 +184,7 @@ class AnnotationStore:
 
     def _check(self, write: Write, author: str | None = None) -> AccessPolicy:
         """The policy, after checking `write` (by `author`, when a row names one); refusals raise."""
+        self.writes += 1
         policy = self.policy
         try:
             if author is None:
@@ -173,12 +215,34 @@ class AnnotationStore:
         with self._transaction() as connection:
             return sum(self._insert(connection, ANNOTATIONS, row) for row in rows)
 
-    def annotations(self) -> list[Annotation]:
-        """Every annotation, oldest first (history included)."""
+    def annotations(self, viewer: LabelViewer | None = None) -> list[Annotation]:
+        """Every annotation `viewer` may see, oldest first (history included): their own, and
+        others' of the items it discloses (`Shown.OTHERS`); without a viewer, the acting identity's own.
+        """
         query = sa.select(ANNOTATIONS).order_by(ANNOTATIONS.c.created, ANNOTATIONS.c.id)
         with self._transaction() as connection:
             rows = connection.execute(query).mappings().all()
-        return [_annotation_from(row) for row in rows]
+        return self._seen([_annotation_from(row) for row in rows], viewer)
+
+    def marks(self) -> list[ReviewMark]:
+        """Who judged which trajectory in which stage, oldest first, without a label: anyone may
+        be shown them (a queue's progress), so no viewer is asked.
+        """
+        columns = ANNOTATIONS.c
+        query = sa.select(columns.run, columns.task_id, columns.reviewer, columns.stage).order_by(
+            columns.created, columns.id
+        )
+        with self._transaction() as connection:
+            rows = connection.execute(query).mappings().all()
+        return [ReviewMark.model_validate(dict(row)) for row in rows]
+
+    def _seen(self, annotations: list[Annotation], viewer: LabelViewer | None) -> list[Annotation]:
+        """`annotations` as `viewer` may see them: its own, and others' once disclosed."""
+        reader = viewer if viewer is not None else own_labels(self.policy.who)
+        me = reviewer_key(reader.reviewer)
+        others = {a.item for a in annotations if a.reviewer_key != me}
+        shown = reader.disclose(sorted(others), Shown.OTHERS).shown if others else frozenset()
+        return [a for a in annotations if (me and a.reviewer_key == me) or a.item in shown]
 
     def reviewed(self, reviewer: str, stage: str | None = None) -> set[tuple[str, str]]:
         """The trajectories (run, task id) a reviewer (any case) annotated in a stage (None: any)."""
@@ -213,13 +277,13 @@ class AnnotationStore:
 
     def note_shown(self, items: Iterable[tuple[str, str]], reviewer: str, what: Shown) -> int:
         """Record that `what` of each trajectory (run, task id) was shown to a reviewer; how many new."""
-        self._check(Write.SHOWN, reviewer)
         who = reviewer_key(reviewer)
         now = datetime.now(UTC).isoformat()
         rows = [_shown_row(run, task_id, who, str(what), now) for run, task_id in dict.fromkeys(items)]
         rows = [row for row in rows if row["digest"] not in self._noted]
         if not rows or not who:
-            return 0
+            return 0  # known written: a page redrawn writes (and counts in `writes`) nothing
+        self._check(Write.SHOWN, reviewer)
         with self._transaction() as connection:
             added = sum(self._insert(connection, SHOWN, row) for row in rows)
         self._noted.update(row["digest"] for row in rows)
@@ -323,8 +387,10 @@ class AnnotationStore:
             self._insert(connection, RECORDS, {**record, "created": now})
         return count, len(shown)
 
-    def annotations_of(self, run: str, task_id: str) -> list[Annotation]:
-        """The annotations of one trajectory, oldest first (history included)."""
+    def annotations_of(self, run: str, task_id: str, viewer: LabelViewer | None = None) -> list[Annotation]:
+        """The annotations of one trajectory `viewer` may see, oldest first (history included), as
+        `annotations` gives them.
+        """
         columns = ANNOTATIONS.c
         query = (
             sa.select(ANNOTATIONS)
@@ -333,7 +399,7 @@ class AnnotationStore:
         )
         with self._transaction() as connection:
             rows = connection.execute(query).mappings().all()
-        return [_annotation_from(row) for row in rows]
+        return self._seen([_annotation_from(row) for row in rows], viewer)
 
     def add_record(
         self, kind: str, body: str, write: Write = Write.RECORD, author: str | None = None
@@ -473,7 +539,12 @@ def _engine(location: str, *, read_only: bool = False) -> Engine:
             f"sqlite:///file:{path}?mode=ro&uri=true",
             connect_args={"timeout": 30, "check_same_thread": False},
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # a file where a folder of the path should be, a folder we may not write
+        raise StoreError(
+            f"annotation store {path}: its folder {path.parent} cannot be made ({exc.strerror or exc})"
+        ) from None
     engine = sa.create_engine(f"sqlite:///{path}", connect_args={"timeout": 30, "check_same_thread": False})
     sa.event.listen(engine, "connect", _sqlite_pragmas)
     return engine

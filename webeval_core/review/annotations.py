@@ -111,8 +111,11 @@ LABEL_TEXT: dict[str, str] = {
 }
 
 
-class Draft(BaseModel):
-    """What a reviewer's form holds for one trajectory: the item, who, the labels, the verdict in force."""
+class ReviewMark(BaseModel):
+    """That a reviewer judged a trajectory in a stage, without what they said: what a queue's
+    progress counts (`AnnotationStore.marks`), shown to anyone, as no label is in it. A draft (and
+    an annotation) is a mark with its labels.
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -123,8 +126,31 @@ class Draft(BaseModel):
     reviewer: str
     """Who judged, as they named themselves; never blank."""
     stage: Stage
-    """The stage the form was in: blind in a blind queue, else informed (`review.judging` decides
-    the stage stored)."""
+    """Blind or informed: for a form, the stage it was in (blind in a blind queue, else informed;
+    `review.judging` decides the stage stored)."""
+
+    @field_validator("run", "task_id", "reviewer")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        """A judgement must say which trajectory it is about and who made it."""
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value.strip()
+
+    @property
+    def item(self) -> tuple[str, str]:
+        """The trajectory judged: (run, task_id)."""
+        return (self.run, self.task_id)
+
+    @property
+    def reviewer_key(self) -> str:
+        """The reviewer as compared: names differing only in case are one reviewer."""
+        return reviewer_key(self.reviewer)
+
+
+class Draft(ReviewMark):
+    """What a reviewer's form holds for one trajectory: the item, who, the labels, the verdict in force."""
+
     outcome: Outcome
     """Did the agent succeed; the one label a save cannot go without."""
     process: Process | None = None
@@ -147,14 +173,6 @@ class Draft(BaseModel):
     reviewer's order; empty when not said."""
     task_codes: tuple[str, ...] = ()
     """Taxonomy codes describing the task itself (7.x ambiguous, 8.x invalid); empty when not said."""
-
-    @field_validator("run", "task_id", "reviewer")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        """A judgement must say which trajectory it is about and who made it."""
-        if not value.strip():
-            raise ValueError("must not be blank")
-        return value.strip()
 
     @field_validator("failing_steps")
     @classmethod
@@ -197,16 +215,6 @@ class Annotation(Draft):
     def _aware(cls, value: datetime) -> datetime:
         """A naive time is taken as UTC; all are kept in UTC, so their ISO texts sort by time."""
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-    @property
-    def item(self) -> tuple[str, str]:
-        """The trajectory judged: (run, task_id)."""
-        return (self.run, self.task_id)
-
-    @property
-    def reviewer_key(self) -> str:
-        """The reviewer as compared: names differing only in case are one reviewer."""
-        return reviewer_key(self.reviewer)
 
     @property
     def judgement(self) -> tuple[str, ...]:

@@ -1,6 +1,6 @@
 """Where judges disagree: every pair of judges with the trajectories on which they differ.
 
-The judges are those `review.judges` names (the official evaluator, each score-file judge), the
+The judges are those `runs.judges` names (the official evaluator, each score-file judge), the
 outcome and rubric halves of a rubric verifier where its file gives them (`verifier_halves`:
 Fara's Universal Verifier decides its score from one or both, so a disagreement between them is
 where the score could have gone either way), and the reviewers' majority (`REVIEWERS`). Two judges
@@ -122,7 +122,9 @@ def review_list_columns(frame: pd.DataFrame, annotations: Iterable[Annotation], 
     keys = zip(frame["run"].astype(str), frame["task_id"].astype(str), strict=True)
     votes = [by_item.get(key, {}) for key in keys]
     human = [majority(v.values()) for v in votes]
-    official = [status_outcome(status) for status in frame["status"]]
+    # Without its verdicts (withheld, runs.viewing), a list has no official verdict to disagree with.
+    statuses = frame["status"] if "status" in frame else [None] * len(frame)
+    official = [status_outcome(status) for status in statuses]
     mine = me.strip().casefold()
     return frame.assign(
         mine=[bool(mine) and mine in v for v in votes],

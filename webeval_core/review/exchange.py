@@ -22,7 +22,8 @@ from pydantic import ValidationError
 from webeval_core.review.agreement_stats import majority
 from webeval_core.review.annotations import Annotation, Outcome, current
 from webeval_core.support.diagnostics import Diagnostic
-from webeval_core.support.safe_output import cell_from_spreadsheet, spreadsheet_row, strict_json
+from webeval_core.support.row_files import rows_text
+from webeval_core.support.safe_output import cell_from_spreadsheet
 
 EXPORT_COLUMNS = (
     "run",
@@ -111,15 +112,8 @@ def review_columns(annotations: Iterable[Annotation]) -> dict[tuple[str, str], d
 
 
 def rows_as_text(rows: list[dict[str, Any]], fmt: str) -> str:
-    """Rows as CSV (empty cells for None) or JSON lines."""
-    if fmt == "jsonl":
-        return "".join(strict_json(row) + "\n" for row in rows)
-    buffer = io.StringIO()
-    columns = list(rows[0]) if rows else list(EXPORT_COLUMNS)
-    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(spreadsheet_row(row) for row in rows)
-    return buffer.getvalue()
+    """Rows as CSV (empty cells for None) or JSON lines (`support.row_files`: every export's writers)."""
+    return rows_text(rows, fmt, None if rows else EXPORT_COLUMNS)
 
 
 def read_import(path: Path, known: set[tuple[str, str]] | None = None) -> list[ImportRow]:

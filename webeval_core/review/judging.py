@@ -15,14 +15,13 @@ from datetime import UTC, datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.review.annotation_db import AnnotationStore
+from webeval_core.review.annotation_db import AnnotationStore, own_labels
 from webeval_core.review.annotations import (
     Annotation,
     Draft,
     Revealed,
     Shown,
     Stage,
-    reviewer_key,
 )
 
 REPEAT_WINDOW = timedelta(seconds=30)
@@ -48,9 +47,7 @@ def save_judgement(store: AnnotationStore, draft: Draft, now: datetime | None = 
     """
     moment = now or datetime.now(UTC)
     name = store.reviewer_name(draft.reviewer)
-    earlier = [
-        a for a in store.annotations_of(draft.run, draft.task_id) if a.reviewer_key == reviewer_key(name)
-    ]
+    earlier = store.annotations_of(draft.run, draft.task_id, own_labels(name))  # nobody else's
     shown = store.shown(draft.run, draft.task_id, name)
     if earlier:
         shown.add(Shown.VERDICT)  # the app reveals the verdicts once an item is saved

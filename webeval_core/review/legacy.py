@@ -21,9 +21,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from webeval_core.policy.access import AccessPolicy
-from webeval_core.reading.markers import is_trajectory_folder
-from webeval_core.review.annotation_db import ENV_VARIABLE, AnnotationStore, default_location, open_store
+from webeval_core.reading.formats import is_trajectory_folder
+from webeval_core.review.annotation_db import AnnotationStore
 from webeval_core.review.annotations import Annotation, Outcome, Stage, TaskLabel
 from webeval_core.runs.discovery import run_key
 from webeval_core.support.diagnostics import Diagnostic
@@ -36,36 +35,6 @@ def legacy_file(root: Path) -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     digest = hashlib.sha1(str(Path(root).resolve()).encode()).hexdigest()[:16]
     return Path(base) / "webeval" / f"annotations-{digest}.jsonl"
-
-
-def open_annotations(
-    location: str | None = None, root: Path | None = None, policy: AccessPolicy | None = None
-) -> tuple[AnnotationStore, list[Diagnostic]]:
-    """The store (see `store.open_store`; `policy`: the process's when None), with old JSON-lines
-    annotations imported into it.
-
-    A location naming a `.jsonl` file (an earlier `WEBEVAL_ANNOTATIONS`) opens the SQLite file
-    beside it, named alike, and imports the old file; the root's old default file is imported too.
-    """
-    chosen = location or os.environ.get(ENV_VARIABLE) or default_location()
-    olds: list[Path] = []
-    if chosen.endswith(".jsonl"):
-        olds.append(Path(chosen))
-        chosen = str(Path(chosen).with_suffix(".sqlite"))
-    if root is not None:
-        olds.append(legacy_file(root))
-    store = open_store(chosen, policy)
-    problems: list[Diagnostic] = []
-    if store.read_only:  # importing and carrying over are writes: a read-only store is read as it is
-        return store, problems
-    upkeep = store.maintenance()  # the core's own writes: no user's role applies
-    for old in olds:
-        annotations, found = read_legacy(old)
-        upkeep.add_many(annotations)
-        problems += found
-    if root is not None:
-        carry_over_run_keys(upkeep, root)
-    return store, problems
 
 
 def carry_over_run_keys(store: AnnotationStore, root: Path) -> int:

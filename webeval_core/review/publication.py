@@ -1,6 +1,6 @@
 """The figures a team publishes: every rate as scored and as published, and what separates them.
 
-*As scored* is the index's rate under the judge in use (`runs.queries`). *As published* applies
+*As scored* is the index's rate under the judge in use (`runs.listing.queries`). *As published* applies
 the team's decisions on top: a verdict edit in force replaces the machine's verdict (and counts the
 trajectory even where the machine could not score it), an exclusion in force leaves the trajectory
 out. Every line carries the counts of edits, edits to re-check and exclusions that separate the two
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.reading import SCORES_DIR
+from webeval_core.reading import FINISHED_OUTCOMES, SCORES_DIR
 from webeval_core.review.annotation_db import AnnotationStore
 from webeval_core.review.exclusions import Exclusion, excluded_by, exclusions_in_force, read_exclusions
 from webeval_core.review.verdict_edits import (
@@ -33,17 +33,15 @@ from webeval_core.runs import (
     FAIL,
     OFFICIAL,
     PASS,
+    UNFINISHED,
     IndexQueries,
     ListedTrajectory,
     TrajectoryFilter,
     bootstrap_rate_interval,
     wilson_interval,
 )
-from webeval_core.scoring import EngineInfo, stored_engine
-from webeval_core.support.vocabulary import UNKNOWN
-
-FINISHED_OUTCOMES = frozenset({"answered", "no_answer"})
-"""Outcomes of a trajectory that ran to its end (an answer, or out of budget)."""
+from webeval_core.scoring import ABORTED, EngineInfo, stored_engine
+from webeval_core.support.vocabulary import UNKNOWN, percent
 
 
 class GroupBy(StrEnum):
@@ -90,7 +88,7 @@ class PublishedTrajectory(BaseModel):
             said = PASS if self.edit.edit.status == "success" else FAIL  # the list's words for a result
             by = f" by {self.edit.edit.author}" if names else ""
             return f"{said}{by} (edit{marker})"
-        return self.row.result
+        return self.row.result or UNKNOWN  # None: verdicts withheld (runs.viewing)
 
 
 class Rate(BaseModel):
@@ -123,7 +121,13 @@ class ResultLine(BaseModel):
     trajectories: int
     """Trajectories in the group."""
     finished: int
-    """How many ran to their end (an answer, or out of budget)."""
+    """How many are finished (`reading.task_state`: answered, or out of budget), as every view counts."""
+    aborted: int = 0
+    """How many are aborted (crashed included): over without a usable answer, left out of rates."""
+    crashed: int = 0
+    """How many of the aborted crashed (their last attempt raised)."""
+    unfinished: int = 0
+    """How many are still running, or silent since: left out until they finish."""
     excluded: int
     """How many an exclusion in force leaves out of the published rate."""
     edits: int
@@ -267,6 +271,9 @@ def result_line(group: str, items: Sequence[PublishedTrajectory]) -> ResultLine:
         group=group,
         trajectories=len(items),
         finished=sum(t.row.outcome in FINISHED_OUTCOMES for t in items),
+        aborted=sum(t.row.result == ABORTED for t in items),
+        crashed=sum(t.row.result == ABORTED and t.row.crash_reason is not None for t in items),
+        unfinished=sum(t.row.result == UNFINISHED for t in items),
         excluded=sum(t.exclusion is not None for t in items),
         edits=sum(t.edit is not None for t in items),
         recheck=sum(t.edit is not None and t.edit.recheck for t in items),
@@ -290,12 +297,12 @@ def counted_by(
 
 def figures_in_words(line: ResultLine) -> str:
     """Both figures in one sentence, with what separates them: what every view says of a rate."""
-    scored = _percent(line.scored.rate)
+    scored = percent(line.scored.rate)
     if not line.differs and not line.scored.counted:
         return "none yet: nothing counted (as scored; no edits or exclusions)"
     if not line.differs:
         return f"{scored} of {line.scored.counted} (as scored; no edits or exclusions)"
-    said = f"{_percent(line.published.rate)} of {line.published.counted} as published"
+    said = f"{percent(line.published.rate)} of {line.published.counted} as published"
     said += f" · {scored} of {line.scored.counted} as scored"
     parts = [f"{line.edits} edit{'s' if line.edits != 1 else ''}"]
     if line.recheck:
@@ -304,8 +311,10 @@ def figures_in_words(line: ResultLine) -> str:
     return f"{said} ({', '.join(parts)})"
 
 
-def _percent(rate: float | None) -> str:
-    return UNKNOWN if rate is None else f"{rate:.1%}"
+def edited(trajectories: Iterable[PublishedTrajectory]) -> list[PublishedTrajectory]:
+    """The trajectories whose verdict a person edited, those to re-check first (the Results page)."""
+    found = [t for t in trajectories if t.edit is not None]
+    return sorted(found, key=lambda t: not (t.edit and t.edit.recheck))
 
 
 def engines_of(trajectories: Iterable[PublishedTrajectory]) -> dict[str, EngineInfo]:

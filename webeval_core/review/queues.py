@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from webeval_core.policy.access import Write
 from webeval_core.review.annotation_db import AnnotationStore
-from webeval_core.review.annotations import Annotation, Stage, reviewer_key
+from webeval_core.review.annotations import Annotation, ReviewMark, Stage, reviewer_key
 from webeval_core.runs.metrics import filter_frame
 from webeval_core.runs.trajectory_filter import PASS, TrajectoryFilter
 
@@ -188,7 +188,7 @@ def queue_items(
 
 
 def queue_progress(
-    queue: ReviewQueue, items: Iterable[Item], annotations: Iterable[Annotation]
+    queue: ReviewQueue, items: Iterable[Item], annotations: Iterable[Annotation | ReviewMark]
 ) -> list[ReviewerProgress]:
     """Each assigned reviewer's progress through the queue's `items`, in the queue's order, then
     that of every other reviewer who annotated some of them in its stage, or in a blind queue in

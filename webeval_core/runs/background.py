@@ -5,6 +5,13 @@ a child process (`python -m webeval_core.runs.background ROOT`): the viewer's pr
 cores and memory for pages, and the child forks its own workers safely (forking a process that
 runs server threads is not). The child reports progress as JSON lines; meanwhile readers see
 each committed batch in the index file.
+
+Between refreshes the thread looks at the cache's `scores-written` marker every
+`watch_every_s` (one `stat`): score files written by another process (`webeval score` in a terminal)
+start a refresh at once, so an open page shows their verdicts within seconds, not at the next
+periodic refresh, and the status says that figures changed. Score files of programs that know
+nothing of the marker (Fara's verifier) are seen by the `scores/` folders' mtimes
+(`runs.score_watch`, one `stat` a trajectory), looked at every `folders_every_s`.
 """
 
 from __future__ import annotations
@@ -12,16 +19,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import RefreshReport, refresh_index
+from webeval_core.runs.score_watch import ScoreWatch
+from webeval_core.support.user_cache import scores_written_stamp
 
 __all__ = ["BackgroundRefresh", "RefreshStatus"]
 
@@ -45,6 +56,10 @@ class RefreshStatus(BaseModel):
     """What the last finished refresh found."""
     error: str | None = None
     """Why the last refresh failed, when it did."""
+    for_scores: bool = False
+    """The refresh under way was started by new score files (written by any process)."""
+    scores_read_at: datetime | None = None
+    """When a refresh started by new score files last finished (UTC): figures changed then."""
 
 
 class BackgroundRefresh:
@@ -56,6 +71,8 @@ class BackgroundRefresh:
         cache_dir: Path | None = None,
         min_interval_s: float = 10.0,
         first_delay_s: float = 0.0,
+        watch_every_s: float = 2.0,
+        folders_every_s: float = 4.0,
     ) -> None:
         self.root = Path(root)
         """The root refreshed."""
@@ -65,6 +82,13 @@ class BackgroundRefresh:
         """A request this soon after the last refresh finished is ignored (unless forced)."""
         self.first_delay_s = first_delay_s
         """How long the first refresh waits: a viewer's first page is drawn before it competes."""
+        self.watch_every_s = watch_every_s
+        """How often the `scores-written` marker is looked at between refreshes."""
+        self.folders_every_s = folders_every_s
+        """How often every trajectory's `scores/` folder is looked at (score files of other programs)."""
+        self._scores_stamp = scores_written_stamp()
+        self._folders_at = time.monotonic()
+        self._watch: ScoreWatch | None = None
         self._status = RefreshStatus()
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -97,25 +121,51 @@ class BackgroundRefresh:
     def _loop(self) -> None:
         time.sleep(self.first_delay_s)
         while True:
-            self._wake.wait()
+            asked = self._wake.wait(self.watch_every_s)
+            for_scores = self._scores_written()
+            if not (asked or for_scores):
+                continue
             self._wake.clear()
             with self._lock:
                 self._pending = False
-                self._status = self._status.model_copy(update={"running": True, "done": 0, "total": 0})
+                self._status = self._status.model_copy(
+                    update={"running": True, "done": 0, "total": 0, "for_scores": for_scores}
+                )
             try:
                 report, error = self._run_child(), None
             except Exception as exc:  # the viewer shows it; the next request tries again
                 report, error = None, f"{type(exc).__name__}: {exc}"
             with self._lock:
                 self._finished_at = time.monotonic()
-                self._status = self._status.model_copy(
-                    update={
-                        "running": False,
-                        "finished": self._status.finished + 1,
-                        "last": report or self._status.last,
-                        "error": error,
-                    }
-                )
+                update: dict[str, object] = {
+                    "running": False,
+                    "for_scores": False,
+                    "finished": self._status.finished + 1,
+                    "last": report or self._status.last,
+                    "error": error,
+                }
+                if for_scores and report is not None and report.read:
+                    update["scores_read_at"] = datetime.now(UTC)
+                self._status = self._status.model_copy(update=update)
+
+    def _scores_written(self) -> bool:
+        """Whether score files were written since the last look: the marker's mtime moved, or
+        (every `folders_every_s`) a trajectory's `scores/` folder did.
+        """
+        stamp = scores_written_stamp()
+        if stamp != self._scores_stamp:
+            self._scores_stamp = stamp
+            return True
+        if time.monotonic() - self._folders_at < self.folders_every_s:
+            return False
+        self._folders_at = time.monotonic()
+        try:
+            if self._watch is None:  # its baseline is what the index saw
+                self._watch = ScoreWatch(IndexStore(self.root, self.cache_dir))
+            return self._watch.changed()
+        except (OSError, sqlite3.Error):  # no index yet, or being rebuilt: the next look
+            self._watch = None
+            return False
 
     def _run_child(self) -> RefreshReport:
         command = [sys.executable, "-m", "webeval_core.runs.background", str(self.root)]

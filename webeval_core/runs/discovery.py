@@ -1,8 +1,10 @@
 """Find trajectory folders under any root and group them into runs.
 
-Fara trees encode the run in the path
-(`runs/<system>/<model>/<user>/<benchmark>/<run_id>/traj/<task_id>/`); any other folder of
-trajectories (e.g. the official WebArena-Verified CLI output) is a run named by its parent.
+What a trajectory folder is, and which run it belongs to, is its format's to say
+(`reading.formats`): Fara trees encode the run in the path
+(`runs/<system>/<model>/<user>/<benchmark>/<run_id>/traj/<task_id>/`); a folder of trajectories
+no format groups otherwise (e.g. the official WebArena-Verified CLI output) is a run named by
+its parent.
 Discovery never opens more than a folder listing, so it stays fast on large trees, and it never
 stops on a folder it cannot read: such a folder is kept as a trajectory folder, so the index lists
 it as unreadable with the system's reason instead of dropping it. The walk is iterative (a
@@ -19,10 +21,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from webeval_core.reading.markers import is_trajectory_folder, is_walked
+from webeval_core.reading.formats import is_trajectory_folder, run_place
+from webeval_core.reading.markers import is_walked
 
-_DIGIT_RUNS = re.compile(r"([0-9]+)")
-_NUMBER_DIGITS = 100
+DIGIT_RUNS = re.compile(r"([0-9]+)")
+"""The runs of ASCII digits `natural_key` reads as numbers (a capturing group: `split` keeps them)."""
+NUMBER_DIGITS = 100
+"""Digit runs this long or longer sort as text (`int` refuses more than a few thousand digits)."""
 
 
 class Run(BaseModel):
@@ -35,28 +40,40 @@ class Run(BaseModel):
     path: Path
     """The run folder (the parent of `traj/` in Fara trees, else the trajectories' parent)."""
     system: str | None = None
-    """The agent system with its settings hash (e.g. "WebSurfer-fara-100-max_n_images-3"); None elsewhere."""
+    """The agent system: with its settings hash in Fara trees ("WebSurfer-fara-100-max_n_images-3"),
+    the agent another harness records (AgentLab's "GenericAgent", a Harbor job's agent); None
+    where nothing says it."""
     model: str | None = None
-    """The model prefix, e.g. "fara-7b"; None outside Fara trees."""
+    """The model, e.g. "fara-7b" (a Fara path's, or the model another harness records); None
+    where nothing says it."""
     user: str | None = None
     """The user who launched the run; None outside Fara trees."""
     benchmark: str | None = None
-    """The benchmark and its execution hash, e.g. "WebTailBench_hf"; None outside Fara trees."""
+    """The benchmark, e.g. "WebTailBench_hf" (with its execution hash in Fara trees); None where
+    nothing says it."""
     run_id: str | None = None
-    """The run's number under that benchmark (often "0"); None outside Fara trees."""
+    """The run's number under that benchmark in Fara trees (often "0"), the job's or
+    experiment's name elsewhere; None where nothing says it."""
     trajectory_dirs: tuple[Path, ...] = ()
     """The run's trajectory folders in natural order (task 9 before 10)."""
 
     @property
     def label(self) -> str:
-        """A readable name: "model · benchmark · run N" in Fara trees, else the key."""
-        if self.model and self.benchmark:
+        """A readable name: "model · benchmark · run N" in Fara trees; of another harness's run,
+        the facts it records ("GenericAgent · gpt-4o · webarena_verified"); else the key.
+        """
+        if self.user and self.model and self.benchmark:
             return f"{self.model} · {self.benchmark} · run {self.run_id}"
-        return self.key
+        said = [s for s in (self.system, self.model, self.benchmark) if s]
+        if not said:
+            return self.key
+        return " · ".join([*said, f"run {self.run_id}"] if self.run_id else said)
 
     @property
     def metadata(self) -> dict[str, str | None]:
-        """The facts read from a Fara path (system, model, user, benchmark, run_id), None where absent."""
+        """The run's facts (system, model, user, benchmark, run_id: a Fara path's, or what another
+        harness records), None where absent.
+        """
         return {
             "system": self.system,
             "model": self.model,
@@ -96,8 +113,8 @@ def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
     very long runs sort as text (`int` refuses more than a few thousand digits).
     """
     return tuple(
-        (0, int(part)) if len(part) < _NUMBER_DIGITS and part.isascii() and part.isdigit() else (1, part)
-        for part in _DIGIT_RUNS.split(name)
+        (0, int(part)) if len(part) < NUMBER_DIGITS and part.isascii() and part.isdigit() else (1, part)
+        for part in DIGIT_RUNS.split(name)
         if part
     )
 
@@ -110,24 +127,11 @@ def trajectory_key(root: Path, trajectory_dir: Path) -> str:
 
 
 def run_of(root: Path, trajectory_dir: Path) -> Run:
-    """The run a trajectory folder belongs to, read from its path (the part under `root` only)."""
-    run_dir = trajectory_dir.parent
-    if run_dir.name == "traj" and run_dir != Path(root):
-        run_dir = run_dir.parent
-        parts = _parts_under(Path(root), run_dir)
-        # <system>/<model>/<user>/<benchmark>/<run_id> above traj/
-        if len(parts) >= 5:
-            system, model, user, benchmark, run_id = parts[-5:]
-            return Run(
-                key=run_key(root, run_dir),
-                path=run_dir,
-                system=system,
-                model=model,
-                user=user,
-                benchmark=benchmark,
-                run_id=run_id,
-            )
-    return Run(key=run_key(root, run_dir), path=run_dir)
+    """The run a trajectory folder belongs to, as its format groups it (`reading.formats.run_place`:
+    a Fara run is the folder above `traj/`, its metadata the path's names under `root`).
+    """
+    place = run_place(Path(root), Path(trajectory_dir))
+    return Run(key=run_key(root, place.path), path=place.path, **dict(place.facts))
 
 
 def discover_runs(root: Path) -> tuple[Run, ...]:
@@ -135,22 +139,17 @@ def discover_runs(root: Path) -> tuple[Run, ...]:
     root = Path(root)
     runs: dict[Path, Run] = {}
     members: dict[Path, list[Path]] = {}
+    by_parent: dict[Path, Run] = {}  # a run is its trajectories' parent's (as the refresh has it)
     for trajectory_dir in iter_trajectory_dirs(root):
-        run = run_of(root, trajectory_dir)
+        run = by_parent.get(trajectory_dir.parent)
+        if run is None or trajectory_dir == root:
+            run = by_parent[trajectory_dir.parent] = run_of(root, trajectory_dir)
         runs.setdefault(run.path, run)
         members.setdefault(run.path, []).append(trajectory_dir)
     return tuple(
         runs[path].model_copy(update={"trajectory_dirs": tuple(members[path])})
         for path in sorted(runs, key=lambda p: runs[p].key)
     )
-
-
-def _parts_under(root: Path, path: Path) -> tuple[str, ...]:
-    """The names of `path` below `root`: folders above the root the user gave say nothing of a run."""
-    try:
-        return path.relative_to(root).parts
-    except ValueError:
-        return ()
 
 
 def run_key(root: Path, run_dir: Path) -> str:

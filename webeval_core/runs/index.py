@@ -12,15 +12,30 @@ from __future__ import annotations
 import contextlib
 import json
 import tempfile
+import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.summary import RootIndex, TrajectorySummary, summarize_trajectory
 from webeval_core.support.parallel import ProgressCallback
 
+if TYPE_CHECKING:
+    from webeval_core.reading.task_state import StateCounts, TaskState
+    from webeval_core.runs.discovery import Run
+
 # The models moved to `summary`; their old import path stays (pages, tools and tests use it).
-__all__ = ["RootIndex", "TrajectorySummary", "build_index", "index_as_json", "summarize_trajectory"]
+__all__ = [
+    "RootIndex",
+    "TrajectorySummary",
+    "build_index",
+    "index_as_json",
+    "run_counts",
+    "summarize_trajectory",
+    "summary_state",
+]
 
 
 def build_index(
@@ -34,7 +49,7 @@ def build_index(
     """Bring the root's index file up to date (`refresh.refresh_index`) and read all of it back.
 
     `use_cache=False` reads every folder again into a throw-away index. For large roots, read the
-    store's rows instead (`store.IndexStore`): this holds every summary in memory.
+    store's rows instead (`index_db.IndexStore`): this holds every summary in memory.
     """
     root = Path(root)
     with contextlib.ExitStack() as stack:
@@ -46,21 +61,13 @@ def build_index(
 
 
 def index_as_json(index: RootIndex) -> dict[str, object]:
-    """The shape `webeval ls --json` prints (each trajectory's `state` as of now, `task_progress`)."""
+    """The shape `webeval ls --json` prints: each trajectory's `state` as of now (`summary_state`)
+    and each run's `counts` of them (`run_counts`).
+    """
+    now = time.time()
     return {
         "root": str(index.root),
-        "runs": [
-            {
-                "key": run.key,
-                **run.metadata,
-                "trajectories": [
-                    json.loads(s.model_dump_json(exclude={"run_key"})) | {"state": _state(s.path)}
-                    for s in index.summaries
-                    if s.run_key == run.key and not s.unreadable
-                ],
-            }
-            for run in index.runs
-        ],
+        "runs": [_run_json(index, run, now) for run in index.runs],
         "unreadable": [
             {"path": str(s.path), "key": s.key, "run": s.run_key, "reason": s.unreadable}
             for s in index.unreadable
@@ -68,7 +75,37 @@ def index_as_json(index: RootIndex) -> dict[str, object]:
     }
 
 
-def _state(folder: Path) -> str:
-    from webeval_core.reading.task_state import task_progress
+def _run_json(index: RootIndex, run: Run, now: float) -> dict[str, object]:
+    """One run of `ls --json`: its metadata, its state counts, then its readable trajectories."""
+    from webeval_core.reading.task_state import count_states
 
-    return task_progress(folder).state.value
+    members = [s for s in index.summaries if s.run_key == run.key and not s.unreadable]
+    states = [summary_state(s, now) for s in members]
+    counts = count_states(states)
+    return {
+        "key": run.key,
+        **run.metadata,
+        "counts": counts.model_dump() | {"unfinished": counts.unfinished},
+        "trajectories": [
+            json.loads(s.model_dump_json(exclude={"run_key"})) | {"state": state.value}
+            for s, state in zip(members, states, strict=True)
+        ],
+    }
+
+
+def summary_state(summary: TrajectorySummary, now: float | None = None) -> TaskState:
+    """A summarised folder's state (`reading.task_state.state_of`) from its outcome; an unfinished
+    one's running or stalled from when its folder last changed (looked at now).
+    """
+    from webeval_core.reading.task_state import state_of, task_progress
+
+    when = time.time() if now is None else now
+    last = task_progress(summary.path, when).last_change if summary.outcome == "unfinished" else None
+    return state_of(summary.outcome, summary.crash_reason is not None, last, when)
+
+
+def run_counts(members: Iterable[TrajectorySummary], now: float | None = None) -> StateCounts:
+    """The state counts of a run's readable trajectories (`ls`, `ls --json`)."""
+    from webeval_core.reading.task_state import count_states
+
+    return count_states(summary_state(s, now) for s in members)

@@ -76,9 +76,19 @@ def sort_key(rel: str) -> str:
 
 @functools.lru_cache(maxsize=4096)  # folders are named by task id: every run repeats the same names
 def _name_sort_key(name: str) -> str:
-    from webeval_core.runs.discovery import natural_key
+    # `discovery.natural_key`'s parts, each as text, made in one pass (AgentLab's episode names
+    # are all different, so most are made, not found in the cache): split by a capturing group,
+    # the odd parts are the ASCII digit runs; a number is its digits without leading zeros.
+    from webeval_core.runs.discovery import DIGIT_RUNS, NUMBER_DIGITS
 
-    return "\x00".join(f"0{len(str(v)):03d}{v}" if kind == 0 else f"1{v}" for kind, v in natural_key(name))
+    parts: list[str] = []
+    for position, part in enumerate(DIGIT_RUNS.split(name)):
+        if position % 2 and len(part) < NUMBER_DIGITS:
+            digits = part.lstrip("0") or "0"
+            parts.append(f"0{len(digits):03d}{digits}")
+        elif part:
+            parts.append(f"1{part}")
+    return "\x00".join(parts)
 
 
 def _column(name: str, sql: str, doc: str, read: Read) -> IndexColumn:
@@ -180,7 +190,12 @@ TRAJECTORY_COLUMNS: tuple[IndexColumn, ...] = (
         "seen.files_print",
     ),
     _column("task_id", "TEXT NOT NULL", "the task's id", _summary_field("task_id")),
-    _column("layout", "TEXT", "'fara' or 'webarena-verified'", _summary_field("layout")),
+    _column(
+        "layout",
+        "TEXT",
+        "the format that read it: 'fara', 'webarena-verified', ...",
+        _summary_field("layout"),
+    ),
     _column(
         "outcome", "TEXT", "'answered', 'no_answer', 'aborted' or 'unfinished'", _summary_field("outcome")
     ),

@@ -31,6 +31,7 @@ from webeval_core.runs.index_columns import (
     insert_statement,
     row_values,
 )
+from webeval_core.support.user_cache import cache_folder
 from webeval_core.version import __version__
 
 if TYPE_CHECKING:
@@ -54,8 +55,12 @@ __all__ = [
 
 # Bumped whenever a table or TrajectorySummary changes shape (a trajectories column changes it by
 # itself), or a summary's rule changes (endings-2: a folder without an answer is unfinished until
-# its task is over): older files are rebuilt, not trusted.
-SCHEMA_VERSION = f"{__version__}+store-4+codes-1+endings-2+columns-{columns_print()}"
+# its task is over; endings-3: a Fara answer without times.json is unfinished, a crashed task keeps
+# its crash_reason whatever it left; endings-4: a crash another harness recorded, AgentLab's err_msg,
+# cube-harness's FAILED, a Harbor trial's exception, keeps a crash_reason too; durations-1: a
+# cube-harness episode's and a Harbor trial's duration from their start and end times): older
+# files are rebuilt, not trusted.
+SCHEMA_VERSION = f"{__version__}+store-4+codes-1+endings-4+durations-1+columns-{columns_print()}"
 _BUSY_TIMEOUT_S = 30.0
 _PAGE_SIZE = 16384
 _SCHEMA = """
@@ -102,9 +107,10 @@ StoredRow = tuple[str, int, int, str | None, int]
 
 
 def default_cache_dir() -> Path:
-    """Where index caches live: `$XDG_CACHE_HOME/webeval`, else `~/.cache/webeval`."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "webeval"
+    """Where index caches live: the user's cache folder (`support.user_cache.cache_home`), else,
+    when it cannot be written, a private temporary one.
+    """
+    return cache_folder().path
 
 
 def store_path(cache_dir: Path, root: Path) -> Path:
@@ -119,7 +125,8 @@ class IndexStore:
     def __init__(self, root: Path, cache_dir: Path | None = None) -> None:
         self.root = Path(root)
         """The folder indexed, as given (paths read back are under it)."""
-        self.path = store_path(cache_dir or default_cache_dir(), self.root)
+        # A cache folder that cannot be written: a temporary one (its notice is the cache's to say).
+        self.path = store_path(cache_folder(cache_dir).path, self.root)
         """The index file."""
         self._root_text = str(self.root)
         self.notice: str | None = None
@@ -310,14 +317,13 @@ class IndexStore:
         with contextlib.closing(self.connect()) as db:
             return dict(db.execute("SELECT run_key, COUNT(*) FROM trajectories GROUP BY run_key").fetchall())
 
-    def frame_rows(self) -> tuple[list[tuple[Any, ...]], dict[str, dict[str, float | None]]]:
-        """The columns `metrics.stored_frame` needs, a row per trajectory, and each one's judges' scores."""
-        query = (
-            "SELECT run_key, key, rel, task_id, outcome, steps, duration_s,"
-            " NULLIF(prompt_tokens + completion_tokens, 0), final_answer, core_error, verdict_status,"
-            " verdict_tags, unreadable, site, task_text"
-            " FROM trajectories ORDER BY run_key, sort_key"
-        )
+    def frame_rows(
+        self, columns: Sequence[str]
+    ) -> tuple[list[tuple[Any, ...]], dict[str, dict[str, float | None]]]:
+        """`columns` of the `trajectories` table, a row per trajectory in list order (`metrics.stored_frame`),
+        and each one's judges' scores.
+        """
+        query = f"SELECT {', '.join(columns)} FROM trajectories ORDER BY run_key, sort_key"
         scores: dict[str, dict[str, float | None]] = {}
         with contextlib.closing(self.connect()) as db:
             rows = db.execute(query).fetchall()
@@ -512,7 +518,7 @@ def trajectory_row(
     return TrajectoryRow(row_values(RowSource(rel, seen, summary, document)), scores, codes)
 
 
-# --- read-only access (runs/queries.py) ---------------------------------------------------------
+# --- read-only access (runs/listing/queries.py) ---------------------------------------------------------
 
 
 def read_connection(store: IndexStore, *, shared: bool = False) -> sqlite3.Connection:

@@ -3,7 +3,8 @@
 A trajectory may carry several verdicts: the official WebArena-Verified evaluator's (a
 `webarena-verified-*` score file or eval_result.json), a rubric judge's (`mmrubric_*`) and LLM
 judges' (`gpt_eval`, `WebJudge_*`...), each named by its score file. Rates are computed for one
-judge at a time; trajectories whose judges disagree on pass or fail can be listed.
+judge at a time; trajectories whose judges disagree on pass or fail can be listed. Without a
+judge asked for, every view and command uses one default (`default_judge`), and names it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from webeval_core.reading.harness_record import HARNESS_JUDGE_PREFIX
 from webeval_core.scoring.results import ENGINE_NAME
 
 if TYPE_CHECKING:
@@ -20,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "OFFICIAL",
     "available_judges",
+    "default_judge",
     "judge_label",
     "judge_passes",
     "judge_scores",
@@ -49,6 +52,8 @@ def judge_label(name: str) -> str:
     """What a judge is, in words: the official evaluator, a rubric judge or an LLM judge, by file name."""
     if name == OFFICIAL:
         return "official WebArena-Verified evaluator"
+    if name.startswith(HARNESS_JUDGE_PREFIX):
+        return f"the harness's own reward ({name.removeprefix(HARNESS_JUDGE_PREFIX)})"
     kind = "rubric judge" if "rubric" in name.lower() else "LLM judge"
     return f"{kind} ({name})"
 
@@ -68,6 +73,16 @@ def available_judges(index: RootIndex) -> tuple[str, ...]:
 def order_judges(names: Iterable[str]) -> tuple[str, ...]:
     """Judge names once each, the official evaluator first, then by name (what pickers list)."""
     return tuple(sorted(set(names), key=lambda name: (name != OFFICIAL, name)))
+
+
+def default_judge(names: Iterable[str]) -> str | None:
+    """THE judge a figure uses until one is asked for, over the judges of the whole root: the
+    official evaluator when it judged any trajectory, else the first by name; None without any.
+    The app's picker, the queries, the frames, `report`, `watch` and the bundle all take it, so one
+    run's figure is one judge's everywhere (a run that judge did not score shows no rate).
+    """
+    ordered = order_judges(names)
+    return ordered[0] if ordered else None
 
 
 def judges_disagree(scores: Mapping[str, float | None]) -> bool:

@@ -1,7 +1,7 @@
 """Aggregation over a root index: one tidy row per trajectory, headline numbers, breakdowns, the
 failure taxonomy and run comparisons. UI-free (pandas only).
 
-The app's overview and lists count with SQL on the index file instead (runs/queries.py, tested
+The app's overview and lists count with SQL on the index file instead (runs/listing/queries.py, tested
 equal to these); the frame serves one run's report, two runs compared and review queues.
 
 Counting follows the upstream (Fara) rules: aborted trajectories (crashed tasks, which left only
@@ -11,12 +11,33 @@ trajectory that ran out of budget without answering is counted, as a failure.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
 
-from webeval_core.runs.index_columns import intent_of_task, site_of_task
-from webeval_core.runs.judges import OFFICIAL, judge_passes, judge_scores, judges_disagree
+from webeval_core.runs.index_columns import (
+    ROW_COLUMNS,
+    TRAJECTORY_COLUMNS,
+    RowSource,
+    StoredFolder,
+    row_values,
+)
+from webeval_core.runs.judges import (
+    OFFICIAL,
+    available_judges,
+    default_judge,
+    judge_passes,
+    judge_scores,
+    judges_disagree,
+)
+from webeval_core.runs.listing.list_columns import (
+    frame_facts,
+    list_columns,
+    rows_of,
+    tags_of,
+    verdict_columns,
+)
 from webeval_core.runs.trajectory_filter import (
     ANSWERED,
     FAIL,
@@ -38,7 +59,8 @@ if TYPE_CHECKING:
     from webeval_core.reading.task_catalog import TaskCatalog
     from webeval_core.runs.discovery import Run
     from webeval_core.runs.index_db import IndexStore
-    from webeval_core.runs.queryrows import ListedTrajectory
+    from webeval_core.runs.listing.answers import TrajectoryPage
+    from webeval_core.runs.listing.list_columns import ListedTrajectory
     from webeval_core.runs.summary import RootIndex
 
 # Changes between two runs on one task.
@@ -46,105 +68,38 @@ PASS_TO_FAIL, FAIL_TO_PASS = "pass → fail", "fail → pass"
 BOTH_PASS, BOTH_FAIL = "both pass", "both fail"
 NOT_COMPARABLE, ONLY_A, ONLY_B = "not comparable", "only in A", "only in B"
 CHANGES = (PASS_TO_FAIL, FAIL_TO_PASS, BOTH_PASS, BOTH_FAIL, NOT_COMPARABLE, ONLY_A, ONLY_B)
-
-COLUMNS = (
-    "run",
-    "task_id",
-    "site",
-    "task_type",
-    "intent",
-    "intent_template",
-    "outcome",
-    "outcome_group",
-    "status",
-    "score",
-    "result",
-    "counted",
-    "value",
-    "steps",
-    "duration_s",
-    "tokens",
-    "core_error",
-    "answer",
-    "tags",
-    "path",
-    "key",
-    "judge",
-    "judges_disagree",
-)
-
+NOT_RUN = "not run"
+"""The comparison's cell of a task a run never attempted (an empty cell was drawn "unknown",
+which reads as a trajectory left unscored)."""
 
 # --- the tidy frame -------------------------------------------------------------------------
+# A frame's columns are the list's (`listing.list_columns`): each column takes one fact of a row,
+# an index column of the trajectory as it is, or one of the facts `_frame_row` computes per judge
+# (the same as the row SQL computes, held so by test_queries).
 
-
-class _Stored(NamedTuple):
-    """What a frame row is made of: a summary's columns as the index stores them."""
-
-    run: str
-    """The run key."""
-    key: str
-    """The folder's key under the root."""
-    path: str
-    """The folder."""
-    task_id: str
-    """The task id."""
-    outcome: str | None
-    """Answered, no answer, aborted; None when unreadable."""
-    steps: int
-    """Actions taken."""
-    duration_s: float | None
-    """Solver time in seconds."""
-    tokens: int | None
-    """Prompt and completion tokens; None when none are recorded (`TrajectorySummary.tokens`)."""
-    answer: str | None
-    """The start of the final answer."""
-    core_error: str | None
-    """core.log's last error type."""
-    status: str | None
-    """The official verdict's status."""
-    verdict_tags: tuple[str, ...]
-    """The official verdict's failure tags."""
-    unreadable: str | None
-    """Why the folder could not be loaded."""
-    site: str | None = None
-    """The site the folder's task_data.json names (tasks the catalog does not know)."""
-    task_text: str | None = None
-    """The task the folder's task_data.json states (tasks the catalog does not know)."""
+_INDEX_FACTS = tuple(c.name for c in TRAJECTORY_COLUMNS if not c.bookkeeping and c.name != "summary")
+"""The index columns a frame row is made of (every fact of a trajectory; not the summary's JSON)."""
+_ROW_NAMES = tuple(c.name for c in ROW_COLUMNS)
+_NOT_SEEN = StoredFolder(dir_mtime_ns=0, scores_mtime_ns=-1, files_print=None)
 
 
 def trajectory_frame(
     index: RootIndex, catalog: TaskCatalog | None = None, judge: str | None = None
 ) -> pd.DataFrame:
-    """One row per trajectory (columns: COLUMNS), tasks described from the catalog when it knows them.
+    """One row per trajectory (columns: `list_columns.column_names()`), tasks described from the
+    catalog when it knows them.
 
     `judge` (see `judges`): whose score every row takes, so rates never mix judges; a trajectory
-    that judge did not score is unscored. None: the official verdict, else the only score file.
+    that judge did not score is unscored. None: the root's default judge (`judges.default_judge`).
     """
-    rows = [
-        _frame_row(
-            _Stored(
-                s.run_key,
-                s.key,
-                str(s.path),
-                s.task_id,
-                s.outcome,
-                s.steps,
-                s.duration_s,
-                s.tokens,
-                s.final_answer,
-                s.core_error,
-                s.verdict.status if s.verdict is not None else None,
-                s.verdict.tags if s.verdict is not None else (),
-                s.unreadable,
-                s.site,
-                s.task_text,
-            ),
-            judge_scores(s),
-            catalog,
-            judge,
-        )
-        for s in index.summaries
-    ]
+    judge = judge if judge is not None else default_judge(available_judges(index))
+    pick = itemgetter(*frame_facts())
+    rows = []
+    for s in index.summaries:
+        # The row the index would hold of this summary (the same reading of every column).
+        facts = dict(zip(_ROW_NAMES, row_values(RowSource(s.key, _NOT_SEEN, s, "")), strict=True))
+        facts["path"] = str(s.path)
+        rows.append(pick(_judged(facts, judge_scores(s), catalog, judge)))
     return _typed_frame(rows)
 
 
@@ -152,103 +107,70 @@ def stored_frame(
     store: IndexStore, catalog: TaskCatalog | None = None, judge: str | None = None
 ) -> pd.DataFrame:
     """`trajectory_frame` of what a root's index file holds, read as columns (no summary is parsed)."""
-    rows, scores = store.frame_rows()
-    frame_rows = []
-    for run, key, rel, task_id, outcome, steps, duration, tokens, answer, error, status, tags, *rest in rows:
-        path = store.path_text(rel)
-        tagged = tuple(tags.split("\n")) if tags else ()
-        stored = _Stored(
-            run, key, path, task_id, outcome, steps, duration, tokens, answer, error, status, tagged, *rest
-        )
-        frame_rows.append(_frame_row(stored, scores.get(key, {}), catalog, judge))
-    return _typed_frame(frame_rows)
+    judge = judge if judge is not None else default_judge(store.judges())
+    found, scores = store.frame_rows(_INDEX_FACTS)
+    pick = itemgetter(*frame_facts())
+    rows = []
+    for values in found:
+        facts = dict(zip(_INDEX_FACTS, values, strict=True))
+        facts["path"] = store.path_text(facts["rel"])
+        rows.append(pick(_judged(facts, scores.get(facts["key"], {}), catalog, judge)))
+    return _typed_frame(rows)
 
 
 def listed_frame(rows: Iterable[ListedTrajectory]) -> pd.DataFrame:
-    """Rows the index's queries listed (`IndexQueries.frame`) as a trajectory frame (`COLUMNS`):
-    pandas as an adapter over the SQL's answer, holding only the rows asked for.
+    """Rows the index's queries listed (`IndexQueries.page`) as a trajectory frame: pandas as an
+    adapter over the SQL's answer, holding only the rows asked for (the app's tables, downloads).
     """
-    return _typed_frame([tuple(getattr(row, column) for column in COLUMNS) for row in rows])
+    return _typed_frame(rows_of(rows))
 
 
-def _frame_row(
-    s: _Stored, scores: dict[str, float | None], catalog: TaskCatalog | None, judge: str | None
-) -> tuple[Any, ...]:
-    task = catalog.get(s.task_id) if catalog is not None else None
-    used = judge if judge is not None else _default_judge(scores)
+def page_frame(page: TrajectoryPage) -> pd.DataFrame:
+    """A page of a list (`IndexQueries.page`) as a trajectory frame, without the columns that bear a
+    verdict when its verdicts were withheld (`TrajectoryPage.withheld`, runs.viewing).
+    """
+    frame = listed_frame(page.rows)
+    if page.withheld is None:
+        return frame
+    return frame.drop(columns=sorted(verdict_columns() & set(frame.columns)))
+
+
+def _judged(
+    facts: dict[str, Any], scores: dict[str, float | None], catalog: TaskCatalog | None, judge: str | None
+) -> dict[str, Any]:
+    """A trajectory's index facts with those the judge used makes of them (in place)."""
+    task = catalog.get(facts["task_id"]) if catalog is not None else None
+    used = judge
     official = used == OFFICIAL and OFFICIAL in scores
     score = scores.get(used) if used is not None else None
-    status = s.status if official else None
-    result, value = _result(s.unreadable, s.outcome, status, _as_pass(used, score))
-    tags = set(s.verdict_tags if official else ())
-    if s.outcome == "no_answer":
-        tags.add(NO_ANSWER)
-    elif s.outcome == "aborted":
-        tags.add(ABORTED)
-    tagged = [t for t in TAGS if t in tags]
-    if s.core_error:
-        tagged.append(CORE_LOG_PREFIX + s.core_error)
-    # In COLUMNS order: a frame is made from rows of tuples several times faster than of dicts.
-    return (
-        s.run,
-        s.task_id,
-        site_of_task(s.task_id, s.site),
-        task.task_type if task else None,
-        intent_of_task(s.task_id, s.task_text),
-        task.intent_template if task else None,
-        s.outcome,
-        _outcome_group(result, s.outcome),
-        status,
-        score,
-        result,
-        value is not None,
-        value,
-        s.steps,
-        s.duration_s,
-        s.tokens,
-        s.core_error,
-        s.answer,
-        tuple(tagged),
-        s.path,
-        s.key,  # unique under the root, unlike task_id (a run may hold an id twice)
-        used if used in scores else None,
-        judges_disagree(scores),
+    status = facts["verdict_status"] if official else None
+    result, value = _result(facts["unreadable"], facts["outcome"], status, _as_pass(used, score))
+    facts.update(
+        task_type=task.task_type if task else None,
+        intent_template=task.intent_template if task else None,
+        outcome_group=_outcome_group(result, facts["outcome"]),
+        status=status,
+        score=score,
+        result=result,
+        value=value,
+        counted=value is not None,
+        tokens=(facts["prompt_tokens"] or 0) + (facts["completion_tokens"] or 0) or None,
+        tags=tags_of(facts["verdict_tags"] if official else None, facts["outcome"], facts["core_error"]),
+        judge=used if used in scores else None,
+        judges_disagree=judges_disagree(scores),
+        scores=dict(scores),
     )
-
-
-_NOT_TEXT = frozenset(
-    {"score", "counted", "value", "steps", "duration_s", "tokens", "tags", "judges_disagree"}
-)
-_TEXT_FRAME_COLUMNS = tuple(column for column in COLUMNS if column not in _NOT_TEXT)
-"""The frame's text columns (numbers, flags and the tags' tuples apart)."""
+    return facts
 
 
 def _typed_frame(rows: list[tuple[Any, ...]]) -> pd.DataFrame:
     import pandas as pd
 
-    frame = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
+    columns = list_columns()
+    frame = pd.DataFrame.from_records(rows, columns=[column.name for column in columns])
     # Text columns typed as text even when every value is missing (a few rows read from the index):
     # a frame of some rows then equals the same rows of the whole frame.
-    texts = dict.fromkeys(_TEXT_FRAME_COLUMNS, "str")
-    return frame.astype(
-        {
-            **texts,
-            "score": "float64",
-            "value": "float64",
-            "duration_s": "float64",
-            "tokens": "Int64",  # missing where the folder records none
-            "counted": "bool",
-            "judges_disagree": "bool",
-        }
-    )
-
-
-def _default_judge(scores: Mapping[str, float | None]) -> str | None:
-    """Without a chosen judge: the official verdict, else the only judge (ambiguous when several)."""
-    if OFFICIAL in scores:
-        return OFFICIAL
-    present = [name for name, v in scores.items() if v is not None]
-    return present[0] if len(present) == 1 else None
+    return frame.astype({column.name: column.dtype for column in columns if column.dtype is not None})
 
 
 def _as_pass(judge: str | None, score: float | None) -> float | None:
@@ -309,6 +231,13 @@ class Headline:
     unfinished: int = 0
     """How many tasks have not finished yet, in a run that goes on (left out of the success rate,
     neither failures nor aborted)."""
+    crashed: int = 0
+    """How many of the aborted crashed (`reading.task_state`: their last attempt raised)."""
+
+    @property
+    def finished(self) -> int:
+        """How many tasks are finished (`reading.task_state`): answered or out of budget, scored or not."""
+        return self.trajectories - self.aborted - self.unfinished - self.unreadable
 
 
 def headline(frame: pd.DataFrame) -> Headline:
@@ -326,6 +255,7 @@ def headline(frame: pd.DataFrame) -> Headline:
         unscored=int(results.get(UNSCORED, 0)),
         unreadable=int(results.get(UNREADABLE, 0)),
         unfinished=int(results.get(UNFINISHED, 0)),
+        crashed=int(((frame["result"] == ABORTED) & frame["crash_reason"].notna()).sum()),
     )
 
 
@@ -464,13 +394,13 @@ def run_labels(runs: Iterable[Run]) -> dict[str, str]:
 
 
 def task_matrix(frame: pd.DataFrame, runs: Sequence[str]) -> pd.DataFrame:
-    """Tasks x runs: the result label of each task in each run (None when a run lacks the task)."""
+    """Tasks x runs: the result label of each task in each run (`NOT_RUN` when a run lacks the task)."""
     data = frame[frame["run"].isin(runs)].drop_duplicates(["run", "task_id"], keep="last")
     matrix = data.pivot(index="task_id", columns="run", values="result")
     matrix = matrix.reindex(columns=list(runs))
     matrix = matrix.reindex(sorted(matrix.index, key=_task_order))
     matrix.columns.name = None
-    return matrix
+    return matrix.fillna(NOT_RUN)
 
 
 def compare_runs(frame: pd.DataFrame, run_a: str, run_b: str) -> pd.DataFrame:
@@ -478,7 +408,7 @@ def compare_runs(frame: pd.DataFrame, run_a: str, run_b: str) -> pd.DataFrame:
 
     Columns: task_id, site, task_type, intent, result_a, result_b, change. Only results that
     enter the success rate are compared; a task aborted, unscored or errored on a side is
-    "not comparable".
+    "not comparable"; a side that never ran the task reads `NOT_RUN`.
     """
     import pandas as pd
 
@@ -501,6 +431,7 @@ def compare_runs(frame: pd.DataFrame, run_a: str, run_b: str) -> pd.DataFrame:
         )
     ]
     table.index.name = "task_id"
+    table[["result_a", "result_b"]] = table[["result_a", "result_b"]].fillna(NOT_RUN)
     return table.drop(columns=["passed_a", "passed_b"]).reset_index()
 
 

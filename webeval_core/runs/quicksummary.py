@@ -23,18 +23,27 @@ import orjson
 
 from webeval_core.reading.actionlog import count_steps
 from webeval_core.reading.corelog import last_error_message
+from webeval_core.reading.fara_reader import MAX_DURATION_S, answer_task_id
 from webeval_core.reading.folderfiles import READ_LIMIT, has_long_number, read_listed
-from webeval_core.reading.folderreader import EVAL_RESULT_NAME, LOG_READ_LIMIT, TASK_DATA_NAME, TIMES_NAME
-from webeval_core.reading.markers import ANSWER_SUFFIX, CORE_LOG_NAME, LOG_NAME
-from webeval_core.reading.scorefiles import SCORES_DIR, ScoreFile, response_fields
+from webeval_core.reading.folderreader import LOG_READ_LIMIT, Listing
+from webeval_core.reading.markers import (
+    ANSWER_SUFFIX,
+    CORE_LOG_NAME,
+    EVAL_RESULT_NAME,
+    LOG_NAME,
+    SCORES_DIR,
+    TASK_DATA_NAME,
+    TIMES_NAME,
+)
+from webeval_core.reading.scorefiles import ScoreFile, response_fields
 from webeval_core.reading.screenshots import count_screenshots
 from webeval_core.reading.taskdata import site_of, task_text_of
-from webeval_core.reading.trajectory_reader import MAX_DURATION_S, NO_ANSWER_MARKER, answer_task_id
+from webeval_core.reading.trajectory_model import NO_ANSWER_MARKER
 from webeval_core.reading.verifier import failure_codes, is_verifier_response
 from webeval_core.runs.summary import ANSWER_PREVIEW, TrajectorySummary, error_type
 from webeval_core.scoring.verdicts import Verdict, plain_verdict, read_verdict
 
-__all__ = ["quick_summary"]
+__all__ = ["folder_path", "quick_summary"]
 
 _TOKEN_COUNTS = ("prompt_tokens", "completion_tokens")
 _OPTIONAL_COUNTS = ("reasoning_tokens", "num_calls")
@@ -54,24 +63,33 @@ class _DeclinedError(Exception):
     """The folder holds something the quick summary does not read: the full way reads it."""
 
 
-def quick_summary(run_key: str, folder: str, key: str) -> tuple[TrajectorySummary, str] | None:
+def quick_summary(
+    run_key: str, folder: str, key: str, listing: Listing | None = None
+) -> tuple[TrajectorySummary, str] | None:
     """The summary and stored JSON document `summary.stored_document(summarize_trajectory(run_key,
     Path(folder), key))` gives, for an ordinary Fara folder; None for any other (read it in full).
+    `listing`: the folder's, when the caller has just listed it.
     """
     try:
-        fields = _fields(run_key, folder, key)
+        fields = _fields(run_key, folder, key, listing)
         stored = {**fields, "verdict": _verdict(fields["verdict"])}
         document = orjson.dumps(stored).decode()  # refuses lone surrogates and 65-bit integers
     except Exception:  # any surprise is the full reader's to read and report
         return None
-    return _SUMMARY.model_copy(update={**fields, "path": _path(folder)}), document
+    return _SUMMARY.model_copy(update={**fields, "path": folder_path(folder)}), document
 
 
-def _fields(run_key: str, folder: str, key: str) -> dict[str, Any]:
+def _fields(run_key: str, folder: str, key: str, listing: Listing | None) -> dict[str, Any]:
     """The summary's fields in `TrajectorySummary`'s order (that of its stored JSON), `path` aside."""
-    names = _listing(folder)
+    if listing is not None and not listing.plain:
+        raise _DeclinedError  # a link, FIFO, socket or device: the full reader reads or names it
+    names = _listing(folder) if listing is None else listing.names
+    # Without times.json the task has not returned (`task_state`): the full reader says so. The
+    # names are looked up before the answers are sought: most folders of other formats stop here.
+    if LOG_NAME not in names or TIMES_NAME not in names:
+        raise _DeclinedError
     answers = [name for name in names if name.endswith(ANSWER_SUFFIX)]
-    if len(answers) != 1 or LOG_NAME not in names:
+    if len(answers) != 1:
         raise _DeclinedError
     at = folder + os.sep
     answer = _answer(_object(at + answers[0]))
@@ -281,7 +299,7 @@ _PARENTS: dict[str, Path] = {}
 _PARENTS_KEPT = 256
 
 
-def _path(location: str) -> Path:
+def folder_path(location: str) -> Path:
     """`Path(location)`, made from its parent's (parsed once) and its name."""
     parent, _, name = location.rpartition(os.sep)
     if not parent:  # "name" or "/name"

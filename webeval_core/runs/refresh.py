@@ -11,10 +11,13 @@ of their watched files, checked each time until they settle.
 
 A warm refresh is two `stat` calls per trajectory folder (the folder, its `scores/`), made
 relative to the open parent folder, and nothing else: no model, no reader is imported unless a
-folder must be read. Summaries are read in worker processes (all cores, one pool, started with the
-first folder to read, so they read while the walk goes on) that send back plain rows, written in
-batches, each one transaction: two processes refreshing at once upsert the same rows by key, and a
-reader sees whole batches.
+folder must be read. The first folder to read is read here, which imports its format's readers and
+loads the task catalog once; the others in worker processes forked after it (all cores, one pool,
+started once enough folders are found, so they read while the walk goes on), which inherit both
+instead of loading them each, and send back plain rows, written in batches, each one transaction:
+two processes refreshing at once upsert the same rows by key, and a reader sees whole batches.
+Each folder is listed once to be read: the quick summary, the glance and the files' print take
+that listing.
 """
 
 from __future__ import annotations
@@ -26,38 +29,26 @@ import itertools
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from webeval_core.reading.markers import (
-    AGENT_RESPONSE,
-    LOG_NAME,
-    is_misnamed_folder,
-    is_trajectory_folder,
-    is_walked,
-    shown_name,
-)
+from webeval_core.reading.formats import is_trajectory_folder, marker_names, watched_file
+from webeval_core.reading.markers import SCORES_DIR, is_misnamed_folder, is_walked, shown_name
 from webeval_core.runs.index_db import IndexStore, RunRow, StoredFolder, StoredRow, TrajectoryRow
 
 if TYPE_CHECKING:
+    from webeval_core.reading.folderreader import Listing
     from webeval_core.support.parallel import ProgressCallback
 
-__all__ = ["LIVE_WINDOW_S", "UNANSWERED_WINDOW_S", "RefreshReport", "fingerprint", "refresh_index"]
-
-# Files whose in-place edits do not change the folder's own mtime, so they are stat'ed too.
-_WATCHED_FILES = frozenset(
-    {
-        "scores",
-        "web_surfer.log",
-        "times.json",
-        "core.log",
-        "agent_response.json",
-        "eval_result.json",
-        "network.har",
-        "task_data.json",
-    }
-)
+__all__ = [
+    "LIVE_WINDOW_S",
+    "UNANSWERED_WINDOW_S",
+    "RefreshReport",
+    "fingerprint",
+    "refresh_index",
+    "scores_mtime",
+]
 
 LIVE_WINDOW_S = 10
 """A folder with an answer changed this recently (seconds) may still be written: its files are watched.
@@ -66,7 +57,11 @@ A harness writes what follows the answer (times.json, core.log's last lines) wit
 UNANSWERED_WINDOW_S = 300
 """The same for a folder without a final answer yet (a task still running, or one that crashed)."""
 _BATCH = 2000  # summaries per transaction: a reader sees rows arrive while a cold index builds
-_PARALLEL_FROM = 64  # folders; reading one summary is cheaper than a worker start
+# Folders from which workers read: two workers cost ~75 ms of CPU to start (the fork, then each
+# page of the inherited readers a worker touches copied) and ~65 us a folder (rows sent back,
+# the walk beside them), against ~300 us to read a folder here: below ~500 folders, one process
+# is done first even on two idle cores (bench_agentlab_index), and on busy ones by more.
+_PARALLEL_FROM = 500
 _ANSWERED = ("answered", "no_answer")
 _UNSEEN = -2  # a `scores/` mtime not looked at yet (-1 is "none")
 _SCORES = f"{os.sep}scores"
@@ -208,7 +203,7 @@ def _settled(fd: int, folder: str, rel: str, name: str, row: StoredRow, walk: _W
         return False  # changed: walked on its own (it may be a trajectory no longer)
     walk.found.add(rel)
     # No scores/ last time and the folder unchanged: still none (making one changes the folder).
-    scores = -1 if row[2] == -1 else _scores_mtime(name, fd)
+    scores = -1 if row[2] == -1 else scores_mtime(name, fd)
     if row[3] is None and scores == row[2]:
         return True
     walk.looks.append(_Look(rel, f"{folder}{os.sep}{name}", mtime, scores))
@@ -244,13 +239,14 @@ def _children(
 
 def _is_trajectory(folder: str) -> bool:
     """`is_trajectory_folder`, answered by one lookup for most folders instead of a listing."""
-    # Either name alone makes a trajectory there; a lookup by name costs a fifth of a listing.
-    if os.path.isfile(f"{folder}{os.sep}{LOG_NAME}") or os.path.isfile(f"{folder}{os.sep}{AGENT_RESPONSE}"):
+    # A format's marker alone makes a trajectory there; a lookup by name costs a fifth of a listing.
+    if any(os.path.isfile(f"{folder}{os.sep}{marker}") for marker in marker_names()):
         return True
     return is_trajectory_folder(Path(folder))
 
 
-def _scores_mtime(folder: str, dir_fd: int | None = None) -> int:
+def scores_mtime(folder: str, dir_fd: int | None = None) -> int:
+    """The mtime (ns) of a trajectory folder's `scores/`; -1 when it has none (`runs.score_watch`)."""
     try:
         return os.stat(folder + _SCORES, dir_fd=dir_fd, follow_symlinks=False).st_mtime_ns
     except OSError:
@@ -261,22 +257,28 @@ def _recent(mtime_ns: int, window_s: float = LIVE_WINDOW_S) -> bool:
     return time.time() - mtime_ns / 1e9 < window_s
 
 
-def fingerprint(trajectory_dir: Path | str) -> str:
-    """Changes whenever a file the summary depends on is added, removed, renamed or rewritten."""
+def fingerprint(trajectory_dir: Path | str, names: Iterable[str] | None = None) -> str:
+    """Changes whenever a file the summary depends on is added, removed, renamed or rewritten.
+
+    `names`: the folder's, when the caller has just listed it (else it is listed here).
+    """
+    folder = os.fspath(trajectory_dir)
     parts: list[str] = []
     try:
-        st = os.stat(trajectory_dir)
+        st = os.stat(folder)
         parts.append(f".:{st.st_mtime_ns}:{st.st_size}")
-        with os.scandir(trajectory_dir) as entries:
-            watched = [e for e in entries if e.name in _WATCHED_FILES or e.name.endswith("_answer.json")]
+        if names is None:
+            with os.scandir(folder) as entries:
+                names = [e.name for e in entries]
     except OSError:
-        watched = []
-    for entry in sorted(watched, key=lambda e: e.name):
+        names = ()
+    # Files whose in-place edits do not change the folder's own mtime: every format's, and scores/.
+    for name in sorted(n for n in names if n == SCORES_DIR or watched_file(n)):
         try:
-            st = entry.stat()
+            st = os.stat(f"{folder}{os.sep}{name}")
         except OSError:
             continue
-        parts.append(f"{entry.name}:{st.st_mtime_ns}:{st.st_size}")
+        parts.append(f"{name}:{st.st_mtime_ns}:{st.st_size}")
     return hashlib.sha1("|".join(parts).encode()).hexdigest()
 
 
@@ -313,7 +315,7 @@ class _Job(NamedTuple):
 
 
 class _Read(NamedTuple):
-    """A worker's answer (plain values: the process that writes them imports no model)."""
+    """A worker's answer (plain values: cheap to send back, written without a model)."""
 
     row: TrajectoryRow
     """The folder's row."""
@@ -326,25 +328,42 @@ class _Read(NamedTuple):
 def _read(job: _Job) -> _Read:
     """A worker's part: the folder's summary, as the index's row (validated once, here)."""
     from webeval_core.runs.index_db import trajectory_row
-    from webeval_core.runs.quicksummary import quick_summary
+    from webeval_core.runs.quicksummary import folder_path, quick_summary
     from webeval_core.runs.summary import summarize_trajectory
 
     seen = job.seen
-    scores_mtime = seen.scores_mtime_ns
-    new = scores_mtime == _UNSEEN  # what the sorting hands on for a folder it did not know
-    if new:  # before reading: a score written meanwhile is seen next time
-        scores_mtime = _scores_mtime(job.folder)
+    # Listed once: the quick summary, the glance and the files' print all take this listing.
+    listing = _listing(job.folder)
+    names = listing.names if listing is not None else None
+    new = seen.scores_mtime_ns == _UNSEEN  # what the sorting hands on for a folder it did not know
+    # Before reading: a score written meanwhile is seen next time.
+    scores_seen = _scores_seen(job.folder, names) if new else seen.scores_mtime_ns
     run = _run_of(job.root, job.folder)
     key = job.rel if job.rel != "." else _root_key(job.root)
     # An ordinary folder's summary and document in one pass; any other folder read in full.
-    summary, document = quick_summary(run[0], job.folder, key) or (
-        summarize_trajectory(run[0], Path(job.folder), key),
+    summary, document = quick_summary(run[0], job.folder, key, listing) or (
+        summarize_trajectory(run[0], folder_path(job.folder), key, listing),
         None,
     )
     window = LIVE_WINDOW_S if summary.outcome in _ANSWERED else UNANSWERED_WINDOW_S
-    print_ = fingerprint(job.folder) if _recent(seen.dir_mtime_ns, window) else None
-    stored = StoredFolder(seen.dir_mtime_ns, scores_mtime, print_)  # not `_replace`: twice the cost
+    print_ = fingerprint(job.folder, names) if _recent(seen.dir_mtime_ns, window) else None
+    stored = StoredFolder(seen.dir_mtime_ns, scores_seen, print_)  # not `_replace`: twice the cost
     return _Read(trajectory_row(job.rel, stored, summary, document), run, new)
+
+
+def _listing(folder: str) -> Listing | None:
+    """The folder's listing; None when it cannot be listed (its reader says why)."""
+    from webeval_core.reading.folderreader import list_folder
+
+    try:
+        return list_folder(folder)
+    except OSError:
+        return None
+
+
+def _scores_seen(folder: str, names: Collection[str] | None) -> int:
+    """`scores_mtime`, answered by the listing when it holds no `scores/` (one stat fewer)."""
+    return -1 if names is not None and SCORES_DIR not in names else scores_mtime(folder)
 
 
 # A worker's runs by (root, trajectory folder's parent): made once per run folder, from its path.
@@ -378,7 +397,7 @@ def refresh_index(
     on_progress: ProgressCallback | None = None,
     on_batch: Callable[[], None] | None = None,
 ) -> RefreshReport:
-    """Bring the index of `store.root` up to date with the disk, reading only what changed.
+    """Bring the index of the store's root up to date with the disk, reading only what changed.
 
     `on_progress(done, total)` follows the folders read; `on_batch()` runs after each batch is
     committed (readers may look again). An index file another process keeps locked past the
@@ -453,7 +472,7 @@ class _Sorting:
         scores = looked
         if scores is None:
             unscored = row[1] == mtime and row[2] == -1
-            scores = -1 if unscored else _scores_mtime(folder)
+            scores = -1 if unscored else scores_mtime(folder)
         seen = StoredFolder(mtime, scores, None)
         verdict = _verdict(folder, seen, row)
         if verdict == _READ:
@@ -475,8 +494,11 @@ def _start_reading(jobs: Iterator[_Job], workers: int) -> Iterator[_Read]:
         return iter(())
     from webeval_core.support.parallel import iter_in_processes
 
-    every = itertools.chain((first,), jobs)
-    return iter_in_processes(_read, every, workers=workers, parallel_from=_PARALLEL_FROM)
+    # The first folder is read here, before any fork: the readers its format imports and the task
+    # catalog its row loads are then loaded once and inherited by every worker, not once in each.
+    done = _read(first)
+    rest = iter_in_processes(_read, jobs, workers=workers, parallel_from=_PARALLEL_FROM)
+    return itertools.chain((done,), rest)
 
 
 def _gone(store: IndexStore, known: dict[str, StoredRow], found: set[str]) -> list[str]:

@@ -29,16 +29,19 @@ from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.actionlog import parse_action_log
 from webeval_core.reading.corelog import parse_core_log
-from webeval_core.reading.folderreader import LOG_READ_LIMIT, TIMES_NAME
-from webeval_core.reading.markers import ANSWER_SUFFIX, CORE_LOG_NAME, LOG_NAME, is_walked
+from webeval_core.reading.fara_reader import local_offset
+from webeval_core.reading.folderreader import LOG_READ_LIMIT
+from webeval_core.reading.formats import format_of, tasks_dirs
+from webeval_core.reading.markers import CORE_LOG_NAME, LOG_NAME, TIMES_NAME, is_walked
 from webeval_core.reading.task_state import (
     RUNNING_WINDOW_S,
     TaskProgress,
     TaskState,
+    count_states,
     silent_state,
     task_progress,
 )
-from webeval_core.reading.trajectory_reader import local_offset
+from webeval_core.support.diagnostics import UnreadableError
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver
@@ -47,8 +50,6 @@ THROUGHPUT_WINDOW_S = 1800.0
 """Throughput counts the tasks finished over this last stretch (seconds)."""
 ERRORS_KEPT = 50
 """The newest core.log error lines a watch keeps."""
-_TRAJ = "traj"
-_FINISHING = ("times.json", "agent_response.json")
 
 
 class WatchedTask(BaseModel):
@@ -63,7 +64,7 @@ class WatchedTask(BaseModel):
     silent_s: float
     """Seconds since a file of its folder last changed."""
     steps: int
-    """Actions web_surfer.log holds so far."""
+    """Actions taken so far (web_surfer.log's, or the steps another format's glance counts)."""
     last_step: str | None = None
     """Its newest action, e.g. "left_click on http://…"; None before the first."""
     restarted_at: datetime | None = None
@@ -98,9 +99,11 @@ class LiveProgress(BaseModel):
     expected_told: bool
     """Whether `expected` was told (a task list, a dataset) rather than counted from the folders."""
     finished: int
-    """Tasks whose run is over with an answer file (or none, but over): the rate counts among these."""
+    """Finished tasks (`reading.task_state`): answered or out of budget; the rate counts among these."""
+    aborted: int
+    """Aborted tasks, crashed ones included: over without a usable answer, left out of the rate."""
     crashed: int
-    """Tasks whose last attempt raised (aborted: left out of the rate, as upstream)."""
+    """Of the aborted, those whose last attempt raised."""
     running: int
     """Unfinished tasks that wrote a file within the window."""
     stalled: int
@@ -118,8 +121,8 @@ class LiveProgress(BaseModel):
 
     @property
     def over(self) -> int:
-        """Tasks whose run is over (finished or crashed)."""
-        return self.finished + self.crashed
+        """Tasks whose run is over (finished or aborted, crashed included)."""
+        return self.finished + self.aborted
 
     @property
     def throughput_per_hour(self) -> float | None:
@@ -159,13 +162,16 @@ class _Seen:
 
     progress: TaskProgress
     finished_at: float | None = None
-    """When its finishing file (answer, times.json, agent_response.json) was written."""
+    """When the file that made it over (`TaskProgress.ended_at`) was written."""
     folder_changed: float | None = None
     """The folder's own time stamp when read (a file added or removed changes it)."""
     errors: tuple[ErrorLine, ...] = ()
     """core.log's errors, their times as written (the run's local time)."""
     steps: int = 0
     last_step: str | None = None
+    task: bool = True
+    """Whether the folder is a task of the run: a format claims it, or it holds nothing yet (a task
+    just made). Others (cube-harness's archived episodes, a harness's own folders) are not counted."""
 
 
 class RunWatch:
@@ -191,9 +197,11 @@ class RunWatch:
 
     @property
     def tasks_dir(self) -> Path:
-        """The folder holding the task folders: `traj/` in a Fara run, else the run folder itself."""
-        traj = self.run_dir / _TRAJ
-        return traj if traj.is_dir() else self.run_dir
+        """The folder holding the task folders: the sub-folder a format names for them (`traj/` of a
+        Fara run, `episodes/` of a cube-harness experiment), else the run folder itself.
+        """
+        found = (self.run_dir / name for name in tasks_dirs())
+        return next((folder for folder in found if folder.is_dir()), self.run_dir)
 
     @property
     def follows_events(self) -> bool:
@@ -250,14 +258,14 @@ class RunWatch:
     def _mark(self, path: str) -> None:
         """A file system event at `path`: the task folder holding it is read again at the next look."""
         rel = Path(os.path.relpath(path, self.run_dir)).parts
-        if rel and rel[0] == _TRAJ:
+        if rel and rel[0] in tasks_dirs():
             rel = rel[1:]
         if rel and rel[0] not in (".", ".."):
             with self._lock:
                 self._dirty.add(rel[0])
 
     def _progress(self, now: float) -> LiveProgress:
-        seen = self._seen
+        seen = {name: s for name, s in self._seen.items() if s.task}
         states = [s.progress.state for s in seen.values()]
         unfinished = [_watched(name, s, now) for name, s in seen.items() if s.progress.state.unfinished]
         unfinished.sort(key=lambda t: (-t.silent_s, t.task_id))
@@ -266,15 +274,17 @@ class RunWatch:
             self._zone = self._find_zone()
         errors = [e.model_copy(update={"time": _utc(e.time, self._zone)}) for e in errors]
         since = now - THROUGHPUT_WINDOW_S
+        counts = count_states(states)
         return LiveProgress(
             run_dir=self.run_dir,
             at=now,
             expected=self.expected if self.expected is not None else len(seen),
             expected_told=self.expected is not None,
-            finished=states.count(TaskState.FINISHED),
-            crashed=states.count(TaskState.CRASHED),
-            running=sum(t.state == TaskState.RUNNING for t in unfinished),
-            stalled=sum(t.state == TaskState.STALLED for t in unfinished),
+            finished=counts.finished,
+            aborted=counts.aborted,
+            crashed=counts.crashed,
+            running=counts.running,
+            stalled=counts.stalled,
             restarted=sum(s.progress.restarted for s in seen.values()),
             finished_recently=sum(
                 s.finished_at is not None and s.finished_at >= since for s in seen.values()
@@ -304,28 +314,23 @@ def _read(folder: Path, now: float, window_s: float) -> _Seen:
     except OSError:
         folder_changed = None
     progress = task_progress(folder, now, window_s)
-    seen = _Seen(progress=progress, folder_changed=folder_changed, errors=_errors(folder))
-    if progress.state == TaskState.FINISHED:
-        seen.finished_at = _finished_at(folder)
+    seen = _Seen(
+        progress=progress, folder_changed=folder_changed, errors=_errors(folder), task=_is_task(folder)
+    )
+    if progress.state in (TaskState.FINISHED, TaskState.ABORTED):
+        seen.finished_at = progress.ended_at
     elif progress.state.unfinished:
         seen.steps, seen.last_step = _last_step(folder)
     return seen
 
 
-def _finished_at(folder: Path) -> float | None:
-    """When the file that says the task is over was written (the newest of them)."""
-    times: list[float] = []
+def _is_task(folder: Path) -> bool:
+    """`_Seen.task`: a format claims the folder, or it holds nothing yet."""
     try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.name in _FINISHING or entry.name.endswith(ANSWER_SUFFIX):
-                    try:
-                        times.append(entry.stat(follow_symlinks=False).st_mtime)
-                    except OSError:
-                        continue
-    except OSError:
-        return None
-    return max(times, default=None)
+        names = os.listdir(folder)
+    except OSError:  # gone while read: a resume empties folders, never removes them
+        return True
+    return not names or format_of(folder, names, asked=True) is not None
 
 
 def _errors(folder: Path) -> tuple[ErrorLine, ...]:
@@ -383,9 +388,12 @@ def _utc(local: datetime | None, offset: float | None) -> datetime | None:
 
 def _last_step(folder: Path) -> tuple[int, str | None]:
     """How many actions web_surfer.log holds and its newest one in words (a half-written last line
-    is skipped by the parser until it is complete).
+    is skipped by the parser until it is complete); another format's folder: the steps its glance
+    counts (an AgentLab episode's pickles, a cube-harness episode's step files), no action said.
     """
     data = _head(folder / LOG_NAME)
+    if data is None:
+        return _glanced_steps(folder), None
     if not data:
         return 0, None
     steps = parse_action_log(data).steps
@@ -393,6 +401,15 @@ def _last_step(folder: Path) -> tuple[int, str | None]:
         return 0, None
     last = steps[-1]
     return len(steps), f"{last.action} on {last.url}" if last.url else last.action
+
+
+def _glanced_steps(folder: Path) -> int:
+    from webeval_core.reading.glance import glance_trajectory
+
+    try:
+        return glance_trajectory(folder).steps
+    except UnreadableError:  # not a trajectory yet (a task folder just made), or half written
+        return 0
 
 
 def _head(path: Path) -> bytes | None:

@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, model_validator
 
 from webeval_core.reading.folderfiles import has_lone_surrogate, replace_lone_surrogates
+from webeval_core.reading.folderreader import Listing
 from webeval_core.reading.glance import glance_trajectory
 from webeval_core.reading.trajectory_reader import Ending
 from webeval_core.reading.verifier import failure_codes
@@ -47,7 +48,8 @@ class TrajectorySummary(BaseModel):
     task_id: str
     """The task's id (`Trajectory.task_id`; the folder's name when it could not be loaded)."""
     layout: str | None = None
-    """The folder layout ("fara" or "webarena-verified"); None when the folder could not be loaded."""
+    """The name of the format that read the folder (`reading.formats`: "fara", "webarena-verified", ...);
+    None when the folder could not be loaded."""
     outcome: Ending | None = None
     """Answered, no answer or aborted; None when the folder could not be loaded."""
     steps: int = 0
@@ -73,7 +75,7 @@ class TrajectorySummary(BaseModel):
     core_error: str | None = None
     """Error type of the last [ERROR] line of core.log; None when it logged no error."""
     crash_reason: str | None = None
-    """`Trajectory.crash_reason`: core.log's last error when that log is all a crashed task left."""
+    """`Trajectory.crash_reason`: why the task raised (its harness's record, or core.log's last error)."""
     verdict: Verdict | None = None
     """WebArena-Verified verdict from a score file or eval_result.json; None when not scored."""
     failure_codes: dict[str, tuple[str, ...]] = {}
@@ -124,16 +126,19 @@ class RootIndex(BaseModel):
         return next((r for r in self.runs if r.key == key), None)
 
 
-def summarize_trajectory(run_key: str, trajectory_dir: Path, key: str | None = None) -> TrajectorySummary:
+def summarize_trajectory(
+    run_key: str, trajectory_dir: Path, key: str | None = None, listing: Listing | None = None
+) -> TrajectorySummary:
     """Glance at one folder (`glance_trajectory`) and keep what the overview needs; unreadable
     folders keep their reason (the same as `load_trajectory`'s).
 
-    `key` is the folder's `trajectory_key` under the indexed root (default: its name). Whatever
-    goes wrong with one folder ends in its `unreadable` reason, never in an exception.
+    `key` is the folder's `trajectory_key` under the indexed root (default: its name); `listing`
+    the folder's, when the caller has just listed it. Whatever goes wrong with one folder ends in
+    its `unreadable` reason, never in an exception.
     """
     key = key if key is not None else trajectory_dir.name
     try:
-        return _summary(run_key, trajectory_dir, key)
+        return _summary(run_key, trajectory_dir, key, listing)
     except UnreadableError as exc:
         reason = exc.reason
     except Exception as exc:  # one folder must never stop the index; it says what happened
@@ -147,8 +152,8 @@ def summarize_trajectory(run_key: str, trajectory_dir: Path, key: str | None = N
     )
 
 
-def _summary(run_key: str, trajectory_dir: Path, key: str) -> TrajectorySummary:
-    glance = glance_trajectory(trajectory_dir)
+def _summary(run_key: str, trajectory_dir: Path, key: str, listing: Listing | None) -> TrajectorySummary:
+    glance = glance_trajectory(trajectory_dir, listing)
     answer = glance.final_answer_text
     return TrajectorySummary(
         run_key=run_key,

@@ -23,7 +23,7 @@ class IndexView:
 
     It answers as `index.RootIndex` does (`root`, `runs`, `run()`, `summaries`), but never holds
     every summary unless `summaries` is asked for, nor every folder unless `runs` is: a large root's
-    lists and charts are queries (runs/queries.py), and a trajectory page reads only its run.
+    lists and charts are queries (runs/listing/queries.py), and a trajectory page reads only its run.
     """
 
     def __init__(self, store: IndexStore) -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
+    "ABORTED",
     "CONFIG_FILE_NAME",
     "ENGINE_NAME",
     "NO_ANSWER",
@@ -23,15 +24,18 @@ __all__ = [
     "RUN_CONFIG_FILE_NAME",
     "AssertionResult",
     "Candidate",
+    "ClusterError",
     "EngineInfo",
     "EvalStatus",
     "Evaluation",
     "EvaluatorResult",
     "FieldDiff",
+    "FlipReport",
     "NetworkCheckTrace",
     "ScoreOutcome",
     "ScoreSummary",
     "ScoreWriteError",
+    "SeenVerdict",
     "Status",
     "Tally",
     "TaskResult",
@@ -39,17 +43,21 @@ __all__ = [
     "UrlConfigUse",
     "Verdict",
     "check_submission",
+    "cluster_root",
     "commit_outcome",
     "evaluate",
     "evaluate_trajectory",
     "failure_reason",
     "find_url_config",
+    "flip_report",
     "har_problem",
     "load_url_config",
     "read_verdict",
     "read_verdict_with_result",
+    "scheduler_address",
     "score_file_bytes",
     "score_file_path",
+    "score_on_cluster",
     "score_trajectories",
     "score_trajectory",
     "stored_engine",
@@ -57,10 +65,12 @@ __all__ = [
     "stored_task_result",
     "summarize_scores",
     "task_problem",
+    "verdicts_before",
     "write_score_file",
 ]
 
 if TYPE_CHECKING:
+    from webeval_core.scoring.cluster import ClusterError, cluster_root, scheduler_address, score_on_cluster
     from webeval_core.scoring.config import (
         CONFIG_FILE_NAME,
         RUN_CONFIG_FILE_NAME,
@@ -76,6 +86,7 @@ if TYPE_CHECKING:
         har_problem,
         stored_engine,
     )
+    from webeval_core.scoring.flips import FlipReport, SeenVerdict, flip_report, verdicts_before
     from webeval_core.scoring.official import task_problem
     from webeval_core.scoring.packaging import check_submission
     from webeval_core.scoring.provenance import Candidate, FieldDiff, NetworkCheckTrace
@@ -105,6 +116,7 @@ if TYPE_CHECKING:
     )
     from webeval_core.scoring.tallies import ScoreSummary, Tally, summarize_scores
     from webeval_core.scoring.verdicts import (
+        ABORTED,
         NO_ANSWER,
         Verdict,
         read_verdict,

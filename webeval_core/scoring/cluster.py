@@ -141,23 +141,67 @@ def score_on_cluster(
     outcomes: dict[Path, ScoreOutcome] = {}
     with _connected(scheduler, connect_timeout or _CONNECT_SECONDS) as client:
         chunks, places = _chunks(batches, given, force, workers=len(client.scheduler_info()["workers"]))
-        dataset = client.scatter(_dataset(catalog), broadcast=True)
-        # A chunk that raised (a store that timed out for the whole batch) is tried again; a
-        # worker that died has its chunks run elsewhere by the scheduler itself.
-        futures = [client.submit(score_chunk, chunk, dataset, pure=False, retries=2) for chunk in chunks]
-        where = {future.key: place for future, place in zip(futures, places, strict=True)}
+        sent = _Sent(client, catalog)
+        futures = [sent.submit(chunk, place) for chunk, place in zip(chunks, places, strict=True)]
         try:
-            for future in as_completed(futures, loop=client.loop):  # type: ignore[no-untyped-call]
-                for outcome in _committed(_result(future), where[future.key], expected):
+            done = as_completed(futures, loop=client.loop)  # type: ignore[no-untyped-call]
+            for future in done:
+                if (again := sent.again(future)) is not None:
+                    done.add(again)  # type: ignore[no-untyped-call]
+                    continue
+                for outcome in _committed(_result(future), sent.place(future), expected):
                     kept = outcome if evaluations else outcome.model_copy(update={"evaluation": None})
                     outcomes[outcome.path] = kept
                 if on_progress:
                     on_progress(len(outcomes), total)
         except BaseException:
             # Ctrl-C or a failed chunk: nothing more is scored for this run.
-            client.cancel(futures, force=True)
+            client.cancel(sent.futures(), force=True)
             raise
     return [outcomes[folder] for _, folders in batches for folder in folders]
+
+
+_SENT_AGAIN = 3
+"""Times the cluster may drop chunks (`_Sent.again`) before the run says it could not score one."""
+
+
+class _Sent:
+    """The chunks sent to the cluster. A chunk that raised (a store that timed out for the whole
+    batch) is tried again by the scheduler (`retries`), as is one whose worker died; one the
+    cluster dropped (cancelled: the workers holding the scattered task dataset died, or the
+    scheduler let the client's keys go while this machine was too busy to answer) is sent again
+    here with the dataset scattered anew. Nothing is written twice: score files are written here,
+    from a chunk's result, once.
+    """
+
+    def __init__(self, client: Any, catalog: TaskCatalog) -> None:
+        self._client = client
+        self._catalog = catalog
+        self._dataset = client.scatter(_dataset(catalog), broadcast=True)
+        self._sent: dict[str, tuple[Any, Chunk, _Place]] = {}
+        self._dropped = 0
+
+    def submit(self, chunk: Chunk, place: _Place) -> Any:
+        future = self._client.submit(score_chunk, chunk, self._dataset, pure=False, retries=2)
+        self._sent[future.key] = (future, chunk, place)
+        return future
+
+    def again(self, future: Any) -> Any | None:
+        """The chunk sent again when the cluster dropped it (a new future); None otherwise."""
+        if future.status != "cancelled" or self._dropped >= _SENT_AGAIN:
+            return None
+        self._dropped += 1
+        _, chunk, place = self._sent.pop(future.key)
+        self._dataset = self._client.scatter(_dataset(self._catalog), broadcast=True)
+        return self.submit(chunk, place)
+
+    def place(self, future: Any) -> _Place:
+        """Where the chunk's folders are here."""
+        return self._sent[future.key][2]
+
+    def futures(self) -> list[Any]:
+        """Every chunk's latest future."""
+        return [future for future, _, _ in self._sent.values()]
 
 
 def _result(future: Any) -> ChunkResult:

@@ -25,7 +25,7 @@ from webeval_core.scoring.results import ENGINE_NAME, TaskResult
 from webeval_core.support.diagnostics import UnreadableError
 
 ScoredEnding = Literal["answered", "no_answer"]
-"""The endings a verdict is computed for (`reading.trajectory_reader.Ending` less "aborted")."""
+"""The endings a verdict is computed for (`reading.trajectory_model.Ending` less "aborted")."""
 
 
 class EngineInfo(BaseModel):

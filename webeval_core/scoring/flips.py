@@ -18,8 +18,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from webeval_core.reading.folderreader import EVAL_RESULT_NAME
-from webeval_core.reading.scorefiles import SCORES_DIR, read_score_files
+from webeval_core.reading.markers import EVAL_RESULT_NAME, SCORES_DIR
+from webeval_core.reading.scorefiles import read_score_files
 from webeval_core.scoring.evaluation import EngineInfo, stored_engine
 from webeval_core.scoring.results import ENGINE_NAME
 from webeval_core.scoring.scorer import ScoreOutcome

@@ -8,6 +8,8 @@ give an identical file. Each long text is stored once (`reading.scorefiles.share
 
 A score written by a signed-in user (webeval_core.policy.access) is recorded beside it, in
 `scores/written_by.jsonl` (file, identity, time): the score file itself stays the verdict's bytes.
+Every file written touches the cache's `scores-written` marker (`support.user_cache`), which an
+open app watches.
 
 Writes stay inside the trajectory folder: `scores/` is opened relative to the folder without
 following a link, and the file is written through that descriptor (temp file, then rename).
@@ -28,8 +30,10 @@ from pydantic import ValidationError
 
 from webeval_core.policy.access import Write, WriteRefusedError, current_policy
 from webeval_core.reading.folderfiles import read_file
-from webeval_core.reading.scorefiles import SCORES_DIR, expand_shared_strings, share_long_strings
+from webeval_core.reading.markers import SCORES_DIR
+from webeval_core.reading.scorefiles import expand_shared_strings, share_long_strings
 from webeval_core.scoring.evaluation import Evaluation
+from webeval_core.support.user_cache import note_scores_written
 
 WRITERS_FILE = "written_by.jsonl"
 """The sidecar in `scores/` recording who, signed in, wrote each score file (not a `*.json`: no
@@ -78,7 +82,19 @@ def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> Writ
             message names the file and the cause.
     """
     target = score_file_path(folder, evaluation.engine.eval_hash)
-    shown = f"{SCORES_DIR}/{target.name}"
+    return write_score_bytes(folder, target.name, score_file_bytes(evaluation, score))
+
+
+def write_score_bytes(folder: Path, name: str, content: bytes) -> WrittenScore:
+    """Write `scores/<name>` (any judge's score file, already encoded) as `write_score_file` does:
+    the policy checked, atomically, left alone when it already holds `content`, a signed-in writer
+    recorded.
+
+    Raises:
+        ScoreWriteError: as `write_score_file`.
+    """
+    target = Path(folder) / SCORES_DIR / name
+    shown = f"{SCORES_DIR}/{name}"
     # Checked here, where every score file is written, so no page or link of a read-only server can.
     policy = current_policy()
     try:
@@ -90,13 +106,15 @@ def write_score_file(folder: Path, evaluation: Evaluation, score: float) -> Writ
     except OSError as exc:
         raise ScoreWriteError(f"cannot write {shown}: {_cause(exc)}") from None
     try:
-        changed = _write(scores_fd, target.name, score_file_bytes(evaluation, score))
+        changed = _write(scores_fd, name, content)
         if changed and policy.signed_in is not None:
-            _record_writer(scores_fd, target.name, policy.signed_in)
+            _record_writer(scores_fd, name, policy.signed_in)
     except OSError as exc:
         raise ScoreWriteError(f"cannot write {shown}: {_cause(exc)}") from None
     finally:
         os.close(scores_fd)
+    if changed:  # an open viewer of any root holding this folder reads it within seconds
+        note_scores_written()
     return WrittenScore(target, changed)
 
 

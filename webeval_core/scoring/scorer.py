@@ -20,8 +20,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from webeval_core.reading.folderfiles import read_file, resolve_inside
+from webeval_core.reading.markers import SCORES_DIR
 from webeval_core.reading.network import Har, read_har
-from webeval_core.reading.scorefiles import SCORES_DIR
 from webeval_core.reading.task_catalog import Task, TaskCatalog, load_catalog
 from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
 from webeval_core.scoring import official

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from webeval_core.reading.folderreader import EVAL_RESULT_NAME
+from webeval_core.reading.markers import EVAL_RESULT_NAME
 from webeval_core.reading.scorefiles import ScoreFile
 from webeval_core.scoring.results import (
     ENGINE_NAME,

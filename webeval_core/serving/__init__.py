@@ -10,15 +10,44 @@ from typing import TYPE_CHECKING
 from webeval_core.support.exports import lazy_getattr
 
 __all__ = [
+    "DEFAULT_SESSION_HOURS",
     "ROOT_ENV",
+    "SESSION_AGE_ENV",
+    "AppServer",
+    "SignInFileError",
     "allowed_roots",
+    "app_file",
+    "check_auth_file",
+    "default_root",
     "max_session_age",
+    "port_in_use",
+    "root_environment",
     "root_refusal",
     "session_end",
+    "streamlit_command",
+    "usual_auth_file",
 ]
 
 if TYPE_CHECKING:
-    from webeval_core.serving.server import ROOT_ENV, allowed_roots, root_refusal
-    from webeval_core.serving.signin import max_session_age, session_end
+    from webeval_core.serving.server import (
+        ROOT_ENV,
+        AppServer,
+        allowed_roots,
+        app_file,
+        default_root,
+        port_in_use,
+        root_environment,
+        root_refusal,
+        streamlit_command,
+    )
+    from webeval_core.serving.signin import (
+        DEFAULT_SESSION_HOURS,
+        SESSION_AGE_ENV,
+        SignInFileError,
+        check_auth_file,
+        max_session_age,
+        session_end,
+        usual_auth_file,
+    )
 else:
     __getattr__ = lazy_getattr(__name__, __file__)

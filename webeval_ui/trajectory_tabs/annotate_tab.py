@@ -42,26 +42,26 @@ from webeval_core.review import (
     Process,
     ReviewQueue,
     Saved,
-    Shown,
     Stage,
     StoreError,
     TaskLabel,
     done_in,
-    reviewer_key,
     save_judgement,
 )
 from webeval_core.runs import OFFICIAL, judge_label, judge_passes, judge_scores, trajectory_key
 from webeval_core.scoring import Verdict, read_verdict
-from webeval_ui.judge_choice import default_judge
+from webeval_ui.judge_choice import root_default_judge
 from webeval_ui.loaders import current_index
-from webeval_ui.review_mode import WorkedQueue, reveal, worked_queue
-from webeval_ui.review_queue import current_queue, items_of, next_in_queue
+from webeval_ui.queue_state import WorkedQueue, current_queue, items_of, worked_queue
+from webeval_ui.review_mode import gate
+from webeval_ui.review_queue import next_in_queue
 from webeval_ui.review_store import review_store
 from webeval_ui.reviewer import reviewer
 from webeval_ui.state import Key, label_key, review_field_key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.navigation import reset_step
 from webeval_ui.untrusted import inert
+from webeval_ui.widgets import grid
 from webeval_ui.write_controls import as_reviewer, blocked, read_only
 
 Item = tuple[str, str]
@@ -289,7 +289,7 @@ def render(context: TabContext) -> None:
     elif worked is not None:
         st.warning(f"The queue {inert(worked.name)} cannot be read now; you stay in its mode.")
     verdict = read_verdict(context.trajectory.scores, context.trajectory.eval_result)
-    if not context.blind:
+    if context.seen.disclosed:  # the index's score of this item too: only once it is recorded as shown
         st.caption(_informed_caption(context, verdict))
     _flash()
     _labels(item)
@@ -297,7 +297,9 @@ def render(context: TabContext) -> None:
         "run": item[0],
         "task_id": item[1],
         "reviewer": reviewer(),
-        "stage": Stage.BLIND if worked is not None and worked.blind else Stage.INFORMED,
+        # Hidden verdicts (a blind pass, or another blind queue holding it) make a blind judgement,
+        # wherever it is saved from: an informed draft would record verdicts never shown.
+        "stage": Stage.BLIND if context.blind or (worked is not None and worked.blind) else Stage.INFORMED,
         "verdict_source": verdict.source if verdict else None,
         "verdict_status": verdict.status if verdict else None,
     }
@@ -328,7 +330,7 @@ def _informed_caption(context: TabContext, verdict: Verdict | None) -> str:
     official = f"{verdict.status} (from {inert(verdict.source)})" if verdict and verdict.status else "none"
     text = f"Informed: the official verdict in force is {official}"
     index = current_index()
-    judge = default_judge(index)
+    judge = root_default_judge(index)
     if judge is None or judge == OFFICIAL:
         return text + "."
     key = trajectory_key(context.root, context.folder)
@@ -375,14 +377,11 @@ def _taxonomy(item: Item) -> None:
 
 def _history(context: TabContext, store: AnnotationStore, source: str | None) -> None:
     try:
-        rows = store.annotations_of(context.run_key, context.trajectory.task_id)
+        # The store gives others' labels only as the gate lets them through (recorded as shown
+        # first); the reviewer's own always.
+        rows = store.annotations_of(context.run_key, context.trajectory.task_id, gate())
     except StoreError as exc:
         st.error(f"The annotation store cannot be read: {inert(str(exc))}")
         return
-    me = reviewer_key(reviewer())
-    others = any(row.reviewer_key != me for row in rows)
-    # Others' labels are recorded as shown before they are drawn, or not drawn.
-    if others and not reveal([(context.run_key, context.trajectory.task_id)], Shown.OTHERS):
-        rows = [row for row in rows if row.reviewer_key == me]
     if rows:
-        st.dataframe(annotation_table(rows, source), hide_index=True, width="stretch")
+        grid(annotation_table(rows, source), hide_index=True, width="stretch")

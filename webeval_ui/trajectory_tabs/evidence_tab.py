@@ -11,6 +11,7 @@ from typing import Any
 import streamlit as st
 
 from webeval_core.presentation import (
+    cell_style,
     core_log_table,
     download_name,
     redacted_page,
@@ -27,6 +28,7 @@ from webeval_ui.state import Key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.verdict_tab import judge_detail
 from webeval_ui.untrusted import inert
+from webeval_ui.widgets import grid
 
 
 def _score_file_view(
@@ -37,7 +39,7 @@ def _score_file_view(
         judge_detail(response, task_data)
         verdict = verdict_field_table(response)
         if verdict is not None:
-            st.dataframe(verdict, hide_index=True, width="stretch")
+            grid(verdict, hide_index=True, width="stretch")
         result = stored_task_result(response)
         if result is not None:
             st.text(f"status: {result.status} · score: {result.score}")
@@ -57,9 +59,9 @@ def _core_log(trajectory: Trajectory) -> None:
     lines = trajectory.error_lines if errors_only else trajectory.core_log
     frame = core_log_table(lines, trajectory.utc_offset_s)
     errors = {r.line for r in trajectory.error_lines}
-    st.dataframe(
+    grid(
         frame.style.apply(
-            lambda row: ["background-color: #ffd6d6" if row["line"] in errors else ""] * len(row), axis=1
+            lambda row: [cell_style("bad" if row["line"] in errors else None)] * len(row), axis=1
         ),
         hide_index=True,
         width="stretch",
@@ -117,7 +119,7 @@ def render(context: TabContext) -> None:
         st.subheader("Token usage")
         usage = token_usage_table(trajectory)
         if usage is not None:
-            st.dataframe(usage, width="stretch")
+            grid(usage, width="stretch")
         else:
             st.caption("No token usage recorded.")
     st.subheader("Raw files")

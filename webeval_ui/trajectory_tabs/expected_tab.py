@@ -25,12 +25,12 @@ def render(context: TabContext) -> None:
         )
         st.markdown("**Agent's answer**")
         st.code(trajectory.final_answer_text or "(no answer)", language=None, wrap_lines=True)
-        if not context.blind:
+        if trajectory.judged:  # seen without its verdicts, it has none to show
             from webeval_ui.trajectory_tabs.judges_tab import verifier_views
 
             verifier_views(trajectory)
         return
-    outcome = None if context.blind else context.live_outcome()  # blind review: no verdict
+    outcome = context.live_outcome()  # None while this viewer may not see its verdicts
     if outcome is not None:
         show_verdict(outcome)
     evaluation = outcome.evaluation if outcome is not None else None
@@ -61,7 +61,7 @@ def render(context: TabContext) -> None:
             )
         if response.parse_error:
             st.error(f"No structured response found: {inert(response.parse_error)}")
-        if response.findings and not context.blind:  # the "schema violations" failure tag
+        if response.findings and context.seen.disclosed:  # the "schema violations" failure tag
             st.markdown(f"**Schema findings ({len(response.findings)})** — reported, never scored")
             st.text("\n".join(f"• {finding}" for finding in response.findings))
     if outcome is not None and evaluation is not None:

@@ -1,4 +1,6 @@
-"""Judges tab: every rubric verifier's score file in full, and the run's verify_report.jsonl.
+"""Judges tab: Online-Mind2Web's own judges of the task (its evaluation script's output, in
+full: verdict, final reply, key points, each screenshot's score), every rubric verifier's score
+file in full, and the run's verify_report.jsonl.
 
 For each judge: the score and the verdict that decided it, the outcome and rubric verdicts side by
 side, the critical point, the failure points (selecting one opens the replay at its first step),
@@ -14,11 +16,14 @@ from typing import TYPE_CHECKING
 
 import streamlit as st
 
+from webeval_core.llm_judging import judge_replies
 from webeval_core.presentation import (
     FAILURE_COLUMNS,
     ReportDifference,
+    autoeval_verdict,
     critical_point_text,
     failure_points_table,
+    image_judgements_table,
     report_differences,
     report_rows_table,
     rubric_items_table,
@@ -27,10 +32,10 @@ from webeval_core.presentation import (
     verdicts_table,
 )
 from webeval_core.reading import (
+    AutoEvalRecord,
     Trajectory,
     VerifierOutput,
     VerifyReport,
-    find_verify_reports,
     read_verify_report,
     verifier_outputs,
 )
@@ -40,7 +45,7 @@ from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.navigation import request_jump
 from webeval_ui.trajectory_tabs.verdict_tab import score_color
 from webeval_ui.untrusted import inert
-from webeval_ui.widgets import selected_rows
+from webeval_ui.widgets import grid, selected_rows, text_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -62,11 +67,6 @@ def _report(path: str, mtime_ns: int, label: str) -> tuple[VerifyReport, list[Di
     return read_verify_report(Path(path), label)
 
 
-def _table(frame: pd.DataFrame) -> None:
-    """A table of long texts, wrapped (st.table renders Markdown: every cell shown inert)."""
-    st.table(frame.map(lambda v: inert(v) if isinstance(v, str) else v), hide_index=True)
-
-
 def _judge(output: VerifierOutput) -> None:
     with st.container(horizontal=True):
         st.badge(inert(output.judge), color=score_color(output.score))
@@ -79,7 +79,7 @@ def _judge(output: VerifierOutput) -> None:
         st.markdown("**Primary intent** (as the judge understood the task)")
         st.text(output.outcome_primary_intent)
     st.markdown("**Verdicts**")
-    _table(verdicts_table(output))
+    text_table(verdicts_table(output))
     point = critical_point_text(output)
     if point is not None:
         st.markdown(f"**Critical point** {'⚠️' if output.cp_violation else ''}")
@@ -88,11 +88,11 @@ def _judge(output: VerifierOutput) -> None:
     checks = task_verification_table(output)
     if checks is not None:
         st.markdown("**Task verification**")
-        _table(checks)
+        text_table(checks)
     rubric = rubric_items_table(output)
     if rubric is not None:
         st.markdown("**Rubric**")
-        _table(rubric)
+        text_table(rubric)
 
 
 def _failures(output: VerifierOutput) -> None:
@@ -120,12 +120,12 @@ def _failures(output: VerifierOutput) -> None:
     if (accounts[list(_ACCOUNT_COLUMNS)] != "").any(axis=None):
         # Paragraphs, wrapped: in the grid they would make it scroll sideways.
         with st.expander("The agent's reasoning, the evidence and the impact of each failure point"):
-            _table(accounts)
+            text_table(accounts)
 
 
 def _run_reports(context: TabContext, outputs: tuple[VerifierOutput, ...]) -> None:
     """Every verify_report.jsonl above the trajectory: its rows here, differences, error rows."""
-    for path in find_verify_reports(context.folder, context.root):
+    for path in context.verify_reports():  # none while this viewer may not see its verdicts
         label = str(path.relative_to(context.root)) if path.is_relative_to(context.root) else str(path)
         report, problems = _report(str(path), path.stat().st_mtime_ns, label)
         # The path under a short heading: a run's folder names are long, a heading of them wraps.
@@ -134,19 +134,25 @@ def _run_reports(context: TabContext, outputs: tuple[VerifierOutput, ...]) -> No
         mine = report.rows_of(context.folder, context.trajectory.task_id)
         if mine:
             st.markdown("**This trajectory's rows**")
-            st.dataframe(report_rows_table(mine), hide_index=True, width="stretch")
+            grid(report_rows_table(mine), hide_index=True, width="stretch")
         else:
             st.caption("The report has no row for this trajectory.")
         differences = [d for row in mine for d in report_differences(row, outputs)]
         if differences:
             st.warning(f"The report disagrees with the score file on {len(differences)} field(s).")
-            _table(_differences_frame(differences))
+            text_table(_differences_frame(differences))
         elif mine and outputs:
             st.caption("The report agrees with the score files on every field both give.")
-        errors = [row for row in report.rows if row.is_error]
-        st.markdown(f"**Error rows of the report** ({len(errors)} of {len(report.rows)})")
-        if errors:
-            st.dataframe(report_rows_table(errors), hide_index=True, width="stretch")
+        errors = context.report_errors(report)
+        if errors.only_this:
+            st.markdown(f"**Error rows of the report about this trajectory** ({len(errors.rows)})")
+            st.caption(
+                "Another trajectory's error rows are on its page: you are named, so what you see is recorded."
+            )
+        else:
+            st.markdown(f"**Error rows of the report** ({len(errors.rows)} of {len(report.rows)})")
+        if errors.rows:
+            grid(report_rows_table(list(errors.rows)), hide_index=True, width="stretch")
         if problems:
             st.caption(inert("\n".join(str(p) for p in problems)))
 
@@ -157,20 +163,59 @@ def _differences_frame(differences: list[ReportDifference]) -> pd.DataFrame:
     return pd.DataFrame(differences, columns=["judge", "field", "report says", "score file says"])
 
 
-def verifier_views(trajectory: Trajectory) -> tuple[VerifierOutput, ...]:
-    """Each verifier's output in full (and what was malformed in their files); returns the outputs."""
+def verifier_views(trajectory: Trajectory, shown: frozenset[str] = frozenset()) -> tuple[VerifierOutput, ...]:
+    """Each verifier's output in full (and what was malformed in their files), then the judges
+    that reply in words but those `shown` in full elsewhere; returns the outputs.
+    """
     outputs, problems = verifier_outputs(trajectory.scores)
-    if not outputs:
+    replies = [r for r in judge_replies(trajectory.scores, trajectory.harness) if r.judge not in shown]
+    if not outputs and not replies and not shown:
         st.info(NO_VERIFIER)
     for output in outputs:
         with st.container(border=True):
             _judge(output)
+    for reply in replies:  # judges that answer in words (WebVoyager's, WebJudge, an outcome judge)
+        with st.container(border=True):
+            with st.container(horizontal=True):
+                st.badge(inert(reply.judge), color=score_color(reply.score))
+                st.badge(inert(reply.verdict), color="gray")
+            st.text(reply.reply)
     if problems:
         with st.expander(f"⚠️ {len(problems)} problem(s) in the judges' files"):
             st.text("\n".join(str(p) for p in problems))
     return outputs
 
 
+def _online_mind2web(record: AutoEvalRecord) -> None:
+    """Online-Mind2Web's own judge of the task: its verdict, key points and screenshot scores."""
+    with st.container(horizontal=True):
+        st.badge(inert(record.judge), color=score_color(record.score))
+        st.badge(inert(autoeval_verdict(record)), color="gray")
+        st.badge("Online-Mind2Web's evaluation script", color="gray")
+    where = f"{record.file}, line {record.line}"
+    st.caption(inert(f"{record.mode} · {record.model} · threshold {record.threshold} · {where}"))
+    if record.response:
+        st.markdown("**Final judgement**")
+        st.text(record.response)
+    if record.key_points:
+        st.markdown("**Key points**")
+        st.text(record.key_points)
+    if record.images:
+        shown = sum(1 for i in record.images if i.score is not None and i.score >= record.threshold)
+        st.markdown(f"**Screenshots scored** ({shown} of {len(record.images)} shown to the final judgement)")
+        text_table(image_judgements_table(record))
+    if record.input_text or record.system_msg:
+        with st.expander("The final prompt"):
+            st.text("\n\n".join(t for t in (record.system_msg, record.input_text) if t))
+
+
 def render(context: TabContext) -> None:
-    """Each verifier's output in full, then the run's report."""
-    _run_reports(context, verifier_views(context.trajectory))
+    """Online-Mind2Web's own judges, each verifier's output in full, then the run's report."""
+    records, problems = context.judge_records()  # none while this viewer may not see its verdicts
+    for record in records:
+        with st.container(border=True):
+            _online_mind2web(record)
+    if problems:
+        with st.expander(f"⚠️ {len(problems)} problem(s) in Online-Mind2Web's evaluation output"):
+            st.text("\n".join(str(p) for p in problems))
+    _run_reports(context, verifier_views(context.trajectory, frozenset(r.judge for r in records)))

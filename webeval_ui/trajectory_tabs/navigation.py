@@ -10,8 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from webeval_ui.state import Key
-
-TABS = ("Replay", "Expected vs actual", "Judges", "Network", "Evidence", "Re-score", "Published", "Annotate")
+from webeval_ui.trajectory_tabs.tab_registry import TABS
 
 
 def go(index: int) -> None:

@@ -2,33 +2,37 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import streamlit as st
 
 from webeval_core.presentation import (
+    CHECK_TONES,
+    Tone,
     candidate_field_table,
     candidate_table,
+    cell_style,
     check_notes,
     compared_candidates,
     evaluator_limits,
     expected_checks_table,
+    no_trace_text,
     official_caption,
     pairs_table,
     request_list,
     request_summary,
     search_requests,
 )
-from webeval_core.reading import Har, NetworkEvent, Task, read_har
+from webeval_core.reading import Har, NetworkEvent, Step, Task, read_har
 from webeval_core.scoring import NetworkCheckTrace
 from webeval_core.support import UnreadableError
-from webeval_ui.loaders import load_trajectory_cached
 from webeval_ui.state import Key, candidates_key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.navigation import request_jump
-from webeval_ui.trajectory_tabs.verdict_tab import Color, style_match
+from webeval_ui.trajectory_tabs.verdict_tab import style_match, tone_color
 from webeval_ui.untrusted import inert
-from webeval_ui.widgets import selected_rows
+from webeval_ui.widgets import grid, selected_rows
 
 # pandas (most of a second to import) is imported where a table is made: a page that draws
 # none of these tables does not load it.
@@ -37,47 +41,48 @@ if TYPE_CHECKING:
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
-def trace(folder: str, fp: str) -> Har | str:
-    """The trajectory's network trace (HAR or Playwright), or why it cannot be used.
+def trace(har_path: str | None, fp: str) -> Har | str:
+    """The trajectory's network trace (HAR or Playwright) at folder state `fp`, or why it cannot be used.
 
     The reason is cached too, so a broken trace is not parsed again on every step.
     """
-    trajectory = load_trajectory_cached(folder, fp)
-    if trajectory.har_path is None:
+    if har_path is None:
         return "this trajectory has no network trace"
     try:
-        return read_har(trajectory.har_path)
+        return read_har(Path(har_path))
     except UnreadableError as exc:
         return exc.reason
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def events(folder: str, fp: str) -> pd.DataFrame | str:
-    """The trace's requests as rows (with the step during which each fired, when steps have times)."""
-    har = trace(folder, fp)
+def _events(har_path: str | None, fp: str, _steps: tuple[Step, ...]) -> pd.DataFrame | str:
+    har = trace(har_path, fp)
     if isinstance(har, str):
         return har
-    return request_list(har, load_trajectory_cached(folder, fp).steps)
+    return request_list(har, _steps)
+
+
+def events(context: TabContext) -> pd.DataFrame | str:
+    """The trace's requests as rows (with the step during which each fired, when steps have times),
+    cached per folder state (`fp` stands for the steps, which are not hashed on every rerun).
+    """
+    return _events(_har_path(context), context.fingerprint, context.trajectory.steps)
+
+
+def _har_path(context: TabContext) -> str | None:
+    path = context.trajectory.har_path
+    return str(path) if path is not None else None
 
 
 def _style_candidates(row: pd.Series) -> list[str]:
-    if row["matched"] is True and row["kept"]:
-        color = "background-color: #d8f3dc"
-    elif row["kept"]:
-        color = "background-color: #fff3bf"
-    else:
-        color = ""
-    return [color] * len(row)
+    kept: Tone | None = ("good" if row["matched"] is True else "partial") if row["kept"] else None
+    return [cell_style(kept)] * len(row)
 
 
 def _check(trace: NetworkCheckTrace) -> None:
     url = trace.expected_url if isinstance(trace.expected_url, str) else " | ".join(trace.expected_url)
-    verdict: dict[bool | None, tuple[str, Color]] = {
-        True: ("passed", "green"),
-        False: ("failed", "red"),
-        None: ("could not be checked", "orange"),
-    }
-    label, color = verdict[trace.passed]
+    label = {True: "passed", False: "failed", None: "could not be checked"}[trace.passed]
+    color = tone_color(CHECK_TONES[trace.passed])
     with st.container(border=True):
         with st.container(horizontal=True):
             st.badge(f"check {trace.position}: {label}", color=color)
@@ -102,7 +107,7 @@ def _check(trace: NetworkCheckTrace) -> None:
         for candidate in compared_candidates(trace):
             st.markdown(f"**Entry {candidate.har_index}, field by field**")
             diff = candidate_field_table(candidate)
-            st.dataframe(diff.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
+            grid(diff.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
 
 
 def _events_table(requests: pd.DataFrame, har: Har) -> None:
@@ -131,7 +136,7 @@ def _detail(event: NetworkEvent, har: Har, step: int | None) -> None:
     first = min((e.started for e in har.events if e.started is not None), default=None)
     with st.container(border=True, key=Key.REQUEST_DETAIL):
         st.subheader(f"Request {event.har_index}", anchor=False)
-        st.dataframe(request_summary(event, first, step), hide_index=True, width="stretch")
+        grid(request_summary(event, first, step), hide_index=True, width="stretch")
         if step is not None and st.button(f"Show step {step} in the replay", key=Key.REQUEST_STEP):
             request_jump([0], [step])
         _pairs("Request headers", event.request_headers)
@@ -154,20 +159,20 @@ def _detail(event: NetworkEvent, har: Har, step: int | None) -> None:
 def _pairs(title: str, pairs: tuple[tuple[str, str], ...]) -> None:
     st.markdown(f"**{title}** ({len(pairs)})")
     if pairs:
-        st.dataframe(pairs_table(pairs), hide_index=True, width="stretch")
+        grid(pairs_table(pairs), hide_index=True, width="stretch")
 
 
 def render(context: TabContext) -> None:
     """The trace's requests and one's detail, then each network check of the live verdict; in a
     blind pass the evidence only: the requests and the task's checks as it states them.
     """
-    har = trace(context.folder_text, context.fingerprint)
-    requests = events(context.folder_text, context.fingerprint)
-    if context.blind:
+    har = trace(_har_path(context), context.fingerprint)
+    requests = events(context)
+    outcome = context.live_outcome()  # None while this viewer may not see its verdicts
+    if outcome is None and context.blind:
         _requests(context, har, requests)
         _expected_checks(context.task)
         return
-    outcome = context.live_outcome() if context.task else None
     checks = outcome.evaluation.network if outcome and outcome.evaluation else ()
     limits = evaluator_limits(
         har if isinstance(har, Har) else None,
@@ -190,7 +195,7 @@ def render(context: TabContext) -> None:
 def _requests(context: TabContext, har: Har | str, requests: pd.DataFrame | str) -> None:
     """The trace's requests, searchable, and the one selected in detail (or why there are none)."""
     if context.trajectory.har_path is None:
-        st.info("This trajectory has no network trace (network.har or a Playwright trace).")
+        st.info(inert(no_trace_text(context.trajectory.harness)))
     elif isinstance(har, str) or isinstance(requests, str):
         reason = har if isinstance(har, str) else str(requests)
         st.error(f"{inert(context.trajectory.har_path.name)} cannot be used: {inert(reason)}")
@@ -208,4 +213,4 @@ def _expected_checks(task: Task | None) -> None:
         "As the task states them; which request the evaluator compared, and its verdict, show once"
         " you save your annotation."
     )
-    st.dataframe(table, hide_index=True, width="stretch")
+    grid(table, hide_index=True, width="stretch")

@@ -30,6 +30,7 @@ from webeval_ui.reviewer import reviewer
 from webeval_ui.state import Key
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.untrusted import inert
+from webeval_ui.widgets import grid
 from webeval_ui.write_controls import as_reviewer, blocked
 
 
@@ -86,7 +87,7 @@ def _history(store: AnnotationStore, trajectory: PublishedTrajectory) -> None:
     ]
     if rows:
         st.markdown("**History**")
-        st.dataframe(pd.DataFrame(sorted(rows, key=lambda r: r["when"])), hide_index=True, width="stretch")
+        grid(pd.DataFrame(sorted(rows, key=lambda r: r["when"])), hide_index=True, width="stretch")
     else:
         st.caption("No edit or exclusion yet: the judge's verdict is published as it is.")
 

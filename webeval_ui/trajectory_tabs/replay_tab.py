@@ -10,7 +10,6 @@ filmstrip's buttons, and what the judge says above the step's details).
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from pathlib import Path
 
 import streamlit as st
@@ -33,14 +32,14 @@ from webeval_core.presentation import (
 from webeval_core.reading import Step, Trajectory, image_complete, task_progress, verifier_outputs
 from webeval_core.runs import fingerprint
 from webeval_core.support import UnreadableError
-from webeval_ui.loaders import load_trajectory_cached
+from webeval_ui.harness_panel import harness_step
 from webeval_ui.roots import inside_root
 from webeval_ui.state import Key, film_key, flag_key
 from webeval_ui.trajectory_tabs import navigation
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.network_tab import events
 from webeval_ui.untrusted import contained, inert
-from webeval_ui.widgets import lazy_expander
+from webeval_ui.widgets import grid, lazy_expander
 
 Flags = dict[int, tuple[StepFlag, ...]]
 
@@ -161,7 +160,7 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
     if step.thought_from_arguments:
         st.caption("No thought logged: this is the reasoning kept in the action's arguments.")
     st.markdown("**Arguments**")
-    st.dataframe(arguments_table(step.arguments), hide_index=True, width="stretch")
+    grid(arguments_table(step.arguments), hide_index=True, width="stretch")
     if step.point is not None:
         scaling = f" ({trajectory.coordinate_scaling})" if trajectory.coordinate_scaling else ""
         st.caption(f"Drawn at ({step.point.x:.0f}, {step.point.y:.0f}) in screenshot pixels{scaling}")
@@ -169,10 +168,11 @@ def _step_details(trajectory: Trajectory, frame: Frame, total: int) -> None:
     st.text(step.observation or "(none logged)")
     if step.log_line is not None:
         st.caption(f"web_surfer.log line {step.log_line}")
+    harness_step(trajectory, step.index)
 
 
 def _step_requests(context: TabContext, index: int) -> None:
-    requests = events(context.folder_text, context.fingerprint)
+    requests = events(context)
     if isinstance(requests, str) or "step" not in requests.columns:
         return  # the Network tab says why, or places requests by time: steps have none
     during = requests[requests["step"] == index]
@@ -180,7 +180,7 @@ def _step_requests(context: TabContext, index: int) -> None:
     requests_box = lazy_expander(f"Requests during this step ({len(during)})", key=Key.STEP_REQUESTS)
     if requests_box is not None:
         with requests_box:
-            st.dataframe(during, hide_index=True, width="stretch")
+            grid(during, hide_index=True, width="stretch")
 
 
 def _film_window(frames: list[Frame], position: int) -> list[Frame]:
@@ -262,8 +262,7 @@ def _following(context: TabContext) -> None:
     """
     now_print = fingerprint(context.folder)
     if now_print != context.fingerprint:
-        fresh = load_trajectory_cached(context.folder_text, now_print)
-        context = dataclasses.replace(context, trajectory=fresh, fingerprint=now_print)
+        context = context.at(now_print)
     progress = task_progress(context.folder)
     if progress.restarted_at is not None:
         st.info(
@@ -346,8 +345,9 @@ def _replay_body(context: TabContext) -> None:
             st.select_slider(
                 "Step", indices, key=Key.STEP_SLIDER, on_change=_slid, label_visibility="collapsed"
             )
-    # Blind review: which steps a judge flagged is a verdict, hidden like the others.
-    flags = {} if context.blind else _flags(context.folder_text, context.fingerprint, trajectory)
+    # Which steps a judge flagged is a verdict: a trajectory seen without its verdicts has no score
+    # file to flag one (and the cache, keyed by the folder, is not asked for another viewer's).
+    flags = _flags(context.folder_text, context.fingerprint, trajectory) if trajectory.scores else {}
     flags = {step: marks for step, marks in flags.items() if step in indices and frames[0].step is not None}
     if flags:
         _flagged_bar(flags, frame.number)

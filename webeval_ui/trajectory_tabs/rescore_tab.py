@@ -11,12 +11,14 @@ from webeval_core.presentation import before_after, editable_response, outcome_t
 from webeval_core.runs import score_recorded
 from webeval_core.scoring import ScoreOutcome, score_trajectory, summarize_scores
 from webeval_ui.loaders import current_index, forget_summaries
+from webeval_ui.review_mode import reveal_folders
 from webeval_ui.roots import inside_root
 from webeval_ui.state import Key, what_if_text_key
 from webeval_ui.trajectory_table import last_table_paths
 from webeval_ui.trajectory_tabs.context import TabContext
 from webeval_ui.trajectory_tabs.verdict_tab import fields_and_assertions, show_verdict
 from webeval_ui.untrusted import inert
+from webeval_ui.widgets import grid
 from webeval_ui.write_controls import as_reviewer, blocked
 
 
@@ -42,7 +44,7 @@ def _rescore_one(context: TabContext) -> None:
         after = outcome.evaluation.result if outcome.evaluation else None
         table = before_after(done["before"], after)
         if not table.empty:
-            st.dataframe(table, hide_index=True, width="stretch")
+            grid(table, hide_index=True, width="stretch")
 
 
 def _what_if(context: TabContext) -> None:
@@ -95,7 +97,8 @@ def _rescore_many(context: TabContext) -> None:
         forget_summaries()
         st.rerun()  # the header re-reads this trajectory's new score file
     finished: list[ScoreOutcome] | None = st.session_state.get(Key.BATCH_RESCORED)
-    if finished:
+    # Every trajectory's verdict in the batch: recorded as shown first, or not drawn.
+    if finished and reveal_folders((o.path, o.task_id) for o in finished):
         tally = summarize_scores(finished).overall
         cols = st.columns(5)
         for col, (label, value) in zip(
@@ -110,7 +113,7 @@ def _rescore_many(context: TabContext) -> None:
             strict=True,
         ):
             col.metric(label, value)
-        st.dataframe(outcome_table(finished), hide_index=True, width="stretch")
+        grid(outcome_table(finished), hide_index=True, width="stretch")
 
 
 NO_EVALUATOR = (

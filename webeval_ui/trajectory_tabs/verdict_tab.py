@@ -4,41 +4,36 @@ a judge's response as the Evidence tab shows it.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import streamlit as st
 
 from webeval_core.presentation import (
     MATCH,
+    MATCH_TONES,
     MISMATCH,
     STATUS_TONES,
+    TONE_COLOURS,
     JudgeVerdict,
     Tone,
     assertion_table,
+    cell_style,
     element_tables,
     judge_verdict,
     response_field_table,
     rubric_table_in,
     score_tone,
 )
-from webeval_core.scoring import ScoreOutcome, score_trajectory
-from webeval_ui.loaders import load_trajectory_cached
+from webeval_core.scoring import ScoreOutcome
 from webeval_ui.untrusted import inert
+from webeval_ui.widgets import grid, text_table
 
 Color = Literal["red", "orange", "green", "violet", "gray"]
-_TONE_COLORS: dict[Tone | None, Color] = {"good": "green", "partial": "orange", "bad": "red", None: "gray"}
 
 
 def tone_color(tone: Tone | None) -> Color:
-    """The badge colour of a tone."""
-    return _TONE_COLORS[tone]
-
-
-@st.cache_data(show_spinner="Scoring with the official evaluator…", max_entries=32)
-def live_outcome(folder: str, fp: str, root: str) -> ScoreOutcome:
-    """The verdict the official evaluator gives now (nothing written); cached per folder state."""
-    return score_trajectory(load_trajectory_cached(folder, fp), config_root=Path(root), write=False)
+    """The badge colour of a tone (the core's `TONE_COLOURS`, typed as Streamlit's badges take it)."""
+    return cast("Color", TONE_COLOURS[tone])
 
 
 def score_color(score: float | None) -> Color:
@@ -47,9 +42,8 @@ def score_color(score: float | None) -> Color:
 
 
 def style_match(value: object) -> str:
-    """Cell style of a match column: green for a match, red for a mismatch."""
-    colors = {MATCH: "background-color: #d8f3dc", MISMATCH: "background-color: #ffd6d6"}
-    return colors.get(str(value), "")
+    """Cell style of a match column: good for a match, bad for a mismatch."""
+    return cell_style(MATCH_TONES.get(str(value)))
 
 
 def show_verdict(outcome: ScoreOutcome) -> None:
@@ -73,14 +67,14 @@ def fields_and_assertions(outcome: ScoreOutcome) -> None:
         return
     table = response_field_table(outcome.evaluation.result, outcome.evaluation.agent_response)
     if table is not None:
-        st.dataframe(table.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
+        grid(table.style.map(style_match, subset=["match"]), hide_index=True, width="stretch")
     for field, elements in element_tables(outcome.evaluation.result).items():
         st.markdown(f"**{inert(field)}, element by element** (after normalization)")
-        st.dataframe(elements.style.map(_style_element, subset=["in"]), hide_index=True, width="stretch")
+        grid(elements.style.map(_style_element, subset=["in"]), hide_index=True, width="stretch")
     assertions = assertion_table(outcome.evaluation.result.evaluators_results)
     if not assertions.empty:
         # Messages in full (a grid cell cuts them): the evaluator's own words, wrapped.
-        st.dataframe(assertions.drop(columns=["messages"]), hide_index=True, width="stretch")
+        grid(assertions.drop(columns=["messages"]), hide_index=True, width="stretch")
         for row in assertions.itertuples():
             if row.messages:
                 st.caption(inert(f"{row.assertion}: {row.messages}"))
@@ -105,7 +99,7 @@ def judge_detail(response: dict[str, Any], task_data: dict[str, Any] | None) -> 
     rubric = rubric_table_in(response)
     if rubric is not None:
         st.markdown("**Rubric**")
-        st.table(rubric.map(inert), hide_index=True)  # st.table wraps long justifications
+        text_table(rubric)  # st.table wraps long justifications
     if verdict.majority_vote is not None:
         with st.expander("Majority-vote metadata"):
             st.json(verdict.majority_vote, expanded=False)

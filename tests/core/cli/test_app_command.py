@@ -24,7 +24,7 @@ def test_app_refuses_a_root_that_is_not_a_folder(tmp_path: Path, capsys: pytest.
     missing = tmp_path / "no such root"
     code, _ = run_cli("app", str(missing))
     assert code == 1
-    assert f"{missing}: not a folder" in capsys.readouterr().err
+    assert f"{missing}: the folder does not exist" in capsys.readouterr().err
 
 
 def _outward_address() -> str | None:

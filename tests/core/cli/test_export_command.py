@@ -43,7 +43,7 @@ def test_export_names_each_task_as_the_pages_do(tmp_path: Path) -> None:
             if fmt == "csv"
             else [json.loads(x) for x in text.splitlines()]
         )
-        named = {row["task_id"]: (row["site"], row["task"]) for row in rows}
+        named = {row["task_id"]: (row["site"], row["intent"]) for row in rows}
         task = load_catalog().get(108)
         assert task is not None
         assert named == {

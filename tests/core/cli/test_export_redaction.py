@@ -15,8 +15,8 @@ from tests.conftest import SAMPLE_RUNS, private_copy
 from tests.core.cli.helpers import run_cli
 from tests.harness.builders import Act, structured_line, text_action_line
 from webeval_core.presentation.redaction import REPORT_NAME, Redactor, redacted_page
-from webeval_core.presentation.report import standalone_page
-from webeval_core.presentation.runreport import report_zip
+from webeval_core.presentation.run_html import report_zip
+from webeval_core.presentation.trajectory_document import standalone_page
 from webeval_core.reading import installed_catalog, load_trajectory
 from webeval_core.runs.index import build_index
 

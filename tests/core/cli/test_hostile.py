@@ -98,9 +98,9 @@ def test_csv_cells_never_start_a_formula_and_numbers_stay_numbers(hostile_root: 
     rows = list(csv.DictReader(io.StringIO(text)))
     formula = next(r for r in rows if r["task_id"].endswith("=1+1"))
     assert formula["task_id"] == "'=1+1"
-    assert formula["final_answer"] == "'@SUM(A1:A9)"
+    assert formula["answer"] == "'@SUM(A1:A9)"
     assert formula["path"].startswith("/")  # an absolute path is not a formula: left as it is
-    assert formula["score:judge"] == "-1.0"
+    assert formula["scores:judge"] == "-1.0"
     for row in rows:
         for value in row.values():
             assert _is_number(value) or not value.startswith(("=", "+", "-", "@", "\t", "\r")), value

@@ -33,7 +33,7 @@ def test_ls_lists_runs_and_unreadable(tmp_path: Path) -> None:
 def test_missing_root_is_a_plain_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = run_cli("ls", str(tmp_path / "nope"))
     assert code == 1
-    assert "not a folder" in capsys.readouterr().err
+    assert f"webeval ls: {tmp_path / 'nope'}: the folder does not exist" in capsys.readouterr().err
 
 
 def test_ls_sizes_columns_to_long_task_ids_and_counts_in_words(tmp_path: Path) -> None:
@@ -45,8 +45,8 @@ def test_ls_sizes_columns_to_long_task_ids_and_counts_in_words(tmp_path: Path) -
     code, text = run_cli("ls", str(tmp_path))
 
     assert code == 0
-    assert "(1 trajectory)" in text
-    assert "(2 trajectories)" in text
+    assert "(1 trajectory; Fara webeval folder)" in text
+    assert "(2 trajectories; Fara webeval folder)" in text
     lines = text.splitlines()
     header = next(line for line in lines if line.lstrip().startswith("task"))
     row = next(line for line in lines if long_id in line)
@@ -62,7 +62,7 @@ def test_a_folder_of_network_traces_alone_is_told_what_a_trajectory_is(
     (tmp_path / "network.har").write_text('{"log": {"entries": []}}', encoding="utf-8")
     code, text = run_cli("ls", str(tmp_path))
     err = capsys.readouterr().err
-    assert code == 0 and "No trajectory folders found" in text
+    assert code == 1 and text == ""
     assert "1 network trace" in err and "agent_response.json" in err and "web_surfer.log" in err
     code, _ = run_cli("show", str(tmp_path / "network.har"))
     err = capsys.readouterr().err
@@ -80,3 +80,42 @@ def test_ls_names_the_verify_reports_error_rows(tmp_path: Path) -> None:
     lines = text.splitlines()
     assert f"  {RUN}/verify_report.jsonl: 2 rows, 1 error" in lines
     assert "    line 2 (alltrails_find_26): error: TimeoutError: the judge did not answer" in lines
+
+
+def test_ls_names_the_format_of_each_run_of_a_mixed_root(tmp_path: Path) -> None:
+    import json as _json
+
+    from tests.harness.agentlab_writer import VERIFIED_TASK, verified_steps, write_episode
+    from tests.harness.cube_writer import CubeStep
+    from tests.harness.cube_writer import write_episode as write_cube_episode
+
+    fara_folder(tmp_path / "runs/sys/fara-7b/me/bench/0/traj", "108")
+    wav_folder(tmp_path / "cli", "7")
+    write_episode(tmp_path / "study", VERIFIED_TASK.format(template=279, task=0), verified_steps())
+    write_cube_episode(tmp_path / "cube-exp", "webarena_verified.0", [CubeStep("click", {"bid": "a1"})])
+    (tmp_path / "atif" / "t1").mkdir(parents=True)
+    (tmp_path / "atif" / "t1" / "trajectory.json").write_text(
+        _json.dumps(
+            {
+                "schema_version": "ATIF-v1.6",
+                "session_id": "s",
+                "agent": {"name": "a", "version": "1"},
+                "steps": [],
+            }
+        )
+    )
+    (tmp_path / "m2w" / "abc" / "trajectory").mkdir(parents=True)
+    (tmp_path / "m2w" / "abc" / "result.json").write_text(_json.dumps({"task": "t", "action_history": []}))
+
+    code, text = run_cli("ls", str(tmp_path))
+    assert code == 0
+    for line in (
+        "runs/sys/fara-7b/me/bench/0  (1 trajectory; Fara webeval folder)",
+        "cli  (1 trajectory; WebArena-Verified agent log)",
+        "study  (1 trajectory; AgentLab / BrowserGym episode)",
+        "cube-exp  (1 trajectory; cube-harness episode)",
+        "atif  (1 trajectory; Harbor ATIF trajectory)",
+        "m2w  (1 trajectory; Online-Mind2Web result)",
+    ):
+        assert line in text, text
+    assert "Unreadable" not in text

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -72,3 +74,48 @@ def test_a_live_run_is_scored_as_far_as_it_is_finished(
     results = {r["task_id"]: r for r in json.loads(out)["results"]}
     assert code == 0 and set(results) == {"11", "27"}
     assert "skipped" not in capsys.readouterr().err
+
+
+def test_a_cache_folder_that_cannot_be_written_is_said_and_the_verdicts_are_still_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The cache under a regular file (chmod would not stop a test run as root), and the temporary
+    folder too: `score` still evaluates and writes each score file, and says which folder it could
+    not write, never with a traceback."""
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file" / "cache"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "a-file" / "tmp"))
+    root = tmp_path / "root"
+    wav_folder(root, "108")
+
+    code = main(["score", str(root)])
+
+    said = capsys.readouterr()
+    assert code == 0
+    assert said.out.startswith("Scored 1 trajectory with webarena-verified-"), said.out
+    assert list((root / "108" / "scores").glob("webarena-verified-*.json"))
+    cache = tmp_path / "a-file" / "cache" / "webeval"
+    assert f"webeval score: this scoring's flips cannot be kept for the app in {cache}/scorings-" in said.err
+    assert f"webeval score: The cache folder {cache} cannot be written (Not a directory)" in said.err
+    assert "Traceback" not in said.err
+
+
+def test_an_unwritable_cache_falls_back_to_a_private_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file" / "cache"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    root = tmp_path / "root"
+    wav_folder(root, "108")
+
+    assert main(["score", str(root)]) == 0
+    assert main(["ls", str(root)]) == 0
+
+    said = capsys.readouterr()
+    fallback = tmp_path / "tmp" / f"webeval-cache-{os.getuid()}"
+    assert f"caches are kept in {fallback} for now." in said.err
+    assert "flips cannot be kept" not in said.err  # the scoring's report is kept there
+    assert list(fallback.glob("scorings-*/*Z.json")) and list(fallback.glob("index-*.sqlite"))
+    assert "Traceback" not in said.err

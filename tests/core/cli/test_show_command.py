@@ -199,3 +199,26 @@ def test_show_json_names_each_code_it_gives(tmp_path: Path) -> None:
     codes = {code["code"]: code["name"] for code in verifier["codes"]}
     assert {"6.4", "3.2.1", "2.3", "7.1"} <= set(codes)  # failure points' codes, then the task's
     assert all(codes.values())
+
+
+def test_show_and_its_page_give_the_reasoning_fara_wrote_in_the_rubric_check(tmp_path: Path) -> None:
+    """Fara's example shape: `outcome_reasoning` empty, the justification in
+    `rubric_outcome_verification.reasoning`; `show` and `show --html` give it, not "(no reasoning)"."""
+    from tests.harness.verifier_files import (
+        EXAMPLE_SHAPED_REASONING,
+        EXAMPLE_SHAPED_RESPONSE,
+        JUDGE,
+        RUN,
+        TASK,
+        verifier_root,
+    )
+
+    folder = verifier_root(tmp_path, EXAMPLE_SHAPED_RESPONSE) / RUN / "traj" / TASK
+    code, text = run_cli("show", str(folder))
+    assert code == 0
+    assert f"Judge {JUDGE}: success: {EXAMPLE_SHAPED_REASONING}" in text
+    assert "(no reasoning)" not in text
+
+    target = tmp_path / "page.html"
+    assert run_cli("show", str(folder), "--html", str(target))[0] == 0
+    assert EXAMPLE_SHAPED_REASONING in target.read_text(encoding="utf-8")

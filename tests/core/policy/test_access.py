@@ -26,6 +26,7 @@ from webeval_core.policy.access import (
 from webeval_core.review import Annotation
 from webeval_core.review.annotation_db import StoreError, open_store
 from webeval_core.review.annotations import Shown
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "LOCALHOST", "::1", "[::1]"])
@@ -78,7 +79,7 @@ def _annotation() -> Annotation:
 def test_a_read_only_store_creates_no_file_and_refuses_writes(tmp_path: Path) -> None:
     location = tmp_path / "data" / "annotations.sqlite"
     store = open_store(str(location), AccessPolicy(read_only=True))
-    assert store.annotations() == []
+    assert store.annotations(OUTSIDE_REVIEW) == []
     with pytest.raises(StoreError, match="read-only"):
         store.add(_annotation())
     with pytest.raises(StoreError, match="read-only"):
@@ -97,7 +98,7 @@ def test_a_read_only_store_reads_an_existing_file_and_leaves_its_bytes(tmp_path:
     writable.close()
     before = Path(location).read_bytes()
     store = open_store(location, AccessPolicy(read_only=True))
-    assert [a.reviewer for a in store.annotations()] == ["ann"]
+    assert [a.reviewer for a in store.annotations(OUTSIDE_REVIEW)] == ["ann"]
     with pytest.raises(WriteRefusedError):
         store.add(_annotation().model_copy(update={"reviewer": "bob"}))
     store.close()
@@ -208,7 +209,7 @@ def test_a_refusal_by_role_is_refused_in_the_store_and_logged_with_who_and_what(
         store.add(_annotation())  # nobody acting: a viewer
     with acting_as("judge@example.org"):
         save_correction(store, correction)
-    assert [a.reviewer for a in store.annotations()] == ["ann@example.org"]
+    assert [a.reviewer for a in store.annotations(OUTSIDE_REVIEW)] == ["ann@example.org"]
 
 
 def test_a_read_only_server_ignores_roles(roles_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:

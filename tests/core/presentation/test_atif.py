@@ -11,7 +11,9 @@ import pytest
 from tests.conftest import Sample
 from tests.core.cli.helpers import run_cli
 from tests.harness.atif_schema import atif_problems
-from webeval_core.presentation.atif import DOCUMENT
+from tests.harness.cube_writer import CubeStep, screenshot, write_episode
+from webeval_core.presentation.atif import DOCUMENT, write_atif_folder
+from webeval_core.presentation.redaction import Redactor
 from webeval_core.reading import load_trajectory
 from webeval_core.runs.index import build_index
 
@@ -62,3 +64,23 @@ def test_ids_steps_and_verdicts_come_back(scored_sample: Sample, atif_folder: Pa
         checked += 1
     assert checked > 90
     assert (atif_folder / "redaction-report.json").is_file()
+
+
+def test_screenshots_kept_in_cube_harness_step_files_are_written_beside_the_document(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    steps = [CubeStep("click", {"bid": "a51"}), CubeStep("final_step", {}, reward=1.0, done=True)]
+    write_episode(root / "exp", "webarena_verified.27", steps)
+    written = write_atif_folder(
+        build_index(root, cache_dir=tmp_path / "cache"), tmp_path / "atif", Redactor(None)
+    )
+    (document,) = written
+    doc = json.loads(document.read_text())
+    assert atif_problems(doc) == []
+    assert sorted(p.name for p in document.parent.glob("*.png")) == [
+        "000_obs-0.png",
+        "002_obs-0.png",
+        "004_obs-0.png",
+    ]
+    assert (document.parent / "002_obs-0.png").read_bytes() == screenshot(2)
+    back = load_trajectory(document.parent)
+    assert [s.screenshot for s in back.steps] == ["000_obs-0.png", "002_obs-0.png"]

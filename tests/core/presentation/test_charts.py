@@ -19,8 +19,9 @@ from webeval_core.runs import metrics
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import TrajectorySummary
 from webeval_core.runs.index_db import IndexStore, StoredFolder, run_row
-from webeval_core.runs.queries import BarChoice, IndexQueries
+from webeval_core.runs.listing.queries import BarChoice, IndexQueries
 from webeval_core.runs.trajectory_filter import FAIL, PASS
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 from webeval_core.scoring import verdicts as vd
 
 LABELS = {"run-a": "Agent A", "run-b": "Agent <b>"}
@@ -169,6 +170,7 @@ def queries(tmp_path: Path) -> IndexQueries:
             ],
         ),
         load_catalog(),
+        viewer=OUTSIDE_REVIEW,
     )
 
 
@@ -203,7 +205,9 @@ def test_templates_shown_are_capped(tmp_path: Path) -> None:
     for task in catalog.tasks.values():
         templates.setdefault(task.intent_template, str(task.task_id))
     ids = list(templates.values())[: charts.TEMPLATES_SHOWN + 5]
-    queries = IndexQueries(_store(tmp_path, [summary("run-a", i) for i in ids]), catalog)
+    queries = IndexQueries(
+        _store(tmp_path, [summary("run-a", i) for i in ids]), catalog, viewer=OUTSIDE_REVIEW
+    )
     (trace,) = charts.bar_figure(queries, ["run-a"], None, LABELS, Breakdown.INTENT_TEMPLATE)["data"]
     assert len(trace["customdata"]) == charts.TEMPLATES_SHOWN
 
@@ -212,7 +216,7 @@ def test_more_runs_than_the_pool_mark_share_one_trace_per_chart(tmp_path: Path) 
     runs = [f"run-{i:02}" for i in range(charts.POOL_RUNS + 1)]
     store = _store(tmp_path, [summary(run, "108", v=verdict("success", 1.0)) for run in runs])
     labels = {run: run for run in runs}
-    queries = IndexQueries(store, load_catalog())
+    queries = IndexQueries(store, load_catalog(), viewer=OUTSIDE_REVIEW)
     (trace,) = charts.bar_figure(queries, runs, None, labels, Breakdown.SITE)["data"]
     assert trace["name"] == f"{len(runs)} runs together"
     assert (
@@ -262,13 +266,13 @@ def test_each_run_keeps_one_distinct_colour_in_every_chart(queries: IndexQueries
 
 def test_error_code_charts_name_their_verifier_when_only_one_gave_codes(tmp_path: Path) -> None:
     one = [summary("run-a", "108", failure_codes={"mmrubric_0.8-5-3": ("2.1", "4.2")})]
-    queries = IndexQueries(_store(tmp_path / "one", one), load_catalog())
+    queries = IndexQueries(_store(tmp_path / "one", one), load_catalog(), viewer=OUTSIDE_REVIEW)
     for by in (Breakdown.FAILURE_CATEGORY, Breakdown.FAILURE_CODE):
         spec = charts.bar_figure(queries, ["run-a"], None, LABELS, by)
         assert spec["layout"]["yaxis"]["title"]["text"] == "verifier: mmrubric_0.8-5-3"
     # With two verifiers each bar is named after its verifier, and the axis says nothing more.
     two = [*one, summary("run-a", "200", failure_codes={"uv_v2": ("2.1",)})]
-    queries = IndexQueries(_store(tmp_path / "two", two), load_catalog())
+    queries = IndexQueries(_store(tmp_path / "two", two), load_catalog(), viewer=OUTSIDE_REVIEW)
     spec = charts.bar_figure(queries, ["run-a"], None, LABELS, Breakdown.FAILURE_CODE)
     assert "title" not in spec["layout"]["yaxis"]
     assert all(name.startswith(("mmrubric_0.8-5-3: ", "uv_v2: ")) for name in spec["data"][0]["y"])

@@ -16,6 +16,7 @@ from webeval_core.presentation.network_detail import (
 from webeval_core.reading.network import read_har
 from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.reading.trajectory_reader import load_trajectory
+from webeval_core.support.vocabulary import UNKNOWN
 
 
 def _har(tmp_path: Path) -> Path:
@@ -53,7 +54,7 @@ def test_summary_names_inferred_types(tmp_path: Path) -> None:
     path = write_har(tmp_path / "network.har", [entry(f"{GITLAB}/x.css", headers={"accept": "*/*"})])
     summary = dict(request_summary(read_har(path).events[0]).itertuples(index=False, name=None))
     assert summary["type"] == "stylesheet (inferred from MIME type and URL)"
-    assert summary["from first request"] == "-" and summary["step"] == "-"
+    assert summary["from first request"] == UNKNOWN and summary["step"] == UNKNOWN
 
 
 def test_the_not_found_limit_is_flagged_only_when_it_ended_in_an_evaluator_error() -> None:

@@ -25,3 +25,13 @@ def test_the_official_clis_verdict_is_a_verdict(tmp_path: Path) -> None:
 def test_not_scored_only_when_nothing_judged_it(tmp_path: Path) -> None:
     trajectory = load_trajectory(wav_folder(tmp_path, "107"))
     assert verdict_badges(trajectory.scores, trajectory.eval_result) == (VerdictBadge(NOT_SCORED, None),)
+
+
+def test_one_colour_per_tone_for_badges_cells_and_the_html_pages() -> None:
+    from webeval_core.presentation.html import STYLE
+
+    assert tones.cell_style("good") == f"background-color: {tones.TONE_BACKGROUNDS['good']}"
+    assert tones.cell_style(None) == ""
+    for tone, background in tones.TONE_BACKGROUNDS.items():
+        assert f".{tone} {{ background: {background};" in STYLE
+    assert set(tones.TONE_COLOURS) == {*tones.TONE_BACKGROUNDS, None}

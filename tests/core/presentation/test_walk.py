@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from webeval_core.presentation.walk import walk_of
-from webeval_core.runs.queries import WalkItem
+from webeval_core.runs.listing.queries import WalkItem
 
 # Result -> failed (counted in the success rate, below full marks), as the list query says.
 PASS, FAIL, NO_ANSWER, ABORTED = False, True, True, False

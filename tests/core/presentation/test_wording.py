@@ -39,3 +39,14 @@ def test_every_time_is_written_in_utc_with_its_zone() -> None:
     assert moment(naive) == "2025-11-10 13:15:12 (local time, zone unknown)"
     assert moment(datetime(2025, 1, 1, tzinfo=UTC)) == "2025-01-01 00:00:00 UTC"
     assert moment(None) == UNKNOWN
+
+
+def test_a_file_size_in_kilobytes_below_a_megabyte() -> None:
+    from webeval_core.presentation.wording import file_size
+
+    assert [file_size(n) for n in (840_000, 999_999, 1_000_000, 2_430_000)] == [
+        "840 KB",
+        "1000 KB",
+        "1.0 MB",
+        "2.4 MB",
+    ]

@@ -27,6 +27,7 @@ from tests.harness.builders import (
     write_score,
 )
 from tests.harness.hostile import HostileRoot, hostile_root, snapshot_tree
+from webeval_core.reading.formats import formats
 from webeval_core.reading.glance import Glance, glance_trajectory
 from webeval_core.reading.screenshots import set_image_source
 from webeval_core.reading.trajectory_reader import Trajectory, load_trajectory
@@ -95,8 +96,12 @@ def assert_parity(folder: Path, *, screenshots_by_name: bool = False) -> Glance 
         assert raised.value.reason == reason, folder
         return None
     glance = glance_trajectory(folder)
-    assert glance_fields(glance) == full_fields(full), folder
-    if not screenshots_by_name:
+    expected = full_fields(full)
+    if full.layout == "agentlab":  # its answer is in a step pickle, never opened by a glance (`Glance`)
+        expected["final_answer_text"] = None
+    assert glance_fields(glance) == expected, folder
+    # A cube-harness episode's screenshots are inside its step files, never decompressed by a glance.
+    if not screenshots_by_name and full.layout != "cube-harness":
         assert glance.screenshots == len(full.screenshots), folder
     full_warnings = Counter(str(w) for w in full.warnings)
     assert Counter(str(w) for w in glance.warnings) <= full_warnings, folder
@@ -107,9 +112,9 @@ def sample_folders() -> list[Path]:
     return sorted(iter_trajectory_dirs(SAMPLE))
 
 
-def test_sample_runs_hold_both_layouts() -> None:
+def test_sample_runs_hold_every_format() -> None:
     layouts = {load_trajectory(folder).layout for folder in sample_folders()}
-    assert layouts == {"fara", "webarena-verified"}
+    assert layouts == {f.name for f in formats()}  # every registered format (via-other-harnesses/ holds four)
 
 
 @pytest.mark.parametrize("folder", sample_folders(), ids=lambda p: p.relative_to(SAMPLE).as_posix())

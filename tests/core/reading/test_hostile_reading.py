@@ -17,7 +17,7 @@ from tests.harness.builders import fara_folder
 from tests.harness.hostile import HostileRoot, hostile_root_within, snapshot_tree
 from webeval_core.reading import folderfiles
 from webeval_core.reading.folderreader import LOG_READ_LIMIT
-from webeval_core.reading.markers import is_trajectory_folder
+from webeval_core.reading.formats import is_trajectory_folder
 from webeval_core.reading.screenshots import read_image_bytes
 from webeval_core.reading.trajectory_reader import (
     Trajectory,
@@ -144,7 +144,7 @@ def test_an_unexpected_error_in_one_folder_becomes_its_reason(
     def broken(*args: object, **kwargs: object) -> None:
         raise KeyError("surprise")
 
-    monkeypatch.setattr("webeval_core.reading.trajectory_reader.discover_screenshots", broken)
+    monkeypatch.setattr("webeval_core.reading.fara_reader.discover_screenshots", broken)
     with pytest.raises(UnreadableError) as caught:
         load_trajectory(folder)
     assert str(caught.value).endswith("could not be read: unexpected KeyError: 'surprise'")

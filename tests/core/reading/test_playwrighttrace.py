@@ -1,4 +1,8 @@
-"""Playwright traces (zip or folder) read as the same entries the official library reads."""
+"""Playwright traces (zip or folder) read as the same entries the official library reads.
+
+The trace is recorded by Chromium (the session fixture `playwright_trace`): the tests using it are
+`browser` tests, which the quick loop leaves out.
+"""
 
 from __future__ import annotations
 
@@ -11,18 +15,11 @@ from types import MappingProxyType
 import pytest
 
 from tests.harness.builders import wav_folder
-from tests.harness.trace_recorder import JSON_BODY, record_trace
+from tests.harness.trace_recorder import JSON_BODY
 from webeval_core.reading.network import read_har
 from webeval_core.reading.playwrighttrace import TRACE_NETWORK, find_trace
 from webeval_core.reading.trajectory_reader import load_trajectory
 from webeval_core.support.diagnostics import UnreadableError
-
-
-@pytest.fixture(scope="module")
-def trace_zip(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One real trace, recorded once for the module."""
-    workdir = tmp_path_factory.mktemp("trace")
-    return record_trace(workdir, workdir / "trace.zip")
 
 
 def _name(url: str) -> str:
@@ -35,10 +32,10 @@ def _official_entries(path: Path) -> list[dict[str, object]]:
     return [dict(event.data) for event in NetworkTrace.from_content(path).events]
 
 
-def test_zip_gives_the_entries_the_official_library_reads(trace_zip: Path) -> None:
-    har = read_har(trace_zip)
+def test_zip_gives_the_entries_the_official_library_reads(playwright_trace: Path) -> None:
+    har = read_har(playwright_trace)
     assert har.format == "playwright"
-    assert [dict(e) for e in har.entries] == _official_entries(trace_zip)
+    assert [dict(e) for e in har.entries] == _official_entries(playwright_trace)
     # Playwright writes an entry when its response ends: the order varies from run to run.
     assert {(e.method, _name(e.url), e.resource_type) for e in har.events} == {
         ("GET", "index.html", "document"),
@@ -50,10 +47,10 @@ def test_zip_gives_the_entries_the_official_library_reads(trace_zip: Path) -> No
     assert all(not e.resource_type_inferred for e in har.events)  # Playwright records _resourceType
 
 
-def test_bodies_kept_apart_are_shown_but_never_given_to_the_evaluator(trace_zip: Path) -> None:
+def test_bodies_kept_apart_are_shown_but_never_given_to_the_evaluator(playwright_trace: Path) -> None:
     from webarena_verified.types.tracing import NetworkEvent
 
-    har = read_har(trace_zip)
+    har = read_har(playwright_trace)
     by_name = {_name(e.url): e for e in har.events}
     form, search, page = by_name["cart"], by_name["search"], by_name["index.html"]
     assert form.post_data == "sku=B07X&qty=2" and form.post_data_attached
@@ -66,22 +63,24 @@ def test_bodies_kept_apart_are_shown_but_never_given_to_the_evaluator(trace_zip:
     assert official == [None] * 5
 
 
-def test_a_trace_folder_reads_like_its_zip(trace_zip: Path, tmp_path: Path) -> None:
+def test_a_trace_folder_reads_like_its_zip(playwright_trace: Path, tmp_path: Path) -> None:
     folder = tmp_path / "trace"
-    with zipfile.ZipFile(trace_zip) as archive:
+    with zipfile.ZipFile(playwright_trace) as archive:
         archive.extractall(folder)
     from_folder = read_har(folder)
     from_file = read_har(folder / TRACE_NETWORK)
-    from_zip = read_har(trace_zip)
+    from_zip = read_har(playwright_trace)
     assert from_folder.entries == from_file.entries == from_zip.entries
     assert {e.post_data for e in from_folder.events} == {None, "sku=B07X&qty=2", JSON_BODY}
     assert [dict(e) for e in from_folder.entries] == _official_entries(folder)
 
 
-def test_trajectory_folder_finds_the_trace_beside_its_response(trace_zip: Path, tmp_path: Path) -> None:
+def test_trajectory_folder_finds_the_trace_beside_its_response(
+    playwright_trace: Path, tmp_path: Path
+) -> None:
     folder = wav_folder(tmp_path)
     (folder / "network.har").unlink()
-    shutil.copy(trace_zip, folder / "trace.zip")
+    shutil.copy(playwright_trace, folder / "trace.zip")
     trajectory = load_trajectory(folder)
     assert trajectory.har_path == folder / "trace.zip"
     assert read_har(trajectory.har_path).format == "playwright"
@@ -115,9 +114,11 @@ def test_bad_traces_say_what_is_wrong(tmp_path: Path) -> None:
     }
 
 
-def test_a_trace_folder_never_reads_through_a_link_leading_out(trace_zip: Path, tmp_path: Path) -> None:
+def test_a_trace_folder_never_reads_through_a_link_leading_out(
+    playwright_trace: Path, tmp_path: Path
+) -> None:
     outside = tmp_path / "outside"
-    with zipfile.ZipFile(trace_zip) as archive:
+    with zipfile.ZipFile(playwright_trace) as archive:
         archive.extractall(outside)
     folder = tmp_path / "trace"
     folder.mkdir()

@@ -10,6 +10,8 @@ import pytest
 
 from tests.harness.builders import write_score
 from tests.harness.verifier_files import (
+    EXAMPLE_SHAPED_REASONING,
+    EXAMPLE_SHAPED_RESPONSE,
     HAND_WRITTEN_CODES,
     HAND_WRITTEN_RESPONSE,
     JUDGE,
@@ -161,3 +163,35 @@ def test_the_run_report_is_found_above_the_trajectory_and_read(tmp_path: Path) -
     assert not ok.is_error and error.is_error and error.error == "score file not found"
     assert read.rows_of(folder, "alltrails_find_23") == (ok,)
     assert find_verify_reports(folder, folder) == []  # nothing above the browsed root
+
+
+@pytest.mark.parametrize(
+    ("where", "expected"),
+    [
+        ({"outcome_reasoning": "", "rubric_outcome_verification": {"reasoning": "in the rubric's check"}},
+         "in the rubric's check"),
+        ({"outcome_reasoning": "  ", "outcome_verification": {"reasoning": "in an outcome object"}},
+         "in an outcome object"),
+        ({"rubric_items": [], "rubric_outcome_verification": {"outcome_reasoning": "nested once more"}},
+         "nested once more"),
+        ({"verifier_success": False, "verifier_reasoning": "short-circuited"}, "short-circuited"),
+        ({"outcome_reasoning": "top", "rubric_outcome_verification": {"reasoning": "second"}}, "top"),
+        ({"outcome_success": True, "outcome_reasoning": ""}, None),
+    ],
+)  # fmt: skip
+def test_the_outcome_reasoning_is_read_wherever_the_verifier_put_it(
+    tmp_path: Path, where: dict[str, object], expected: str | None
+) -> None:
+    write_hand_written(tmp_path, json.dumps(where))
+    (output,), problems = _outputs(tmp_path)
+    assert problems == []
+    assert output.outcome_reasoning == expected
+
+
+def test_fara_example_shaped_file_keeps_its_justification_and_verdict(tmp_path: Path) -> None:
+    response = json.loads(EXAMPLE_SHAPED_RESPONSE)
+    del response["outcome_success"]  # the rubric agent's outcome check is the verdict left
+    write_hand_written(tmp_path, json.dumps(response), 1)
+    (output,), _ = _outputs(tmp_path)
+    assert output.outcome_reasoning == EXAMPLE_SHAPED_REASONING
+    assert output.outcome_success is True

@@ -43,7 +43,8 @@ def test_ls_json_is_the_same_as_on_the_local_copy(azurite_sample: RemoteSample) 
     mirror = open_root(azurite_sample.url).path
     _, local = run_cli("ls", str(azurite_sample.local), "--json", "--no-cache")
     assert json.loads(_same_paths(remote, mirror)) == json.loads(_same_paths(local, azurite_sample.local))
-    assert sum(len(run["trajectories"]) for run in json.loads(remote)["runs"]) == 97
+    every = len(list(iter_trajectory_dirs(azurite_sample.local)))  # the sample's, every format's
+    assert sum(len(run["trajectories"]) for run in json.loads(remote)["runs"]) == every > 0
 
 
 def test_show_json_of_every_trajectory_is_the_same(azurite_sample: RemoteSample) -> None:
@@ -61,7 +62,7 @@ def test_index_and_export_read_the_store_without_writing_to_it(azurite_sample: R
     before = blob_listing(azurite_sample.azurite.connection_string, "sample_runs")
     code, text = run_cli("index", azurite_sample.url)
     assert code == 0
-    assert "Indexed 97 trajectories" in text
+    assert f"Indexed {len(list(iter_trajectory_dirs(azurite_sample.local)))} trajectories" in text
     code, csv_text = run_cli("export", azurite_sample.url, "--format", "csv")
     assert code == 0
     _, local_csv = run_cli("export", str(azurite_sample.local), "--format", "csv")
@@ -121,12 +122,15 @@ def test_a_store_that_stops_answering_is_named_and_the_copy_stays_usable(
         assert f"{azurite_sample.url}: cannot be listed" in err
         assert "showing the copy synced at" in err
         assert "AccountKey" not in err
-        assert "trajectories)" in text  # the runs of the copy synced before
+        assert "trajectories; " in text  # the runs of the copy synced before (count; format)
         with pytest.raises(RemoteReadError, match=r"screenshot1\.png: could not be fetched"):
             read_image_bytes(frame)
         assert time.monotonic() - started < 60
     finally:
         azurite_sample.azurite.resume()
+    # Thawed, the store first answers the calls that hung while it was frozen: under load that
+    # takes longer than the one second above, so the next read is given the usual patience.
+    monkeypatch.delenv("WEBEVAL_REMOTE_TIMEOUT")
     assert read_image_bytes(frame).startswith(b"\x89PNG")
 
 

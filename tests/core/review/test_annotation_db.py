@@ -22,7 +22,9 @@ from tests.harness.postgres_server import PASSWORD, PostgresServer
 from webeval_core.policy.access import AccessPolicy, Role, Roles, acting_as
 from webeval_core.review.annotation_db import RENAME_RECORD, StoreError, mask, open_store
 from webeval_core.review.annotations import Annotation, Outcome, Shown, Stage, current
+from webeval_core.review.disclosure import BlindPass, Gate
 from webeval_core.review.schema import SCHEMA_VERSION
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -42,7 +44,26 @@ def test_an_annotation_reads_back_as_it_was_saved(location: str) -> None:
     saved = judgement("7", justification="the *total* is wrong <b>", environment_problem=False)
     store = open_store(location)
     assert store.add(saved)
-    assert store.annotations() == [saved]
+    assert store.annotations(OUTSIDE_REVIEW) == [saved]
+
+
+def test_a_reader_without_a_viewer_gets_no_others_labels(location: str) -> None:
+    """Others' labels are read only through a viewer: without one, the acting identity's own; the
+    gate records them as shown first and holds them back in a blind pass; the CLI's gets all."""
+    store = open_store(location)
+    store.add_many([judgement("1", "ann"), judgement("1", "bob", minute=1), judgement("2", "bob")])
+    assert store.annotations() == [] and store.annotations_of("run-a", "1") == []  # nobody acting
+    with acting_as("Ann"):
+        assert [a.reviewer for a in store.annotations()] == ["ann"]
+        assert [a.reviewer for a in store.annotations_of("run-a", "1")] == ["ann"]
+    pending = BlindPass(queue="q", pending=frozenset({("run-a", "1")}))
+    seen = store.annotations(Gate(store, "ann", blind=pending))  # bob's of item 1 held back
+    assert [(a.reviewer, a.task_id) for a in seen] == [("ann", "1"), ("bob", "2")]
+    assert store.revealed("ann") == {("run-a", "2")}  # the item not pending: recorded, then returned
+    assert [a.reviewer for a in store.annotations_of("run-a", "1", Gate(store, "ann"))] == ["ann", "bob"]
+    assert store.shown("run-a", "1", "ann") == {Shown.OTHERS}
+    assert len(store.annotations(OUTSIDE_REVIEW)) == 3
+    assert store.revealed("") == set()
 
 
 def test_the_same_judgement_is_stored_once_and_a_change_is_a_new_row(location: str) -> None:
@@ -52,7 +73,7 @@ def test_the_same_judgement_is_stored_once_and_a_change_is_a_new_row(location: s
     assert store.add(first)
     assert not store.add(first)
     assert store.add_many([first, changed]) == 1
-    history = store.annotations()
+    history = store.annotations(OUTSIDE_REVIEW)
     assert history == [first, changed]  # history kept, oldest first
     assert current(history)[("run-a", "7", "ann", Stage.BLIND)] == first
     assert current(history)[("run-a", "7", "ann", Stage.INFORMED)] == changed
@@ -61,7 +82,7 @@ def test_the_same_judgement_is_stored_once_and_a_change_is_a_new_row(location: s
 def test_reopening_keeps_everything_and_records_the_schema_version(location: str) -> None:
     open_store(location).add(judgement("1"))
     store = open_store(location)
-    assert len(store.annotations()) == 1
+    assert len(store.annotations(OUTSIDE_REVIEW)) == 1
     engine = sa.create_engine(_sqlalchemy_url(location))
     with engine.connect() as connection:
         assert connection.execute(sa.text("SELECT version FROM webeval_schema")).scalar() == SCHEMA_VERSION
@@ -92,7 +113,7 @@ def test_threads_writing_at_once_lose_nothing(location: str) -> None:
         writer.start()
     for writer in writers:
         writer.join()
-    assert len(open_store(location).annotations()) == 80
+    assert len(open_store(location).annotations(OUTSIDE_REVIEW)) == 80
 
 
 _WRITER = """
@@ -149,14 +170,14 @@ def test_processes_opening_a_new_store_at_once_all_succeed_with_every_row(
         for writer in writers:
             writer.join(timeout=120)
         assert [w.exitcode for w in writers] == [0] * 8, f"round {round_}"
-        assert len(open_store(where).annotations()) == 40, f"round {round_}"
+        assert len(open_store(where).annotations(OUTSIDE_REVIEW)) == 40, f"round {round_}"
 
 
 def test_processes_writing_at_once_lose_nothing(location: str) -> None:
     open_store(location).close()
     writers = [_writer(location, f"p{n}", 30) for n in range(3)]
     assert [w.wait(timeout=120) for w in writers] == [0, 0, 0]
-    assert len(open_store(location).annotations()) == 90
+    assert len(open_store(location).annotations(OUTSIDE_REVIEW)) == 90
 
 
 def test_a_writer_killed_mid_save_leaves_a_readable_sqlite_store(tmp_path: Path) -> None:
@@ -167,7 +188,7 @@ def test_a_writer_killed_mid_save_leaves_a_readable_sqlite_store(tmp_path: Path)
     time.sleep(0.5)
     writer.send_signal(signal.SIGKILL)
     writer.wait()
-    saved = open_store(location).annotations()
+    saved = open_store(location).annotations(OUTSIDE_REVIEW)
     assert 0 < len(saved) < 100_000
     assert [a.task_id for a in saved] == [str(n) for n in range(len(saved))]  # a prefix: no gap
     with sqlite3.connect(location) as connection:
@@ -190,7 +211,7 @@ def test_a_stopped_server_is_a_clear_error_without_the_password_and_works_again(
     finally:
         postgres.start()
     assert store.add(judgement("2"))
-    assert [a.task_id for a in store.annotations()] == ["1", "2"]
+    assert [a.task_id for a in store.annotations(OUTSIDE_REVIEW)] == ["1", "2"]
 
 
 def test_a_wrong_password_is_refused_without_showing_it(postgres: PostgresServer) -> None:
@@ -199,6 +220,15 @@ def test_a_wrong_password_is_refused_without_showing_it(postgres: PostgresServer
         open_store(url)
     assert "wrong-pass-123" not in str(failure.value)
     assert "password authentication failed" in str(failure.value)
+
+
+def test_a_store_path_under_a_file_is_refused_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "notes").write_text("a file, not a folder")
+    with pytest.raises(
+        StoreError, match=r"annotation store .*notes/annotations.sqlite: its folder .*notes cannot"
+    ):
+        open_store(str(tmp_path / "notes" / "annotations.sqlite"))
+    assert (tmp_path / "notes").read_text() == "a file, not a folder"
 
 
 def test_mask_hides_a_urls_password_and_leaves_a_path() -> None:
@@ -220,7 +250,7 @@ def test_a_version_1_store_is_migrated_and_keeps_its_rows(location: str) -> None
         connection.execute(sa.text("DROP INDEX ix_annotations_item"))
         connection.execute(sa.text("UPDATE webeval_schema SET version = 1"))
     store = open_store(location)
-    assert [a.task_id for a in store.annotations()] == ["1"]
+    assert [a.task_id for a in store.annotations(OUTSIDE_REVIEW)] == ["1"]
     assert store.reviewed("ann", "blind") == {("run-a", "1")}
     indexes = {index["name"] for index in sa.inspect(engine).get_indexes("annotations")}
     assert {"ix_annotations_reviewer", "ix_annotations_item"} <= indexes
@@ -241,7 +271,7 @@ def test_a_version_2_store_gains_the_audit_columns_and_keeps_its_rows(location: 
         connection.execute(sa.text("DROP TABLE shown"))
         connection.execute(sa.text("UPDATE webeval_schema SET version = 2"))
     store = open_store(location)
-    (row,) = store.annotations()
+    (row,) = store.annotations(OUTSIDE_REVIEW)
     assert (row.reviewer, row.revealed) == ("Ann", "none")
     assert store.reviewed("ANN", "blind") == {("run-a", "1")}  # names compared case-insensitively
     assert store.reviewer_name("aNN") == "Ann"  # and kept as first typed
@@ -257,17 +287,17 @@ def test_a_version_3_store_gains_the_taxonomy_columns_and_its_rows_keep_their_di
             connection.execute(sa.text(f"ALTER TABLE annotations DROP COLUMN {column}"))
         connection.execute(sa.text("UPDATE webeval_schema SET version = 3"))
     store = open_store(location)
-    assert store.annotations() == [old]
+    assert store.annotations(OUTSIDE_REVIEW) == [old]
     assert not store.add(old)  # the same digest: found, not stored twice
     named = judgement("2", failing_steps=(5, 4, 5), error_codes=("2.1", "3.2"), task_codes=("7.1",))
     assert store.add(named)
-    assert store.annotations()[-1] == named
+    assert store.annotations(OUTSIDE_REVIEW)[-1] == named
     assert named.failing_steps == (4, 5)
     engine.dispose()
 
 
 def test_an_old_json_lines_location_opens_the_sqlite_file_beside_it(tmp_path: Path) -> None:
-    from webeval_core.review.legacy import open_annotations
+    from webeval_core.review.store_opener import open_annotations
 
     old = tmp_path / "notes.jsonl"
     line = {"run_key": "r", "task_id": "7", "label": "unsure", "created": "2026-01-01T00:00:00Z"}
@@ -275,7 +305,7 @@ def test_an_old_json_lines_location_opens_the_sqlite_file_beside_it(tmp_path: Pa
     store, problems = open_annotations(str(old))
     assert problems == []
     assert store.location == str(tmp_path / "notes.sqlite")
-    assert [(a.task_id, a.outcome) for a in store.annotations()] == [("7", "unsure")]
+    assert [(a.task_id, a.outcome) for a in store.annotations(OUTSIDE_REVIEW)] == [("7", "unsure")]
 
 
 def test_a_typed_name_moves_to_the_identity_with_its_history_and_a_record(location: str) -> None:
@@ -291,7 +321,7 @@ def test_a_typed_name_moves_to_the_identity_with_its_history_and_a_record(locati
 
     assert store.rename_reviewer(" ANN ", "Ann@Example.org") == (3, 1)
 
-    history = store.annotations()
+    history = store.annotations(OUTSIDE_REVIEW)
     assert sorted(a.reviewer for a in history) == ["ann@example.org"] * 4 + ["bob"]
     moved = sorted((a for a in history if a.reviewer != "bob" and a != signed), key=lambda a: a.created)
     # Only the name changed: what was judged, when, in which stage and having seen what.
@@ -325,7 +355,7 @@ def test_a_verified_identity_and_one_reviewer_are_not_renamed(location: str) -> 
         store.rename_reviewer("ann@example.org", "mallory")
     with pytest.raises(StoreError, match="one reviewer"):
         store.rename_reviewer("bob", " BOB ")
-    assert sorted(a.reviewer for a in store.annotations()) == ["ann@example.org", "bob"]
+    assert sorted(a.reviewer for a in store.annotations(OUTSIDE_REVIEW)) == ["ann@example.org", "bob"]
     assert store.records(RENAME_RECORD) == []
 
 
@@ -337,6 +367,6 @@ def test_a_rename_needs_the_operator_role_and_a_writable_store(location: str) ->
         store.rename_reviewer("ann", "ann@example.org")
     with pytest.raises(StoreError, match="read-only"):
         open_store(location, AccessPolicy(read_only=True)).rename_reviewer("ann", "ann@example.org")
-    assert [a.reviewer for a in store.annotations()] == ["ann"]
+    assert [a.reviewer for a in store.annotations(OUTSIDE_REVIEW)] == ["ann"]
     with acting_as("ops@example.org"):
         assert store.rename_reviewer("ann", "ann@example.org") == (1, 0)

@@ -15,10 +15,11 @@ import sqlalchemy as sa
 from tests.core.review.test_annotation_db import _sqlalchemy_url, judgement
 from webeval_core.policy.access import AccessPolicy, Roles, acting_as
 from webeval_core.review import ReviewQueue, Stage, save_queue
+from webeval_core.review.annotation_commands import export_command
 from webeval_core.review.annotation_db import StoreError, open_store
-from webeval_core.review.commands import export_command
 from webeval_core.review.corrections import CorrectionKind, TaskCorrection, save_correction
 from webeval_core.runs.trajectory_filter import TrajectoryFilter
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 
 ROLES = Roles.model_validate({"roles": {"ann@example.org": "reviewer", "judge@example.org": "adjudicator"}})
 SIGNED_IN = AccessPolicy(sign_in=True, roles=ROLES)
@@ -34,7 +35,7 @@ def test_a_signed_in_users_writes_record_the_verified_identity(location: str) ->
         with pytest.raises(StoreError, match="under the name 'judge'"):
             save_correction(store, correction)  # a proposal names its author: the identity, no other
         save_correction(store, correction.model_copy(update={"reviewer": "judge@example.org"}))
-    (annotation,) = store.annotations()
+    (annotation,) = store.annotations(OUTSIDE_REVIEW)
     assert annotation.signed_in == "ann@example.org"
     history = [(entry.kind, entry.name, entry.signed_in) for entry in store.audit()]
     assert history == [
@@ -61,7 +62,7 @@ def test_with_sign_in_on_nothing_is_written_without_a_verified_identity(
             store.add(judgement("1", reviewer="someone@example.org"))  # no role: a viewer
     assert "'ann@example.org' (signed in) tried to write an annotation" in caplog.text
     assert "'someone@example.org' (signed in) tried to write an annotation" in caplog.text
-    assert store.annotations() == []
+    assert store.annotations(OUTSIDE_REVIEW) == []
     with acting_as("ANN@example.org", verified=True):  # the provider's case is the same person
         assert store.add(judgement("2", reviewer="ann@example.org"))
     store.close()
@@ -73,7 +74,7 @@ def test_rows_written_without_sign_in_record_nobody_and_an_import_keeps_what_it_
         store.add(judgement("1"))
         save_queue(store, ReviewQueue(name="q", stage=Stage.BLIND, criteria=TrajectoryFilter()))
     store.add(judgement("2", signed_in="ann@example.org"))  # an exported row carried back
-    assert [a.signed_in for a in store.annotations()] == [None, "ann@example.org"]
+    assert [a.signed_in for a in store.annotations(OUTSIDE_REVIEW)] == [None, "ann@example.org"]
     assert [entry.signed_in for entry in store.audit()] == [None, "ann@example.org", None]
     store.close()
 
@@ -92,7 +93,7 @@ def test_a_version_4_store_gains_the_identity_columns_and_keeps_its_rows(locatio
         connection.execute(sa.text("UPDATE webeval_schema SET version = 4"))
     engine.dispose()
     store = open_store(location, SIGNED_IN)
-    assert store.annotations() == [old]
+    assert store.annotations(OUTSIDE_REVIEW) == [old]
     assert next((entry.kind, entry.created, entry.signed_in) for entry in store.audit()) == (
         "queue",
         None,
@@ -100,7 +101,7 @@ def test_a_version_4_store_gains_the_identity_columns_and_keeps_its_rows(locatio
     )
     with acting_as("ann@example.org", verified=True):
         assert store.add(judgement("2", reviewer="ann@example.org"))
-    assert store.annotations()[-1].signed_in == "ann@example.org"
+    assert store.annotations(OUTSIDE_REVIEW)[-1].signed_in == "ann@example.org"
     store.close()
 
 

@@ -9,7 +9,7 @@ from tests.harness.postgres_server import PostgresServer
 from webeval_core.policy.access import AccessPolicy, Role, Roles, acting_as
 from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Draft, Outcome, Revealed, Shown, Stage
-from webeval_core.review.disclosure import Gate, Withheld, blind_pass, done_in
+from webeval_core.review.disclosure import Gate, Withheld, blind_pass, blind_passes, done_in
 from webeval_core.review.judging import save_judgement
 from webeval_core.review.queues import next_item
 
@@ -109,3 +109,42 @@ def test_nobody_named_is_shown_everything_without_a_store() -> None:
     frame = pd.DataFrame({"run": ["fara"], "task_id": ["1"], "status": ["failure"]})
     assert Gate(None, "").disclose([("fara", "1")]).shown == {("fara", "1")}
     assert Gate(None, "").rows(frame).frame.equals(frame)
+
+
+def test_a_blind_queue_not_worked_keeps_its_pending_rows_blank_and_shows_the_rest(location: str) -> None:
+    """Issue 49: a reviewer who lands on a list (the Overview after signing in) with a blind queue
+    still to work: its pending items are held row by row, the others shown and recorded, and no
+    figure is closed (rates tell no trajectory's verdict)."""
+    store = open_store(location)
+    save_judgement(store, _draft("677", "bob"))  # judged blind already: no longer pending
+    gate = Gate(store, "bob", elsewhere=blind_passes(store, {"team": QUEUE}, "bob"))
+    assert not gate.closed()
+    disclosed = gate.disclose([*QUEUE, ("other", "1")])
+    assert disclosed.why == Withheld.BLIND_PASS and disclosed.detail == 'pending in your blind queue "team"'
+    assert disclosed.withheld == {("fara", "151"), ("fara", "253")}
+    assert disclosed.shown == {("fara", "677"), ("other", "1")}
+    assert store.revealed("bob") == {("fara", "677"), ("other", "1")}
+    frame = pd.DataFrame(
+        {"run": ["fara", "other"], "task_id": ["151", "1"], "status": ["success", "failure"]}
+    )
+    rows = gate.rows(frame)
+    assert rows.why is None and rows.frame["status"].isna().tolist() == [True, False]
+    assert save_judgement(store, _draft("151", "bob")).annotation.stage == Stage.BLIND
+
+
+def test_release_shows_a_held_item_recorded_first_so_it_leaves_that_queue_informed(location: str) -> None:
+    store = open_store(location)
+    gate = Gate(store, "bob", elsewhere=blind_passes(store, {"team": QUEUE}, "bob"))
+    assert gate.release(("fara", "253")).shown == {("fara", "253")}
+    (still,) = blind_passes(store, {"team": QUEUE}, "bob")
+    assert still.pending == {("fara", "151"), ("fara", "677")}
+    assert save_judgement(store, _draft("253", "bob")).annotation.stage == Stage.INFORMED
+    worked = Gate(store, "bob", blind=blind_pass(store, "team", QUEUE, "bob"))
+    assert worked.release(("fara", "151")).why == Withheld.BLIND_PASS  # the pass worked: never
+
+
+def test_a_store_that_cannot_say_holds_every_item_of_the_queues(location: str) -> None:
+    (unknown,) = blind_passes(None, {"team": QUEUE}, "bob")
+    assert unknown.pending == set(QUEUE)
+    gate = Gate(open_store(location), "bob", elsewhere=(unknown,))
+    assert gate.disclose([("fara", "151"), ("other", "1")]).shown == {("other", "1")}

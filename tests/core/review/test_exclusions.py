@@ -24,12 +24,13 @@ from webeval_core.review.exclusions import (
     undecided_proposals,
 )
 from webeval_core.runs import IndexQueries, IndexStore, refresh_index
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 
 
 def _queries(root: Path, cache: Path) -> IndexQueries:
     store = IndexStore(root, cache)
     refresh_index(store, workers=1)
-    return IndexQueries(store, load_catalog())
+    return IndexQueries(store, load_catalog(), viewer=OUTSIDE_REVIEW)
 
 
 def test_an_invalid_task_and_an_infeasible_correction_are_proposed_for_every_run(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from webeval_core.review.agreement_stats import agreement_report
 from webeval_core.review.annotation_db import open_store
 from webeval_core.review.annotations import Draft, Outcome, Revealed, Shown, Stage
 from webeval_core.review.judging import REPEAT_WINDOW, save_judgement
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 
 T0 = datetime(2026, 11, 26, 9, 0, tzinfo=UTC)
 ITEM = ("run-a", "7")
@@ -29,7 +30,7 @@ def test_a_first_save_with_nothing_shown_is_blind_and_a_revision_is_informed(loc
     revised = save_judgement(store, draft(outcome=Outcome.SUCCESS), now=T0 + timedelta(minutes=5))
     assert revised.added and revised.annotation.stage == Stage.INFORMED
     assert revised.annotation.revealed == Revealed.VERDICT  # the verdict is shown once saved
-    history = store.annotations()
+    history = store.annotations(OUTSIDE_REVIEW)
     assert [(a.stage, a.outcome) for a in history] == [
         (Stage.BLIND, Outcome.FAILURE),
         (Stage.INFORMED, Outcome.SUCCESS),
@@ -64,7 +65,7 @@ def test_a_repeated_save_within_the_window_adds_nothing(location: str) -> None:
     assert later.added and later.annotation.stage == Stage.INFORMED
     changed = save_judgement(store, draft(justification="why not"), now=T0 + REPEAT_WINDOW * 2)
     assert changed.added
-    assert len(store.annotations()) == 3
+    assert len(store.annotations(OUTSIDE_REVIEW)) == 3
 
 
 def test_reviewer_names_are_one_reviewer_whatever_their_case(location: str) -> None:
@@ -89,7 +90,7 @@ def test_blind_figures_use_the_first_blind_judgement(location: str) -> None:
             save_judgement(
                 store, Draft(run=run, task_id=task, reviewer=who, stage=Stage.BLIND, outcome=outcome)
             )
-    before = agreement_report(store.annotations(), {})
+    before = agreement_report(store.annotations(OUTSIDE_REVIEW), {})
     (pair,) = [p for p in before.reviewers if p.stage == Stage.BLIND]
     # po 3/4; ann s2 f2, bob s1 f3: pe (2*1 + 2*3) / 16 = 1/2; kappa (3/4 - 1/2) / (1/2) = 0.5
     assert pair.kappa == 0.5
@@ -98,5 +99,5 @@ def test_blind_figures_use_the_first_blind_judgement(location: str) -> None:
         store, Draft(run="run-a", task_id="2", reviewer="bob", stage=Stage.BLIND, outcome=Outcome.SUCCESS)
     )
     assert revised.annotation.stage == Stage.INFORMED
-    after = agreement_report(store.annotations(), {})
+    after = agreement_report(store.annotations(OUTSIDE_REVIEW), {})
     assert [p.kappa for p in after.reviewers if p.stage == Stage.BLIND] == [0.5]

@@ -25,13 +25,14 @@ from webeval_core.review.publication import (
 )
 from webeval_core.review.verdict_edits import EditAction, history, read_edits
 from webeval_core.runs import IndexQueries, IndexStore, ListedTrajectory, refresh_index
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 from webeval_core.scoring import score_trajectory
 
 
 def _queries(root: Path, cache: Path) -> IndexQueries:
     store = IndexStore(root, cache)
     refresh_index(store, workers=1)
-    return IndexQueries(store, load_catalog())
+    return IndexQueries(store, load_catalog(), viewer=OUTSIDE_REVIEW)
 
 
 def _failed_response_task(rows: tuple[ListedTrajectory, ...]) -> ListedTrajectory:

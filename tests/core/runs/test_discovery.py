@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness.builders import fara_folder, wav_folder
+from webeval_core.runs import build_index
 from webeval_core.runs.discovery import discover_runs, iter_trajectory_dirs, run_of
 
 FARA_RUN = Path("runs/WebSurfer-fara-100-max_n_images-3/fara-7b/alice/WebArenaVerified_x/0")
@@ -91,3 +92,45 @@ def test_a_root_that_is_a_trajectory_or_a_run_has_one_key_however_it_is_typed(
     assert {r.key for given in typed_trajectory for r in discover_runs(given)} == {"7"}
     monkeypatch.chdir(folder)
     assert [r.key for r in discover_runs(Path("."))] == ["7"]
+
+
+def test_other_harnesses_runs_are_labelled_by_the_system_and_model_they_record(tmp_path: Path) -> None:
+    # Compare's and the Overview's pickers name runs by `Run.label` (`metrics.run_labels`): a
+    # harness run is named by what its harness records, not by its path.
+    from tests.harness.agentlab_writer import PlannedStep
+    from tests.harness.agentlab_writer import write_episode as write_agentlab
+    from tests.harness.cube_writer import CubeStep, write_experiment_config
+    from tests.harness.cube_writer import write_episode as write_cube
+    from tests.harness.harbor_writer import agent_step, document, start_trial, write_job_config, write_trial
+    from tests.harness.mind2web_writer import write_result
+    from webeval_core.runs.metrics import run_labels
+
+    study = tmp_path / "agentlab" / "2026-11-30_09-00-00_genericagent-gpt-4o_on_webarena_verified"
+    write_agentlab(study, "webarena_verified.1", [PlannedStep("click('a1')"), PlannedStep(None)])
+    experiment = tmp_path / "cube" / "wav_genny"
+    write_experiment_config(experiment, model="gpt-4.1")
+    write_cube(experiment, "webarena_verified.1", [CubeStep("click", {"bid": "a1"})])
+    job = tmp_path / "harbor" / "2026-11-30__09-00-00"
+    write_job_config(job, agent="browser-agent", model="gpt-5")
+    write_trial(start_trial(job / "1__x"), document([agent_step(3, "left_click", {"x": 1, "y": 2})]))
+    write_result(tmp_path / "mind2web" / "seeact-gpt-4o", "1", ["CLICK: Search"])
+    runs = discover_runs(tmp_path)
+    assert {r.key: (r.system, r.model, r.benchmark) for r in runs} == {
+        "agentlab/2026-11-30_09-00-00_genericagent-gpt-4o_on_webarena_verified": (
+            "GenericAgent",
+            "gpt-4o",
+            "webarena_verified",
+        ),
+        "cube/wav_genny": ("Genny", "gpt-4.1", "webarena_verified"),
+        "harbor/2026-11-30__09-00-00": ("browser-agent", "gpt-5", "webarena-verified"),
+        "mind2web/seeact-gpt-4o": ("seeact-gpt-4o", None, None),
+    }
+    assert sorted(run_labels(runs).values()) == [
+        "GenericAgent · gpt-4o · webarena_verified",
+        "Genny · gpt-4.1 · webarena_verified · run wav_genny",
+        "browser-agent · gpt-5 · webarena-verified · run 2026-11-30__09-00-00",
+        "seeact-gpt-4o",
+    ]
+    # The index keeps the same facts (the runs table, one read of a run's config per run).
+    index = build_index(tmp_path, cache_dir=tmp_path / "cache")
+    assert sorted(r.label for r in index.runs) == sorted(run_labels(runs).values())

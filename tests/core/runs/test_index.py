@@ -68,12 +68,12 @@ def test_cache_reloads_only_changed_folders(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(
         summary_module,
         "summarize_trajectory",
-        lambda run, path, key: loaded.append(path.name) or real(run, path, key),
+        lambda run, path, key, listing=None: loaded.append(path.name) or real(run, path, key, listing),
     )
     real_quick = quick_module.quick_summary
 
-    def quick(run: str, folder: str, key: str) -> object:
-        found = real_quick(run, folder, key)
+    def quick(run: str, folder: str, key: str, listing: object = None) -> object:
+        found = real_quick(run, folder, key, listing)
         if found is not None:  # else summarised in full, and counted there
             loaded.append(Path(folder).name)
         return found

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import SAMPLE_RUNS
-from webeval_core.runs.index_columns import ROW_COLUMNS, TRAJECTORY_COLUMNS, readme_row
+from webeval_core.runs.discovery import natural_key
+from webeval_core.runs.index_columns import ROW_COLUMNS, TRAJECTORY_COLUMNS, readme_row, sort_key
 from webeval_core.runs.index_db import IndexStore
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.sqlquery import INDEX_TABLES, run_query
@@ -77,9 +78,48 @@ def test_webarena_verified_rows_have_the_catalogs_site_and_intent(
     rows = json.loads(capsys.readouterr().out)["rows"]
     in_catalog = [row for row in rows if catalog.get(row[0]) is not None]
     layouts = {row[1] for row in in_catalog}
-    assert layouts == {"fara", "webarena-verified"}  # both writers of WebArena-Verified runs
+    # Every writer of WebArena-Verified runs the sample holds: Fara, the official CLI's logs, and the
+    # other harnesses' runs of the same tasks (sample_runs/via-other-harnesses).
+    assert layouts == {
+        "fara",
+        "webarena-verified",
+        "agentlab",
+        "cube-harness",
+        "harbor-atif",
+        "online-mind2web",
+    }
     for task_id, _, site, intent in in_catalog:
         task = catalog.get(task_id)
         assert (site, intent) == (task.site_key, task.intent), task_id
     live = [row for row in rows if catalog.get(row[0]) is None and row[2] is not None]
     assert live and all(row[3] for row in live)  # named tasks keep task_data.json's site and text
+
+
+TRICKY_NAMES = [
+    "2026-11-30_10-20-52_GenericAgent-gpt-4o_on_webarena_verified.1.10.2_10",
+    "2026-11-30_10-20-52_GenericAgent-gpt-4o_on_webarena_verified.1.9.2_9",
+    "007",
+    "7",
+    "0",
+    "00",
+    "a0b00c000",
+    "a²b",
+    "x" + "9" * 150 + "y",
+    "9" * 99,
+    "9" * 100,
+    "task10",
+    "task9",
+    "Task 2",
+    "",
+]
+
+
+def test_the_sort_key_orders_folders_as_discovery_does() -> None:
+    # Every index file made before keeps its rows' keys: the text must stay the same, not only
+    # the order (a folder read again would otherwise sort apart from those not read).
+    assert sort_key("runs/a/007") == "0" + "001" + "7"
+    assert sort_key("task_10.2") == "\x00".join(["1task_", "000210", "1.", "00012"])
+    assert sort_key("x" + "9" * 100) == "\x00".join(["1x", "1" + "9" * 100])
+    assert sort_key("a²b") == "1a²b"
+    by_key = sorted(TRICKY_NAMES, key=sort_key)
+    assert by_key == sorted(TRICKY_NAMES, key=natural_key)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 from tests.harness.builders import fara_folder, write_score
@@ -13,6 +12,7 @@ from webeval_core.runs.index import build_index
 from webeval_core.runs.judges import (
     OFFICIAL,
     available_judges,
+    default_judge,
     judge_label,
     judge_scores,
     judge_threshold,
@@ -47,10 +47,12 @@ def test_each_judge_has_its_own_rate_and_none_are_mixed(root: Path, monkeypatch:
     assert (headline(by_gpt).passed, headline(by_gpt).counted) == (2, 3)
     assert (headline(by_rubric).passed, headline(by_rubric).counted) == (1, 2)  # shop_3 unscored by it
     assert set(by_rubric["judge"].dropna()) == {RUBRIC}
-    # Without a choice, several judges make a trajectory ambiguous rather than averaged.
+    # Without a choice, one judge for the whole root (`default_judge`: no official verdict here, so
+    # the first by name), never a judge per trajectory.
+    assert default_judge(available_judges(index)) == "gpt_eval"
     default = trajectory_frame(index).set_index("task_id")
-    assert default.loc["shop_3", "judge"] == "gpt_eval" and default.loc["shop_3", "result"] == "fail"
-    assert default.loc["shop_1", "result"] == "unscored" and pd.isna(default.loc["shop_1", "judge"])
+    assert set(default["judge"]) == {"gpt_eval"}
+    assert default.loc["shop_1", "result"] == "pass" and default.loc["shop_3", "result"] == "fail"
     assert filter_frame(by_gpt, judges_disagree=True)["task_id"].tolist() == ["shop_1"]
 
 
@@ -58,6 +60,7 @@ def test_the_official_verdict_is_one_judge_beside_the_others() -> None:
     assert judge_label(OFFICIAL) == "official WebArena-Verified evaluator"
     assert judge_label(RUBRIC) == f"rubric judge ({RUBRIC})"
     assert judge_label("WebJudge_Online_Mind2Web_eval-3") == "LLM judge (WebJudge_Online_Mind2Web_eval-3)"
+    assert judge_label("harness-agentlab") == "the harness's own reward (agentlab)"
     assert judges_disagree({OFFICIAL: 1.0, "gpt_eval": 0.0})
     assert not judges_disagree({OFFICIAL: 1.0, "gpt_eval": 1.0, RUBRIC: None})
 

@@ -14,6 +14,7 @@ from webeval_core.runs import metrics as m
 from webeval_core.runs import trajectory_filter as tf
 from webeval_core.runs.discovery import Run
 from webeval_core.runs.index import RootIndex, TrajectorySummary
+from webeval_core.runs.listing.list_columns import column_names
 from webeval_core.scoring import verdicts as vd
 from webeval_core.support.vocabulary import UNKNOWN
 
@@ -82,7 +83,7 @@ def frame(catalog: TaskCatalog) -> pd.DataFrame:
 
 
 def test_frame_has_one_row_per_trajectory_with_task_facts(frame) -> None:
-    assert list(frame.columns) == list(m.COLUMNS)
+    assert list(frame.columns) == list(column_names())
     assert len(frame) == 12
     row = frame[(frame["run"] == A) & (frame["task_id"] == "0")].iloc[0]
     assert (row["site"], row["task_type"], row["result"], row["value"], row["tokens"]) == (
@@ -141,15 +142,17 @@ def test_no_answer_without_score_counts_as_failure_and_unscored_is_left_out(cata
     assert (head.counted, head.passed, head.success_rate, head.unscored) == (2, 1, 0.5, 1)
 
 
-def test_single_foreign_score_is_used_when_there_is_no_verdict(catalog) -> None:
+def test_without_a_verdict_every_row_takes_the_root_s_default_judge(catalog) -> None:
     frame = m.trajectory_frame(
         make_index(
             summary(A, "a", scores={"gpt_eval": 1.0}),
-            summary(A, "b", scores={"gpt_eval": 0.0, "mmrubric": 1.0}),  # ambiguous: unscored
+            summary(A, "b", scores={"gpt_eval": 0.0, "mmrubric": 1.0}),
+            summary(A, "c", scores={"mmrubric": 1.0}),  # not the default judge's: unscored, not mixed in
         ),
         catalog,
     )
-    assert frame["result"].tolist() == ["pass", "unscored"]
+    assert frame["result"].tolist() == ["pass", "fail", "unscored"]
+    assert frame["judge"].tolist()[:2] == ["gpt_eval", "gpt_eval"]
 
 
 def test_breakdown_by_site_and_task_type(frame) -> None:
@@ -229,6 +232,7 @@ def test_compare_runs_lists_flips(frame) -> None:
         "999999": m.ONLY_B,
     }
     assert cmp.loc["400", "site"] == "reddit" and cmp.loc["1", "result_b"] == "pass"
+    assert cmp.loc["400", "result_a"] == m.NOT_RUN and cmp.loc["44", "result_b"] == m.NOT_RUN
     counts = m.change_counts(m.compare_runs(frame, A, B))
     assert counts[m.PASS_TO_FAIL] == 1 and counts[m.FAIL_TO_PASS] == 2 and counts[m.BOTH_PASS] == 0
     assert sum(counts.values()) == 8
@@ -239,7 +243,7 @@ def test_task_matrix(frame) -> None:
     assert list(matrix.columns) == [B, A]
     assert matrix.index.tolist() == ["0", "1", "7", "27", "44", "102", "400", "999999"]
     assert matrix.loc["7"].tolist() == ["pass", "no answer"]
-    assert pd.isna(matrix.loc["400", A])
+    assert matrix.loc["400", A] == m.NOT_RUN  # never attempted in A: not an empty ("unknown") cell
 
 
 # --- verdicts from score files ---------------------------------------------------------------

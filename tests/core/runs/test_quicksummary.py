@@ -2,7 +2,7 @@
 
 `quick_summary` reads an ordinary Fara folder by a shorter road than `summarize_trajectory` +
 `summary.stored_document`. On every folder here it must never raise nor block, and either decline
-(None) or give the same stored JSON document (byte for byte), the same `store.trajectory_row` (every
+(None) or give the same stored JSON document (byte for byte), the same `index_db.trajectory_row` (every
 column, every judge's score, every taxonomy code) and the same outcome (which sets how long a
 folder's files are watched).
 

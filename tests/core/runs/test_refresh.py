@@ -48,12 +48,12 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     real_quick = quick_module.quick_summary
 
-    def counting(run_key: str, folder: Path, key: str | None = None) -> object:
+    def counting(run_key: str, folder: Path, key: str | None = None, listing: object = None) -> object:
         read.append(str(key))
-        return real(run_key, folder, key)
+        return real(run_key, folder, key, listing)
 
-    def quick_counting(run_key: str, folder: str, key: str) -> object:
-        found = real_quick(run_key, folder, key)
+    def quick_counting(run_key: str, folder: str, key: str, listing: object = None) -> object:
+        found = real_quick(run_key, folder, key, listing)
         if found is not None:  # else the folder is summarised in full, and counted there
             read.append(key)
         return found
@@ -159,12 +159,12 @@ def test_a_folder_deleted_while_it_is_read_is_not_a_crash(
     doomed = root / TRAJ.format(run=0) / "1"
     real = quick_module.quick_summary
 
-    def deleting(run_key: str, folder: str, key: str) -> object:
+    def deleting(run_key: str, folder: str, key: str, listing: object = None) -> object:
         if Path(folder) == doomed:
             import shutil
 
             shutil.rmtree(folder)
-        return real(run_key, folder, key)
+        return real(run_key, folder, key, listing)
 
     # Deleted as the quick summary starts: it declines, and the full summary finds no folder.
     monkeypatch.setattr(quick_module, "quick_summary", deleting)
@@ -255,9 +255,12 @@ def test_two_processes_refreshing_at_once_neither_lose_nor_duplicate_rows(tmp_pa
     assert store.summaries() == build_index(root, use_cache=False).summaries
 
 
-def test_folders_read_by_workers_keep_their_scores_mtime(tmp_path: Path) -> None:
-    # Enough folders for worker processes, each with scores/: the workers look at scores/ before
+def test_folders_read_by_workers_keep_their_scores_mtime(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Folders read by worker processes, each with scores/: the workers look at scores/ before
     # reading, and what they saw is stored, so the next refresh reads nothing again.
+    monkeypatch.setattr(refresh_module, "_PARALLEL_FROM", 8)  # workers for 80 folders
     root = _root(tmp_path, runs=2, tasks=40)
     for folder in (root / "runs").glob("*/*/*/*/*/traj/*"):
         write_score(folder, "gpt_eval", 1.0, "SUCCESS")
@@ -300,15 +303,21 @@ def test_a_warm_index_command_imports_no_model_library(tmp_path: Path) -> None:
     assert warm.stdout.strip().endswith("[]"), warm.stdout
 
 
-def test_folders_read_by_workers_leave_the_walking_process_without_models(tmp_path: Path) -> None:
-    # With enough folders to read, workers start at the first one and import the readers there,
-    # while this process walks on: it walks and writes plain rows without ever loading a model.
+def test_workers_inherit_the_readers_and_import_none(tmp_path: Path) -> None:
+    # With enough folders to read, this process reads the first one itself (importing its
+    # format's readers and loading the task catalog) before it forks the workers, which inherit
+    # them: imported once a refresh, not once in every worker.
     root = _root(tmp_path, runs=2, tasks=40)
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": str(REPO)}
+    log = tmp_path / "imports.log"
     probe = (
-        "import sys; from webeval_core.cli import main; code = main(sys.argv[1:]);"
-        " heavy = ('pydantic', 'webeval_core.reading.trajectory_reader');"
-        " print(sorted(m for m in heavy if m in sys.modules))"
+        "import os, sys; parent = os.getpid()\n"
+        "def hook(event, args):\n"
+        "    if event == 'import' and os.getpid() != parent:\n"
+        f"        open({str(log)!r}, 'a').write(args[0] + '\\n')\n"
+        "sys.addaudithook(hook)\n"
+        "import webeval_core.runs.refresh as refresh; refresh._PARALLEL_FROM = 8  # workers for 80 folders\n"
+        "from webeval_core.cli import main; code = main(sys.argv[1:])"
     )
     done = subprocess.run(
         [sys.executable, "-c", probe, "index", str(root)],
@@ -319,7 +328,8 @@ def test_folders_read_by_workers_leave_the_walking_process_without_models(tmp_pa
     )
 
     assert "80 read again" in done.stdout, done.stdout + done.stderr
-    assert done.stdout.strip().endswith("[]"), done.stdout
+    in_workers = set(log.read_text().split()) if log.exists() else set()
+    assert not {m for m in in_workers if m.startswith(("webeval_core", "pydantic", "orjson"))}, in_workers
     index = build_index(root, cache_dir=tmp_path / "cache")
     assert len(index.summaries) == 80 and {s.run_key for s in index.summaries} == {r.key for r in index.runs}
     assert len(index.runs) == 2 and all(r.model == "fara-7b" for r in index.runs)

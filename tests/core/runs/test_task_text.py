@@ -10,9 +10,10 @@ from webeval_core.reading.task_catalog import load_catalog
 from webeval_core.reading.taskdata import site_of
 from webeval_core.runs import metrics
 from webeval_core.runs.index_db import IndexStore
-from webeval_core.runs.queries import IndexQueries
+from webeval_core.runs.listing.queries import IndexQueries
 from webeval_core.runs.refresh import refresh_index
 from webeval_core.runs.trajectory_filter import TrajectoryFilter
+from webeval_core.runs.viewing import OUTSIDE_REVIEW
 
 TASK = "Find the longest trail in Yosemite on AllTrails and report its length."
 
@@ -31,7 +32,7 @@ def _webtailbench_root(tmp_path: Path) -> IndexStore:
 
 def test_the_list_shows_intent_and_site_and_search_finds_a_word_of_the_task(tmp_path: Path) -> None:
     store = _webtailbench_root(tmp_path)
-    queries = IndexQueries(store, load_catalog())
+    queries = IndexQueries(store, load_catalog(), viewer=OUTSIDE_REVIEW)
     rows = {row.task_id: row for row in queries.page(None).rows}
     assert rows["alltrails_find_23"].intent == TASK
     assert rows["alltrails_find_23"].site == "alltrails.com"

@@ -96,7 +96,8 @@ def test_a_shared_folder_scores_as_the_local_pool_does(
         _comparable(o, scored_sample.root) for o in scored_sample.outcomes
     ]
     assert _score_files(root) == _score_files(scored_sample.root)
-    assert progress[0] == (0, 97) and progress[-1] == (97, 97)
+    every = len(list(iter_trajectory_dirs(root)))  # the sample's trajectories, every format's
+    assert progress[0] == (0, every) and progress[-1] == (every, every)
     # Scored again: every verdict is an up-to-date file, reused by the workers, nothing written.
     again = _on_cluster(cluster, root, catalog=_catalog())
     assert all(o.reused for o in again if o.evaluation is not None)
@@ -239,3 +240,43 @@ def test_a_corrected_dataset_flips_the_same_on_the_cluster(
     options = ("--tasks", str(dataset), "--cluster", cluster.address, "--flips", str(flips_file))
     assert run_cli("score", str(root), *options)[0] == 0
     check_flips(root, FlipReport.model_validate_json(flips_file.read_text()), tasks)
+
+
+def test_a_chunk_the_cluster_drops_is_sent_again_and_scored_once(
+    cluster: DaskCluster, tmp_path: Path
+) -> None:
+    """A chunk cancelled by the cluster (here by another client, as a scheduler does with the keys of a
+    client it stopped hearing, or of a lost scattered dataset) is sent again: every folder scored,
+    each score file written once."""
+    from distributed import Client, Future
+
+    reference = private_copy(SAMPLE_RUNS, tmp_path / "pool" / "sample_runs")
+    picked = [f for f in iter_trajectory_dirs(reference) if "fara" in str(f)][:24]
+    expected = score_trajectories(picked, catalog=_catalog(), jobs=2, force=True, config_root=reference)
+    root = private_copy(SAMPLE_RUNS, tmp_path / "cluster" / "sample_runs")
+    folders = [root / f.relative_to(reference) for f in picked]
+    dropped: list[str] = []
+
+    def drop_one(done: int, total: int) -> None:
+        if done and not dropped:
+            with Client(cluster.address, timeout=30) as other:
+                keys = [k for k in other.run_on_scheduler(_chunk_keys) if k.startswith("score_chunk")]
+                if keys:
+                    other.cancel([Future(keys[-1], other)], force=True)
+                    dropped.append(keys[-1])
+
+    outcomes = score_on_cluster(
+        cluster.address,
+        [(cluster_root(root, None), folders)],
+        catalog=_catalog(),
+        force=True,
+        on_progress=drop_one,
+    )
+    assert dropped  # a chunk was still to come when the first was done
+    assert [_comparable(o, root) for o in outcomes] == [_comparable(o, reference) for o in expected]
+    assert _score_files(root) == _score_files(reference)
+
+
+def _chunk_keys(dask_scheduler: Any) -> list[str]:
+    """The keys of the tasks the scheduler has not finished (run on the scheduler)."""
+    return [str(key) for key, task in dask_scheduler.tasks.items() if task.state != "memory"]

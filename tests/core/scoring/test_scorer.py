@@ -184,3 +184,21 @@ def test_another_benchmarks_task_is_excluded_not_an_error(tmp_path: Path) -> Non
     )
     tally = summarize_scores([outcome]).overall
     assert (tally.error, tally.excluded, tally.scored) == (0, 1, 0)
+
+
+def test_a_cube_harness_episode_is_scored_by_its_submitted_response(tmp_path: Path) -> None:
+    # cube-harness's WebArena-Verified agent answers by submit_response; its arguments are the
+    # response the official evaluator scores (task 11 counts 6 reviews and has no network checks).
+    from tests.harness.cube_writer import CubeStep, submit, write_episode
+
+    def episode(count: int, name: str) -> Path:
+        answer = submit({"task_type": "retrieve", "status": "success", "retrieved_data": [count]})
+        return write_episode(
+            tmp_path / name, "webarena_verified.11", [CubeStep("click", {"bid": "a1"}), answer]
+        )
+
+    right, wrong = score(episode(6, "right")), score(episode(5, "wrong"))
+    assert (right.status, right.score) == ("success", 1.0)
+    assert (wrong.status, wrong.score) == ("failure", 0.0)
+    response = wrong.evaluation.agent_response if wrong.evaluation else None
+    assert response is not None and json.loads(response.engine_input)["retrieved_data"] == [5]

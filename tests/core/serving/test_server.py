@@ -55,4 +55,4 @@ def test_app_refuses_an_allow_root_that_is_not_a_folder(
 ) -> None:
     missing = tmp_path / "missing"
     assert main(["app", str(tmp_path), "--allow-root", str(missing)]) == 1
-    assert f"{missing}: not a folder (--allow-root)" in capsys.readouterr().err
+    assert f"{missing}: the folder does not exist (--allow-root)" in capsys.readouterr().err

@@ -83,10 +83,16 @@
         el("td", { className: "num", text: percent(run.rate) }),
         el("td", {}, bar(run.rate)),
         el("td", { className: "num", text: run.passed + " / " + run.counted }),
-        el("td", { className: "num", text: String(run.aborted) }),
+        el("td", { className: "num", text: String(run.finished) }),
+        el("td", { className: "num", text: run.aborted + (run.crashed ? " (" + run.crashed + " crashed)" : "") }),
         el("td", { className: "num", text: String(run.unfinished) })));
-    const head = el("tr", {}, ["run", "trajectories", "success", "", "passed", "aborted", "unfinished"]
+    const head = el("tr", {}, ["run", "trajectories", "success", "", "passed", "finished", "aborted", "unfinished"]
       .map((name) => el("th", { text: name })));
+    // Every figure names its judge: the one the app's pages take by default (runs.judges.default_judge).
+    // A harness's label brings its article ("the harness's own reward (agentlab)").
+    const article = data.judge_label && data.judge_label.startsWith("the ") ? "" : "the ";
+    const judged = data.judge_label ? "Success rates: verdicts of " + article + data.judge_label + "; a run it did not score shows none. "
+      : "No verdicts yet. ";
     const sites = data.runs.map((run) => el("section", {}, el("h2", { text: "Success by site · " + run.label }),
       el("table", {}, run.sites.map((site) => el("tr", {},
         el("td", {}, link("/list" + query({ run: run.key, site: site.site }), site.site)),
@@ -94,7 +100,7 @@
         el("td", {}, bar(site.rate)),
         el("td", { className: "num", text: "of " + site.n }))))));
     show(el("h1", { text: "Runs" }),
-      el("p", { className: "muted", text: data.total + " trajectories. Rates count finished tasks with a verdict; aborted and unfinished ones are left out." }),
+      el("p", { className: "muted", text: data.total + " trajectories. " + judged + "Rates count finished tasks with a verdict; aborted and unfinished ones are left out." }),
       el("section", {}, el("table", {}, head, rows)), sites);
   }
 
