@@ -9,6 +9,7 @@ The repository's sample_runs/ is never written.
 
 from __future__ import annotations
 
+import faulthandler
 import fcntl
 import os
 import shutil
@@ -29,6 +30,9 @@ _SERVICE_FIXTURES = frozenset({"postgres", "azurite_sample", "cluster"})
 """Fixtures that start a real service (PostgreSQL, Azurite, a Dask cluster)."""
 _CHROMIUM_FIXTURES = frozenset({"playwright_trace"})
 """Fixtures that start Chromium outside tests/browser (a Playwright trace recorded)."""
+HANGS = REPO / "test-artifacts" / "hangs"
+HUNG_AFTER_S = 900
+"""A test still running after this long is hung (the slowest take about 200 s on a loaded machine)."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups (`--dist loadgroup`)
@@ -53,6 +57,38 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.service)
         if uses & _CHROMIUM_FIXTURES:
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item) -> Iterator[None]:
+    """A hung test writes every thread's stack to `HANGS` and ends its process, so the run goes on
+    (xdist reports the test as crashed) and says where it hung, instead of using up CI's time in
+    silence. Not a thread of ours (faulthandler's watchdog is C's), so the test process runs none
+    of its own (see `webeval_core.support.parallel`).
+    """
+    HANGS.mkdir(parents=True, exist_ok=True)
+    with (HANGS / f"{os.getpid()}.txt").open("a", encoding="utf-8") as stacks:
+        stacks.write(f"{item.nodeid} was still running after {HUNG_AFTER_S} s:\n")
+        stacks.flush()
+        faulthandler.dump_traceback_later(HUNG_AFTER_S, exit=True, file=stacks)
+        try:
+            return (yield)
+        finally:
+            faulthandler.cancel_dump_traceback_later()
+            stacks.truncate(0)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The stacks of every test that hung in this run (written by its process as it ended), told
+    by the run's controller (a worker that replaced the hung one would take them unseen)."""
+    if hasattr(terminalreporter.config, "workerinput"):
+        return
+    for path in sorted(HANGS.glob("*.txt")) if HANGS.is_dir() else ():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "Timeout (" in text:  # what faulthandler writes first
+            terminalreporter.write_sep("=", f"hung: {path.name}")
+            terminalreporter.write(text)
+        path.unlink()
 
 
 def refuse_in_quick_run(what: str, mark: str = "service") -> None:

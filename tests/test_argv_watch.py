@@ -16,7 +16,7 @@ def test_the_watch_sees_a_secret_in_a_command_line() -> None:
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(2)", secret])
     try:
         deadline = time.monotonic() + 10
-        while child.pid not in watch.seen and time.monotonic() < deadline:
+        while child.pid not in watch.refresh() and time.monotonic() < deadline:
             time.sleep(0.05)
     finally:
         child.kill()

@@ -4,6 +4,14 @@ Scoring a run and indexing a root both do the same per-folder work thousands of 
 are forked, so they inherit what the parent already loaded (the evaluator, the task catalog) and
 the function itself, which is never pickled. Small batches run in the calling process: starting
 workers costs more than it saves.
+
+Forking is only safe from a process that runs no other thread: a child inherits every lock as it
+was at the fork, and one held by another thread (SQLite's, inside a background refresh or a
+remote mirror's prefetch) is never let go in it; the child hangs at its first `sqlite3.connect`.
+So a caller with other threads alive (the app's server, a remote root's prefetch, a test beside
+them) gets workers forked from a clean server process (`forkserver`), which are handed the
+function pickled and load what it needs themselves; a function that cannot be pickled then runs
+in the calling process.
 """
 
 from __future__ import annotations
@@ -12,7 +20,9 @@ import gc
 import itertools
 import multiprocessing
 import os
+import pickle
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -76,18 +86,20 @@ def iter_in_processes(
     beside the workers instead of before them. With fewer than `parallel_from` items or a single
     worker, everything runs here, as the results are asked for; otherwise in `workers` forked
     processes (one pool for all items), in chunks. `before_fork` runs first in that case, to load
-    what workers should inherit. Ctrl-C is the parent's: it cancels what has not started, waits
-    for the items in progress (so none is left half-done) and is raised again; so does leaving
-    the results early. `max_chunk` bounds the items sent to a worker at once (`chunk_size`).
+    what workers should inherit (only when they can: see the module's docstring). Ctrl-C is the
+    parent's: it cancels what has not started, waits for the items in progress (so none is left
+    half-done) and is raised again; so does leaving the results early. `max_chunk` bounds the
+    items sent to a worker at once (`chunk_size`).
     """
     source = iter(items)
     head = list(itertools.islice(source, parallel_from))
-    if workers <= 1 or len(head) < parallel_from:
+    context = _worker_context(function) if workers > 1 and len(head) >= parallel_from else None
+    if context is None:
         return map(function, head + list(source))
-    if before_fork is not None:
+    if before_fork is not None and context.get_start_method() == "fork":
         before_fork()
     pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=_fork_context(), initializer=_init_worker, initargs=(function,)
+        max_workers=workers, mp_context=context, initializer=_init_worker, initargs=(function,)
     )
     total = len(items) if isinstance(items, Sized) else None
     try:
@@ -133,10 +145,30 @@ def chunk_size(total: int, workers: int, max_chunk: int = _MAX_CHUNK) -> int:
     return max(1, min(max_chunk, total // (workers * _CHUNKS_EACH)))
 
 
-def _fork_context() -> Any:
-    # Forked workers inherit the function and what it closes over; where fork is unavailable the
-    # default start method pickles them instead.
-    return multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
+def _worker_context(function: Callable[[Any], Any]) -> Any:
+    """How workers start: forked from here when nothing else runs here, else from a clean server
+    process with `function` pickled; None when neither is safe (the function cannot be pickled).
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if threading.active_count() == 1 and "fork" in methods:
+        return multiprocessing.get_context("fork")
+    if not _picklable(function):
+        return None
+    if "forkserver" not in methods:
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    # The server imports the function's module once (taken when it first starts); every worker is
+    # forked from it with those imports done.
+    context.set_forkserver_preload([getattr(function, "func", function).__module__])
+    return context
+
+
+def _picklable(function: Callable[[Any], Any]) -> bool:
+    try:
+        pickle.dumps(function)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return False
+    return True
 
 
 def _init_worker(function: Callable[[Any], Any]) -> None:

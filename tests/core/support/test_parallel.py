@@ -1,9 +1,11 @@
-"""Mapping over forked workers: input order, progress, and unpicklable functions."""
+"""Mapping over forked workers: input order, progress, unpicklable functions, and no fork beside
+another thread."""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,3 +120,66 @@ def test_workers_freeze_what_they_inherit_and_collect_the_rest() -> None:
     assert all(frozen >= inherited // 2 and enabled for frozen, enabled, _ in results)
     assert os.getpid() not in {pid for *_, pid in results}
     assert gc.get_freeze_count() == 0  # the parent's own objects are not frozen
+
+
+_HELD = threading.Lock()  # what another thread holds while the pool starts (SQLite's mutex, say)
+
+
+def _takes_the_held_lock(i: int) -> tuple[int, bool, int]:
+    taken = _HELD.acquire(timeout=2)
+    if taken:
+        _HELD.release()
+    return i, taken, os.getppid()
+
+
+class _Holder:
+    """Another thread of this process, holding `_HELD` until told to let go."""
+
+    def __init__(self) -> None:
+        self._go = threading.Event()
+        self._held = threading.Event()
+        self._thread = threading.Thread(target=self._hold, daemon=True)
+
+    def _hold(self) -> None:
+        with _HELD:
+            self._held.set()
+            self._go.wait(60)
+
+    def __enter__(self) -> None:
+        self._thread.start()
+        assert self._held.wait(10)
+
+    def __exit__(self, *_: object) -> None:
+        self._go.set()
+        self._thread.join(10)
+
+
+def test_beside_another_thread_workers_are_not_forked_from_here() -> None:
+    """A child forked while another thread holds a lock finds it held for ever (the CI hang: a
+    scoring worker stuck in `sqlite3.connect`); workers started beside a thread get a clean copy.
+    """
+    with _Holder():
+        results = map_in_processes(_takes_the_held_lock, list(range(16)), workers=2, parallel_from=8)
+    assert [i for i, _, _ in results] == list(range(16))
+    assert all(taken for _, taken, _ in results), "a worker inherited the other thread's lock"
+    assert os.getpid() not in {parent for *_, parent in results}
+
+
+def test_beside_another_thread_an_unpicklable_function_runs_here() -> None:
+    prepared: list[bool] = []
+    with _Holder():
+        results = map_in_processes(
+            lambda i: (i, os.getpid()),
+            list(range(16)),
+            workers=2,
+            parallel_from=8,
+            before_fork=lambda: prepared.append(True),
+        )
+    assert results == [(i, os.getpid()) for i in range(16)]
+    assert prepared == []  # nothing is forked, so nothing is loaded for workers
+
+
+def test_with_no_other_thread_workers_are_forked_from_here() -> None:
+    assert threading.active_count() == 1
+    results = map_in_processes(_takes_the_held_lock, list(range(16)), workers=2, parallel_from=8)
+    assert {parent for *_, parent in results} == {os.getpid()}
