@@ -10,8 +10,10 @@ was at the fork, and one held by another thread (SQLite's, inside a background r
 remote mirror's prefetch) is never let go in it; the child hangs at its first `sqlite3.connect`.
 So a caller with other threads alive (the app's server, a remote root's prefetch, a test beside
 them) gets workers forked from a clean server process (`forkserver`), which are handed the
-function pickled and load what it needs themselves; a function that cannot be pickled then runs
-in the calling process.
+function pickled and load what it needs themselves (scoring the sample's 109 trajectories on two
+workers: 3.2-3.8 s against 2.2 s forked); a function that cannot be pickled then runs in the
+calling process. As with Python 3.14's default start method, such workers import the main script
+again, so a script that scores beside its own threads keeps the `if __name__ == "__main__"` guard.
 """
 
 from __future__ import annotations
