@@ -10,6 +10,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from webeval_core.support.parallel import chunk_size, iter_in_processes, map_in_processes, worker_count
 
 
@@ -26,6 +28,7 @@ def test_small_batches_run_in_this_process() -> None:
     assert seen == [(1, 3), (2, 3), (3, 3)]
 
 
+@pytest.mark.one_thread
 def test_large_batches_run_in_forked_workers_in_input_order() -> None:
     offset = 1000  # a closure: fork hands it to workers without pickling
     prepared: list[bool] = []
@@ -51,6 +54,7 @@ def test_worker_count() -> None:
     assert worker_count(0, 10_000) == (os.cpu_count() or 1)
 
 
+@pytest.mark.one_thread
 def test_results_stream_from_one_pool_in_input_order() -> None:
     items = list(range(300))
     stream = iter_in_processes(lambda i: (i * 2, os.getpid()), items, workers=2, parallel_from=8)
@@ -61,6 +65,7 @@ def test_results_stream_from_one_pool_in_input_order() -> None:
     assert len({r[1] for r in results}) <= 2 and os.getpid() not in {r[1] for r in results}
 
 
+@pytest.mark.one_thread
 def test_a_stream_left_early_stops_its_workers() -> None:
     stream = iter_in_processes(lambda i: i, list(range(1000)), workers=2, parallel_from=8)
     assert next(stream) == 0
@@ -75,6 +80,7 @@ def test_chunks_are_bounded_and_leave_every_worker_several() -> None:
     assert chunk_size(812, 2, max_chunk=8) == 8
 
 
+@pytest.mark.one_thread
 def test_workers_start_on_a_generator_before_it_ends(tmp_path: Path) -> None:
     """A walk that finds the items runs beside the workers: the generator here waits, before its
     last items, for a worker to have finished one (it would wait in vain if workers started only
@@ -103,6 +109,7 @@ def test_a_short_generator_runs_here() -> None:
     assert list(stream) == [(i, os.getpid()) for i in range(5)]
 
 
+@pytest.mark.one_thread
 def test_workers_freeze_what_they_inherit_and_collect_the_rest() -> None:
     """A worker's collections skip the parent's objects (the evaluator, the catalog) but still run."""
     import gc
@@ -179,6 +186,7 @@ def test_beside_another_thread_an_unpicklable_function_runs_here() -> None:
     assert prepared == []  # nothing is forked, so nothing is loaded for workers
 
 
+@pytest.mark.one_thread
 def test_with_no_other_thread_workers_are_forked_from_here() -> None:
     assert threading.active_count() == 1
     results = map_in_processes(_takes_the_held_lock, list(range(16)), workers=2, parallel_from=8)
