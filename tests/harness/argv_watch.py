@@ -4,7 +4,7 @@ the password must never be in `ps`). A watcher process reads /proc/<pid>/cmdline
 A process, not a thread: a test process that runs a thread beside its tests would be one no
 real caller is (the CLI runs none), and the worker pools start differently beside a thread
 (`webeval_core.support.parallel`). The secret reaches the watcher on its stdin, never its argv;
-the watcher stops when its stdin closes (at `stop`, or when the test process dies).
+the watcher stops when told on its stdin (at `stop`) or when it closes (the test process died).
 """
 
 from __future__ import annotations
@@ -70,8 +70,14 @@ class ArgvWatch:
 
     def stop(self) -> None:
         assert self._process is not None and self._process.stdin is not None
+        # Told, not only closed: a child forked since holds the pipe's write end, so no EOF comes.
+        self._process.stdin.write(b"stop\n")
         self._process.stdin.close()
-        self._process.wait(timeout=30)
+        try:
+            self._process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
         self.refresh()
 
     def _take_lines(self) -> None:
@@ -83,7 +89,7 @@ class ArgvWatch:
 
 def _watch(secret: bytes, interval_s: float) -> None:
     told: set[int] = set()
-    while not select.select([sys.stdin], [], [], interval_s)[0]:  # stdin readable: it closed
+    while not select.select([sys.stdin], [], [], interval_s)[0]:  # readable: told to stop, or closed
         for pid, line in command_lines().items():
             if secret in line and pid not in told:
                 masked = line.replace(secret, b"***").replace(b"\0", b" ").replace(b"\n", b" ")

@@ -138,7 +138,7 @@ def _writer(location: str, reviewer: str, count: int) -> subprocess.Popen[str]:
 
 
 def _open_and_write(where: str, reviewer: str, count: int, together: Any) -> None:
-    """A forked writer: waits for the others, then opens the store (creating it if need be) and saves."""
+    """A writer process: waits for the others, then opens the store (creating it if need be) and saves."""
     together.wait(timeout=60)
     store = open_store(where)
     for n in range(count):
@@ -153,11 +153,12 @@ def test_processes_opening_a_new_store_at_once_all_succeed_with_every_row(
     """8 processes open a store that does not exist yet, at one instant, 20 times over: schema
     creation is one locked transaction, so none fails and every row is kept.
 
-    The processes are forked from this one, its imports done, and released by one barrier: they
-    race from the same instant (a new interpreter each would spend its start importing, and
-    arrive spread over a second).
+    The processes are forked from a forkserver, its imports done, and released by one barrier:
+    they race from the same instant. Not forked from this process: earlier tests may have left
+    threads in it (the app's background refreshes) that hold SQLite's lock at the fork, and a
+    writer forked then waits for it for ever (`webeval_core.support.parallel`).
     """
-    fork = multiprocessing.get_context("fork")
+    fork = multiprocessing.get_context("forkserver")
     for round_ in range(20):
         if location.endswith(".sqlite"):
             where = f"{location}-{round_}"
